@@ -1,0 +1,257 @@
+"""The engine's shared core: a game's compiled rules (numbers, readings, clause lookup)
+and the steps every action ends with — naming the next player, ending a round, ending the
+game. :class:`~palast.engine.roles.RoleActions` and :class:`~palast.engine.game.Game`
+build on it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from palast.cards import Cards
+from palast.engine.actions import Play
+from palast.engine.draft import Draft, insert_sorted
+from palast.engine.events import Event
+from palast.engine.params import PARAMETERS, Setting
+from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
+from palast.errors import InputError
+from palast.spec import Spec
+
+K = DecisionKind
+
+
+class GameCore:
+    """The compiled rules of one game: the spec, a ruleset and the seated colours.
+
+    :param spec: the loaded spec.
+    :param ruleset: a ruleset id from ``spec/rulesets.yaml``.
+    :param players: seated colours in seat order (names or colour indices); the first seat
+        is the oldest player and starts the game (setup.first-player).
+    :param check: evaluate every invariant of ``spec/invariants.yaml`` after every action
+        and raise :class:`~palast.engine.game.InvariantViolation` on the first failure.
+    :raises InputError: for an unknown ruleset, a player count outside the spec's range,
+        an unknown or repeated colour, or the neutral colour as a player.
+    """
+
+    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
+        if ruleset not in spec.rulesets:
+            raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})")
+        self.spec = spec
+        self.ruleset = ruleset
+        self.cards = Cards.from_spec(spec)
+        seats = tuple(p if isinstance(p, int) else self.cards.parse_colour(p, neutral_ok=False) for p in players)
+        if not spec.min_players <= len(seats) <= spec.max_players:
+            raise InputError(f"{len(seats)} players given; the game is for "
+                             f"{spec.min_players} to {spec.max_players} players")
+        if len(set(seats)) != len(seats):
+            raise InputError("a colour is seated twice")
+        if any(not 0 <= s < self.cards.neutral for s in seats):
+            raise InputError("a player's colour must be a player colour")
+        self.seats: tuple[int, ...] = seats
+        self.n = len(seats)
+        self.seat_of_colour: dict[int, int] = {c: i for i, c in enumerate(seats)}
+        self.target = spec.target(self.n)
+        self.hand_size = spec.hand_size
+        self.six = spec.six
+        self.check = check
+        roles = spec.roles
+        self.action_kind: tuple[str, ...] = tuple(spec.role_actions[r].action for r in roles)
+        self.playable_when_banned: tuple[bool, ...] = tuple(spec.role_actions[r].playable_when_banned for r in roles)
+        self.king_roles: tuple[int, ...] = tuple(sorted(roles.index(r) for r in spec.king_roles))
+        self.composition: Counter[int] = self.cards.composition(seats)
+        self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))
+        self.params: dict[str, Setting] = {}
+        for vp in spec.variation_points.values():
+            if vp.parameter is not None:
+                self.params[vp.parameter] = Setting(vp.choices[ruleset], vp.id)
+        missing = set(PARAMETERS) - set(self.params)
+        if missing:  # spec check reports this too; guard against an unchecked spec
+            raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
+        self._clauses: dict[str, tuple[str, ...]] = {rid: r.clauses for rid, r in spec.rules.items()}
+        self._role_rule: tuple[str, ...] = tuple(spec.role_actions[r].rules[0] for r in roles)
+        self._play_actions: dict[int, Play] = {c: Play(c) for c in self.composition}
+        self._nr = len(roles)
+        self._neutral = self.cards.neutral
+        self._play_decisions = tuple(Decision(K.PLAY, s) for s in range(self.n))
+        self._simple: dict[tuple[DecisionKind, int], Decision] = {
+            (kind, s): Decision(kind, s)
+            for kind in (K.TAKE_BACK, K.DISCARD, K.DRAW, K.REVEAL) for s in range(self.n)
+        }
+        self._deal_decision = Decision(K.DEAL)
+        self._empty: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.n))
+        n = self.n
+        self._pairs_any = [(a, b) for a in range(n) for b in range(a + 1, n)]
+        self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
+        self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
+            self.role_starter(kind) for kind in self.action_kind)
+
+    # ------------------------------------------------------------------ naming
+    def colour_name(self, seat: int) -> str:
+        """The colour that names seat ``seat``."""
+        return self.cards.colours[self.seats[seat]]
+
+    def seat_of(self, colour: str) -> int:
+        """The seat of the player named ``colour``.
+
+        :raises InputError: if that colour is unknown or not seated.
+        """
+        c = self.cards.parse_colour(colour, neutral_ok=False)
+        if c not in self.seat_of_colour:
+            raise InputError(f"{colour!r} is not seated (players: {', '.join(map(self.colour_name, range(self.n)))})")
+        return self.seat_of_colour[c]
+
+    def param(self, name: str) -> Setting:
+        """The setting of engine parameter ``name`` under this game's ruleset."""
+        return self.params[name]
+
+    # ------------------------------------------------------------------ events
+    def event(self, kind: str, rule: str, **fields: object) -> Event:
+        """Build an :class:`Event` citing ``rule`` and its clause ids."""
+        return Event(kind, rule, self._clauses[rule], **fields)  # type: ignore[arg-type]
+
+    def emit(self, d: Draft, kind: str, rule: str, **fields: object) -> None:
+        """Record an event on the draft, unless it records none (playouts)."""
+        if d.events is not None:
+            d.events.append(Event(kind, rule, self._clauses[rule], **fields))  # type: ignore[arg-type]
+
+    def simple_decision(self, kind: DecisionKind, seat: int) -> Decision:
+        """The shared decision of ``kind`` for ``seat`` with no further context."""
+        return self._simple[kind, seat]
+
+    def role_starter(self, kind: str) -> Callable[[Draft, int, int], None]:
+        """The method starting an action of ``kind``; implemented by RoleActions."""
+        raise NotImplementedError(kind)
+
+    # ------------------------------------------------------------------ a turn ends
+    def enter_play(self, d: Draft, seat: int) -> None:
+        """Make ``seat`` the player to move: a play decision, a forced play of a banned
+        Jester (king.jester-forced), or a gap (turn.empty-hand)."""
+        d.actor = seat
+        d.last_card = -1
+        hand = d.hands[seat]
+        if not hand:
+            self._gap(d, "play.empty_hand", seat)
+            return
+        banned = d.king_in_force
+        if banned >= 0 and not self.playable_when_banned[banned]:
+            nr = self._nr
+            if all(c % nr == banned for c in hand):
+                s = self.params["jester.forced"]
+                if s.is_gap:
+                    self._gap(d, "jester.forced", seat)
+                    return
+                d.decision = Decision(K.PLAY, seat, forced=True, points=(s.point,))
+                return
+        d.decision = self._play_decisions[seat]
+
+    def _gap(self, d: Draft, parameter: str, seat: int) -> None:
+        point = self.params[parameter].point
+        d.decision = Decision(K.GAP, seat, point=point, points=(point,))
+        rules = [r for r in self.spec.rules.values() if point in r.variation_points]
+        rule = rules[0].id if rules else "turn.play"
+        self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
+
+    def after_action(self, d: Draft) -> None:
+        """The turn is over: name the next player by the colour of the card played
+        (turn.next.colour), or by fewest cards displayed for a neutral card
+        (turn.next.neutral, turn.next.neutral-tie)."""
+        p = d.actor
+        colour = d.last_card // self._nr
+        if colour != self._neutral:
+            nxt = self.seat_of_colour[colour]
+            if d.events is not None:
+                self.emit(d, "next_player", "turn.next.colour", player=nxt, other=p)
+            self.enter_play(d, nxt)
+            return
+        counts = [len(x) for x in d.displays]
+        low = min(counts)
+        tied = tuple(s for s in range(self.n) if counts[s] == low)
+        if len(tied) == 1:
+            self.emit(d, "next_player", "turn.next.neutral", player=tied[0], other=p)
+            self.enter_play(d, tied[0])
+            return
+        s = self.params["neutral.tie"]
+        if s.is_gap:
+            self._gap(d, "neutral.tie", p)
+        elif s.value == "seat-order":
+            self.emit(d, "next_player", "turn.next.neutral-tie", player=tied[0], other=p,
+                                       points=(s.point,))
+            self.enter_play(d, tied[0])
+        else:
+            d.decision = Decision(K.NEXT_PLAYER, p, options=tied, points=(s.point,))
+
+    # ------------------------------------------------------------------ round and game end
+    def end_round(self, d: Draft, kind: str, p: int, *, forced: bool = False) -> None:
+        """End the round as a whisper or six by seat ``p``: score it (round.end.*), then end
+        the game (game.end.*) or wait for the next deal, which ``p`` starts
+        (round.next.starter)."""
+        if kind == "whisper":
+            rule = "round.end.whisper"
+            scorers = tuple(s for s in range(self.n) if s != p)
+        else:
+            rule = "round.end.six"
+            scorers = (p,)
+        rules: tuple[str, ...] = (rule, "king.jester-forced") if forced else (rule,)
+        points = (self.params["jester.forced"].point,) if forced else ()
+        self.emit(d, "round_ended", "king.jester-forced" if forced else rule, player=p,
+                                   detail=kind, points=points)
+        for s in scorers:
+            d.scores[s] += 1
+            d.tally[s] += d.played[s]
+        self.emit(d, "points_scored", rule, seats=scorers)
+        d.round_end = RoundEnd(kind, p, scorers, forced, rules)
+        d.actor = p
+        if max(d.scores) >= self.target:
+            self._end_game(d)
+        else:
+            d.decision = self._deal_decision
+
+    def _end_game(self, d: Draft) -> None:
+        top = max(d.scores)
+        tied = tuple(s for s in range(self.n) if d.scores[s] == top)
+        self.emit(d, "target_reached", "game.end.target", seats=tied, count=self.target)
+        if len(tied) == 1:
+            self._finish(d, GameResult(tied, tied, "", False), ())
+            return
+        tb = self.params["winner.tiebreak"]
+        if tb.is_gap:
+            self._gap(d, "winner.tiebreak", -1)
+            return
+        if tb.value == "most-displayed":
+            metric = [len(x) for x in d.displays]
+        elif tb.value == "most-played-last-round":
+            metric = list(d.played)
+        else:
+            metric = list(d.tally)
+        best = max(metric[s] for s in tied)
+        left = tuple(s for s in tied if metric[s] == best)
+        if len(left) == 1:
+            self._finish(d, GameResult(left, tied, tb.value, False), (tb.point,))
+            return
+        ft = self.params["winner.final_tie"]
+        if ft.is_gap:
+            self._gap(d, "winner.final_tie", -1)
+            return
+        self._finish(d, GameResult(left, tied, tb.value, True), (tb.point, ft.point))
+
+    def _finish(self, d: Draft, result: GameResult, points: tuple[str, ...]) -> None:
+        d.result = result
+        d.decision = Decision(K.GAME_OVER)
+        self.emit(d, "game_ended", "game.end.winner", seats=result.winners,
+                                   detail=result.tiebreak, points=points)
+
+    # ------------------------------------------------------------------ shared zone moves
+    def receive_draw(self, d: Draft, p: int, card: int) -> None:
+        """Seat ``p`` draws ``card`` (already taken off the deck) into their hand; the Maid's
+        turn is over."""
+        d.hands[p] = insert_sorted(d.hands[p], card)
+        self.emit(d, "card_drawn", "role.maid", player=p, card=card)
+        self.after_action(d)
+
+    def set_king(self, d: Draft, p: int, role: int) -> None:
+        """Put the King card ``role`` in force; the one before it is spent (king.reveal)."""
+        if d.king_in_force >= 0:
+            d.king_spent = d.king_spent + (d.king_in_force,)
+        d.king_in_force = role
+        self.emit(d, "king_revealed", "king.reveal", player=p, role=role)
+        self.after_action(d)

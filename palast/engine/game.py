@@ -1,0 +1,367 @@
+"""The rules engine: a :class:`Game` (spec + ruleset + seats) steps immutable states.
+
+``game.legal_actions(state)`` lists what may be decided now; ``game.apply(state, action)``
+returns a :class:`Step` with the new state and the events the action caused, each citing
+the rule and clause ids it rests on. Every number and every ruleset difference comes from
+``spec/``: the engine knows action *kinds* and parameter *values*, never a role by name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import factorial
+
+from palast.engine.actions import (
+    Action,
+    Deal,
+    Draw,
+    NextPlayer,
+    Play,
+    Reveal,
+)
+from palast.engine.draft import Draft, distinct, remove_one
+from palast.engine.events import Event
+from palast.engine.roles import RoleActions
+from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
+from palast.errors import IllegalActionError
+
+K = DecisionKind
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The result of :meth:`Game.apply`: the new state and the events, in order."""
+
+    state: State
+    events: tuple[Event, ...]
+
+
+class InvariantViolation(AssertionError):
+    """An invariant from ``spec/invariants.yaml`` failed after an action (an engine bug).
+
+    :ivar invariant: the invariant id.
+    """
+
+    def __init__(self, invariant: str, message: str) -> None:
+        self.invariant = invariant
+        super().__init__(f"invariant {invariant} violated: {message}")
+
+
+class Game(RoleActions):
+    """One game's rules and its moves: the spec, a ruleset and the seated colours.
+
+    :param spec: the loaded spec.
+    :param ruleset: a ruleset id from ``spec/rulesets.yaml``.
+    :param players: seated colours in seat order (names or colour indices); the first seat
+        is the oldest player and starts the game (setup.first-player).
+    :param check: evaluate every invariant of ``spec/invariants.yaml`` after every action
+        and raise :class:`InvariantViolation` on the first failure.
+    :raises InputError: for an unknown ruleset, a player count outside the spec's range,
+        an unknown or repeated colour, or the neutral colour as a player.
+    """
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self) -> State:
+        """The position before the first deal: empty zones, King deck face down and
+        unknown, scores 0, the first seat to start (setup.*).
+
+        :returns: a state whose decision is the chance deal of round 1.
+        """
+        n = self.n
+        empty: tuple[tuple[int, ...], ...] = tuple(() for _ in range(n))
+        zeros = (0,) * n
+        return State(
+            hands=empty, displays=empty, deck=(), deck_hidden=0, deck_bottom=(), unseen=self.all_cards,
+            discard=(), king_deck=(), king_hidden=len(self.king_roles), king_unseen=self.king_roles,
+            king_in_force=-1, king_spent=(), scores=zeros, played=zeros, tally=zeros, round=0,
+            actor=0, last_card=-1, decision=self._deal_decision,
+        )
+
+    # ------------------------------------------------------------------ queries
+    def legal_actions(self, state: State | Draft) -> list[Action]:
+        """The actions legal in ``state``, in a fixed order.
+
+        For a :attr:`~DecisionKind.DEAL` the list is empty: deals are not enumerated; use
+        :meth:`sample_chance` or give a :class:`Deal`. Terminal states have none.
+        """
+        d = state.decision
+        k = d.kind
+        if k is K.PLAY:
+            return self._legal_plays(state, d)
+        if k is K.DEAL or k is K.GAME_OVER or k is K.GAP:
+            return []
+        if k is K.NEXT_PLAYER:
+            return [NextPlayer(s) for s in d.options]
+        if k is K.DRAW:
+            return [Draw(c) for c in distinct(state.unseen)]
+        if k is K.REVEAL:
+            return [Reveal(r) for r in distinct(state.king_unseen)]
+        return self.legal_role_actions(state, d)
+
+    def _legal_plays(self, state: State | Draft, d: Decision) -> list[Action]:
+        hand = state.hands[d.player]
+        pa = self._play_actions
+        banned = state.king_in_force
+        if banned >= 0 and not d.forced and not self.playable_when_banned[banned]:
+            nr = self._nr
+            return [pa[c] for c in dict.fromkeys(hand) if c % nr != banned]
+        return [pa[c] for c in dict.fromkeys(hand)]
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        """For a draw or King card reveal from an unknown deck: each outcome and its exact
+        probability. :raises ValueError: for other decisions (a deal is not enumerated)."""
+        k = state.decision.kind
+        if k is K.DRAW:
+            pool: tuple[int, ...] = state.unseen
+            total = len(pool)
+            return [(Draw(c), Fraction(n, total)) for c, n in sorted(Counter(pool).items())]
+        if k is K.REVEAL:
+            total = len(state.king_unseen)
+            return [(Reveal(r), Fraction(n, total)) for r, n in sorted(Counter(state.king_unseen).items())]
+        raise ValueError(f"{k.value} is not an enumerable chance decision")
+
+    def chance_probability(self, state: State, action: Action) -> Fraction:
+        """The exact probability of chance ``action`` in ``state`` (0 if impossible).
+
+        A deal's probability counts the hands dealt and, if given, the deck order.
+        """
+        if isinstance(action, Deal):
+            pool = Counter(self.all_cards)
+            total = len(self.all_cards)
+            dealt = [c for h in action.hands for c in h] + list(action.deck or ())
+            if Counter(dealt) - pool:
+                return Fraction(0)
+            ways = factorial(total)
+            for c in pool.values():
+                ways //= factorial(c)
+            # arrangements of (hands as sets, deck as sequence or set) among all orderings
+            favourable = 1
+            for h in action.hands:
+                favourable *= factorial(len(h))
+                for c in Counter(h).values():
+                    favourable //= factorial(c)
+            rest = total - sum(len(h) for h in action.hands)
+            if action.deck is None:
+                favourable *= factorial(rest)
+                for c in (pool - Counter(c for h in action.hands for c in h)).values():
+                    favourable //= factorial(c)
+            return Fraction(favourable, ways)
+        for a, p in self.chance_outcomes(state):
+            if a == action:
+                return p
+        return Fraction(0)
+
+    def sample_chance(self, state: State | Draft, rng: random.Random, *, deck_order: bool = True) -> Action:
+        """Draw a chance action with its exact probability, using only ``rng``.
+
+        :param deck_order: for a deal, also fix the draw deck's order (otherwise each Maid
+            draw becomes a chance decision of its own).
+        :raises ValueError: if ``state`` is not at a chance decision.
+        """
+        k = state.decision.kind
+        if k is K.DEAL:
+            rnd = rng.random
+            pool = self.all_cards
+            keys = [rnd() for _ in pool]
+            cards = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
+            hs = self.hand_size
+            hands = tuple(tuple(sorted(cards[i * hs:(i + 1) * hs])) for i in range(self.n))
+            rest = tuple(cards[self.n * hs:])
+            return Deal(hands, rest if deck_order else None)
+        if k is K.DRAW:
+            return Draw(state.unseen[int(rng.random() * len(state.unseen))])
+        if k is K.REVEAL:
+            return Reveal(state.king_unseen[int(rng.random() * len(state.king_unseen))])
+        raise ValueError(f"{k.value} is not a chance decision")
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: State, action: Action) -> Step:
+        """Carry out ``action`` in ``state``.
+
+        :returns: the :class:`Step`: new state and events (with rule and clause ids).
+        :raises IllegalActionError: if ``action`` is not legal in ``state``, with the reason
+            and the clause ids of the rule it breaks.
+        :raises InvariantViolation: in check mode, if an invariant fails afterwards.
+        """
+        d = Draft(state)
+        self.step(d, action)
+        after = d.freeze()
+        events = tuple(d.events or ())
+        if self.check:
+            from palast.invariants import check_step
+            check_step(self, state, action, after, events)
+        return Step(after, events)
+
+    def playout(self, state: State, rng: random.Random, *, max_actions: int | None = None,
+                choose: Callable[[State | Draft, list[Action], random.Random], Action] | None = None) -> State:
+        """Play on from ``state`` until the game ends, play reaches a rule gap, or
+        ``max_actions`` actions have been applied; record no events.
+
+        The same rule code as :meth:`apply` runs, on one working copy instead of a new
+        state per action, so this is the fast path for benchmarks and simulations.
+
+        :param rng: every chance action and, by default, every choice is drawn from it.
+        :param choose: the policy: given the position, its legal actions and ``rng``,
+            return one of them (default: uniformly at random).
+        :returns: the final state.
+        """
+        d = Draft(state, record=False)
+        n = 0
+        limit = max_actions if max_actions is not None else -1
+        terminal = TERMINAL_KINDS
+        chance = CHANCE_KINDS
+        step = self.step
+        rnd = rng.random
+        legal_plays = self._legal_plays
+        while d.decision.kind not in terminal and n != limit:
+            dec = d.decision
+            kind = dec.kind
+            if kind is K.PLAY:
+                acts = legal_plays(d, dec)
+            elif kind is K.DEAL:
+                self._apply_deal(d, self.sample_chance(d, rng), sampled=True)
+                n += 1
+                continue
+            elif kind in chance:
+                step(d, self.sample_chance(d, rng))
+                n += 1
+                continue
+            else:
+                acts = self.legal_actions(d)
+            step(d, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
+            n += 1
+        return d.freeze()
+
+    def step(self, d: Draft, action: Action) -> None:
+        """Carry out ``action`` on the working copy ``d`` (see :meth:`apply`).
+
+        :raises IllegalActionError: if ``action`` is not legal.
+        """
+        dec = d.decision
+        k = dec.kind
+        if k is K.PLAY:
+            self._apply_play(d, dec, action)
+        elif k is K.DEAL:
+            self._apply_deal(d, action)
+        elif k is K.NEXT_PLAYER:
+            if not isinstance(action, NextPlayer) or action.seat not in dec.options:
+                raise IllegalActionError("the next player must be one of the players tied for fewest cards",
+                                         self._clauses["turn.next.neutral-tie"])
+            self.emit(d, "next_player", "turn.next.neutral-tie", player=action.seat,
+                                       other=dec.player, points=dec.points)
+            self.enter_play(d, action.seat)
+        elif k is K.DRAW:
+            if not isinstance(action, Draw) or action.card not in d.unseen:
+                raise IllegalActionError("that card cannot be drawn: it is not among the unseen cards",
+                                         self._clauses["role.maid"])
+            d.unseen = remove_one(d.unseen, action.card)
+            d.deck_hidden -= 1
+            self.receive_draw(d, dec.player, action.card)
+        elif k is K.REVEAL:
+            if not isinstance(action, Reveal) or action.role not in d.king_unseen:
+                raise IllegalActionError("that King card cannot be revealed: it is not in the King deck",
+                                         self._clauses["king.reveal"])
+            d.king_unseen = remove_one(d.king_unseen, action.role)
+            d.king_hidden -= 1
+            self.set_king(d, dec.player, action.role)
+        elif k is K.GAME_OVER or k is K.GAP:
+            raise IllegalActionError("the game is over" if k is K.GAME_OVER
+                                     else f"play stopped at open variation point {dec.point}")
+        else:
+            self.apply_role_action(d, dec, action)
+
+    # ------------------------------------------------------------------ deal
+    def _apply_deal(self, d: Draft, action: Action, *, sampled: bool = False) -> None:
+        """Deal a round. ``sampled``: the deal came from :meth:`sample_chance`, which can
+        only produce legal deals, so the legality checks are skipped."""
+        if sampled and isinstance(action, Deal) and action.deck is not None:
+            d.deck, d.deck_hidden, d.unseen = action.deck, 0, ()
+            d.hands = list(action.hands)
+        else:
+            self._check_and_place_deal(d, action)
+        d.displays = list(self._empty)
+        d.deck_bottom = ()
+        d.discard = ()
+        d.played = [0] * self.n
+        d.round += 1
+        d.last_card = -1
+        d.round_end = None
+        self.emit(d, "round_dealt", "round.deal", player=d.actor, count=d.round)
+        self.enter_play(d, d.actor)
+
+    def _check_and_place_deal(self, d: Draft, action: Action) -> None:
+        if not isinstance(action, Deal):
+            raise IllegalActionError("a new round starts with a deal", self._clauses["round.deal"])
+        if len(action.hands) != self.n or any(len(h) != self.hand_size for h in action.hands):
+            raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards",
+                                     self._clauses["round.deal"])
+        dealt = [c for h in action.hands for c in h]
+        if action.deck is not None:
+            if sorted(dealt + list(action.deck)) != list(self.all_cards):
+                raise IllegalActionError("the hands and the draw deck must hold exactly the game's cards",
+                                         self._clauses["round.deal"])
+            d.deck, d.deck_hidden, d.unseen = tuple(action.deck), 0, ()
+        else:
+            pool = Counter(self.all_cards)
+            used = Counter(dealt)
+            if used - pool:
+                raise IllegalActionError("the deal uses cards the game does not have", self._clauses["setup.deck"])
+            rest = pool - used
+            d.deck, d.deck_hidden, d.unseen = (), sum(rest.values()), tuple(sorted(rest.elements()))
+        d.hands = [tuple(sorted(h)) for h in action.hands]
+
+    # ------------------------------------------------------------------ a turn
+    def _apply_play(self, d: Draft, dec: Decision, action: Action) -> None:
+        p = dec.player
+        if not isinstance(action, Play):
+            raise IllegalActionError("the player to move must play a hand card", self._clauses["turn.play"])
+        c = action.card
+        hand = d.hands[p]
+        if c not in hand:
+            raise IllegalActionError("that card is not in the player's hand", self._clauses["turn.play"])
+        nr = self._nr
+        role = c % nr
+        banned = d.king_in_force
+        if role == banned and not self.playable_when_banned[role] and not dec.forced:
+            raise IllegalActionError("a banned Jester may not be played", self._clauses["king.jester"])
+        before = d.displays[p]
+        i = hand.index(c)
+        d.hands[p] = hand[:i] + hand[i + 1:]
+        after = before + (c,)
+        d.displays[p] = after
+        d.played[p] += 1
+        d.last_card = c
+        if d.events is not None:
+            self.emit(d, "card_played", "turn.play", player=p, card=c)
+        if dec.forced:
+            self.end_round(d, "whisper", p, forced=True)
+            return
+        roles_before = {x % nr for x in before}
+        if role in roles_before:
+            self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
+            self.end_round(d, "whisper", p)
+            return
+        if len(roles_before) + 1 >= self.six:
+            self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
+            self.end_round(d, "six", p)
+            return
+        if d.played[p] == self.six:
+            sixth = self.params["action.sixth_played"]
+            if sixth.is_gap:
+                self._gap(d, "action.sixth_played", p)
+                return
+            if sixth.value == "sixth-played":
+                self.emit(d, "action_skipped", "turn.action", player=p, role=role,
+                                           points=(sixth.point,))
+                self.after_action(d)
+                return
+        if role == banned:
+            self.emit(d, "action_muted", "king.mute", player=p, role=role)
+            self.after_action(d)
+            return
+        self._starters[role](d, p, role)
+

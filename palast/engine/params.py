@@ -1,0 +1,50 @@
+"""Engine parameters: the knobs that variation-point readings set.
+
+Each parameter is set by exactly one variation point in ``spec/variation_points.yaml``
+(``parameter:``); its possible values are that point's reading ids. The engine branches on
+these values and on nothing else that could differ between rulesets. ``palast spec check``
+fails when a reading in the spec has no implementation here, or a parameter here is set by
+no variation point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+#: Parameter name -> the reading ids the engine implements for it.
+PARAMETERS: Mapping[str, frozenset[str]] = {
+    "cupbearer.scope": frozenset({"any-two", "actor-and-one"}),
+    "cupbearer.actor_duplicate": frozenset({"forbidden", "whisper"}),
+    "jester.forced": frozenset({"whisper"}),
+    "action.sixth_played": frozenset({"round-end-only", "sixth-played"}),
+    "king.reshuffle": frozenset({"all", "spent"}),
+    "winner.tiebreak": frozenset({"most-displayed", "most-played-last-round", "most-played-total"}),
+    "winner.final_tie": frozenset({"shared"}),
+    "neutral.tie": frozenset({"player-who-played", "seat-order"}),
+    "wizard.min_count": frozenset({"at-least-one", "zero-allowed"}),
+    "action.impossible": frozenset({"void"}),
+    "maid.empty_deck": frozenset({"no-action", "discard-only"}),
+    "maid.discard_to": frozenset({"discard-pile", "under-deck"}),
+    "play.empty_hand": frozenset(),
+}
+
+#: The value a parameter has when its variation point is open in the ruleset.
+GAP = "open"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A parameter's value under one ruleset and the variation point that set it.
+
+    :ivar value: a reading id, or :data:`GAP` when the ruleset leaves the point open.
+    :ivar point: the variation point id.
+    """
+
+    value: str
+    point: str
+
+    @property
+    def is_gap(self) -> bool:
+        """True if the ruleset leaves this point open."""
+        return self.value == GAP

@@ -1,0 +1,348 @@
+"""The roles' actions (``spec/roles.yaml``), by action kind.
+
+:class:`RoleActions` is mixed into :class:`palast.engine.game.Game`; its methods start an
+action when a role's card is played, list the legal choices of the decisions an action
+asks for, and carry out those choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+from palast.engine.actions import Action, Count, Discard, Give, Partner, Swap, TakeBack
+from palast.engine.core import GameCore
+from palast.engine.draft import Draft, distinct, insert_sorted, remove_one
+from palast.engine.state import Decision, DecisionKind, State
+from palast.errors import IllegalActionError
+
+K = DecisionKind
+
+
+def sub_multiset(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
+    """True if every card of ``small`` (with multiplicity) is in ``big``."""
+    rest = list(big)
+    for c in small:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
+
+
+def minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...]:
+    """``big`` without the cards of ``small`` (one copy each)."""
+    out = big
+    for c in small:
+        out = remove_one(out, c)
+    return out
+
+
+class RoleActions(GameCore):
+    """Role actions, by action kind; :class:`~palast.engine.game.Game` builds on them."""
+
+    # ------------------------------------------------------------------ starting an action
+    def role_starter(self, kind: str) -> Callable[[Draft, int, int], None]:
+        """The method that starts an action of ``kind`` (an ``action`` of spec/roles.yaml)
+        for ``(draft, seat, role)``.
+
+        :raises ValueError: for an action kind the engine does not implement.
+        """
+        starters: dict[str, Callable[[Draft, int, int], None]] = {
+            "reveal-hand": self._start_reveal_hand,
+            "exchange-hands": self._start_exchange,
+            "discard-and-draw": self._start_maid,
+            "swap-displays": self._start_swap,
+            "take-back": self._start_take_back,
+            "reveal-king": self._start_reveal_king,
+            "none": self._start_none,
+        }
+        if kind not in starters:
+            raise ValueError(f"the engine implements no action kind {kind!r}")
+        return starters[kind]
+
+    def start_role_action(self, d: Draft, p: int, role: int) -> None:
+        """Seat ``p`` has played an unbanned ``role`` that did not end the round: carry out
+        its action, or open the first decision it needs."""
+        self._starters[role](d, p, role)
+
+    def _start_reveal_hand(self, d: Draft, p: int, role: int) -> None:
+        self.emit(d, "hand_shown", self._role_rule[role], player=p, cards=d.hands[p])
+        self.after_action(d)
+
+    def _start_none(self, d: Draft, p: int, role: int) -> None:
+        self.emit(d, "action_none", self._role_rule[role], player=p, role=role)
+        self.after_action(d)
+
+    def _start_swap(self, d: Draft, p: int, role: int) -> None:
+        scope = self.params["cupbearer.scope"]
+        dup = self.params["cupbearer.actor_duplicate"]
+        for s, par in ((scope, "cupbearer.scope"), (dup, "cupbearer.actor_duplicate")):
+            if s.is_gap:
+                self._gap(d, par, p)
+                return
+        swaps = self.legal_swaps(d.displays, p, d.last_card)
+        if not swaps:
+            self.emit(d, "action_void", "role.cupbearer.void", player=p, role=role, points=(scope.point,))
+            self.after_action(d)
+        else:
+            d.decision = Decision(K.SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))
+
+    def _start_take_back(self, d: Draft, p: int, role: int) -> None:
+        if not self._take_back_options(d.displays[p], d.last_card):
+            self.emit(d, "action_void", "role.guard.void", player=p, role=role)
+            self.after_action(d)
+        else:
+            d.decision = self.simple_decision(K.TAKE_BACK, p)
+
+    def _start_reveal_king(self, d: Draft, p: int, role: int) -> None:
+        self._reveal(d, p)
+
+    def _min_count(self) -> int:
+        return 0 if self.params["wizard.min_count"].value == "zero-allowed" else 1
+
+    def _start_exchange(self, d: Draft, p: int, role: int) -> None:
+        mc = self.params["wizard.min_count"]
+        if mc.is_gap:
+            self._gap(d, "wizard.min_count", p)
+            return
+        least = self._min_count()
+        partners: tuple[int, ...] = ()
+        if len(d.hands[p]) >= least:
+            partners = tuple(o for o in range(self.n) if o != p and len(d.hands[o]) >= least)
+        if not partners:
+            imp = self.params["action.impossible"]
+            if imp.is_gap:
+                self._gap(d, "action.impossible", p)
+                return
+            self.emit(d, "action_void", "role.wizard.void", player=p, role=role, points=(imp.point,))
+            self.after_action(d)
+            return
+        d.decision = Decision(K.EXCHANGE_PARTNER, p, options=partners, points=(mc.point,))
+
+    def _start_maid(self, d: Draft, p: int, role: int) -> None:
+        if not d.hands[p]:
+            imp = self.params["action.impossible"]
+            if imp.is_gap:
+                self._gap(d, "action.impossible", p)
+                return
+            self.emit(d, "action_void", "role.maid", player=p, role=role, points=(imp.point,))
+            self.after_action(d)
+            return
+        if len(d.deck) + d.deck_hidden + len(d.deck_bottom) == 0:
+            s = self.params["maid.empty_deck"]
+            if s.is_gap:
+                self._gap(d, "maid.empty_deck", p)
+                return
+            if s.value == "no-action":
+                self.emit(d, "action_void", "role.maid.empty-deck", player=p, role=role,
+                                           points=(s.point,))
+                self.after_action(d)
+                return
+            d.decision = Decision(K.DISCARD, p, points=(s.point,))
+            return
+        d.decision = self.simple_decision(K.DISCARD, p)
+
+    def _reveal(self, d: Draft, p: int) -> None:
+        if d.king_deck:
+            role = d.king_deck[0]
+            d.king_deck = d.king_deck[1:]
+            self.set_king(d, p, role)
+            return
+        if d.king_hidden > 0:
+            d.decision = self.simple_decision(K.REVEAL, p)
+            return
+        s = self.params["king.reshuffle"]
+        if s.is_gap:
+            self._gap(d, "king.reshuffle", p)
+            return
+        pool = d.king_spent + d.king_unseen
+        if s.value == "all" and d.king_in_force >= 0:
+            pool = pool + (d.king_in_force,)
+            d.king_in_force = -1
+        self.emit(d, "king_deck_reshuffled", "king.reshuffle", player=p, count=len(pool),
+                                   points=(s.point,))
+        if not pool:
+            self.emit(d, "action_void", "king.reshuffle", player=p)
+            self.after_action(d)
+            return
+        d.king_unseen = tuple(sorted(pool))
+        d.king_hidden = len(pool)
+        d.king_spent = ()
+        d.decision = Decision(K.REVEAL, p, points=(s.point,))
+
+    # ------------------------------------------------------------------ legal choices
+    @staticmethod
+    def _take_back_options(display: tuple[int, ...], last_card: int) -> list[int]:
+        rest = remove_one(display, last_card) if last_card in display else display
+        return sorted(set(rest))
+
+    def legal_swaps(self, displays: Sequence[tuple[int, ...]], p: int, last_card: int) -> list[Swap]:
+        """Every Cupbearer swap seat ``p`` may make (role.cupbearer): one card from each of
+        two displays, never the Cupbearer just played (``last_card`` in ``p``'s display),
+        never a repeated role in another player's display; the scope and the actor's own
+        duplicate follow the ruleset (cupbearer-scope, cupbearer-actor-duplicate).
+
+        :returns: the swaps, ordered by seats and then cards.
+        """
+        nr = self._nr
+        any_two = self.params["cupbearer.scope"].value == "any-two"
+        self_dup = self.params["cupbearer.actor_duplicate"].value == "whisper"
+        n = self.n
+        pairs = self._pairs_any if any_two else self._pairs_with[p]
+        cand: list[list[int]] = []
+        roles: list[set[int]] = []
+        for s in range(n):
+            disp = displays[s]
+            roles.append({c % nr for c in disp})
+            if s == p and last_card in disp:
+                disp = remove_one(disp, last_card)
+            cand.append(sorted(set(disp)))
+        out: list[Swap] = []
+        for a, b in pairs:
+            cand_b = cand[b]
+            if not cand_b:
+                continue
+            roles_a = roles[a]
+            roles_b = roles[b]
+            guard_a = a != p or not self_dup
+            guard_b = b != p or not self_dup
+            for ca in cand[a]:
+                ra = ca % nr
+                ra_clash = ra in roles_b and guard_b
+                for cb in cand_b:
+                    rb = cb % nr
+                    if ra != rb and (ra_clash or (rb in roles_a and guard_a)):
+                        continue
+                    out.append(Swap(a, ca, b, cb))
+        return out
+
+    def legal_role_actions(self, state: State | Draft, dec: Decision) -> list[Action]:
+        """The legal actions of a role's decision (exchange, discard, swap, take-back)."""
+        k = dec.kind
+        p = dec.player
+        if k is K.EXCHANGE_PARTNER:
+            return [Partner(o) for o in dec.options]
+        if k is K.EXCHANGE_COUNT:
+            hi = min(len(state.hands[p]), len(state.hands[dec.partner]))
+            return [Count(n) for n in range(self._min_count(), hi + 1)]
+        if k is K.EXCHANGE_GIVE or k is K.EXCHANGE_ANSWER:
+            return [Give(c) for c in sorted(set(combinations(state.hands[p], dec.count)))]
+        if k is K.DISCARD:
+            return [Discard(c) for c in distinct(state.hands[p])]
+        if k is K.SWAP:
+            return list(dec.choices)  # type: ignore[arg-type]
+        if k is K.TAKE_BACK:
+            return [TakeBack(c) for c in self._take_back_options(state.displays[p], state.last_card)]
+        raise ValueError(f"no role decision {k.value}")
+
+    # ------------------------------------------------------------------ carrying out choices
+    def apply_role_action(self, d: Draft, dec: Decision, action: Action) -> None:
+        """Carry out ``action`` for a role's pending decision ``dec``.
+
+        :raises IllegalActionError: if ``action`` is not a legal choice.
+        """
+        k = dec.kind
+        p = dec.player
+        if k is K.EXCHANGE_PARTNER:
+            if not isinstance(action, Partner) or action.seat not in dec.options:
+                raise IllegalActionError("the Wizard's partner must be an opponent who can exchange cards",
+                                         self._clauses["role.wizard"])
+            self.emit(d, "exchange_partner", "role.wizard", player=p, other=action.seat)
+            d.decision = Decision(K.EXCHANGE_COUNT, p, partner=action.seat, points=dec.points)
+        elif k is K.EXCHANGE_COUNT:
+            hi = min(len(d.hands[p]), len(d.hands[dec.partner]))
+            if not isinstance(action, Count) or not self._min_count() <= action.n <= hi:
+                raise IllegalActionError(f"the number of cards must be from {self._min_count()} to {hi}, "
+                                         "no more than either hand holds", self._clauses["role.wizard"])
+            self.emit(d, "exchange_count", "role.wizard", player=p, other=dec.partner,
+                                       count=action.n, points=dec.points)
+            if action.n == 0:
+                self.emit(d, "cards_exchanged", "role.wizard", player=p, other=dec.partner,
+                                           count=0, points=dec.points)
+                self.after_action(d)
+            else:
+                d.decision = Decision(K.EXCHANGE_GIVE, p, partner=dec.partner, count=action.n)
+        elif k is K.EXCHANGE_GIVE or k is K.EXCHANGE_ANSWER:
+            if (not isinstance(action, Give) or len(action.cards) != dec.count
+                    or not sub_multiset(action.cards, d.hands[p])):
+                raise IllegalActionError(f"give exactly {dec.count} card(s) from your own hand",
+                                         self._clauses["role.wizard"])
+            given = tuple(sorted(action.cards))
+            if k is K.EXCHANGE_GIVE:
+                self.emit(d, "cards_given", "role.wizard", player=p, other=dec.partner,
+                                           cards=given)
+                d.decision = Decision(K.EXCHANGE_ANSWER, dec.partner, partner=p, count=dec.count, given=given)
+            else:
+                actor, other = dec.partner, p
+                d.hands[actor] = tuple(sorted(minus(d.hands[actor], dec.given) + given))
+                d.hands[other] = tuple(sorted(minus(d.hands[other], given) + dec.given))
+                self.emit(d, "cards_exchanged", "role.wizard", player=actor, other=other,
+                                           count=dec.count, cards=dec.given + given)
+                self.after_action(d)
+        elif k is K.DISCARD:
+            if not isinstance(action, Discard) or action.card not in d.hands[p]:
+                raise IllegalActionError("the Maid discards a card from the player's hand", self._clauses["role.maid"])
+            self._discard_and_draw(d, p, action.card)
+        elif k is K.SWAP:
+            if not isinstance(action, Swap):
+                raise IllegalActionError("the Cupbearer's choice is a swap", self._clauses["role.cupbearer"])
+            if action.seat_a > action.seat_b:
+                action = Swap(action.seat_b, action.card_b, action.seat_a, action.card_a)
+            if action not in dec.choices:
+                raise IllegalActionError(
+                    "that swap is not allowed: the Cupbearer just played cannot move, the displays must be "
+                    "ones the ruleset lets the Cupbearer reach, and no swap may repeat a role in another "
+                    "player's display", self._clauses["role.cupbearer"])
+            self._swap(d, p, action, dec)
+        elif k is K.TAKE_BACK:
+            if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[p],
+                                                                                              d.last_card):
+                raise IllegalActionError("the Guard takes back another card from the player's own display",
+                                         self._clauses["role.guard"])
+            d.displays[p] = remove_one(d.displays[p], action.card)
+            d.hands[p] = insert_sorted(d.hands[p], action.card)
+            self.emit(d, "card_taken_back", "role.guard", player=p, card=action.card)
+            self.after_action(d)
+        else:
+            raise IllegalActionError(f"no action is expected for a {k.value} decision here")
+
+    def _discard_and_draw(self, d: Draft, p: int, card: int) -> None:
+        d.hands[p] = remove_one(d.hands[p], card)
+        dest = self.params["maid.discard_to"]
+        if dest.value == "under-deck":
+            if d.deck_hidden == 0 and not d.deck_bottom:
+                d.deck = d.deck + (card,)
+            else:
+                d.deck_bottom = d.deck_bottom + (card,)
+        else:
+            d.discard = d.discard + (card,)
+        self.emit(d, "card_discarded", "role.maid", player=p, card=card)
+        if d.deck:
+            top = d.deck[0]
+            d.deck = d.deck[1:]
+            self.receive_draw(d, p, top)
+        elif d.deck_hidden > 0:
+            d.decision = self.simple_decision(K.DRAW, p)
+        elif d.deck_bottom:
+            top = d.deck_bottom[0]
+            d.deck_bottom = d.deck_bottom[1:]
+            self.receive_draw(d, p, top)
+        else:
+            s = self.params["maid.empty_deck"]
+            self.emit(d, "no_card_drawn", "role.maid.empty-deck", player=p, points=(s.point,))
+            self.after_action(d)
+
+    def _swap(self, d: Draft, p: int, sw: Swap, dec: Decision) -> None:
+        a, ca, b, cb = sw.seat_a, sw.card_a, sw.seat_b, sw.card_b
+        da = remove_one(d.displays[a], ca) + (cb,)
+        db = remove_one(d.displays[b], cb) + (ca,)
+        d.displays[a] = da
+        d.displays[b] = db
+        self.emit(d, "cards_swapped", "role.cupbearer", player=p, seats=(a, b), cards=(ca, cb),
+                                   points=dec.points)
+        mine = d.displays[p]
+        nr = self._nr
+        if len({c % nr for c in mine}) < len(mine):
+            self.end_round(d, "whisper", p)
+            return
+        self.after_action(d)

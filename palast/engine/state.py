@@ -1,0 +1,185 @@
+"""Positions: the immutable :class:`State`, the pending :class:`Decision`, and how a round
+and a game ended (:class:`RoundEnd`, :class:`GameResult`).
+
+Seats are numbered 0..n-1 in seat order; a card is an ``int`` (:mod:`palast.cards`); a
+role is its index in the spec's role list; ``-1`` means "none".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class DecisionKind(StrEnum):
+    """What must be decided next. Chance decisions are taken by nobody (``player == -1``)."""
+
+    DEAL = "deal"                          #: chance: the deal of a new round
+    PLAY = "play"                          #: a player plays a hand card
+    EXCHANGE_PARTNER = "exchange-partner"  #: Wizard: the opponent to exchange with
+    EXCHANGE_COUNT = "exchange-count"      #: Wizard: how many cards
+    EXCHANGE_GIVE = "exchange-give"        #: Wizard: the actor's cards
+    EXCHANGE_ANSWER = "exchange-answer"    #: Wizard: the partner's cards
+    DISCARD = "discard"                    #: Maid: the card to discard
+    DRAW = "draw"                          #: chance: the card drawn from an unknown deck
+    SWAP = "swap"                          #: Cupbearer: the two display cards
+    TAKE_BACK = "take-back"                #: Guard: the display card to take back
+    REVEAL = "reveal"                      #: chance: the King card revealed from an unknown King deck
+    NEXT_PLAYER = "next-player"            #: after a neutral card: which tied player moves
+    GAME_OVER = "game-over"                #: terminal: the game has ended
+    GAP = "gap"                            #: terminal: play reached a variation point the ruleset leaves open
+
+
+CHANCE_KINDS = frozenset({DecisionKind.DEAL, DecisionKind.DRAW, DecisionKind.REVEAL})
+TERMINAL_KINDS = frozenset({DecisionKind.GAME_OVER, DecisionKind.GAP})
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The decision a position waits for.
+
+    :ivar kind: what must be decided.
+    :ivar player: the seat that decides (``-1`` for chance and terminal decisions).
+    :ivar partner: Wizard: the other player of the exchange (the actor, for the answer).
+    :ivar count: Wizard: the number of cards exchanged.
+    :ivar given: Wizard: the cards the actor gives (hidden from the partner).
+    :ivar options: seats to choose among (exchange partners, tied players).
+    :ivar forced: a play forced on a hand of banned Jesters (counts as a whisper).
+    :ivar point: for :attr:`DecisionKind.GAP`: the open variation point.
+    :ivar points: variation points this decision's legal actions depend on.
+    :ivar choices: the legal actions, where the engine computed them when it opened the
+        decision (Cupbearer swaps); empty otherwise.
+    """
+
+    kind: DecisionKind
+    player: int = -1
+    partner: int = -1
+    count: int = -1
+    given: tuple[int, ...] = ()
+    options: tuple[int, ...] = ()
+    forced: bool = False
+    point: str = ""
+    points: tuple[str, ...] = ()
+    choices: tuple[object, ...] = ()
+
+    @property
+    def is_chance(self) -> bool:
+        """True for a chance decision (deal, draw, King card reveal)."""
+        return self.kind in CHANCE_KINDS
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when nothing more can happen: game over or a rule gap."""
+        return self.kind in TERMINAL_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """How a round ended.
+
+    :ivar kind: ``"whisper"`` or ``"six"``.
+    :ivar player: the seat that ended it (the whisperer, or the player with six roles).
+    :ivar scorers: the seats that scored 1.
+    :ivar forced: a whisper forced by a hand of banned Jesters.
+    :ivar rules: the rule ids it rests on.
+    """
+
+    kind: str
+    player: int
+    scorers: tuple[int, ...]
+    forced: bool
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How the game ended: the winning seats and whether a tie-break decided it.
+
+    :ivar winners: one seat, or several sharing the win.
+    :ivar tied: the seats tied on score before any tie-break (one seat: no tie).
+    :ivar tiebreak: the tie-break reading used, or ``""``.
+    :ivar shared: True when the win is shared after the tie-break.
+    """
+
+    winners: tuple[int, ...]
+    tied: tuple[int, ...]
+    tiebreak: str
+    shared: bool
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A position. Immutable; :meth:`palast.engine.Game.apply` returns a new one.
+
+    Zones (cards are ints, hands sorted, displays in the order laid):
+
+    :ivar hands: each seat's hand.
+    :ivar displays: each seat's display (German *Auslage*).
+    :ivar deck: the known top part of the draw deck, top first.
+    :ivar deck_hidden: how many cards of unknown identity lie below :attr:`deck`; each is
+        a uniformly random card of :attr:`unseen`.
+    :ivar deck_bottom: known cards under the hidden part (a Maid's discard under the deck).
+    :ivar unseen: cards whose place the position does not fix (the hidden deck part, and
+        in a constructed position cards it leaves out), sorted.
+    :ivar discard: the discard pile.
+
+    King cards (as role indices):
+
+    :ivar king_deck: the known top part of the King deck.
+    :ivar king_hidden: King cards of unknown identity below it, drawn from :attr:`king_unseen`.
+    :ivar king_unseen: King cards whose place is not fixed, sorted.
+    :ivar king_in_force: the role of the King card in force (the banned role), or -1.
+    :ivar king_spent: King cards revealed earlier and no longer in force.
+
+    Play:
+
+    :ivar scores: each seat's score.
+    :ivar played: cards each seat played this round.
+    :ivar tally: cards played in the rounds each seat scored in (B's optional tally).
+    :ivar round: the round number (0 before the first deal).
+    :ivar actor: the seat whose turn it is; at a deal, the seat who will start the round.
+    :ivar last_card: the card played this turn, or -1.
+    :ivar decision: what must be decided next.
+    :ivar round_end: how the last round ended, while waiting for the next deal or at game end.
+    :ivar result: the game's result once it is over.
+    """
+
+    hands: tuple[tuple[int, ...], ...]
+    displays: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    deck_hidden: int
+    deck_bottom: tuple[int, ...]
+    unseen: tuple[int, ...]
+    discard: tuple[int, ...]
+    king_deck: tuple[int, ...]
+    king_hidden: int
+    king_unseen: tuple[int, ...]
+    king_in_force: int
+    king_spent: tuple[int, ...]
+    scores: tuple[int, ...]
+    played: tuple[int, ...]
+    tally: tuple[int, ...]
+    round: int
+    actor: int
+    last_card: int
+    decision: Decision
+    round_end: RoundEnd | None = None
+    result: GameResult | None = None
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the draw deck, known or not."""
+        return len(self.deck) + self.deck_hidden + len(self.deck_bottom)
+
+    @property
+    def king_deck_size(self) -> int:
+        """Cards in the King deck, known or not."""
+        return len(self.king_deck) + self.king_hidden
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game is over or stopped at an open variation point."""
+        return self.decision.is_terminal
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(State.__dataclass_fields__)

@@ -1,0 +1,525 @@
+"""Reading ``spec/``: the single source of truth about the game.
+
+:func:`load_spec` reads every spec file safely, validates each against its JSON Schema in
+``spec/schema/`` and then checks the references between them (every cited clause exists,
+every variation point has a reading or ``open`` in every ruleset, ...). It reports *all*
+problems it finds at once. The result, :class:`Spec`, is what the engine, the proofs and
+the rulebook read; none of them restates a number or a rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from palast.errors import SpecError
+from palast.yamlio import Document, json_keys, read_yaml
+
+#: Spec files, in load order, with the schema each must satisfy.
+SPEC_FILES: tuple[tuple[str, str], ...] = (
+    ("clauses.yaml", "clauses.schema.json"),
+    ("game.yaml", "game.schema.json"),
+    ("rules.yaml", "rules.schema.json"),
+    ("roles.yaml", "roles.schema.json"),
+    ("variation_points.yaml", "variation_points.schema.json"),
+    ("rulesets.yaml", "rulesets.schema.json"),
+    ("invariants.yaml", "invariants.schema.json"),
+)
+
+#: The word a ruleset uses for a variation point it leaves undecided.
+OPEN = "open"
+
+
+def default_spec_dir() -> Path:
+    """Return the spec directory: ``$PALAST_SPEC`` if set, else ``spec/`` beside the package."""
+    env = os.environ.get("PALAST_SPEC")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "spec"
+
+
+def default_sources_dir() -> Path | None:
+    """Return the directory holding the rule source texts, or ``None`` if it is not present.
+
+    ``$PALAST_SOURCES`` wins; otherwise ``../shared/sources`` beside the checkout is tried.
+    """
+    env = os.environ.get("PALAST_SOURCES")
+    candidates = [Path(env)] if env else []
+    candidates.append(Path(__file__).resolve().parent.parent.parent / "shared" / "sources")
+    for c in candidates:
+        if c.is_dir():
+            return c
+    return None
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule passage of a source: id, source id and file, line range, our paraphrase."""
+
+    id: str
+    source: str
+    file: str
+    first_line: int
+    last_line: int
+    paraphrase: str
+
+    @property
+    def cite(self) -> str:
+        """``"A.role.wizard (000_4d0ce54576f21ce4.txt:75–78)"``."""
+        return f"{self.id} ({self.file}:{self.first_line}–{self.last_line})"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of play or of a role: id, title, statement, clause ids, variation points."""
+
+    id: str
+    title: str
+    statement: str
+    clauses: tuple[str, ...]
+    topic: str
+    variation_points: tuple[str, ...] = ()
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a variation point."""
+
+    id: str
+    statement: str
+    third_party: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VariationPoint:
+    """A place where the sources differ or are silent; see ``spec/variation_points.yaml``."""
+
+    id: str
+    topic: str
+    kind: str
+    parameter: str | None
+    changes_outcome: str
+    sides: Mapping[str, Mapping[str, Any]]
+    readings: tuple[Reading, ...]
+    choices: Mapping[str, str]
+    reason: str
+    witness: str | None
+    raw: Mapping[str, Any]
+
+    def reading(self, reading_id: str) -> Reading:
+        """Return the reading ``reading_id``; :raises KeyError: if there is none."""
+        for r in self.readings:
+            if r.id == reading_id:
+                return r
+        raise KeyError(reading_id)
+
+    def clauses(self) -> tuple[str, ...]:
+        """All clause ids either side cites, A's first."""
+        out: list[str] = []
+        for side in ("A", "B"):
+            for c in self.sides[side]["clauses"]:
+                if c not in out:
+                    out.append(c)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class RoleAction:
+    """What a role does: its action kind, whether it may be played while banned, its choices."""
+
+    role: str
+    action: str
+    playable_when_banned: bool
+    choices: tuple[Mapping[str, str], ...]
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A declared invariant: id, kind (``state`` or ``step``), statement, clauses."""
+
+    id: str
+    kind: str
+    statement: str
+    clauses: tuple[str, ...]
+    established_by: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything in ``spec/``, validated and cross-checked.
+
+    Sequences keep file order: the engine numbers roles and colours by it.
+    """
+
+    root: Path
+    sources: Mapping[str, Mapping[str, Any]]
+    clauses: Mapping[str, Clause]
+    third_party: Mapping[str, Mapping[str, Any]]
+    game: Mapping[str, Any]
+    roles: tuple[str, ...]
+    role_names: Mapping[str, Mapping[str, Any]]
+    role_aliases: Mapping[str, str]
+    player_colours: tuple[str, ...]
+    neutral_colour: str
+    colour_aliases: Mapping[str, str]
+    role_actions: Mapping[str, RoleAction]
+    rules: Mapping[str, Rule]
+    variation_points: Mapping[str, VariationPoint]
+    rulesets: Mapping[str, Mapping[str, Any]]
+    default_ruleset: str
+    invariants: Mapping[str, Invariant]
+    documents: Mapping[str, Document] = field(repr=False)
+
+    # -- numbers -----------------------------------------------------------------
+    @property
+    def min_players(self) -> int:
+        """Fewest players the game allows (A.meta, B.meta)."""
+        return int(self.game["players"]["min"])
+
+    @property
+    def max_players(self) -> int:
+        """Most players the game allows (A.meta, B.meta)."""
+        return int(self.game["players"]["max"])
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player every round."""
+        return int(self.game["hand_size"]["value"])
+
+    @property
+    def six(self) -> int:
+        """Different roles in one display that end a round."""
+        return int(self.game["six"]["distinct_roles"])
+
+    @property
+    def per_colour(self) -> int:
+        """Cards of each role a seated colour brings."""
+        return int(self.game["cards"]["per_player_colour_per_role"])
+
+    @property
+    def neutral_per_role(self) -> int:
+        """Neutral cards of each role."""
+        return int(self.game["cards"]["neutral_per_role"])
+
+    @property
+    def king_roles(self) -> tuple[str, ...]:
+        """The roles named by the King cards, one card each."""
+        return tuple(self.game["king_cards"]["roles"])
+
+    def target(self, players: int) -> int:
+        """The score that ends a game of ``players`` players; :raises KeyError: otherwise."""
+        return int(self.game["targets"]["by_players"][players])
+
+    def reading(self, ruleset: str, point: str) -> str:
+        """The reading id ``ruleset`` takes for variation point ``point`` (or ``"open"``)."""
+        return self.variation_points[point].choices[ruleset]
+
+    def cite(self, clause_ids: tuple[str, ...] | list[str]) -> str:
+        """Render clause ids with file and line range, separated by ``; ``."""
+        return "; ".join(self.clauses[c].cite for c in clause_ids)
+
+
+def _schema_validator(schema_dir: Path, name: str) -> Any:
+    import jsonschema
+    from referencing import Registry, Resource
+
+    resources = []
+    for p in sorted(schema_dir.glob("*.schema.json")):
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        resources.append((doc["$id"], Resource.from_contents(doc)))
+        resources.append((p.name, Resource.from_contents(doc)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    schema = json.loads((schema_dir / name).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:
+    """Validate ``doc`` against a schema in ``schema_dir``; return one message per problem.
+
+    Each message names the file, line and key path of the offending value.
+    """
+    validator = _schema_validator(schema_dir, schema_name)
+    out = []
+    for err in sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path))):
+        path = list(err.absolute_path)
+        out.append(f"{doc.file}: {doc.place(path)}: {err.message}")
+    return out
+
+
+def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None) -> Spec:
+    """Load, validate and cross-check the spec.
+
+    :param root: the spec directory (default :func:`default_spec_dir`).
+    :param sources_dir: where the rule source texts are; when given (or found), each
+        source's SHA-256 and line count are checked against ``clauses.yaml``.
+    :returns: the :class:`Spec`.
+    :raises SpecError: listing every problem found (schema violations with file, line and
+        key path; unknown clause ids; variation points without a reading for a ruleset; ...).
+    """
+    root_path = Path(root) if root is not None else default_spec_dir()
+    if not root_path.is_dir():
+        raise SpecError("the spec directory does not exist", str(root_path))
+    schema_dir = root_path / "schema"
+    docs: dict[str, Document] = {}
+    problems: list[str] = []
+    for fname, schema in SPEC_FILES:
+        path = root_path / fname
+        doc = read_yaml(path)
+        if not isinstance(doc.data, dict):
+            problems.append(f"{doc.file}: top level: expected a mapping")
+            continue
+        problems.extend(schema_errors(doc, schema_dir, schema))
+        docs[fname] = doc
+    if problems:
+        raise SpecError(_join(problems), str(root_path))
+    spec = _build(root_path, docs)
+    problems = cross_check(spec, sources_dir if sources_dir is not None else default_sources_dir())
+    if problems:
+        raise SpecError(_join(problems), str(root_path))
+    return spec
+
+
+@lru_cache(maxsize=4)
+def cached_spec(root: str | None = None) -> Spec:
+    """Return :func:`load_spec` of ``root``, loaded once per process."""
+    return load_spec(root)
+
+
+def _join(problems: list[str]) -> str:
+    n = len(problems)
+    head = f"{n} problem{'s' if n != 1 else ''} in the spec:"
+    return head + "\n  - " + "\n  - ".join(problems)
+
+
+def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
+    cl = docs["clauses.yaml"].data
+    sources = {s["id"]: s for s in cl["sources"]}
+    clauses = {
+        c["id"]: Clause(c["id"], c["source"], sources.get(c["source"], {}).get("file", "?"),
+                        c["lines"][0], c["lines"][1], c["paraphrase"])
+        for c in cl["clauses"]
+    }
+    third_party = {t["id"]: t for t in cl["third_party"]}
+    game = docs["game.yaml"].data
+    roles = tuple(r["id"] for r in game["roles"])
+    role_names = {r["id"]: r for r in game["roles"]}
+    role_aliases: dict[str, str] = {}
+    for r in game["roles"]:
+        role_aliases[r["id"]] = r["id"]
+        for a in r.get("aliases", []):
+            role_aliases[a] = r["id"]
+    player_colours = tuple(c["id"] for c in game["colours"]["player"])
+    neutral = game["colours"]["neutral"]["id"]
+    colour_aliases = {c: c for c in player_colours + (neutral,)}
+    for a in game["colours"]["neutral"].get("aliases", []):
+        colour_aliases[a] = neutral
+
+    rules: dict[str, Rule] = {}
+    for r in docs["rules.yaml"].data["rules"]:
+        rules[r["id"]] = Rule(r["id"], r["title"], r["statement"], tuple(r["clauses"]), r.get("topic", ""),
+                              tuple(r.get("variation_points", ())))
+    role_actions: dict[str, RoleAction] = {}
+    for ra in docs["roles.yaml"].data["roles"]:
+        ids = []
+        for r in ra["rules"]:
+            rules[r["id"]] = Rule(r["id"], r["title"], r["statement"], tuple(r["clauses"]), "role",
+                                  tuple(r.get("variation_points", ())), role=ra["role"])
+            ids.append(r["id"])
+        role_actions[ra["role"]] = RoleAction(ra["role"], ra["action"], ra.get("playable_when_banned", True),
+                                              tuple(ra["choices"]), tuple(ids))
+    vps: dict[str, VariationPoint] = {}
+    for v in docs["variation_points.yaml"].data["variation_points"]:
+        vps[v["id"]] = VariationPoint(
+            v["id"], v["topic"], v["kind"], v.get("parameter"), v["changes_outcome"], v["sides"],
+            tuple(Reading(r["id"], r["statement"], tuple(r.get("third_party", ()))) for r in v["readings"]),
+            v["rulesets"], v["reason"], v.get("witness"), v,
+        )
+    rs = docs["rulesets.yaml"].data
+    rulesets = {r["id"]: r for r in rs["rulesets"]}
+    invariants = {
+        i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}))
+        for i in docs["invariants.yaml"].data["invariants"]
+    }
+    return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
+                neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs)
+
+
+def _clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    """Every clause id cited anywhere under ``data`` (values of keys named ``clauses``)."""
+    out: list[tuple[list[str | int], str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "clauses" and isinstance(v, list):
+                out.extend((path + [k, i], c) for i, c in enumerate(v) if isinstance(c, str))
+            else:
+                out.extend(_clause_refs(v, path + [k]))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out.extend(_clause_refs(v, path + [i]))
+    return out
+
+
+def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    out: list[tuple[list[str | int], str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "third_party" and isinstance(v, list):
+                for i, t in enumerate(v):
+                    name = t if isinstance(t, str) else t.get("source") if isinstance(t, dict) else None
+                    if name:
+                        out.append((path + [k, i], name))
+            else:
+                out.extend(_third_party_refs(v, path + [k]))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out.extend(_third_party_refs(v, path + [i]))
+    return out
+
+
+def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
+    """Check references between spec files; return one message per problem (empty: fine).
+
+    Checks: clause ids exist and their line ranges lie inside their source; third-party
+    names exist; roles agree between files; King roles are roles; a target for every
+    player count; every variation point's readings, sides and ruleset choices are
+    consistent and every engine parameter is set by exactly one variation point with
+    readings the engine implements; invariants have implementations.
+    """
+    from palast.engine.params import PARAMETERS
+    from palast.invariants import IMPLEMENTED
+
+    problems: list[str] = []
+    docs = spec.documents
+
+    def at(fname: str, path: list[str | int], msg: str) -> None:
+        problems.append(f"{docs[fname].file}: {docs[fname].place(path)}: {msg}")
+
+    # clauses and sources
+    for cid, c in spec.clauses.items():
+        src = spec.sources.get(c.source)
+        if src is None:
+            problems.append(f"clauses.yaml: clause {cid} names unknown source {c.source!r}")
+            continue
+        if not cid.startswith(c.source + "."):
+            problems.append(f"clauses.yaml: clause {cid} does not start with its source id {c.source}")
+        if not (1 <= c.first_line <= c.last_line <= int(src["line_count"])):
+            problems.append(f"clauses.yaml: clause {cid} lines {c.first_line}-{c.last_line} "
+                            f"lie outside {src['file']} (1-{src['line_count']})")
+    if sources_dir is not None:
+        for sid, src in spec.sources.items():
+            p = sources_dir / src["file"]
+            if not p.exists():
+                continue
+            raw = p.read_bytes()
+            if hashlib.sha256(raw).hexdigest() != src["sha256"]:
+                problems.append(f"clauses.yaml: source {sid} ({p}) has changed: its SHA-256 differs")
+            n = len(raw.decode("utf-8").splitlines())
+            if n != int(src["line_count"]):
+                problems.append(f"clauses.yaml: source {sid} has {n} lines, the registry says {src['line_count']}")
+    for fname, doc in docs.items():
+        if fname == "clauses.yaml":
+            continue
+        for path, cid in _clause_refs(doc.data, []):
+            if cid not in spec.clauses:
+                at(fname, path, f"cites clause {cid!r}, which is not in the clause registry")
+        for path, tp in _third_party_refs(doc.data, []):
+            if tp not in spec.third_party:
+                at(fname, path, f"names third-party source {tp!r}, which clauses.yaml does not list")
+
+    # game
+    if set(spec.role_actions) != set(spec.roles):
+        missing = sorted(set(spec.roles) - set(spec.role_actions))
+        extra = sorted(set(spec.role_actions) - set(spec.roles))
+        problems.append(f"roles.yaml: roles without an action: {missing}; actions for unknown roles: {extra}")
+    for i, k in enumerate(spec.king_roles):
+        if k not in spec.roles:
+            at("game.yaml", ["king_cards", "roles", i], f"King card names unknown role {k!r}")
+    for n in range(spec.min_players, spec.max_players + 1):
+        if n not in spec.game["targets"]["by_players"]:
+            at("game.yaml", ["targets", "by_players"], f"no target for {n} players")
+    if spec.max_players > len(spec.player_colours):
+        at("game.yaml", ["colours", "player"], "fewer player colours than the most players")
+    if spec.six > len(spec.roles) or spec.six >= spec.hand_size + 1:
+        at("game.yaml", ["six"], "six different roles must be possible within one hand")
+    seen_alias: dict[str, str] = {}
+    for r in spec.game["roles"]:
+        for a in [r["id"], *r.get("aliases", [])]:
+            if a in seen_alias and seen_alias[a] != r["id"]:
+                at("game.yaml", ["roles"], f"alias {a!r} names two roles")
+            seen_alias[a] = r["id"]
+
+    # rules
+    for rid, rule in spec.rules.items():
+        for vp in rule.variation_points:
+            if vp not in spec.variation_points:
+                problems.append(f"rule {rid} names unknown variation point {vp!r}")
+
+    # variation points and rulesets
+    params_seen: dict[str, str] = {}
+    for i, (vid, point) in enumerate(spec.variation_points.items()):
+        base: list[str | int] = ["variation_points", i]
+        reading_ids = [r.id for r in point.readings]
+        if len(set(reading_ids)) != len(reading_ids):
+            at("variation_points.yaml", base + ["readings"], f"{vid}: a reading id is repeated")
+        for side in ("A", "B"):
+            r = point.sides[side]["reading"]
+            if r is not None and r not in reading_ids:
+                at("variation_points.yaml", base + ["sides", side, "reading"],
+                   f"{vid}: side {side} reads {r!r}, which is not one of its readings {reading_ids}")
+        for rs in spec.rulesets:
+            choice = point.choices.get(rs)
+            if choice is None:
+                at("variation_points.yaml", base + ["rulesets"],
+                   f"{vid}: ruleset {rs!r} has no reading (name one of {reading_ids} or 'open')")
+            elif choice != OPEN and choice not in reading_ids:
+                at("variation_points.yaml", base + ["rulesets", rs],
+                   f"{vid}: ruleset {rs!r} takes {choice!r}, which is not one of its readings {reading_ids}")
+        for rs in point.choices:
+            if rs not in spec.rulesets:
+                at("variation_points.yaml", base + ["rulesets", rs], f"{vid}: unknown ruleset {rs!r}")
+        # a source ruleset follows its side
+        for side, rs in (("A", "source-a"), ("B", "source-b")):
+            if rs in point.choices and rs in spec.rulesets:
+                want = point.sides[side]["reading"] or OPEN
+                if point.choices[rs] != want:
+                    at("variation_points.yaml", base + ["rulesets", rs],
+                       f"{vid}: {rs} must take source {side}'s reading {want!r}, not {point.choices[rs]!r}")
+        if point.parameter is not None:
+            if point.parameter in params_seen:
+                at("variation_points.yaml", base + ["parameter"],
+                   f"{vid}: parameter {point.parameter} is already set by {params_seen[point.parameter]}")
+            params_seen[point.parameter] = vid
+            supported = PARAMETERS.get(point.parameter)
+            if supported is None:
+                at("variation_points.yaml", base + ["parameter"],
+                   f"{vid}: the engine has no parameter {point.parameter!r} (it has {sorted(PARAMETERS)})")
+            else:
+                for r in reading_ids:
+                    if r not in supported:
+                        at("variation_points.yaml", base + ["readings"],
+                           f"{vid}: the engine does not implement reading {r!r} of {point.parameter} "
+                           f"(it implements {sorted(supported)})")
+        if point.witness is not None and not (spec.root / "rulings" / f"{point.witness}.yaml").exists():
+            at("variation_points.yaml", base + ["witness"], f"{vid}: witness ruling {point.witness!r} does not exist")
+    for p in PARAMETERS:
+        if p not in params_seen:
+            problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
+    if spec.default_ruleset not in spec.rulesets:
+        at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined")
+
+    # invariants
+    for i, inv in enumerate(spec.invariants.values()):
+        if inv.id not in IMPLEMENTED:
+            at("invariants.yaml", ["invariants", i, "id"], f"invariant {inv.id!r} has no implementation in palast")
+    for name in IMPLEMENTED:
+        if name not in spec.invariants:
+            problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
+    return problems
