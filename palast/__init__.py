@@ -1,0 +1,8 @@
+"""palast: a formal, executable specification of the card game Palast Geflüster
+(Palace Whisperings) and a verifier for it.
+
+The game's facts live in ``spec/`` (YAML validated by JSON Schema); :func:`palast.spec.load_spec`
+reads them, :class:`palast.engine.Game` runs them.
+"""
+
+__version__ = "0.1.0"

@@ -227,18 +227,39 @@ class Spec:
         return "; ".join(self.clauses[c].cite for c in clause_ids)
 
 
+def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
+    """Replace every ``$ref`` (``file#/pointer`` or ``#/pointer``) by the schema it points
+    to, so validation does not resolve references at run time. Our schemas are not
+    recursive, so this terminates."""
+    if isinstance(node, dict):
+        if "$ref" in node and len(node) == 1:
+            ref = node["$ref"]
+            file, _, pointer = ref.partition("#")
+            file = file or current
+            target: Any = schemas[file]
+            for part in [p for p in pointer.split("/") if p]:
+                target = target[part]
+            return _inline_refs(target, schemas, file)
+        return {k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, schemas, current) for v in node]
+    return node
+
+
+@lru_cache(maxsize=32)
 def _schema_validator(schema_dir: Path, name: str) -> Any:
     import jsonschema
-    from referencing import Registry, Resource
 
-    resources = []
+    schemas: dict[str, Any] = {}
     for p in sorted(schema_dir.glob("*.schema.json")):
-        doc = json.loads(p.read_text(encoding="utf-8"))
-        resources.append((doc["$id"], Resource.from_contents(doc)))
-        resources.append((p.name, Resource.from_contents(doc)))
-    registry: Registry[Any] = Registry().with_resources(resources)
-    schema = json.loads((schema_dir / name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema, registry=registry)
+        schemas[p.name] = json.loads(p.read_text(encoding="utf-8"))
+    if name not in schemas:
+        raise SpecError(f"no schema {name}", str(schema_dir))
+    try:
+        schema = _inline_refs(schemas[name], schemas, name)
+    except (KeyError, TypeError) as exc:
+        raise SpecError(f"a $ref in {name} points nowhere: {exc}", str(schema_dir)) from None
+    return jsonschema.Draft202012Validator(schema)
 
 
 def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:

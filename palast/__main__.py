@@ -1,0 +1,5 @@
+"""``python -m palast``: the command line."""
+
+from palast.cli import main
+
+main()

@@ -1,0 +1,35 @@
+"""``palast ask SCENARIO [--json]``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from palast.cli import get_spec, main
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (the contract in DESIGN.md).")
+@click.option("--ruleset", "-r", "rulesets", multiple=True, help="Ask only these rulesets (repeatable).")
+@click.option("--no-clauses", is_flag=True, help="Leave clause ids out of the text output.")
+@click.pass_context
+def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, ...], no_clauses: bool) -> None:
+    """What happens in SCENARIO: per ruleset, who must decide what, the legal actions, what
+    each leads to (events with clause ids) and where the rulesets disagree."""
+    from palast.ask import ask as run_ask
+    from palast.ask import render_text
+    from palast.errors import InputError
+    from palast.scenario import load_scenario
+
+    spec = get_spec(ctx)
+    for r in rulesets:
+        if r not in spec.rulesets:
+            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    sc = load_scenario(scenario, spec)
+    answer = run_ask(spec, sc, list(rulesets) or None)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(answer, clauses=not no_clauses))

@@ -1,0 +1,67 @@
+"""``palast play``: a seeded game, printed action by action."""
+
+from __future__ import annotations
+
+import click
+
+from palast.cli import get_spec, main
+
+
+@main.command()
+@click.option("--players", "-n", type=click.IntRange(1, 99), default=4, show_default=True,
+              help="Number of players (the first N player colours are seated).")
+@click.option("--colours", default=None, help="Seat these colours instead, comma-separated, in seat order.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="The seed of the game's only random source.")
+@click.option("--ruleset", "-r", default=None, help="Ruleset (default: the spec's default ruleset).")
+@click.option("--check/--no-check", default=True, show_default=True,
+              help="Check every invariant after every action.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only round ends and the result.")
+@click.option("--no-clauses", is_flag=True, help="Leave clause ids out.")
+@click.pass_context
+def play(ctx: click.Context, players: int, colours: str | None, seed: int, ruleset: str | None, check: bool,
+         quiet: bool, no_clauses: bool) -> None:
+    """Play a game with uniformly random choices and print every action and event with the
+    clause ids it rests on, each round's end and scores, and the winner."""
+    from palast.describe import describe_event
+    from palast.engine.game import Game
+    from palast.errors import InputError
+    from palast.notation import format_action
+    from palast.play import play_moves
+
+    spec = get_spec(ctx)
+    rs = ruleset or spec.default_ruleset
+    if colours:
+        seats = [c.strip() for c in colours.split(",") if c.strip()]
+    else:
+        if not spec.min_players <= players <= spec.max_players:
+            raise InputError(f"{players} players; the game is for {spec.min_players} to {spec.max_players}",
+                             None, "--players")
+        seats = list(spec.player_colours[:players])
+    game = Game(spec, rs, seats, check=check)
+    names = ", ".join(game.colour_name(s) for s in range(game.n))
+    click.echo(f"palast play: {game.n} players ({names}), ruleset {rs}, seed {seed}, target {game.target}")
+    state = game.initial_state()
+    for move in play_moves(game, seed):
+        state = move.step.state
+        who = "chance" if move.chance else game.colour_name(move.before.decision.player)
+        if not quiet:
+            text = format_action(game, move.action)
+            if move.chance and text.startswith("deal "):
+                text = "deal (hands: " + "; ".join(
+                    f"{game.colour_name(s)} {game.cards.format_cards(h)}" for s, h in enumerate(move.action.hands)  # type: ignore[union-attr]
+                ) + ")"
+            click.echo(f"[round {max(move.before.round, 1)}] {who}: {text}")
+        for e in move.step.events:
+            if quiet and e.kind not in ("round_ended", "points_scored", "game_ended", "rule_gap"):
+                continue
+            cite = "" if no_clauses else f"  [{', '.join(e.clauses)}]"
+            click.echo(f"    {describe_event(game, e)}{cite}")
+        if move.step.events and any(e.kind == "round_ended" for e in move.step.events):
+            click.echo("    scores: " + ", ".join(f"{game.colour_name(s)} {v}" for s, v in enumerate(state.scores)))
+    if state.result:
+        w = ", ".join(game.colour_name(s) for s in state.result.winners)
+        click.echo(f"result: {w} {'win' if len(state.result.winners) > 1 else 'wins'} after {state.round} rounds; "
+                   "scores " + ", ".join(f"{game.colour_name(s)} {v}" for s, v in enumerate(state.scores)))
+    else:
+        click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open "
+                   "(try --ruleset reference)")

@@ -1,0 +1,35 @@
+"""``palast spec check``: validate the spec."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from palast.cli import main
+
+
+@main.group()
+def spec() -> None:
+    """Work with the spec in spec/."""
+
+
+@spec.command()
+@click.pass_context
+def check(ctx: click.Context) -> None:
+    """Validate every spec file against its schema and check every reference between them
+    (clause ids, third-party names, variation points, rulesets, engine parameters,
+    invariants). Exit 1 with the reasons when anything is wrong."""
+    from palast.errors import SpecError
+    from palast.spec import load_spec
+
+    root = ctx.find_root().obj.get("spec_dir")
+    try:
+        s = load_spec(root)
+    except SpecError as exc:
+        click.echo(f"spec check failed: {exc.render()}", err=True)
+        sys.exit(1)
+    click.echo(f"spec ok: {s.root}")
+    click.echo(f"  {len(s.clauses)} clauses, {len(s.rules)} rules, {len(s.role_actions)} roles, "
+               f"{len(s.variation_points)} variation points, {len(s.rulesets)} rulesets, "
+               f"{len(s.invariants)} invariants")

@@ -1,0 +1,151 @@
+"""Plain-English text for decisions, events and positions, naming players by colour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palast.engine.events import Event
+from palast.engine.game import Game
+from palast.engine.state import DecisionKind, State
+
+K = DecisionKind
+
+
+def _names(game: Game, seats: tuple[int, ...]) -> str:
+    names = [game.colour_name(s) for s in seats]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe_event(game: Game, e: Event) -> str:
+    """One sentence for event ``e`` (without its clauses)."""
+    p = game.colour_name(e.player) if e.player >= 0 else ""
+    o = game.colour_name(e.other) if e.other >= 0 else ""
+    fc = game.cards.format_card
+    role = game.cards.roles[e.role] if e.role >= 0 else ""
+    k = e.kind
+    if k == "round_dealt":
+        return f"round {e.count} is dealt; {p} starts"
+    if k == "card_played":
+        return f"{p} plays {fc(e.card)}"
+    if k == "hand_shown":
+        return f"{p} shows their hand to everyone: {game.cards.format_cards(e.cards) or 'no cards'}"
+    if k == "exchange_partner":
+        return f"{p} will exchange hand cards with {o}"
+    if k == "exchange_count":
+        return f"{p} names {e.count} card{'s' if e.count != 1 else ''} each way"
+    if k == "cards_given":
+        return f"{p} picks {game.cards.format_cards(e.cards)} to hand over face down"
+    if k == "cards_exchanged":
+        if e.count == 0:
+            return f"{p} and {o} exchange nothing"
+        half = len(e.cards) // 2
+        return (f"{p} and {o} exchange {e.count} card{'s' if e.count != 1 else ''}: {p} gives "
+                f"{game.cards.format_cards(e.cards[:half])}, {o} gives {game.cards.format_cards(e.cards[half:])}")
+    if k == "card_discarded":
+        return f"{p} discards {fc(e.card)} face down"
+    if k == "card_drawn":
+        return f"{p} draws {fc(e.card)}"
+    if k == "no_card_drawn":
+        return f"{p} draws nothing: the draw deck is empty"
+    if k == "cards_swapped":
+        a, b = (game.colour_name(s) for s in e.seats)
+        return f"{p} swaps {a}'s {fc(e.cards[0])} with {b}'s {fc(e.cards[1])}"
+    if k == "card_taken_back":
+        return f"{p} takes {fc(e.card)} back into their hand"
+    if k == "king_revealed":
+        return f"{p} reveals the King card of the {role}: the {role} is banned"
+    if k == "king_deck_reshuffled":
+        return f"the King deck is empty: {e.count} King card{'s' if e.count != 1 else ''} are shuffled into a new one"
+    if k == "action_muted":
+        return f"the {role} is banned: its action is not carried out"
+    if k == "action_skipped":
+        return f"this is {p}'s sixth card played this round: its action is not carried out"
+    if k == "action_void":
+        return f"the {role} has nothing to act on: its action does nothing" if role else "the action does nothing"
+    if k == "action_none":
+        return f"the {role} has no action"
+    if k == "action_not_carried_out":
+        return f"the {role} ends the round, so its action is not carried out"
+    if k == "round_ended":
+        if e.detail == "six":
+            return f"{p} has six different roles displayed: the round ends"
+        if e.rule == "king.jester-forced":
+            return f"{p} holds only banned Jesters and must play one: that counts as a whisper; the round ends"
+        return f"{p} whispers (a role twice in their display): the round ends"
+    if k == "points_scored":
+        return f"{_names(game, e.seats)} score{'s' if len(e.seats) == 1 else ''} 1 point"
+    if k == "next_player":
+        return f"{p} takes the next turn"
+    if k == "target_reached":
+        return f"{_names(game, e.seats)} reached the target of {e.count}"
+    if k == "game_ended":
+        how = f" (tie-break: {e.detail})" if e.detail else ""
+        verb = "win" if len(e.seats) > 1 else "wins"
+        return f"the game ends: {_names(game, e.seats)} {verb}{how}"
+    if k == "rule_gap":
+        return f"play stops: the ruleset leaves variation point {e.detail} open"
+    return k
+
+
+def event_dict(game: Game, e: Event) -> dict[str, Any]:
+    """Event ``e`` as JSON-ready data: kind, text, rule, clauses, variation points."""
+    out: dict[str, Any] = {"kind": e.kind, "text": describe_event(game, e), "rule": e.rule,
+                           "clauses": list(e.clauses)}
+    if e.player >= 0:
+        out["player"] = game.colour_name(e.player)
+    if e.points:
+        out["variation_points"] = list(e.points)
+    return out
+
+
+def describe_decision(game: Game, state: State) -> str:
+    """What must be decided next, in a sentence."""
+    d = state.decision
+    p = game.colour_name(d.player) if d.player >= 0 else ""
+    k = d.kind
+    if k is K.PLAY:
+        if d.forced:
+            return f"{p} holds only banned Jesters and must play one (a forced whisper)"
+        return f"{p} must play a card"
+    if k is K.DEAL:
+        return f"chance: a new round is dealt ({game.colour_name(state.actor)} will start)"
+    if k is K.EXCHANGE_PARTNER:
+        return f"{p} (Wizard) must name the opponent to exchange with"
+    if k is K.EXCHANGE_COUNT:
+        return f"{p} (Wizard) must name how many cards to exchange with {game.colour_name(d.partner)}"
+    if k is K.EXCHANGE_GIVE:
+        return f"{p} (Wizard) must pick {d.count} card{'s' if d.count != 1 else ''} to give"
+    if k is K.EXCHANGE_ANSWER:
+        return f"{p} must pick {d.count} card{'s' if d.count != 1 else ''} to give {game.colour_name(d.partner)}"
+    if k is K.DISCARD:
+        return f"{p} (Maid) must discard a hand card"
+    if k is K.DRAW:
+        return f"chance: {p} draws from a draw deck of unknown order"
+    if k is K.SWAP:
+        return f"{p} (Cupbearer) must choose two display cards to swap"
+    if k is K.TAKE_BACK:
+        return f"{p} (Guard) must take a display card back into their hand"
+    if k is K.REVEAL:
+        return f"chance: {p} reveals the top King card of a King deck of unknown order"
+    if k is K.NEXT_PLAYER:
+        return f"{p} must name who plays next among {_names(game, d.options)} (tied for fewest cards displayed)"
+    if k is K.GAME_OVER:
+        assert state.result is not None
+        return f"the game is over: {_names(game, state.result.winners)} won"
+    return f"play stops at variation point {d.point}, which this ruleset leaves open"
+
+
+def describe_position(game: Game, state: State) -> list[str]:
+    """A few lines: each player's score, hand and display; deck, King cards."""
+    fc = game.cards.format_cards
+    lines = []
+    for s in range(game.n):
+        name = game.colour_name(s)
+        lines.append(f"{name:7} score {state.scores[s]}  hand [{fc(state.hands[s])}]  "
+                     f"display [{fc(state.displays[s])}]")
+    banned = game.cards.roles[state.king_in_force] if state.king_in_force >= 0 else "none"
+    lines.append(f"draw deck {state.deck_size} card(s); King deck {state.king_deck_size}; banned role: {banned}; "
+                 f"round {state.round}; target {game.target}")
+    return lines

@@ -1,0 +1,431 @@
+"""Scenario files: a position and, optionally, actions to apply (DESIGN.md, "Scenario file").
+
+:func:`load_scenario` reads and validates a file and returns a :class:`Scenario`;
+:meth:`Scenario.position` builds the :class:`~palast.engine.state.State` for one ruleset's
+:class:`~palast.engine.game.Game` and applies the scenario's actions; :func:`dump_scenario`
+writes any state back as a scenario. Every problem with a file is reported at once, each
+with its line, column and key path.
+
+What a scenario leaves out is filled in as follows (and only there):
+
+* a missing hand or display is empty; ``scores``, ``tally`` default to 0; ``round`` to 1;
+* ``played`` (cards each player played this round) defaults to the display's size;
+* ``deck`` as a count: that many cards of unknown identity, drawn from the cards the
+  scenario does not place; ``deck`` omitted: all cards it does not place, order unknown;
+* ``king_deck`` as a count: that many unknown King cards; omitted: every King card not in
+  force and not in ``king_spent``, order unknown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from palast.cards import Cards
+from palast.engine.actions import Action
+from palast.engine.draft import Draft
+from palast.engine.game import Game, Step
+from palast.engine.state import Decision, DecisionKind, State
+from palast.errors import IllegalActionError, NotationError, ScenarioError
+from palast.spec import Spec
+from palast.yamlio import Document, PathPart, json_keys, parse_yaml, read_yaml
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario. Cards are ints, players colour indices (see :mod:`palast.cards`).
+
+    :ivar file: the file it came from (for messages).
+    :ivar players: seated colour indices, in seat order.
+    :ivar rulesets: the rulesets to ask about.
+    :ivar actions: the actions to apply, in notation, with the place of each in the file.
+    """
+
+    file: str
+    players: tuple[int, ...]
+    rulesets: tuple[str, ...]
+    to_move: int
+    hands: tuple[tuple[int, ...], ...]
+    displays: tuple[tuple[int, ...], ...]
+    deck: int | tuple[int, ...] | None
+    discard: tuple[int, ...]
+    banned: int
+    king_deck: int | tuple[int, ...] | None
+    king_spent: tuple[int, ...]
+    scores: tuple[int, ...]
+    played: tuple[int, ...]
+    tally: tuple[int, ...]
+    round: int
+    actions: tuple[tuple[str, str], ...]
+    title: str = ""
+    question: str = ""
+    note: str = ""
+    document: Document | None = field(default=None, repr=False, compare=False)
+
+    def game(self, spec: Spec, ruleset: str, *, check: bool = False) -> Game:
+        """The :class:`Game` of this scenario's seats under ``ruleset``."""
+        return Game(spec, ruleset, self.players, check=check)
+
+    def start(self, game: Game) -> State:
+        """The scenario's position before its actions, for ``game``.
+
+        :raises ScenarioError: if the position breaks an invariant of the spec.
+        """
+        placed: Counter[int] = Counter()
+        for h in self.hands:
+            placed.update(h)
+        for disp in self.displays:
+            placed.update(disp)
+        placed.update(self.discard)
+        known_deck: tuple[int, ...] = self.deck if isinstance(self.deck, tuple) else ()
+        placed.update(known_deck)
+        rest = game.composition - placed
+        unseen = tuple(sorted(rest.elements()))
+        if isinstance(self.deck, int):
+            hidden = self.deck
+        elif self.deck is None:
+            hidden = len(unseen)
+        else:
+            hidden = 0
+        kings_rest = Counter(game.king_roles)
+        kings_rest.subtract([self.banned] if self.banned >= 0 else [])
+        kings_rest.subtract(self.king_spent)
+        known_kings: tuple[int, ...] = self.king_deck if isinstance(self.king_deck, tuple) else ()
+        kings_rest.subtract(known_kings)
+        king_unseen = tuple(sorted(kings_rest.elements()))
+        if isinstance(self.king_deck, int):
+            king_hidden = self.king_deck
+        elif self.king_deck is None:
+            king_hidden = len(king_unseen)
+        else:
+            king_hidden = 0
+        base = State(
+            hands=tuple(tuple(sorted(h)) for h in self.hands), displays=self.displays, deck=known_deck,
+            deck_hidden=hidden, deck_bottom=(), unseen=unseen, discard=self.discard, king_deck=known_kings,
+            king_hidden=king_hidden, king_unseen=king_unseen, king_in_force=self.banned,
+            king_spent=self.king_spent, scores=self.scores, played=self.played, tally=self.tally,
+            round=self.round, actor=self.to_move, last_card=-1, decision=Decision(DecisionKind.PLAY, self.to_move),
+        )
+        d = Draft(base)
+        game.enter_play(d, self.to_move)
+        state = d.freeze()
+        from palast.invariants import state_problems
+
+        problems = state_problems(game, state)
+        if problems:
+            raise ScenarioError("the position is impossible: " + "; ".join(f"{m} ({i})" for i, m in problems),
+                                self.file)
+        return state
+
+    def position(self, game: Game) -> tuple[State, list[tuple[str, Step]]]:
+        """Build the position for ``game`` and apply the scenario's actions.
+
+        :returns: the final state and, for each action applied, its notation and step.
+        :raises ScenarioError: if an action cannot be read or is illegal where it stands,
+            naming the action's place in the file and the reason with clause ids.
+        """
+        from palast.notation import parse_action
+
+        state = self.start(game)
+        steps: list[tuple[str, Step]] = []
+        for i, (text, place) in enumerate(self.actions):
+            try:
+                action: Action = parse_action(game, text)
+                step = game.apply(state, action)
+            except NotationError as exc:
+                raise ScenarioError(exc.message, self.file, place) from None
+            except IllegalActionError as exc:
+                raise ScenarioError(f"action {i + 1} ({text!r}) is illegal under {game.ruleset}: {exc}",
+                                    self.file, place) from None
+            steps.append((text, step))
+            state = step.state
+        return state, steps
+
+
+def _schema_problems(doc: Document, spec: Spec) -> list[str]:
+    from palast.spec import schema_errors
+
+    return [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
+            for p in schema_errors(Document(json_keys(doc.data), doc.file, doc.root), spec.root / "schema",
+                                   "scenario.schema.json")]
+
+
+def load_scenario(path: Path | str, spec: Spec) -> Scenario:
+    """Read and validate a scenario file.
+
+    :param path: the YAML file.
+    :param spec: the spec (colours, roles, card counts, targets, rulesets).
+    :returns: the :class:`Scenario`.
+    :raises InputError: for a missing, unreadable or malformed file.
+    :raises ScenarioError: listing every problem: unknown roles or colours, unseated
+        players, more copies of a card than the game has, impossible positions.
+    """
+    return scenario_from_document(read_yaml(path), spec)
+
+
+def parse_scenario(text: str, spec: Spec, file: str = "<scenario>") -> Scenario:
+    """Like :func:`load_scenario`, from YAML text."""
+    return scenario_from_document(parse_yaml(text, file), spec)
+
+
+def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...] = ()) -> Scenario:
+    """Validate a parsed scenario (or the scenario inside a ruling at key path ``base``).
+
+    :raises ScenarioError: listing every problem found.
+    """
+    data: Any = doc.data
+    for part in base:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            data = None
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario must be a mapping with at least 'players' and 'to_move'",
+                            doc.file, doc.place(list(base)))
+    sub = Document(data, doc.file, doc.root)
+    problems = [f"{doc.place(list(base))}: {p}" if base else p for p in _schema_problems(sub, spec)]
+    if problems:
+        raise ScenarioError(_join(problems), doc.file)
+    return _Builder(doc, spec, data, base).build()
+
+
+def _join(problems: list[str]) -> str:
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems:\n  - " + "\n  - ".join(problems)
+
+
+class _Builder:
+    """Checks a schema-valid scenario and builds the :class:`Scenario`, collecting every
+    problem before reporting."""
+
+    def __init__(self, doc: Document, spec: Spec, data: dict[str, Any], base: tuple[PathPart, ...]) -> None:
+        self.doc = doc
+        self.spec = spec
+        self.data = data
+        self.base = base
+        self.cards = Cards.from_spec(spec)
+        self.problems: list[str] = []
+
+    def err(self, path: list[PathPart], message: str) -> None:
+        self.problems.append(f"{self.doc.place(list(self.base) + path)}: {message}")
+
+    def colour(self, path: list[PathPart], text: str) -> int | None:
+        try:
+            return self.cards.parse_colour(text, neutral_ok=False)
+        except NotationError as exc:
+            self.err(path, exc.message)
+            return None
+
+    def card(self, path: list[PathPart], text: str) -> int | None:
+        try:
+            return self.cards.parse_card(text)
+        except NotationError as exc:
+            self.err(path, exc.message)
+            return None
+
+    def role(self, path: list[PathPart], text: str) -> int | None:
+        try:
+            return self.cards.parse_role(text)
+        except NotationError as exc:
+            self.err(path, exc.message)
+            return None
+
+    def card_list(self, path: list[PathPart], items: list[str]) -> tuple[int, ...]:
+        out = []
+        for i, t in enumerate(items):
+            c = self.card([*path, i], t)
+            if c is not None:
+                out.append(c)
+        return tuple(out)
+
+    def per_player(self, key: str, seats: dict[int, int]) -> dict[int, Any]:
+        out: dict[int, Any] = {}
+        for name, value in (self.data.get(key) or {}).items():
+            c = self.colour([key, name], str(name))
+            if c is None:
+                continue
+            if c not in seats:
+                self.err([key, name], f"{name} is not seated (players: {', '.join(self.data['players'])})")
+                continue
+            out[seats[c]] = value
+        return out
+
+    def build(self) -> Scenario:
+        spec, data, cards = self.spec, self.data, self.cards
+        # players
+        players: list[int] = []
+        for i, name in enumerate(data["players"]):
+            c = self.colour(["players", i], name)
+            if c is not None:
+                if c in players:
+                    self.err(["players", i], f"{name} is seated twice")
+                players.append(c)
+        n = len(data["players"])
+        if not spec.min_players <= n <= spec.max_players:
+            self.err(["players"], f"{n} players; the game is for {spec.min_players} to {spec.max_players}")
+        seats = {c: i for i, c in enumerate(players)}
+        rulesets = tuple(data.get("rulesets") or spec.rulesets)
+        for i, r in enumerate(rulesets):
+            if r not in spec.rulesets:
+                self.err(["rulesets", i], f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})")
+        to_move = self.colour(["to_move"], data["to_move"])
+        if to_move is not None and to_move not in seats:
+            self.err(["to_move"], f"{data['to_move']} is not seated (players: {', '.join(data['players'])})")
+        hands_raw = self.per_player("hands", seats)
+        displays_raw = self.per_player("displays", seats)
+        hands = [self.card_list(["hands", self._name(s)], hands_raw.get(s) or []) for s in range(len(players))]
+        displays = [self.card_list(["displays", self._name(s)], displays_raw.get(s) or [])
+                    for s in range(len(players))]
+        discard = self.card_list(["discard"], data.get("discard") or [])
+        deck_raw = data.get("deck")
+        deck: int | tuple[int, ...] | None = (self.card_list(["deck"], deck_raw) if isinstance(deck_raw, list)
+                                               else deck_raw)
+        # colours seated, copies available
+        composition = cards.composition(players)
+        placed: Counter[int] = Counter()
+        for zone in [*hands, *displays, discard, deck if isinstance(deck, tuple) else ()]:
+            placed.update(zone)
+        for c, k in sorted(placed.items()):
+            colour = cards.colour_of(c)
+            if colour != cards.neutral and colour not in seats:
+                self.err([], f"{cards.format_card(c)} belongs to {cards.colours[colour]}, who is not seated")
+            elif k > composition[c]:
+                self.err([], f"{cards.format_card(c)} appears {k} times; a game of these colours has "
+                             f"{composition[c]}")
+        unplaced = sum(composition.values()) - sum(min(k, composition[c]) for c, k in placed.items())
+        if isinstance(deck, int) and deck > unplaced:
+            self.err(["deck"], f"a deck of {deck} cards, but only {unplaced} cards are not placed elsewhere")
+        # displays and hands
+        six = spec.six
+        for s in range(len(players)):
+            disp = displays[s]
+            roles = [cards.role_of(c) for c in disp]
+            name = self._name(s)
+            if len(set(roles)) < len(roles):
+                self.err(["displays", name], f"{name}'s display repeats a role; in a running round that "
+                                             "ends the round at once (a whisper)")
+            elif len(disp) >= six:
+                self.err(["displays", name], f"{name}'s display holds {len(disp)} different roles; {six} "
+                                             "different roles end the round at once")
+            if len(hands[s]) + len(disp) > spec.hand_size:
+                self.err(["hands", name], f"{name} holds {len(hands[s])} cards in hand and {len(disp)} displayed; "
+                                          f"hand plus display is at most {spec.hand_size}")
+        # King cards
+        king_roles = [spec.roles.index(r) for r in spec.king_roles]
+        banned = -1
+        if data.get("banned") is not None:
+            b = self.role(["banned"], data["banned"])
+            if b is not None:
+                if b not in king_roles:
+                    self.err(["banned"], f"no King card bans the {spec.roles[b]} "
+                                         f"(King cards: {', '.join(spec.king_roles)})")
+                else:
+                    banned = b
+        spent = tuple(r for i, t in enumerate(data.get("king_spent") or [])
+                      if (r := self.role(["king_spent", i], t)) is not None)
+        kd_raw = data.get("king_deck")
+        king_deck: int | tuple[int, ...] | None
+        if isinstance(kd_raw, list):
+            king_deck = tuple(r for i, t in enumerate(kd_raw) if (r := self.role(["king_deck", i], t)) is not None)
+        else:
+            king_deck = kd_raw
+        used = Counter(([banned] if banned >= 0 else []) + list(spent)
+                       + list(king_deck if isinstance(king_deck, tuple) else ()))
+        for r, k in used.items():
+            if r not in king_roles:
+                self.err(["king_deck"], f"no King card shows the {spec.roles[r]}")
+            elif k > 1:
+                self.err(["king_deck"], f"the King card of the {spec.roles[r]} is placed {k} times; there is one")
+        free = len(king_roles) - sum(used.values())
+        if isinstance(king_deck, int) and king_deck > free:
+            self.err(["king_deck"], f"a King deck of {king_deck} cards, but only {free} King cards are left "
+                                    f"when {len(king_roles) - free} are in force or spent")
+        # scores and counts
+        scores_raw = self.per_player("scores", seats)
+        scores = tuple(int(scores_raw.get(s, 0)) for s in range(len(players)))
+        if n and spec.min_players <= n <= spec.max_players:
+            target = spec.target(n)
+            for s, v in enumerate(scores):
+                if v >= target:
+                    self.err(["scores", self._name(s)], f"a score of {v} has reached the target {target} for {n} "
+                                                        "players, so the game would be over")
+        played_raw = self.per_player("played", seats)
+        played = tuple(int(played_raw.get(s, len(displays[s]))) for s in range(len(players)))
+        for s in range(len(players)):
+            if played[s] < len(displays[s]) - 0 and played_raw.get(s) is not None:
+                self.err(["played", self._name(s)], f"{self._name(s)} played {played[s]} cards this round but "
+                                                    f"displays {len(displays[s])}; a Cupbearer swap keeps counts "
+                                                    "equal, so played is at least the display size")
+        tally_raw = self.per_player("tally", seats)
+        tally = tuple(int(tally_raw.get(s, 0)) for s in range(len(players)))
+        actions = tuple((str(a), self.doc.place([*self.base, "actions", i]))
+                        for i, a in enumerate(data.get("actions") or []))
+        if self.problems:
+            raise ScenarioError(_join(self.problems), self.doc.file)
+        assert to_move is not None
+        return Scenario(
+            file=self.doc.file, players=tuple(players), rulesets=rulesets, to_move=seats[to_move],
+            hands=tuple(hands), displays=tuple(displays), deck=deck, discard=discard, banned=banned,
+            king_deck=king_deck, king_spent=spent, scores=scores, played=played, tally=tally,
+            round=int(data.get("round", 1)), actions=actions, title=str(data.get("title", "")),
+            question=str(data.get("question", "")), note=str(data.get("note", "")), document=self.doc,
+        )
+
+    def _name(self, seat: int) -> str:
+        return str(self.data["players"][seat])
+
+
+def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[str, ...] | None = None) -> str:
+    """Write ``state`` (at a play decision) as scenario YAML that :func:`load_scenario` reads
+    back to the same position.
+
+    Unknown parts stay unknown: a deck of unknown order is written as a count.
+
+    :raises ValueError: if the state is not waiting for a play (scenarios start at a play).
+    """
+    if state.decision.kind is not DecisionKind.PLAY:
+        raise ValueError(f"a scenario starts at a play; this state waits for {state.decision.kind.value}")
+    if state.deck_bottom:
+        raise ValueError("a draw deck with known cards under unknown ones cannot be written as a scenario")
+    fc = game.cards.format_card
+    names = [game.colour_name(s) for s in range(game.n)]
+    doc: dict[str, Any] = {}
+    if title:
+        doc["title"] = title
+    doc["players"] = names
+    doc["rulesets"] = list(rulesets or (game.ruleset,))
+    doc["round"] = state.round
+    doc["to_move"] = names[state.decision.player]
+    doc["scores"] = {names[s]: state.scores[s] for s in range(game.n)}
+    doc["played"] = {names[s]: state.played[s] for s in range(game.n)}
+    if any(state.tally):
+        doc["tally"] = {names[s]: state.tally[s] for s in range(game.n)}
+    doc["hands"] = {names[s]: [fc(c) for c in state.hands[s]] for s in range(game.n)}
+    doc["displays"] = {names[s]: [fc(c) for c in state.displays[s]] for s in range(game.n)}
+    if state.deck_hidden == 0 and not state.unseen:
+        doc["deck"] = [fc(c) for c in state.deck]
+    elif not state.deck:
+        doc["deck"] = state.deck_hidden
+    else:
+        raise ValueError("a draw deck partly known cannot be written as a scenario")
+    if state.discard:
+        doc["discard"] = [fc(c) for c in state.discard]
+    roles = game.cards.roles
+    doc["banned"] = roles[state.king_in_force] if state.king_in_force >= 0 else None
+    if state.king_spent:
+        doc["king_spent"] = [roles[r] for r in state.king_spent]
+    if state.king_hidden == 0 and not state.king_unseen:
+        doc["king_deck"] = [roles[r] for r in state.king_deck]
+    elif not state.king_deck:
+        doc["king_deck"] = state.king_hidden
+    else:
+        raise ValueError("a King deck partly known cannot be written as a scenario")
+    out: str = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return out
