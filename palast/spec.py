@@ -232,14 +232,16 @@ def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
     to, so validation does not resolve references at run time. Our schemas are not
     recursive, so this terminates."""
     if isinstance(node, dict):
-        if "$ref" in node and len(node) == 1:
+        if "$ref" in node:
             ref = node["$ref"]
             file, _, pointer = ref.partition("#")
             file = file or current
             target: Any = schemas[file]
             for part in [p for p in pointer.split("/") if p]:
                 target = target[part]
-            return _inline_refs(target, schemas, file)
+            merged = dict(_inline_refs(target, schemas, file))
+            merged.update({k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$ref"})
+            return merged
         return {k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$defs"}
     if isinstance(node, list):
         return [_inline_refs(v, schemas, current) for v in node]
@@ -262,16 +264,56 @@ def _schema_validator(schema_dir: Path, name: str) -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
+def friendly_message(err: Any) -> str:
+    """Turn a jsonschema error into a message that says how to fix the value.
+
+    Unknown keys get a "did you mean" from the allowed keys; a missing key, a wrong type
+    or a value matching none of the alternatives gets the schema's ``description`` of what
+    is expected.
+    """
+    import difflib
+
+    v = err.validator
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    desc = schema.get("description")
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        parts = []
+        for k in extra:
+            close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            parts.append(f"unknown key {k!r}{hint}")
+        known = f" (allowed keys: {', '.join(allowed)})" if allowed else ""
+        return "; ".join(parts) + known
+    if v == "required":
+        missing = str(err.message).split("'")[1] if "'" in str(err.message) else str(err.message)
+        sub = schema.get("properties", {}).get(missing, {})
+        what = sub.get("description") if isinstance(sub, dict) else None
+        return f"missing key {missing!r}" + (f": add {missing}: {what}" if what else "")
+    if v in ("type", "oneOf", "anyOf"):
+        expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
+        return f"expected {expected}; found {err.instance!r}"
+    if v == "minimum":
+        return f"must be at least {err.validator_value}; found {err.instance!r}"
+    if v == "minItems":
+        return f"needs at least {err.validator_value} item(s)"
+    if v == "enum":
+        return f"must be one of {', '.join(map(str, err.validator_value))}; found {err.instance!r}"
+    return str(err.message)
+
+
 def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:
     """Validate ``doc`` against a schema in ``schema_dir``; return one message per problem.
 
-    Each message names the file, line and key path of the offending value.
+    Each message names the file, line and key path of the offending value and says what
+    is expected (:func:`friendly_message`).
     """
     validator = _schema_validator(schema_dir, schema_name)
     out = []
     for err in sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path))):
         path = list(err.absolute_path)
-        out.append(f"{doc.file}: {doc.place(path)}: {err.message}")
+        out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
     return out
 
 

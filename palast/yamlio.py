@@ -20,8 +20,9 @@ try:  # libyaml is much faster; fall back to the pure-Python loader where it is 
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
-#: The largest file palast reads, in bytes. Larger files are rejected before parsing.
-MAX_BYTES = 8 * 1024 * 1024
+#: The largest YAML file palast reads, in bytes; larger files are rejected before parsing.
+#: A real position or spec file is a few kilobytes; parsing megabytes of YAML takes seconds.
+MAX_BYTES = 1024 * 1024
 
 PathPart = str | int
 
@@ -97,22 +98,34 @@ def _child(node: yaml.Node | None, part: PathPart) -> yaml.Node | None:
     return None
 
 
-def _duplicate_keys(node: yaml.Node | None, path: list[PathPart]) -> tuple[list[PathPart], yaml.Mark] | None:
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode):
-                if key.value in seen:
-                    return path + [key.value], key.start_mark
-                seen.add(key.value)
-                found = _duplicate_keys(value, path + [key.value])
-                if found:
-                    return found
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            found = _duplicate_keys(item, path + [i])
-            if found:
-                return found
+#: Deepest nesting accepted; no palast file needs more than a handful of levels.
+MAX_DEPTH = 64
+
+
+def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str] | None:
+    """Walk the node tree without recursion; return (path, mark, problem) for the first key
+    given twice in one mapping or for nesting deeper than :data:`MAX_DEPTH`."""
+    if root is None:
+        return None
+    stack: list[tuple[yaml.Node, list[PathPart]]] = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            return path, node.start_mark, f"nested more than {MAX_DEPTH} levels deep"
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
+            for key, value in pairs:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        return [*path, key.value], key.start_mark, f"the key {key.value!r} is given twice"
+                    seen.add(key.value)
+                    stack.append((value, [*path, key.value]))
+                else:
+                    return path, key.start_mark, "a mapping key must be plain text, not a list or mapping"
+        elif isinstance(node, yaml.SequenceNode):
+            items: list[yaml.Node] = node.value
+            stack.extend((item, [*path, i]) for i, item in enumerate(items))
     return None
 
 
@@ -123,10 +136,13 @@ def parse_yaml(text: str, file: str) -> Document:
     :param file: the name used in error messages.
     :returns: the :class:`Document`.
     :raises InputError: on a syntax error (with line and column), a tab used for
-        indentation, more than one document, or a key given twice.
+        indentation, more than one document, a key given twice, a non-text key, or
+        nesting deeper than :data:`MAX_DEPTH`.
     """
     try:
         root = yaml.compose(text, Loader=_Loader)
+    except RecursionError:
+        raise InputError("the document is nested too deeply", file) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
@@ -137,17 +153,16 @@ def parse_yaml(text: str, file: str) -> Document:
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
-    dup = _duplicate_keys(root, [])
-    if dup:
-        path, mark = dup
-        raise InputError(
-            f"the key {path[-1]!r} is given twice", file,
-            f"line {mark.line + 1}, column {mark.column + 1} ({format_path(path)})",
-        )
+    problem = _check_tree(root)
+    if problem:
+        path, mark, what = problem
+        raise InputError(what, file, f"line {mark.line + 1}, column {mark.column + 1} ({format_path(path)})")
     if root is None:
         return Document(None, file, None)
     try:
         data = _Loader("").construct_document(root)
+    except RecursionError:
+        raise InputError("the document is nested too deeply", file) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
@@ -155,10 +170,11 @@ def parse_yaml(text: str, file: str) -> Document:
     return Document(data, file, root)
 
 
-def read_yaml(path: Path | str) -> Document:
+def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
     """Read and parse a YAML file safely.
 
     :param path: the file.
+    :param max_bytes: files larger than this are rejected before they are parsed.
     :returns: the :class:`Document`.
     :raises InputError: if the file is missing, unreadable, larger than
         :data:`MAX_BYTES`, not UTF-8, or not valid YAML.
@@ -171,8 +187,9 @@ def read_yaml(path: Path | str) -> Document:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
     if p.is_dir():
         raise InputError("is a directory, not a file", name)
-    if size > MAX_BYTES:
-        raise InputError(f"the file is {size} bytes; palast reads files up to {MAX_BYTES} bytes", name)
+    if size > max_bytes:
+        raise InputError(f"the file is {size} bytes; palast reads YAML files of up to {max_bytes} bytes "
+                         "(a position or a spec file needs a few kilobytes)", name)
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
