@@ -153,10 +153,11 @@ def parse_yaml(text: str, file: str) -> Document:
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
-    problem = _check_tree(root)
-    if problem:
-        path, mark, what = problem
-        raise InputError(what, file, f"line {mark.line + 1}, column {mark.column + 1} ({format_path(path)})")
+    found = _check_tree(root)
+    if found:
+        bad_path, bad_mark, what = found
+        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} "
+                                     f"({format_path(bad_path)})")
     if root is None:
         return Document(None, file, None)
     try:
