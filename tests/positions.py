@@ -4,7 +4,9 @@ A test writes the position the way a rules lawyer writes a scenario file (DESIGN
 "Scenario file"); :func:`position` turns it into a :class:`~palast.engine.Game` (check mode
 on, so every invariant is evaluated after every action) and its start
 :class:`~palast.engine.State`. :func:`play` applies actions written in palast notation and
-returns the final state with every event they caused.
+returns the final state with every event they caused; :func:`full_deal` builds a next
+round's deal. The positions both rule test modules use (a Guard, a hand of banned Jesters)
+are at the end.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from palast.engine import Event, Game, State
+from palast.engine import Deal, Event, Game, State
 from palast.notation import format_action, parse_action
 from palast.scenario import parse_scenario
 from palast.spec import Spec
@@ -98,3 +100,53 @@ def seat(game: Game, colour: str) -> int:
 def role(game: Game, name: str) -> int:
     """The index of the role named ``name``."""
     return game.cards.parse_role(name)
+
+
+def full_deal(game: Game, firsts: dict[str, list[str]]) -> Deal:
+    """A deal (deck order fixed) giving each named player the listed cards first."""
+    rest = list(game.all_cards)
+    hands: list[list[int]] = [[] for _ in range(game.n)]
+    for colour, texts in firsts.items():
+        for c in cards(game, texts):
+            rest.remove(c)
+            hands[seat(game, colour)].append(c)
+    for h in hands:
+        while len(h) < game.hand_size:
+            h.append(rest.pop(0))
+    return Deal(tuple(tuple(sorted(h)) for h in hands), tuple(rest))
+
+
+# ---------------------------------------------------------------------------- shared positions
+
+#: Red is to play a Guard with two other cards displayed; GUARD_ALONE: with none.
+GUARD = """
+players: [red, blue, green]
+to_move: red
+hands:
+  red: [guard/red, treasurer/red, wizard/grey, maid/grey]
+  blue: [treasurer/blue, maid/blue, guard/blue, jester/blue, wizard/blue]
+  green: [treasurer/green, wizard/green, maid/green, cupbearer/green, guard/green, marshal/green]
+displays: {red: [marshal/red, jester/red], blue: [cupbearer/blue]}
+"""
+GUARD_ALONE = """
+players: [red, blue, green]
+to_move: red
+hands:
+  red: [guard/red, treasurer/red, wizard/grey, maid/grey, marshal/red, jester/red]
+  blue: [treasurer/blue, maid/blue, guard/blue, jester/blue, wizard/blue]
+  green: [treasurer/green, wizard/green, maid/green, cupbearer/green, guard/green, marshal/green]
+displays: {blue: [cupbearer/blue]}
+"""
+
+#: Red's hand is a single Jester while the Jester is banned.
+ONLY_BANNED_JESTERS = """
+players: [red, blue, green]
+to_move: red
+banned: jester
+scores: {red: 0, blue: 2, green: 1}
+hands:
+  red: [jester/grey]
+  blue: [maid/blue, jester/blue, marshal/blue, wizard/blue, treasurer/blue]
+  green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green, guard/green]
+displays: {red: [treasurer/red, wizard/grey, maid/red, cupbearer/blue, guard/red], blue: [guard/blue]}
+"""

@@ -22,7 +22,20 @@ from palast.errors import IllegalActionError, InputError
 from palast.notation import parse_action
 from palast.spec import Spec
 from tests.conftest import RULESETS, make_game
-from tests.positions import Line, card, cards, legal, play, position, role, seat
+from tests.positions import (
+    GUARD,
+    GUARD_ALONE,
+    ONLY_BANNED_JESTERS,
+    Line,
+    card,
+    cards,
+    full_deal,
+    legal,
+    play,
+    position,
+    role,
+    seat,
+)
 
 K = DecisionKind
 
@@ -98,20 +111,6 @@ def spec_cites(spec: Spec, clause: str) -> None:
     assert clause in cited
 
 
-def full_deal(game: Game, firsts: dict[str, list[str]]) -> Deal:
-    """A deal (deck order fixed) giving each named player the listed cards first."""
-    rest = list(game.all_cards)
-    hands: list[list[int]] = [[] for _ in range(game.n)]
-    for colour, texts in firsts.items():
-        for c in cards(game, texts):
-            rest.remove(c)
-            hands[seat(game, colour)].append(c)
-    for h in hands:
-        while len(h) < game.hand_size:
-            h.append(rest.pop(0))
-    return Deal(tuple(tuple(sorted(h)) for h in hands), tuple(rest))
-
-
 # ---------------------------------------------------------------------------- positions
 
 #: Red is to play a second Maid: a whisper.
@@ -162,26 +161,6 @@ hands:
   blue: [wizard/grey, treasurer/blue, jester/blue, marshal/blue, cupbearer/blue]
   green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green, guard/green]
 displays: {red: [treasurer/grey, maid/red], blue: [wizard/blue]}
-"""
-
-#: Red is to play a Guard with two other cards displayed; GUARD_ALONE: with none.
-GUARD = """
-players: [red, blue, green]
-to_move: red
-hands:
-  red: [guard/red, treasurer/red, wizard/grey, maid/grey]
-  blue: [treasurer/blue, maid/blue, guard/blue, jester/blue, wizard/blue]
-  green: [treasurer/green, wizard/green, maid/green, cupbearer/green, guard/green, marshal/green]
-displays: {red: [marshal/red, jester/red], blue: [cupbearer/blue]}
-"""
-GUARD_ALONE = """
-players: [red, blue, green]
-to_move: red
-hands:
-  red: [guard/red, treasurer/red, wizard/grey, maid/grey, marshal/red, jester/red]
-  blue: [treasurer/blue, maid/blue, guard/blue, jester/blue, wizard/blue]
-  green: [treasurer/green, wizard/green, maid/green, cupbearer/green, guard/green, marshal/green]
-displays: {blue: [cupbearer/blue]}
 """
 
 #: Blue and green tie on 5 of 6 points; red whispers and both reach the target. Blue
@@ -697,21 +676,8 @@ def test_A_king_reveal(spec: Spec) -> None:
     _king_revealed(spec, "A.king.reveal")
 
 
-FORCED_JESTER = """
-players: [red, blue, green]
-to_move: red
-banned: jester
-scores: {red: 0, blue: 2, green: 1}
-hands:
-  red: [jester/grey]
-  blue: [maid/blue, jester/blue, marshal/blue, wizard/blue, treasurer/blue]
-  green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green, guard/green]
-displays: {red: [treasurer/red, wizard/grey, maid/red, cupbearer/blue, guard/red], blue: [guard/blue]}
-"""
-
-
 def test_A_king_jester(spec: Spec) -> None:
-    for game, state in positions(spec, "A.king.jester", FORCED_JESTER):
+    for game, state in positions(spec, "A.king.jester", ONLY_BANNED_JESTERS):
         assert state.decision.forced and legal(game, state) == ["play jester/grey"]
         line = play(game, state, "play jester/grey")
         assert cites(line, "round_ended", "A.king.jester").detail == "whisper"
