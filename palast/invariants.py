@@ -56,14 +56,21 @@ def card_conservation(game: Game, s: State) -> str | None:
     return None
 
 
+def _draw_pending(s: State, seat: int) -> int:
+    """1 if ``seat`` waits for a Maid's draw from a deck of unknown order, else 0."""
+    return 1 if s.decision.kind is K.DRAW and s.decision.player == seat else 0
+
+
 def hand_plus_display(game: Game, before: State, action: Action, after: State,
                       events: Sequence[Event]) -> str | None:
     """hand-plus-display: the sum changes only at a deal (to the hand size) or when a Maid
-    draws nothing (by -1), and never exceeds the hand size."""
+    draws nothing (by -1), and never exceeds the hand size. A Maid's draw from a deck of
+    unknown order is a chance decision of its own: while it is pending, the Maid's player
+    counts the card still to be drawn."""
     short = {e.player for e in events if e.kind == "no_card_drawn"}
     for seat in range(game.n):
-        b = len(before.hands[seat]) + len(before.displays[seat])
-        a = len(after.hands[seat]) + len(after.displays[seat])
+        b = len(before.hands[seat]) + len(before.displays[seat]) + _draw_pending(before, seat)
+        a = len(after.hands[seat]) + len(after.displays[seat]) + _draw_pending(after, seat)
         if a > game.hand_size:
             return f"{game.colour_name(seat)} holds {a} cards in hand and display"
         if isinstance(action, Deal):
