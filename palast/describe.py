@@ -26,7 +26,17 @@ def describe_event(game: Game, e: Event) -> str:
     role = game.cards.roles[e.role] if e.role >= 0 else ""
     k = e.kind
     if k == "round_dealt":
-        return f"round {e.count} is dealt; {p} starts"
+        return f"round {e.count} is dealt: six cards to each player, the rest face down as the draw deck"
+    if k == "deck_built":
+        return f"the role deck is built: {e.count} cards, those of the seated colours and the neutral ones"
+    if k == "king_deck_ready":
+        return f"the {e.count} King cards lie face down as the King deck; no role is banned yet"
+    if k == "scores_start":
+        return "every player's score starts at 0"
+    if k == "king_stays":
+        return f"the King card in force stays in force: the {role} is still banned"
+    if k == "round_starter":
+        return f"{p} starts the round"
     if k == "card_played":
         return f"{p} plays {fc(e.card)}"
     if k == "hand_shown":

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 class Event:
     """One thing that happened.
 
-    :ivar kind: ``round_dealt``, ``card_played``, ``hand_shown``, ``exchange_partner``,
+    :ivar kind: ``deck_built``, ``round_dealt``, ``king_deck_ready``, ``scores_start``, ``king_stays``,
+        ``round_starter``, ``card_played``, ``hand_shown``, ``exchange_partner``,
         ``exchange_count``, ``cards_given``, ``cards_exchanged``, ``card_discarded``,
         ``card_drawn``, ``no_card_drawn``, ``cards_swapped``, ``card_taken_back``,
         ``king_revealed``, ``king_deck_reshuffled``, ``action_muted``, ``action_skipped``,
         ``action_void``, ``action_none``, ``action_not_carried_out``, ``round_ended``,
-        ``points_scored``, ``next_player``, ``game_ended``, ``rule_gap``.
+        ``points_scored``, ``next_player``, ``target_reached``, ``game_ended``, ``rule_gap``.
     :ivar rule: the id of the rule in ``spec/`` that makes it happen.
     :ivar clauses: the clause ids that rule rests on.
     :ivar player: the seat it concerns, or -1.

@@ -290,7 +290,17 @@ class Game(RoleActions):
         d.round += 1
         d.last_card = -1
         d.round_end = None
-        self.emit(d, "round_dealt", "round.deal", player=d.actor, count=d.round)
+        if d.events is not None:
+            first = d.round == 1
+            if first:
+                self.emit(d, "deck_built", "setup.deck", count=len(self.all_cards))
+            self.emit(d, "round_dealt", "round.deal", player=d.actor, count=d.round)
+            if first:
+                self.emit(d, "king_deck_ready", "setup.king-deck", count=d.king_hidden + len(d.king_deck))
+                self.emit(d, "scores_start", "setup.scores")
+            elif d.king_in_force >= 0:
+                self.emit(d, "king_stays", "round.next.king", role=d.king_in_force)
+            self.emit(d, "round_starter", "setup.first-player" if first else "round.next.starter", player=d.actor)
         self.enter_play(d, d.actor)
 
     def _check_and_place_deal(self, d: Draft, action: Action) -> None:
