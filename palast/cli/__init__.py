@@ -43,3 +43,4 @@ def get_spec(ctx: click.Context) -> Any:
 
 
 from palast.cli import ask_cmd, play_cmd, spec_cmd  # noqa: E402,F401  (register commands)
+from palast.cli import explain_cmd, rulings_cmd  # noqa: E402,F401  (register commands)
