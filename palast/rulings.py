@@ -421,7 +421,8 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
     ``legal_actions`` compare as sets; ``hands`` and ``displays`` per listed player as
     multisets; ``scores`` for the listed players; ``probabilities`` as exact fractions;
     ``events`` as sequences; an asked action found illegal differs from every expectation
-    but ``illegal``.
+    but ``illegal``; an outcome that stops at an open variation point differs from an
+    expectation that does not state that ``gap``.
     """
     if outcome.error is not None:
         return (Difference("position", "reachable", outcome.error),)
@@ -429,11 +430,13 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
     if got.get("illegal") and not expected.get("illegal"):
         return (Difference("illegal", False, outcome.summary),)
     out: list[Difference] = []
+    if got.get("gap") and "gap" not in expected:
+        out.append(Difference("gap", "(not stated)", got["gap"]))
     for key in FIELDS:
         if key not in expected:
             continue
         want = expected[key]
-        have = got.get(key)
+        have: Any = got.get(key)
         if key == "legal_actions":
             same = sorted(want) == sorted(have or [])
         elif key in ("hands", "displays"):

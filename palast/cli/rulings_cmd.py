@@ -34,9 +34,10 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
     bad = [c for c in checks if not c.agrees]
     if as_json:
         by_id: dict[str, dict[str, object]] = {}
-        for r in loaded:
-            by_id[r.id] = {"id": r.id, "file": r.file, "title": r.title, "question": r.question,
-                           "clauses": list(r.clauses), "variation_points": list(r.variation_points), "results": []}
+        for ruling in loaded:
+            by_id[ruling.id] = {"id": ruling.id, "file": ruling.file, "title": ruling.title,
+                                "question": ruling.question, "clauses": list(ruling.clauses),
+                                "variation_points": list(ruling.variation_points), "results": []}
         for c in checks:
             results = by_id[c.ruling.id]["results"]
             assert isinstance(results, list)
