@@ -112,6 +112,14 @@ class VariationPoint:
     reason: str
     witness: str | None
     raw: Mapping[str, Any]
+    third_party: tuple[tuple[str, str], ...] = ()
+    component: bool = False
+    note: str = ""
+
+    @property
+    def rulesets_differ(self) -> bool:
+        """True if the rulesets do not all take the same reading (``open`` counts as one)."""
+        return len(set(self.choices.values())) > 1
 
     def reading(self, reading_id: str) -> Reading:
         """Return the reading ``reading_id``; :raises KeyError: if there is none."""
@@ -404,6 +412,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
             v["id"], v["topic"], v["kind"], v.get("parameter"), v["changes_outcome"], v["sides"],
             tuple(Reading(r["id"], r["statement"], tuple(r.get("third_party", ()))) for r in v["readings"]),
             v["rulesets"], v["reason"], v.get("witness"), v,
+            tuple((t["source"], t["says"]) for t in v.get("third_party", ())), bool(v.get("component", False)),
+            str(v.get("note", "")),
         )
     rs = docs["rulesets.yaml"].data
     rulesets = {r["id"]: r for r in rs["rulesets"]}
@@ -415,7 +425,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs)
 
 
-def _clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+def clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
     """Every clause id cited anywhere under ``data`` (values of keys named ``clauses``)."""
     out: list[tuple[list[str | int], str]] = []
     if isinstance(data, dict):
@@ -423,10 +433,10 @@ def _clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int]
             if k == "clauses" and isinstance(v, list):
                 out.extend((path + [k, i], c) for i, c in enumerate(v) if isinstance(c, str))
             else:
-                out.extend(_clause_refs(v, path + [k]))
+                out.extend(clause_refs(v, path + [k]))
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            out.extend(_clause_refs(v, path + [i]))
+            out.extend(clause_refs(v, path + [i]))
     return out
 
 
@@ -454,10 +464,12 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
     names exist; roles agree between files; King roles are roles; a target for every
     player count; every variation point's readings, sides and ruleset choices are
     consistent and every engine parameter is set by exactly one variation point with
-    readings the engine implements; invariants have implementations.
+    readings the engine implements; the discrepancy register's own rules and the
+    rulings' references (:mod:`palast.register`); invariants have implementations.
     """
     from palast.engine.params import PARAMETERS
     from palast.invariants import IMPLEMENTED
+    from palast.register import register_problems, ruling_reference_problems
 
     problems: list[str] = []
     docs = spec.documents
@@ -490,7 +502,7 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
     for fname, doc in docs.items():
         if fname == "clauses.yaml":
             continue
-        for path, cid in _clause_refs(doc.data, []):
+        for path, cid in clause_refs(doc.data, []):
             if cid not in spec.clauses:
                 at(fname, path, f"cites clause {cid!r}, which is not in the clause registry")
         for path, tp in _third_party_refs(doc.data, []):
@@ -548,9 +560,9 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         for rs in point.choices:
             if rs not in spec.rulesets:
                 at("variation_points.yaml", base + ["rulesets", rs], f"{vid}: unknown ruleset {rs!r}")
-        # a source ruleset follows its side
+        # a source ruleset follows its side (a component fact is read alike by every ruleset)
         for side, rs in (("A", "source-a"), ("B", "source-b")):
-            if rs in point.choices and rs in spec.rulesets:
+            if rs in point.choices and rs in spec.rulesets and not point.component:
                 want = point.sides[side]["reading"] or OPEN
                 if point.choices[rs] != want:
                     at("variation_points.yaml", base + ["rulesets", rs],
@@ -570,13 +582,14 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
                         at("variation_points.yaml", base + ["readings"],
                            f"{vid}: the engine does not implement reading {r!r} of {point.parameter} "
                            f"(it implements {sorted(supported)})")
-        if point.witness is not None and not (spec.root / "rulings" / f"{point.witness}.yaml").exists():
-            at("variation_points.yaml", base + ["witness"], f"{vid}: witness ruling {point.witness!r} does not exist")
     for p in PARAMETERS:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
     if spec.default_ruleset not in spec.rulesets:
         at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined")
+
+    problems.extend(register_problems(spec))
+    problems.extend(ruling_reference_problems(spec))
 
     # invariants
     for i, inv in enumerate(spec.invariants.values()):
@@ -586,3 +599,4 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         if name not in spec.invariants:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
     return problems
+
