@@ -150,6 +150,8 @@ def parse_yaml(text: str, file: str) -> Document:
         hint = ""
         if "\t" in text and ("tab" in problem or "found character" in problem):
             hint = " (YAML does not allow tabs for indentation; indent with spaces)"
+        elif "mapping values are not allowed" in problem:
+            hint = " (text that contains ': ' must be put in quotes)"
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
