@@ -1,0 +1,82 @@
+"""Per-item pages, written into ``docs/generated/`` when the build starts.
+
+Each stub is a title and one directive that renders the item from the spec at build time;
+the stubs themselves hold no fact. They are rewritten only when their text changes (so an
+unchanged stub does not force a rebuild), stale ones are removed, and the folder is
+ignored by git.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import palast
+from palast.spec import Spec
+
+#: Sub-folders of ``generated/``: roles, variation points, rulings, API modules.
+KINDS = ("roles", "variation-points", "rulings", "api")
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def md_escape(s: str) -> str:
+    """``s`` with Markdown's special characters escaped, for a page title."""
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+def api_modules() -> list[str]:
+    """Every module of the ``palast`` package (``python -m palast``'s ``__main__`` aside),
+    sorted."""
+    names = ["palast"] + [m.name for m in pkgutil.walk_packages(palast.__path__, "palast.")]
+    return sorted(n for n in names if not n.endswith("__main__"))
+
+
+def stub_pages(spec: Spec, rulings: Mapping[str, str]) -> dict[str, str]:
+    """Page path (relative to ``generated/``) -> Markdown text, for every role, variation
+    point, ruling (``rulings``: id -> title) and API module."""
+    pages: dict[str, str] = {}
+    for role in spec.roles:
+        german = spec.role_names[role]["german"]
+        pages[f"roles/{role}.md"] = f"# {md_escape(role.capitalize())} ({md_escape(german)})\n\n```{{palast-role}} {role}\n```\n"
+    for vid, vp in spec.variation_points.items():
+        pages[f"variation-points/{vid}.md"] = f"# {md_escape(vp.topic)}\n\n```{{palast-variation-point}} {vid}\n```\n"
+    for rid, title in rulings.items():
+        pages[f"rulings/{rid}.md"] = f"# {md_escape(title)}\n\n```{{palast-ruling}} {rid}\n```\n"
+    for mod in api_modules():
+        pages[f"api/{mod}.md"] = f"# `{mod}`\n\n```{{automodule}} {mod}\n:members:\n:show-inheritance:\n```\n"
+    return pages
+
+
+def entries(spec: Spec, kind: str, rulings: Mapping[str, str]) -> list[str]:
+    """The generated pages of ``kind``, in spec order, as absolute docnames."""
+    if kind == "roles":
+        ids: list[str] = list(spec.roles)
+    elif kind == "variation-points":
+        ids = list(spec.variation_points)
+    elif kind == "rulings":
+        ids = list(rulings)
+    elif kind == "api":
+        ids = api_modules()
+    else:
+        raise ValueError(f"no generated pages of kind {kind!r} (known: {', '.join(KINDS)})")
+    return [f"/generated/{kind}/{i}" for i in ids]
+
+
+def write_stubs(outdir: Path, pages: Mapping[str, str]) -> int:
+    """Write ``pages`` under ``outdir``, touching only files whose text changed, and
+    remove stale Markdown files. :returns: the number of files written."""
+    written = 0
+    for rel, body in pages.items():
+        path = outdir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text(encoding="utf-8") != body:
+            path.write_text(body, encoding="utf-8")
+            written += 1
+    keep = {outdir / rel for rel in pages}
+    for old in outdir.rglob("*.md"):
+        if old not in keep:
+            old.unlink()
+    return written
