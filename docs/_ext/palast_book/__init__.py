@@ -27,6 +27,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
 from . import flow, register, rules, rulings, stubs
+from .apiref import setup_api_refs
 from .specdata import get_spec, label, spec_root
 
 logger = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ class GeneratedTocTree(TocTree):
             docs = stubs.entries(spec, kind, rulings.ruling_titles(spec))
         except ValueError as exc:
             raise self.error(str(exc)) from None
-        self.arguments = []
+        self.arguments: list[str] = []
         self.content = StringList(docs, source="palast-toctree")
         return super().run()
 
@@ -116,5 +117,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_directive(name, directive)
     app.add_role("clauses", ClausesRole())
     app.connect("builder-inited", _generate)
+    setup_api_refs(app)
     app.add_css_file("palast.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

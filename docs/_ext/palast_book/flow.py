@@ -12,6 +12,7 @@ build if a decision kind of the engine is never reached, or if a role's decision
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -236,7 +237,7 @@ def check(spec: Spec, flow: Flow) -> list[str]:
         seq = [c["decision"] for c in act.choices]
         if seq and seq[0] not in flow.role_next.get(role, set()):
             problems.append(f"spec/roles.yaml: playing a {role} never led to its first decision {seq[0]!r}")
-        for x, y in zip(seq, seq[1:], strict=False):
+        for x, y in itertools.pairwise(seq):
             if (x, y) not in flow.edges:
                 problems.append(f"spec/roles.yaml: the {role}'s decision {y!r} never followed {x!r}")
     return problems

@@ -51,12 +51,13 @@ class ClauseIndexDirective(SpecDirective):
             sec += nodes.paragraph("", "", text(f"{src['line_count']} lines; SHA-256 ", "pal-muted"),
                                    literal(str(src["sha256"])))
             rows: list[list[Any]] = []
-            for cid, c in spec.clauses.items():
-                if c.source != sid:
+            for cid, clause in spec.clauses.items():
+                if clause.source != sid:
                     continue
-                lines = f"{c.first_line}" if c.first_line == c.last_line else f"{c.first_line}–{c.last_line}"
-                ident = nodes.inline("", "", self.target("clause", cid, c.cite), strong(cid))
-                rows.append([ident, lines, c.paraphrase, joined(cited_by[cid]) or text("not cited", "pal-muted")])
+                first, last = clause.first_line, clause.last_line
+                lines = f"{first}" if first == last else f"{first}–{last}"
+                ident = nodes.inline("", "", self.target("clause", cid, clause.cite), strong(cid))
+                rows.append([ident, lines, clause.paraphrase, joined(cited_by[cid]) or text("not cited", "pal-muted")])
             sec += table(["clause", "lines", "paraphrase (our words)", "cited by"], rows, widths=[3, 1, 8, 4],
                          classes=["pal-clauses"])
             out.append(sec)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from docutils import nodes
 from sphinx import addnodes
@@ -67,7 +67,7 @@ def label(kind: str, ident: str) -> str:
 
 def anchor(kind: str, ident: str) -> str:
     """The HTML id of a spec item's anchor (its label made into a valid id)."""
-    return nodes.make_id(label(kind, ident))
+    return str(nodes.make_id(label(kind, ident)))
 
 
 class SpecDirective(SphinxDirective):
@@ -144,7 +144,7 @@ class SpecDirective(SphinxDirective):
 
 
 # ---------------------------------------------------------------------------- node helpers
-Cell = str | nodes.Node | list[nodes.Node]
+Cell: TypeAlias = str | nodes.Node | list[nodes.Node]
 
 
 def _cell_nodes(cell: Cell) -> list[nodes.Node]:
@@ -154,7 +154,7 @@ def _cell_nodes(cell: Cell) -> list[nodes.Node]:
         out: list[nodes.Node] = []
         inline: list[nodes.Node] = []
         for n in cell:
-            if isinstance(n, (nodes.Inline, nodes.Text)) and not isinstance(n, nodes.paragraph):
+            if isinstance(n, (nodes.Inline, nodes.Text)):
                 inline.append(n)
             else:
                 if inline:

@@ -39,14 +39,16 @@ def stub_pages(spec: Spec, rulings: Mapping[str, str]) -> dict[str, str]:
     point, ruling (``rulings``: id -> title) and API module."""
     pages: dict[str, str] = {}
     for role in spec.roles:
-        german = spec.role_names[role]["german"]
-        pages[f"roles/{role}.md"] = f"# {md_escape(role.capitalize())} ({md_escape(german)})\n\n```{{palast-role}} {role}\n```\n"
+        title = f"{role.capitalize()} ({spec.role_names[role]['german']})"
+        pages[f"roles/{role}.md"] = f"# {md_escape(title)}\n\n```{{palast-role}} {role}\n```\n"
     for vid, vp in spec.variation_points.items():
         pages[f"variation-points/{vid}.md"] = f"# {md_escape(vp.topic)}\n\n```{{palast-variation-point}} {vid}\n```\n"
     for rid, title in rulings.items():
         pages[f"rulings/{rid}.md"] = f"# {md_escape(title)}\n\n```{{palast-ruling}} {rid}\n```\n"
     for mod in api_modules():
-        pages[f"api/{mod}.md"] = f"# `{mod}`\n\n```{{automodule}} {mod}\n:members:\n:show-inheritance:\n```\n"
+        # autodoc writes reStructuredText, so the directive runs inside eval-rst
+        pages[f"api/{mod}.md"] = (f"# `{mod}`\n\n```{{eval-rst}}\n.. automodule:: {mod}\n   :members:\n"
+                                  f"   :show-inheritance:\n   :ignore-module-all:\n```\n")
     return pages
 
 
