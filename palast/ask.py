@@ -124,9 +124,32 @@ def _summary(o: dict[str, Any]) -> str:
     return "; ".join(parts) or "nothing else happens"
 
 
-def disagreements(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _groups(keyed: dict[str, Any]) -> list[list[str]]:
+    """Rulesets with equal keys, grouped, in first-seen order."""
+    out: dict[Any, list[str]] = {}
+    for r, k in keyed.items():
+        out.setdefault(k, []).append(r)
+    return list(out.values())
+
+
+def _names(rulesets: list[str]) -> str:
+    return " and ".join([", ".join(rulesets[:-1]), rulesets[-1]]) if len(rulesets) > 1 else rulesets[0]
+
+
+def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) -> list[dict[str, Any]]:
     """Where the rulesets' answers differ: the decision, the legal actions, or the outcome
-    of an action legal in all of them. Each entry names the variation points involved."""
+    of an action legal in all of them.
+
+    :param results: ruleset -> answer (see :func:`answer_for`).
+    :param spec: when given, each entry's ``variation_points`` keeps only the points whose
+        readings differ between the rulesets compared (the points that explain the
+        difference); all points involved are kept under ``involved``.
+    :returns: one dict per difference: ``what`` (``decision``, ``legal_actions`` or
+        ``outcome``), ``groups`` (lists of rulesets that give the same answer),
+        ``rulesets`` (ruleset -> its answer in words), ``variation_points``, ``involved``,
+        ``text``; ``action`` for an outcome; ``only_in`` and ``actions`` (action ->
+        rulesets where it is legal) for legal actions.
+    """
     out: list[dict[str, Any]] = []
     names = list(results)
     if len(names) < 2:
@@ -140,28 +163,48 @@ def disagreements(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                     seen.append(p)
         return seen
 
+    def explain(points: list[str]) -> list[str]:
+        if spec is None:
+            return points
+        differing = [p for p in points if p in spec.variation_points
+                     and len({spec.variation_points[p].choices.get(r) for r in names}) > 1]
+        return differing or points
+
+    def entry(what: str, groups: list[list[str]], words: dict[str, str], points: list[str],
+              text: str, **extra: Any) -> dict[str, Any]:
+        return {"what": what, "groups": groups, "rulesets": words, "variation_points": explain(points),
+                "involved": points, "text": text, **extra}
+
     decs = {r: results[r]["decision"] for r in names}
-    if len({(d["kind"], d["player"], d["gap"], d["forced"]) for d in decs.values()}) > 1:
-        out.append({"what": "decision", "rulesets": {r: decs[r]["text"] for r in names},
-                    "variation_points": pts(*results.values()),
-                    "text": "the rulesets disagree on what must be decided: "
-                            + "; ".join(f"{r}: {decs[r]['text']}" for r in names)})
+    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"]) for r, d in decs.items()})
+    if len(dgroups) > 1:
+        words = {r: decs[r]["text"] for r in names}
+        out.append(entry("decision", dgroups, words, pts(*results.values()),
+                         "the rulesets disagree on what must be decided: "
+                         + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in dgroups)))
     legal = {r: set(results[r]["legal_actions"]) for r in names}
     common = set.intersection(*legal.values())
     if any(legal[r] != common for r in names):
         only = {r: sorted(legal[r] - common) for r in names}
-        out.append({"what": "legal_actions", "only_in": only, "variation_points": pts(*results.values()),
-                    "text": "legal actions differ: " + "; ".join(
-                        f"only {r}: {', '.join(v)}" for r, v in only.items() if v)})
+        every = sorted(set.union(*legal.values()) - common)
+        where = {a: [r for r in names if a in legal[r]] for a in every}
+        lgroups = _groups({r: frozenset(legal[r]) for r in names})
+        words = {r: f"{len(legal[r])} legal actions" + (f", among them {', '.join(only[r])}" if only[r] else "")
+                 for r in names}
+        text = "legal actions differ: " + "; ".join(
+            f"{a} is legal under {_names(rs)} only" for a, rs in where.items())
+        out.append(entry("legal_actions", lgroups, words, pts(*results.values()), text, only_in=only,
+                         actions=where))
     for action in results[names[0]]["legal_actions"]:
         if action not in common:
             continue
         per = {r: next(o for o in results[r]["outcomes"] if o["action"] == action) for r in names}
-        if len({_signature(o) for o in per.values()}) > 1:
-            out.append({"what": "outcome", "action": action,
-                        "rulesets": {r: _summary(o) for r, o in per.items()},
-                        "variation_points": pts(*per.values()),
-                        "text": f"{action}: " + " | ".join(f"{r}: {_summary(o)}" for r, o in per.items())})
+        ogroups = _groups({r: _signature(o) for r, o in per.items()})
+        if len(ogroups) > 1:
+            words = {r: _summary(o) for r, o in per.items()}
+            out.append(entry("outcome", ogroups, words, pts(*per.values()),
+                             f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
+                             action=action))
     return out
 
 
@@ -169,7 +212,8 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
     """Answer a scenario under each of its rulesets (or ``rulesets``).
 
     :returns: the ``--json`` document: ``scenario``, ``players``, ``rulesets`` (ruleset ->
-        answer, see :func:`answer_for`) and ``disagreements``.
+        answer, see :func:`answer_for`), ``variation_points`` (every point an answer
+        depends on, under any ruleset) and ``disagreements`` (see :func:`disagreements`).
     :raises ScenarioError: if the scenario's position or actions are impossible under a
         ruleset.
     """
@@ -187,7 +231,8 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         "question": scenario.question,
         "players": players,
         "rulesets": results,
-        "disagreements": disagreements(results),
+        "variation_points": list(dict.fromkeys(p for r in results.values() for p in r["variation_points"])),
+        "disagreements": disagreements(results, spec),
     }
 
 

@@ -84,6 +84,8 @@ class GameCore:
         self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
         self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
             self.role_starter(kind) for kind in self.action_kind)
+        self._duplicate_setting = self.params["play.duplicate"]
+        self._duplicate_only_forced = self._duplicate_setting.value == "only-when-forced"
 
     # ------------------------------------------------------------------ naming
     def colour_name(self, seat: int) -> str:
@@ -142,7 +144,33 @@ class GameCore:
                     return
                 d.decision = Decision(K.PLAY, seat, forced=True, points=(s.point,))
                 return
+        dup = self._duplicate_setting
+        if (d.events is not None or dup.is_gap) and self.duplicate_choice(d, seat):
+            if dup.is_gap:
+                self._gap(d, "play.duplicate", seat)
+                return
+            d.decision = Decision(K.PLAY, seat, points=(dup.point,))
+            return
         d.decision = self._play_decisions[seat]
+
+    def duplicate_choice(self, d: Draft, seat: int) -> bool:
+        """True if ``seat`` holds both a card that would repeat a role in their display and
+        one that would not, neither of them a banned Jester: then whether the first may be
+        played depends on variation point voluntary-whisper (turn.play.duplicate)."""
+        nr = self._nr
+        banned = d.king_in_force
+        jester_banned = banned >= 0 and not self.playable_when_banned[banned]
+        shown = {x % nr for x in d.displays[seat]}
+        repeat = fresh = False
+        for c in d.hands[seat]:
+            r = c % nr
+            if jester_banned and r == banned:
+                continue
+            if r in shown:
+                repeat = True
+            else:
+                fresh = True
+        return repeat and fresh
 
     def _gap(self, d: Draft, parameter: str, seat: int) -> None:
         point = self.params[parameter].point

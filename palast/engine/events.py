@@ -14,7 +14,8 @@ class Event:
         ``card_drawn``, ``no_card_drawn``, ``cards_swapped``, ``card_taken_back``,
         ``king_revealed``, ``king_deck_reshuffled``, ``action_muted``, ``action_skipped``,
         ``action_void``, ``action_none``, ``action_not_carried_out``, ``round_ended``,
-        ``points_scored``, ``next_player``, ``game_ended``, ``rule_gap``.
+        ``points_scored``, ``next_player``, ``target_reached``, ``game_ended``, ``rule_gap``
+        (the list :data:`EVENT_KINDS`).
     :ivar rule: the id of the rule in ``spec/`` that makes it happen.
     :ivar clauses: the clause ids that rule rests on.
     :ivar player: the seat it concerns, or -1.
@@ -40,3 +41,13 @@ class Event:
     seats: tuple[int, ...] = ()
     detail: str = ""
     points: tuple[str, ...] = ()
+
+
+#: Every event kind the engine emits.
+EVENT_KINDS: frozenset[str] = frozenset({
+    "round_dealt", "card_played", "hand_shown", "exchange_partner", "exchange_count", "cards_given",
+    "cards_exchanged", "card_discarded", "card_drawn", "no_card_drawn", "cards_swapped", "card_taken_back",
+    "king_revealed", "king_deck_reshuffled", "action_muted", "action_skipped", "action_void", "action_none",
+    "action_not_carried_out", "round_ended", "points_scored", "next_player", "target_reached", "game_ended",
+    "rule_gap",
+})

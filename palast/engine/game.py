@@ -103,13 +103,28 @@ class Game(RoleActions):
         return self.legal_role_actions(state, d)
 
     def _legal_plays(self, state: State | Draft, d: Decision) -> list[Action]:
-        hand = state.hands[d.player]
         pa = self._play_actions
+        return [pa[c] for c in self.playable_cards(state, d)]
+
+    def playable_cards(self, state: State | Draft, d: Decision) -> list[int]:
+        """The distinct hand cards the player deciding ``d`` may play: never a banned Jester
+        unless the play is forced (king.jester, king.jester-forced); under the
+        ``only-when-forced`` reading of voluntary-whisper, a card repeating a role in the
+        player's display only when every other playable card does too (turn.play.duplicate).
+        """
+        hand = state.hands[d.player]
         banned = state.king_in_force
+        nr = self._nr
         if banned >= 0 and not d.forced and not self.playable_when_banned[banned]:
-            nr = self._nr
-            return [pa[c] for c in dict.fromkeys(hand) if c % nr != banned]
-        return [pa[c] for c in dict.fromkeys(hand)]
+            cards = [c for c in dict.fromkeys(hand) if c % nr != banned]
+        else:
+            cards = list(dict.fromkeys(hand))
+        if self._duplicate_only_forced and not d.forced:
+            shown = {x % nr for x in state.displays[d.player]}
+            fresh = [c for c in cards if c % nr not in shown]
+            if fresh:
+                return fresh
+        return cards
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         """For a draw or King card reveal from an unknown deck: each outcome and its exact
@@ -329,6 +344,10 @@ class Game(RoleActions):
         if role == banned and not self.playable_when_banned[role] and not dec.forced:
             raise IllegalActionError("a banned Jester may not be played", self._clauses["king.jester"])
         before = d.displays[p]
+        if self._duplicate_only_forced and c not in self.playable_cards(d, dec):
+            raise IllegalActionError("a card that repeats a role in the player's display may be played only when "
+                                     "every card they may play does so (voluntary-whisper: only-when-forced)",
+                                     self._clauses["turn.play.duplicate"])
         i = hand.index(c)
         d.hands[p] = hand[:i] + hand[i + 1:]
         after = before + (c,)

@@ -27,6 +27,7 @@ PARAMETERS: Mapping[str, frozenset[str]] = {
     "maid.empty_deck": frozenset({"no-action", "discard-only"}),
     "maid.discard_to": frozenset({"discard-pile", "under-deck"}),
     "play.empty_hand": frozenset(),
+    "play.duplicate": frozenset({"allowed", "only-when-forced"}),
 }
 
 #: The value a parameter has when its variation point is open in the ruleset.

@@ -82,7 +82,8 @@ class RoleActions(GameCore):
                 return
         swaps = self.legal_swaps(d.displays, p, d.last_card)
         if not swaps:
-            self.emit(d, "action_void", "role.cupbearer.void", player=p, role=role, points=(scope.point,))
+            self.emit(d, "action_void", "role.cupbearer.void", player=p, role=role,
+                      points=(scope.point, dup.point))
             self.after_action(d)
         else:
             d.decision = Decision(K.SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))

@@ -1,0 +1,61 @@
+"""``palast rulings [--json] [ID ...]``: check the rulings in ``spec/rulings/``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from palast.cli import get_spec, main
+
+
+@main.command()
+@click.argument("ids", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
+@click.option("--ruleset", "-r", "rulesets", multiple=True, help="Check only these rulesets (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only disagreements and the summary.")
+@click.pass_context
+def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: tuple[str, ...], quiet: bool) -> None:
+    """Run every ruling (or the rulings IDS) in the engine under every ruleset it names and
+    print one line per ruling and ruleset: agrees, or disagrees with the difference.
+
+    Exit 0 when every ruling agrees, 1 on any disagreement, 2 on a malformed ruling file
+    (its file, place and problem are printed)."""
+    from palast.errors import InputError
+    from palast.rulings import check_rulings, load_rulings
+
+    spec = get_spec(ctx)
+    for r in rulesets:
+        if r not in spec.rulesets:
+            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    loaded = load_rulings(spec, list(ids) or None)
+    checks = check_rulings(spec, loaded, list(rulesets) or None)
+    bad = [c for c in checks if not c.agrees]
+    if as_json:
+        by_id: dict[str, dict[str, object]] = {}
+        for ruling in loaded:
+            by_id[ruling.id] = {"id": ruling.id, "file": ruling.file, "title": ruling.title,
+                                "question": ruling.question, "clauses": list(ruling.clauses),
+                                "variation_points": list(ruling.variation_points), "results": []}
+        for c in checks:
+            results = by_id[c.ruling.id]["results"]
+            assert isinstance(results, list)
+            results.append(c.to_dict())
+        doc = {"rulings": list(by_id.values()),
+               "summary": {"rulings": len(loaded), "checks": len(checks), "agree": len(checks) - len(bad),
+                           "disagree": len(bad)}}
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        wid = max((len(r.id) for r in loaded), default=10)
+        wrs = max((len(c.ruleset) for c in checks), default=9)
+        for c in checks:
+            if c.agrees and not quiet:
+                click.echo(f"{c.ruling.id:<{wid}}  {c.ruleset:<{wrs}}  agrees     {c.outcome.summary}")
+            elif not c.agrees:
+                diff = "; ".join(d.text() for d in c.differences)
+                click.echo(f"{c.ruling.id:<{wid}}  {c.ruleset:<{wrs}}  DISAGREES  {diff}")
+        click.echo(f"{len(loaded)} rulings, {len(checks)} checks: {len(checks) - len(bad)} agree, "
+                   f"{len(bad)} disagree")
+    if bad:
+        sys.exit(1)

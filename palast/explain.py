@@ -1,0 +1,121 @@
+"""One variation point of the discrepancy register, for a person or as data.
+
+:func:`explain_point` gathers everything about a point from ``spec/variation_points.yaml``
+and runs its witness ruling in the engine under every ruleset; :func:`render_explanation`
+prints it. ``palast explain VP-ID`` and the rulebook use both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palast.spec import Spec
+
+
+def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
+    """Everything about variation point ``point_id``, as JSON-ready data.
+
+    :returns: a dict with ``id``, ``topic``, ``kind``, ``changes_outcome``, ``parameter``,
+        ``component``, ``sides`` (per source: ``clauses`` with ``id`` and ``cite`` (file and
+        lines), ``says``, ``reading``), ``readings`` (``id``, ``statement``,
+        ``third_party``), ``third_party`` (``source``, ``says``), ``rulesets`` (ruleset ->
+        reading or ``open``), ``reason``, ``note``, ``rulings`` (the rulings naming the
+        point) and ``witness``: ``None``, or the witness ruling's ``id``, ``question`` and
+        per ruleset the engine's ``summary``, ``gap``, ``events``, whether the ruleset is
+        one the ruling states a result for, and whether the engine ``agrees`` with it.
+    :raises KeyError: for an unknown point.
+    :raises SpecError: if the witness ruling is malformed.
+    """
+    from palast.rulings import compare, compute_outcome, load_ruling, rulings_dir, rulings_naming
+
+    vp = spec.variation_points[point_id]
+    sides: dict[str, Any] = {}
+    for side in ("A", "B"):
+        s = vp.sides[side]
+        sides[side] = {
+            "clauses": [{"id": c, "cite": spec.clauses[c].cite} for c in s["clauses"]],
+            "says": s["says"],
+            "reading": s["reading"],
+        }
+    witness: dict[str, Any] | None = None
+    if vp.witness is not None:
+        ruling = load_ruling(rulings_dir(spec) / f"{vp.witness}.yaml", spec)
+        per: dict[str, Any] = {}
+        for rs in spec.rulesets:
+            outcome = compute_outcome(spec, ruling, rs)
+            stated = rs in ruling.expect
+            per[rs] = {
+                "summary": outcome.summary,
+                "gap": outcome.values.get("gap"),
+                "events": outcome.values.get("events", []),
+                "stated": stated,
+                "agrees": (not compare(ruling.expect[rs], outcome)) if stated else None,
+                "error": outcome.error,
+            }
+        witness = {"id": ruling.id, "title": ruling.title, "question": ruling.question, "action": ruling.action,
+                   "rulesets": per}
+    return {
+        "id": vp.id,
+        "topic": vp.topic,
+        "kind": vp.kind,
+        "changes_outcome": vp.changes_outcome,
+        "parameter": vp.parameter,
+        "component": vp.component,
+        "sides": sides,
+        "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party)} for r in vp.readings],
+        "third_party": [{"source": s, "says": t} for s, t in vp.third_party],
+        "rulesets": dict(vp.choices),
+        "reason": vp.reason,
+        "note": vp.note or None,
+        "rulings": rulings_naming(spec, vp.id),
+        "witness": witness,
+    }
+
+
+def render_explanation(doc: dict[str, Any]) -> str:
+    """The text ``palast explain`` prints for :func:`explain_point`'s data."""
+    lines = [f"{doc['id']}: {doc['topic']}"]
+    what = {"yes": "yes", "no": "no", "knowledge": "only what players know"}[doc["changes_outcome"]]
+    extra = f"; engine parameter {doc['parameter']}" if doc["parameter"] else "; not executed by the engine"
+    if doc["component"]:
+        extra += "; a fact about the components"
+    lines.append(f"   kind: {doc['kind']}; can change an outcome: {what}{extra}")
+    for side in ("A", "B"):
+        s = doc["sides"][side]
+        lines.append("")
+        lines.append(f"source {side}: {s['says']}")
+        lines.append(f"   reading: {s['reading'] or 'none (the source is silent)'}")
+        for c in s["clauses"]:
+            lines.append(f"   {c['cite']}")
+    lines.append("")
+    lines.append("readings:")
+    if not doc["readings"]:
+        lines.append("   (none proposed)")
+    for r in doc["readings"]:
+        tp = f"  [third parties: {', '.join(r['third_party'])}]" if r["third_party"] else ""
+        lines.append(f"   {r['id']}: {r['statement']}{tp}")
+    if doc["third_party"]:
+        lines.append("third-party readings:")
+        for t in doc["third_party"]:
+            lines.append(f"   {t['source']}: {t['says']}")
+    lines.append("")
+    lines.append("rulesets: " + ", ".join(f"{rs} -> {choice}" for rs, choice in doc["rulesets"].items()))
+    lines.append(f"reason (reference): {doc['reason']}")
+    if doc["note"]:
+        lines.append(f"note: {doc['note']}")
+    if doc["rulings"]:
+        lines.append(f"rulings naming it: {', '.join(doc['rulings'])}")
+    w = doc["witness"]
+    lines.append("")
+    if w is None:
+        lines.append("witness: none (the rulesets do not differ here in what the engine computes)")
+    else:
+        act = f" — asked action: {w['action']}" if w["action"] else ""
+        lines.append(f"witness ruling {w['id']}: {w['question']}{act}")
+        for rs, o in w["rulesets"].items():
+            if not o["stated"]:
+                mark = "(no result stated)"
+            else:
+                mark = "agrees with the ruling" if o["agrees"] else "DISAGREES with the ruling"
+            lines.append(f"   {rs}: {o['summary']}  [{mark}]")
+    return "\n".join(lines)

@@ -1,0 +1,207 @@
+"""The rulings in spec/rulings/: every one agrees with the engine under every ruleset it
+names, cites only clauses that exist, covers what issue 3 asks for; ``palast rulings``
+exits 1 on a disagreement and 2 on a malformed file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from palast.cli import main
+from palast.errors import SpecError
+from palast.rulings import (
+    Outcome,
+    Ruling,
+    check_ruling,
+    compare,
+    compute_outcome,
+    load_ruling,
+    load_rulings,
+    rulings_dir,
+)
+from palast.spec import Spec, load_spec, ruling_reference_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+RULING_IDS = sorted(p.stem for p in (ROOT / "spec" / "rulings").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def rulings(spec: Spec) -> dict[str, Ruling]:
+    return {r.id: r for r in load_rulings(spec)}
+
+
+def run(*args: str) -> Result:
+    """Run the ``palast`` command line in this process (exit code, stdout, stderr)."""
+    return CliRunner().invoke(main, list(args))
+
+
+def test_there_are_at_least_forty_rulings(rulings: dict[str, Ruling]) -> None:
+    assert len(rulings) >= 40
+    assert sorted(rulings) == RULING_IDS
+
+
+@pytest.mark.parametrize("ruling_id", RULING_IDS)
+def test_ruling_agrees_with_the_engine(spec: Spec, rulings: dict[str, Ruling], ruling_id: str) -> None:
+    checks = check_ruling(spec, rulings[ruling_id])
+    assert checks, "a ruling states a result for at least one ruleset"
+    for c in checks:
+        assert c.agrees, f"{ruling_id} under {c.ruleset}: " + "; ".join(d.text() for d in c.differences)
+
+
+def test_every_ruling_cites_only_existing_clauses(spec: Spec, rulings: dict[str, Ruling]) -> None:
+    for r in rulings.values():
+        assert r.clauses
+        for c in r.clauses:
+            assert c in spec.clauses, f"{r.id} cites {c}"
+        for vp in r.variation_points:
+            assert vp in spec.variation_points, f"{r.id} names {vp}"
+    assert ruling_reference_problems(spec) == []
+
+
+def test_every_ruling_states_all_rulesets(spec: Spec, rulings: dict[str, Ruling]) -> None:
+    for r in rulings.values():
+        assert set(r.rulesets) == set(spec.rulesets), r.id
+
+
+def _played_roles(spec: Spec, r: Ruling) -> set[str]:
+    texts = [t for t, _ in r.scenario.actions] + ([r.action] if r.action else [])
+    return {spec.role_aliases[t.split()[1].split("/")[0]] for t in texts if t.startswith("play ")}
+
+
+def test_rulings_cover_every_role_and_round_end(spec: Spec, rulings: dict[str, Ruling]) -> None:
+    played: set[str] = set()
+    round_ends: set[tuple[str, str]] = set()
+    muted: set[str] = set()
+    for r in rulings.values():
+        played |= _played_roles(spec, r)
+        for rs in r.rulesets:
+            o = compute_outcome(spec, r, rs)
+            events = o.values.get("events", [])
+            if o.values.get("round_end"):
+                how = "forced" if "round_ended" in events and "action_not_carried_out" not in events else "played"
+                if "cards_swapped" in events:
+                    how = "swap"
+                round_ends.add((o.values["round_end"], how))
+            if "action_muted" in events:
+                muted |= _played_roles(spec, r)
+    assert played == set(spec.roles)
+    assert {("whisper", "played"), ("whisper", "forced"), ("whisper", "swap"), ("six", "played")} <= round_ends
+    assert len(muted) >= 4
+
+
+def test_every_open_point_reached_is_expected_as_a_gap(spec: Spec, rulings: dict[str, Ruling]) -> None:
+    """A ruleset that reaches an open variation point expects `gap: <id>` (and nothing else
+    could agree), and the point is really open in that ruleset."""
+    gaps = 0
+    for r in rulings.values():
+        for rs in r.rulesets:
+            exp = r.expect[rs]
+            if exp.get("gap"):
+                gaps += 1
+                assert spec.variation_points[exp["gap"]].choices[rs] == "open", (r.id, rs)
+    assert gaps >= 8
+
+
+def test_compare_reports_each_differing_field() -> None:
+    values = {"illegal": False, "decision": "play", "legal_actions": ["play a", "play b"], "events": ["x", "y"],
+              "hands": {"red": ["maid/red", "guard/red"]}, "scores": {"red": 1, "blue": 2},
+              "probabilities": {"reveal maid": "1/5"}}
+    o = Outcome("reference", values, "")
+    assert compare({"legal_actions": ["play b", "play a"], "hands": {"red": ["guard/red", "maid/red"]},
+                    "scores": {"blue": 2}, "probabilities": {"reveal maid": "2/10"}}, o) == ()
+    diff = compare({"events": ["y", "x"], "decision": "swap", "scores": {"red": 2}}, o)
+    assert [d.field for d in diff] == ["decision", "events", "scores"]
+    assert compare({"illegal": True}, o)[0].field == "illegal"
+    assert compare({"decision": "play"}, Outcome("reference", {"illegal": True}, "illegal"))[0].field == "illegal"
+    assert compare({"decision": "play"}, Outcome("reference", {}, "", error="boom"))[0].field == "position"
+    gap = Outcome("source-b", {**values, "decision": "gap", "gap": "final-tie"}, "")
+    assert [d.field for d in compare({"decision": "gap"}, gap)] == ["gap"]
+    assert compare({"decision": "gap", "gap": "final-tie"}, gap) == ()
+
+
+def _copy_spec(tmp_path: Path) -> Path:
+    copy = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", copy)
+    return copy
+
+
+def test_palast_rulings_agrees_and_prints_one_line_per_check() -> None:
+    r = run("rulings", "cupbearer-third-turn", "voluntary-whisper")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 7
+    assert all(" agrees " in x for x in lines[:-1])
+    assert lines[-1].startswith("2 rulings, 6 checks: 6 agree, 0 disagree")
+
+
+def test_palast_rulings_exits_1_on_a_broken_ruling(tmp_path: Path) -> None:
+    spec_dir = _copy_spec(tmp_path)
+    f = spec_dir / "rulings" / "cupbearer-third-turn.yaml"
+    text = f.read_text(encoding="utf-8")
+    f.write_text(text.replace("events: [card_played, action_void, next_player]",
+                              "events: [card_played, next_player]"), encoding="utf-8")
+    r = run("--spec", str(spec_dir), "rulings")
+    assert r.exit_code == 1, r.stdout + r.stderr
+    bad = [x for x in r.stdout.splitlines() if "DISAGREES" in x]
+    assert len(bad) == 1
+    assert "cupbearer-third-turn" in bad[0] and "source-b" in bad[0]
+    assert "events: expected [card_played, next_player], engine [card_played, action_void, next_player]" in bad[0]
+    j = run("--spec", str(spec_dir), "rulings", "--json", "cupbearer-third-turn")
+    assert j.exit_code == 1
+    doc = json.loads(j.stdout)
+    assert doc["summary"] == {"rulings": 1, "checks": 3, "agree": 2, "disagree": 1}
+    res = {x["ruleset"]: x for x in doc["rulings"][0]["results"]}
+    assert res["source-b"]["agrees"] is False and res["source-b"]["differences"][0]["field"] == "events"
+    assert res["source-a"]["agrees"] is True
+
+
+BROKEN = {  # ruling file -> (text, replacement, what the message must say)
+    "cupbearer-third-turn": ("events: [card_played, action_void, next_player]", "events: [card_played, action_gone]",
+                             "unknown event kind 'action_gone'"),
+    "guard-alone": ("reference: {same_as: source-a}", "reference: {same_as: source-c}", "same_as must name"),
+    "jester-no-action": ("red: [jester/green, maid/red", "red: [jester/pink, maid/red", "unknown colour 'pink'"),
+    "maid-muted": ("  reference: {same_as: source-a}", "  reference: {same_as: source-a}\nverdict: yes",
+                   "'verdict' was unexpected"),
+    "treasurer-muted": ("decision: play", "decision: dance", "'dance' is not one of"),
+    "wizard-exchange": ('action: "give guard/blue,marshal/blue"', 'action: "hand over guard/blue"',
+                        "unknown action 'hand over guard/blue'"),
+}
+
+
+def test_palast_rulings_exits_2_naming_every_malformed_ruling(tmp_path: Path) -> None:
+    spec_dir = _copy_spec(tmp_path)
+    for name, (old, new, _) in BROKEN.items():
+        f = spec_dir / "rulings" / f"{name}.yaml"
+        text = f.read_text(encoding="utf-8")
+        assert old in text, name
+        f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    r = run("--spec", str(spec_dir), "rulings")
+    assert r.exit_code == 2, r.output
+    assert f"{len(BROKEN)} malformed ruling files" in r.stderr
+    lines = r.stderr.splitlines()
+    for name, (_, _, fragment) in BROKEN.items():
+        assert any(f"{name}.yaml: line" in x and fragment in x for x in lines), (name, r.stderr)
+    assert "Traceback" not in r.output
+    with pytest.raises(SpecError, match="no ruling 'nope'"):
+        load_rulings(load_spec(spec_dir), ["nope"])
+
+
+def test_palast_rulings_exits_2_on_a_ruling_citing_an_unknown_clause(tmp_path: Path) -> None:
+    spec_dir = _copy_spec(tmp_path)
+    f = spec_dir / "rulings" / "guard-alone.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("clauses: [A.role.captain,", "clauses: [A.role.chef,"),
+                 encoding="utf-8")
+    r = run("--spec", str(spec_dir), "rulings")
+    assert r.exit_code == 2
+    assert "guard-alone.yaml: line" in r.stderr and "A.role.chef" in r.stderr and "clause registry" in r.stderr
+
+
+def test_a_gap_before_the_asked_action_is_the_outcome(spec: Spec) -> None:
+    r = load_ruling(rulings_dir(spec) / "banned-jester-two-in-hand.yaml", spec)
+    o = compute_outcome(spec, r, "source-b")
+    assert o.values["gap"] == "banned-jester-forced" and o.values["events"] == []
+    assert compute_outcome(spec, r, "source-a").values["round_end"] == "whisper"
