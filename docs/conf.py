@@ -47,6 +47,9 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Any|Path|Fraction|Mapping|Sequence|Iterable|Iterator|Callable|Counter|NewType|Random|"
                r"StrEnum|Node|Context|Group|TextIO|IO|int|str|bool|float|object|tuple|list|dict|set|frozenset)"),
 ]
+# API pages list their modules in the page contents, not every class and function (which
+# also keeps the navigation cheap to render on every page).
+toc_object_entries = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": True}

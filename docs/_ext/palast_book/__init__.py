@@ -28,6 +28,7 @@ from sphinx.util.docutils import SphinxRole
 
 from . import flow, register, rules, rulings, stubs
 from .apiref import setup_api_refs
+from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
 
 logger = logging.getLogger(__name__)
@@ -37,7 +38,9 @@ def _generate(app: Sphinx) -> None:
     """``builder-inited``: load the spec and write the per-item stub pages."""
     root = spec_root(app.config.palast_spec_dir, app.confdir)
     spec = get_spec(root)
-    pages = stubs.stub_pages(spec, rulings.ruling_titles(spec))
+    kinds = set(app.config.palast_stub_kinds)
+    pages = {k: v for k, v in stubs.stub_pages(spec, rulings.ruling_titles(spec)).items()
+             if k.split("/")[0] in kinds}
     n = stubs.write_stubs(Path(app.srcdir) / "generated", pages)
     logger.info("palast: %d generated pages (%d rewritten) from %s", len(pages), n, root)
 
@@ -113,10 +116,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.graphviz")
     app.add_config_value("palast_spec_dir", None, "env", types=frozenset({str, type(None)}))
     app.add_config_value("palast_flow_games", 20, "env", types=frozenset({int}))
+    app.add_config_value("palast_stub_kinds", list(stubs.KINDS), "env", types=frozenset({list, tuple}))
     for name, directive in DIRECTIVES.items():
         app.add_directive(name, directive)
     app.add_role("clauses", ClausesRole())
     app.connect("builder-inited", _generate)
     setup_api_refs(app)
+    setup_rulings(app)
     app.add_css_file("palast.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

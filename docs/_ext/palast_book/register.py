@@ -116,7 +116,9 @@ class VariationPointDirective(SpecDirective):
         if vid not in spec.variation_points:
             raise self.error(f"spec/variation_points.yaml has no variation point {vid!r}")
         vp = spec.variation_points[vid]
-        out: list[nodes.Node] = [self.target("vp", vid, vp.topic)]
+        items = [(v.id, v.topic) for v in spec.variation_points.values()]
+        nav = self.item_nav("variation-points", "variation-points", "all variation points", items, vid)
+        out: list[nodes.Node] = [self.target("vp", vid, vp.topic), nav]
         facts = nodes.field_list(classes=["pal-facts"])
         kinds = {"difference": "the sources differ", "gap": "both sources are silent",
                  "agreement": "the sources agree; a third party differs", "wording": "names only"}
@@ -184,6 +186,7 @@ class VariationPointDirective(SpecDirective):
         if rules:
             out.append(rubric("Rules that depend on it"))
             out.append(nodes.paragraph("", "", *joined([self.ref("rule", r.id, r.title) for r in rules])))
+        out.append(nav.deepcopy())
         return out
 
     def third_party(self, spec: Spec, name: str) -> nodes.Node:

@@ -113,6 +113,26 @@ class SpecDirective(SphinxDirective):
         return addnodes.pending_xref("", inner, refdomain="std", reftype="doc", reftarget="/" + docname,
                                      refexplicit=True, refwarn=True, refdoc=self.env.docname)
 
+    def item_nav(self, kind: str, index_doc: str, index_title: str, items: Sequence[tuple[str, str]],
+                 current: str) -> nodes.paragraph:
+        """Links to the previous item, the chapter's index page and the next item, for a
+        page that is one of ``items`` (``(id, title)``, in order) of ``kind``."""
+        ids = [i for i, _ in items]
+        at = ids.index(current)
+        nav = nodes.paragraph(classes=["pal-item-nav"])
+        if at > 0:
+            nav += text("← ", "pal-muted")
+            nav += self.doc_ref(f"generated/{kind}/{items[at - 1][0]}", items[at - 1][1])
+            nav += text("  ·  ", "pal-muted")
+        nav += text("↑ ", "pal-muted")
+        nav += self.doc_ref(index_doc, index_title)
+        nav += text(f" ({at + 1} of {len(items)})", "pal-muted")
+        if at + 1 < len(items):
+            nav += text("  ·  ", "pal-muted")
+            nav += self.doc_ref(f"generated/{kind}/{items[at + 1][0]}", items[at + 1][1])
+            nav += text(" →", "pal-muted")
+        return nav
+
     # ------------------------------------------------------------------ citations
     def cite(self, spec: Spec, clause_ids: Iterable[str]) -> nodes.inline:
         """The clause citations of one rule sentence: each clause id with its source file

@@ -8,6 +8,7 @@ ignored by git.
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
 import re
 from collections.abc import Mapping
@@ -18,6 +19,12 @@ from palast.spec import Spec
 
 #: Sub-folders of ``generated/``: roles, variation points, rulings, API modules.
 KINDS = ("roles", "variation-points", "rulings", "api")
+
+#: Front matter of the variation point and ruling pages. They are reached from their
+#: chapter's table and carry their own previous / index / next links; keeping them out of
+#: the toctree keeps the sidebar short and the build fast (the theme renders the whole
+#: navigation tree on every page).
+ORPHAN = "---\norphan: true\n---\n\n"
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
 
@@ -34,6 +41,28 @@ def api_modules() -> list[str]:
     return sorted(n for n in names if not n.endswith("__main__"))
 
 
+def api_packages() -> dict[str, list[str]]:
+    """Package -> the package and the plain modules directly inside it: one API page each."""
+    mods = api_modules()
+    packages = [m for m in mods if hasattr(importlib.import_module(m), "__path__")]
+    out: dict[str, list[str]] = {p: [p] for p in packages}
+    for m in mods:
+        if m not in out:
+            out[m.rpartition(".")[0]].append(m)
+    return out
+
+
+def api_page(package: str, modules: list[str]) -> str:
+    """The Markdown of one API page: a section per module, documented by autodoc (which
+    writes reStructuredText, so the directive runs inside ``eval-rst``)."""
+    parts = [f"# `{package}`\n"]
+    for mod in modules:
+        title = f"`{mod}`"
+        parts.append(f"{'## ' + title if mod != package else ''}\n\n```{{eval-rst}}\n.. automodule:: {mod}\n"
+                     f"   :members:\n   :show-inheritance:\n   :ignore-module-all:\n```\n")
+    return "\n".join(parts)
+
+
 def stub_pages(spec: Spec, rulings: Mapping[str, str]) -> dict[str, str]:
     """Page path (relative to ``generated/``) -> Markdown text, for every role, variation
     point, ruling (``rulings``: id -> title) and API module."""
@@ -42,13 +71,12 @@ def stub_pages(spec: Spec, rulings: Mapping[str, str]) -> dict[str, str]:
         title = f"{role.capitalize()} ({spec.role_names[role]['german']})"
         pages[f"roles/{role}.md"] = f"# {md_escape(title)}\n\n```{{palast-role}} {role}\n```\n"
     for vid, vp in spec.variation_points.items():
-        pages[f"variation-points/{vid}.md"] = f"# {md_escape(vp.topic)}\n\n```{{palast-variation-point}} {vid}\n```\n"
+        pages[f"variation-points/{vid}.md"] = (f"{ORPHAN}# {md_escape(vp.topic)}\n\n"
+                                               f"```{{palast-variation-point}} {vid}\n```\n")
     for rid, title in rulings.items():
-        pages[f"rulings/{rid}.md"] = f"# {md_escape(title)}\n\n```{{palast-ruling}} {rid}\n```\n"
-    for mod in api_modules():
-        # autodoc writes reStructuredText, so the directive runs inside eval-rst
-        pages[f"api/{mod}.md"] = (f"# `{mod}`\n\n```{{eval-rst}}\n.. automodule:: {mod}\n   :members:\n"
-                                  f"   :show-inheritance:\n   :ignore-module-all:\n```\n")
+        pages[f"rulings/{rid}.md"] = f"{ORPHAN}# {md_escape(title)}\n\n```{{palast-ruling}} {rid}\n```\n"
+    for package, modules in api_packages().items():
+        pages[f"api/{package}.md"] = api_page(package, modules)
     return pages
 
 
@@ -61,7 +89,7 @@ def entries(spec: Spec, kind: str, rulings: Mapping[str, str]) -> list[str]:
     elif kind == "rulings":
         ids = list(rulings)
     elif kind == "api":
-        ids = api_modules()
+        ids = list(api_packages())
     else:
         raise ValueError(f"no generated pages of kind {kind!r} (known: {', '.join(KINDS)})")
     return [f"/generated/{kind}/{i}" for i in ids]
