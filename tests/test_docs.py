@@ -12,6 +12,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -56,6 +57,7 @@ class Page:
     #: for each element id: the classes and hrefs found inside that element
     inside: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
+    classes: Counter[str] = field(default_factory=Counter)
 
 
 class PageParser(HTMLParser):
@@ -82,6 +84,7 @@ class PageParser(HTMLParser):
         if url:
             self.page.links.append(url)
         classes = (a.get("class") or "").split()
+        self.page.classes.update(classes)
         for _tag, open_id in self.stack:
             if open_id is not None:
                 box = self.page.inside.setdefault(open_id, [])
@@ -224,6 +227,28 @@ def test_turn_diagram_shows_every_decision_kind(book: Book) -> None:
     assert any(f"_images/{p.name}" in link for p in svgs for link in book.page("turn").links)
 
 
+def test_every_ruling_page_shows_the_engine_agreeing(book: Book, spec: Spec) -> None:
+    """Each ruling has a page with its position drawn as card chips, the outcome under each
+    ruleset it names, and the engine's agreement with it (the build fails otherwise)."""
+    from palast.rulings import load_rulings
+
+    rulings = load_rulings(spec)
+    assert rulings
+    index = book.page("rulings")
+    for r in rulings:
+        page = book.page(f"generated/rulings/{r.id}")
+        assert plain(r.title) in plain(page.title)
+        assert f"ruling-{r.id}" in page.ids
+        body = " ".join(page.texts)
+        shown = sum(map(len, r.scenario.hands)) + sum(map(len, r.scenario.displays))
+        assert page.classes["pal-card"] >= shown, (r.id, page.classes["pal-card"], shown)
+        assert page.classes["pal-position"] >= 1, r.id
+        for rs in r.rulesets:
+            assert f"{rs}: the engine gives what the ruling states" in body, (r.id, rs)
+        assert "disagrees" not in body
+        assert f"generated/rulings/{r.id}.html#ruling-{r.id}" in index.links, r.id
+
+
 def test_pages_depend_on_the_spec_files_they_show(book: Book) -> None:
     with (book.doctrees / "environment.pickle").open("rb") as f:
         env = pickle.load(f)
@@ -233,3 +258,45 @@ def test_pages_depend_on_the_spec_files_they_show(book: Book) -> None:
     assert {"roles.yaml", "rules.yaml"} <= deps["turn"]
     assert "invariants.yaml" in deps["invariants"]
     assert "clauses.yaml" in deps["clauses"]
+
+
+def _mini_build(tmp: Path, spec_dir: Path) -> subprocess.CompletedProcess[str]:
+    """Build only the ruling pages from ``spec_dir``, without ``-W``: a disagreement must
+    fail the build on its own."""
+    src = tmp / "src"
+    src.mkdir(parents=True)
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'palast_book']\n"
+        f"palast_spec_dir = {str(spec_dir)!r}\n"
+        "palast_stub_kinds = ['rulings']\n"
+        "root_doc = 'rulings'\n"
+        "suppress_warnings = ['ref.ref']\n", encoding="utf-8")
+    (src / "rulings.md").write_text("# Rulings\n\n```{palast-rulings}\n```\n", encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(tmp / "out")],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_ruling_that_disagrees_with_the_engine_fails_the_build(tmp_path: Path, spec: Spec) -> None:
+    import yaml
+
+    from palast.rulings import load_rulings
+
+    # the unmodified rulings all agree: test_every_ruling_page_shows_the_engine_agreeing
+    copy = tmp_path / "spec"
+    shutil.copytree(spec.root, copy)
+    ruling = next(r for r in load_rulings(spec)
+                  if any("decision" in e and not r.same_as.get(rs) for rs, e in r.expect.items()))
+    path = copy / "rulings" / f"{ruling.id}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ruleset = next(rs for rs, e in data["expect"].items() if "decision" in e)
+    data["expect"][ruleset]["decision"] = "deal" if data["expect"][ruleset]["decision"] != "deal" else "play"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    bad = _mini_build(tmp_path / "bad", copy)
+    assert bad.returncode != 0
+    assert f"ruling {ruling.id} under {ruleset}: the engine disagrees" in bad.stderr, bad.stderr
+    head, _, listed = bad.stderr.partition("disagree with the engine:")
+    assert listed, bad.stderr
+    reported = [line.strip() for line in listed.splitlines() if line.strip().startswith("- ")]
+    assert reported and all(line.startswith(f"- {ruling.id} under ") for line in reported), listed

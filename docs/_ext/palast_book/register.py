@@ -13,6 +13,7 @@ from sphinx.util import logging
 
 from palast.spec import OPEN, Spec, VariationPoint
 
+from .rulings import ruling_files, rulings_naming
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
 
 logger = logging.getLogger(__name__)
@@ -180,7 +181,16 @@ class VariationPointDirective(SpecDirective):
                                        nodes.Text(" shows a position where the readings lead to different outcomes; "
                                                   "its outcome under each ruleset is computed by the engine.")))
         else:
-            out.append(nodes.paragraph("", "No witness ruling is named for this point yet."))
+            out.append(nodes.paragraph("", "No witness ruling is named for this point."))
+        shown = [r for r in rulings_naming(spec, vid) if r.id != vp.witness]
+        if shown:
+            items = nodes.bullet_list()
+            for r in shown:
+                items += nodes.list_item("", nodes.paragraph("", "", self.ref("ruling", r.id, r.title)))
+            out.append(nodes.paragraph("", "Other rulings that show this point:"))
+            out.append(items)
+        for f in ruling_files(spec):
+            self.note(f)
 
         rules = [r for r in spec.rules.values() if vid in r.variation_points]
         if rules:

@@ -12,6 +12,7 @@ from docutils.parsers.rst import directives
 
 from palast.spec import OPEN, Rule, Spec
 
+from .rulings import ruling_files, rulings_citing
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
 
 
@@ -206,6 +207,21 @@ class RoleDirective(RuleBlocks):
             out.append(nodes.paragraph("", "Its action asks for no decision."))
         for rid in act.rules:
             out.append(self.rule_section(spec, spec.rules[rid]))
+        clauses = [c for rid in act.rules for c in spec.rules[rid].clauses]
+        about = rulings_citing(spec, clauses)
+        if about:
+            sec = nodes.section(ids=[nodes.make_id(f"rulings-{role}")])
+            sec += nodes.title("Rulings", "Rulings")
+            sec += nodes.paragraph("", "Rulings that rest on this role's clauses, each with its outcome computed "
+                                       "by the engine:")
+            items = nodes.bullet_list()
+            for r in about:
+                items += nodes.list_item("", nodes.paragraph("", "", self.ref("ruling", r.id, r.title),
+                                                             nodes.Text(" — " + r.question)))
+            sec += items
+            out.append(sec)
+        for f in ruling_files(spec):
+            self.note(f)
         return out
 
 

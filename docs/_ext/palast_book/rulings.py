@@ -22,7 +22,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from palast.describe import describe_event
+from palast.describe import describe_decision, describe_event
 from palast.engine import Event, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
@@ -70,6 +70,17 @@ def ruling_titles(spec: Spec) -> dict[str, str]:
     return {r.id: r.title for r in rulings_of(spec)}
 
 
+def rulings_citing(spec: Spec, clauses: Sequence[str]) -> list[Ruling]:
+    """The rulings that rest on any of ``clauses``."""
+    want = set(clauses)
+    return [r for r in rulings_of(spec) if want & set(r.clauses)]
+
+
+def rulings_naming(spec: Spec, point: str) -> list[Ruling]:
+    """The rulings that show variation point ``point``."""
+    return [r for r in rulings_of(spec) if point in r.variation_points]
+
+
 def ruling_files(spec: Spec) -> list[Path]:
     """The ruling files (each a build dependency of the pages that show rulings)."""
     folder = rulings_dir(spec)
@@ -77,10 +88,10 @@ def ruling_files(spec: Spec) -> list[Path]:
 
 
 # ---------------------------------------------------------------------------- events
-def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, list[Event], str | None]:
-    """The engine's events for the ruling under ``ruleset`` (those of the asked action, or
-    of the scenario's actions when none is asked) and, if the asked action is illegal,
-    why, with its clauses."""
+def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State, list[Event], str | None]:
+    """Play the ruling under ``ruleset``: the game, the position reached, the events (those
+    of the asked action, or of the scenario's actions when none is asked) and, if the
+    asked action is illegal, why, with its clauses."""
     from palast.notation import parse_action
 
     game = Game(spec, ruleset, ruling.scenario.players)
@@ -88,10 +99,11 @@ def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, list[
     events = [e for _, st in steps for e in st.events]
     if ruling.action is not None and state.decision.kind is not K.GAP:
         try:
-            events = list(game.apply(state, parse_action(game, ruling.action)).events)
+            step = game.apply(state, parse_action(game, ruling.action))
         except IllegalActionError as exc:
-            return game, [], exc.message + (f" [{', '.join(exc.clauses)}]" if exc.clauses else "")
-    return game, events, None
+            return game, state, [], exc.message + (f" [{', '.join(exc.clauses)}]" if exc.clauses else "")
+        state, events = step.state, list(step.events)
+    return game, state, events, None
 
 
 _ID = re.compile(r"\b([AB](?:\.[a-z0-9-]+)+|[a-z0-9]+(?:-[a-z0-9]+)+)\b")
@@ -172,7 +184,8 @@ class RulingBase(SpecDirective):
             zone.append(nodes.list_item("", nodes.paragraph("", "", *body)))
 
         if banned >= 0:
-            item(strong("King card in force: "), nodes.Text(roles[banned].capitalize() + " — that role is banned"))
+            item(strong("King card in force: "), nodes.Text(roles[banned].capitalize() + " — that role is banned "
+                                                            "(its cards are struck through)"))
         else:
             item(strong("King card in force: "), nodes.Text("none, no role is banned"))
         kings = [roles[r].capitalize() for r in state.king_deck]
@@ -201,11 +214,14 @@ class RulingsDirective(RulingBase):
         rows: list[list[Any]] = []
         for r in rulings_of(spec):
             checks = checks_of(spec, r)
-            distinct = {json.dumps(c.outcome.values, sort_keys=True, default=str) for c in checks}
-            if len(distinct) > 1:
-                differs: list[nodes.Node] = [text("differs", "pal-disagree")]
+            groups: dict[str, list[str]] = {}
+            for c in checks:
+                groups.setdefault(json.dumps(c.outcome.values, sort_keys=True, default=str), []).append(c.ruleset)
+            if len(groups) > 1:
+                differs: list[nodes.Node] = [text(" ≠ ".join(" = ".join(g) for g in groups.values()),
+                                                  "pal-disagree")]
                 if r.variation_points:
-                    differs += [nodes.Text(": ")] + joined([self.ref("vp", v, v) for v in r.variation_points])
+                    differs += [text(" at ", "pal-muted")] + joined([self.ref("vp", v, v) for v in r.variation_points])
             else:
                 differs = [text("same under " + ", ".join(c.ruleset for c in checks), "pal-muted")]
             rows.append([[self.ref("ruling", r.id, r.title), text(r.id, "pal-muted", "pal-block")], r.question,
@@ -271,11 +287,13 @@ class RulingDirective(RulingBase):
             box = nodes.container(classes=["pal-outcome"])
             head = nodes.paragraph(classes=["pal-outcome-head"])
             head += joined([strong(c.ruleset) for c in group])
-            head += nodes.Text(": " + first.outcome.summary)
-            box += head
-            game, events, illegal = engine_events(spec, ruling, first.ruleset)
+            game, state, events, illegal = engine_events(spec, ruling, first.ruleset)
             if illegal:
-                box += nodes.paragraph("", "", text("The action is illegal: ", "pal-disagree"), nodes.Text(illegal))
+                head += nodes.Text(": the action is illegal — " + illegal)
+            else:
+                head += nodes.Text(": ")
+                head += self.decision(spec, game, state)
+            box += head
             if events:
                 ev = nodes.bullet_list(classes=["pal-events"])
                 for e in events:
@@ -286,6 +304,15 @@ class RulingDirective(RulingBase):
                 box += self.verdict(ruling, c)
             out.append(box)
         return out
+
+    def decision(self, spec: Spec, game: Game, state: State) -> nodes.Node:
+        """What happens next, in words: the decision reached (a gap linked to its point)."""
+        if state.decision.kind is K.GAP:
+            point = state.decision.point
+            return nodes.inline("", "", nodes.Text("play stops at the open variation point "),
+                                self.ref("vp", point, spec.variation_points[point].topic),
+                                nodes.Text(" (a gap)."))
+        return nodes.Text(describe_decision(game, state) + ".")
 
     def stated(self, game: Game, expected: Any) -> nodes.Node:
         """The fields the ruling states, as a compact list."""
