@@ -57,6 +57,9 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 graphviz_output_format = "svg"
 
 html_theme = "furo"
+# furo sets a dark Pygments style when none is given, which Sphinx sees as a changed
+# configuration and so re-reads every page; naming it keeps incremental builds incremental.
+pygments_dark_style = "native"
 html_static_path = ["_static"]
 html_theme_options = {
     "sidebar_hide_name": False,

@@ -296,7 +296,7 @@ def test_a_ruling_that_disagrees_with_the_engine_fails_the_build(tmp_path: Path,
     bad = _mini_build(tmp_path / "bad", copy)
     assert bad.returncode != 0
     assert f"ruling {ruling.id} under {ruleset}: the engine disagrees" in bad.stderr, bad.stderr
-    head, _, listed = bad.stderr.partition("disagree with the engine:")
+    _, _, listed = bad.stderr.partition("disagree with the engine:")
     assert listed, bad.stderr
     reported = [line.strip() for line in listed.splitlines() if line.strip().startswith("- ")]
     assert reported and all(line.startswith(f"- {ruling.id} under ") for line in reported), listed

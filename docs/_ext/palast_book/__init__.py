@@ -54,13 +54,12 @@ class GeneratedTocTree(TocTree):
 
     def run(self) -> list[nodes.Node]:
         root = spec_root(self.config.palast_spec_dir, self.env.srcdir)
-        for f in ("game.yaml", "roles.yaml", "variation_points.yaml"):
-            self.env.note_dependency(str(root / f))
         spec = get_spec(root)
         kind = self.arguments[0]
-        if kind == "rulings":
-            for p in rulings.ruling_files(spec):
-                self.env.note_dependency(str(p))
+        reads = {"roles": [root / "game.yaml"], "variation-points": [root / "variation_points.yaml"],
+                 "rulings": rulings.ruling_files(spec)}
+        for p in reads.get(kind, []):
+            self.env.note_dependency(str(p))
         try:
             docs = stubs.entries(spec, kind, rulings.ruling_titles(spec))
         except ValueError as exc:
@@ -88,9 +87,10 @@ class ClausesRole(SphinxRole):
                 return [], [msg]
             if i:
                 box += nodes.Text("; ")
-            inner = nodes.inline(spec.clauses[cid].cite, spec.clauses[cid].cite, classes=["pal-cite"])
-            box += addnodes.pending_xref("", inner, refdomain="std", reftype="ref", reftarget=label("clause", cid),
+            inner = nodes.inline(spec.clauses[cid].cite, spec.clauses[cid].cite)
+            xref = addnodes.pending_xref("", inner, refdomain="std", reftype="ref", reftarget=label("clause", cid),
                                          refexplicit=True, refwarn=True, refdoc=self.env.docname)
+            box += nodes.inline("", "", xref, classes=["pal-cite"])
         return [box], []
 
 

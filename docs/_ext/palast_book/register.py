@@ -91,8 +91,9 @@ class VariationTableDirective(SpecDirective):
             for r in vp.readings:
                 if r.third_party:
                     third.append(nodes.paragraph("", "", literal(r.id), nodes.Text(": " + ", ".join(r.third_party))))
-            for e in _third_party_entries(vp):
-                third.append(nodes.paragraph("", "", strong(str(e["source"])), nodes.Text(": " + str(e["says"]))))
+            said = [str(e["source"]) for e in _third_party_entries(vp)]
+            if said:
+                third.append(nodes.paragraph("", "", text("write-ups: ", "pal-muted"), nodes.Text(", ".join(said))))
             ref_reading = vp.choices.get("reference", OPEN)
             reference: nodes.Node = text("open", "pal-open") if ref_reading == OPEN else literal(ref_reading)
             witness: nodes.Node | str = self.ref("ruling", vp.witness, vp.witness) if vp.witness else "—"
@@ -117,8 +118,8 @@ class VariationPointDirective(SpecDirective):
         if vid not in spec.variation_points:
             raise self.error(f"spec/variation_points.yaml has no variation point {vid!r}")
         vp = spec.variation_points[vid]
-        items = [(v.id, v.topic) for v in spec.variation_points.values()]
-        nav = self.item_nav("variation-points", "variation-points", "all variation points", items, vid)
+        pages = [(v.id, v.topic) for v in spec.variation_points.values()]
+        nav = self.item_nav("variation-points", "variation-points", "all variation points", pages, vid)
         out: list[nodes.Node] = [self.target("vp", vid, vp.topic), nav]
         facts = nodes.field_list(classes=["pal-facts"])
         kinds = {"difference": "the sources differ", "gap": "both sources are silent",
@@ -182,13 +183,13 @@ class VariationPointDirective(SpecDirective):
                                                   "its outcome under each ruleset is computed by the engine.")))
         else:
             out.append(nodes.paragraph("", "No witness ruling is named for this point."))
-        shown = [r for r in rulings_naming(spec, vid) if r.id != vp.witness]
+        shown = [ruling for ruling in rulings_naming(spec, vid) if ruling.id != vp.witness]
         if shown:
-            items = nodes.bullet_list()
-            for r in shown:
-                items += nodes.list_item("", nodes.paragraph("", "", self.ref("ruling", r.id, r.title)))
+            others = nodes.bullet_list()
+            for ruling in shown:
+                others += nodes.list_item("", nodes.paragraph("", "", self.ref("ruling", ruling.id, ruling.title)))
             out.append(nodes.paragraph("", "Other rulings that show this point:"))
-            out.append(items)
+            out.append(others)
         for f in ruling_files(spec):
             self.note(f)
 

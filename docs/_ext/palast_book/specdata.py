@@ -103,9 +103,11 @@ class SpecDirective(SphinxDirective):
     def ref(self, kind: str, ident: str, text: str | None = None, *, classes: Sequence[str] = ()) -> nodes.Node:
         """A link to the anchor of a spec item, by label."""
         shown = text if text is not None else ident
-        inner = nodes.inline(shown, shown, classes=list(classes))
-        return addnodes.pending_xref("", inner, refdomain="std", reftype="ref", reftarget=label(kind, ident),
-                                     refexplicit=True, refwarn=True, refdoc=self.env.docname)
+        xref = addnodes.pending_xref("", nodes.inline(shown, shown), refdomain="std", reftype="ref",
+                                     reftarget=label(kind, ident), refexplicit=True, refwarn=True,
+                                     refdoc=self.env.docname)
+        # the resolved reference replaces the inner node, so classes go on a wrapper
+        return nodes.inline("", "", xref, classes=list(classes)) if classes else xref
 
     def doc_ref(self, docname: str, text: str) -> nodes.Node:
         """A link to a whole page (``docname`` absolute, without suffix)."""
