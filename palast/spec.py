@@ -12,13 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from palast.errors import InputError, SpecError
+from palast.errors import SpecError
 from palast.yamlio import Document, json_keys, read_yaml
 
 #: Spec files, in load order, with the schema each must satisfy.
@@ -383,7 +383,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs)
 
 
-def _clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+def clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
     """Every clause id cited anywhere under ``data`` (values of keys named ``clauses``)."""
     out: list[tuple[list[str | int], str]] = []
     if isinstance(data, dict):
@@ -391,10 +391,10 @@ def _clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int]
             if k == "clauses" and isinstance(v, list):
                 out.extend((path + [k, i], c) for i, c in enumerate(v) if isinstance(c, str))
             else:
-                out.extend(_clause_refs(v, path + [k]))
+                out.extend(clause_refs(v, path + [k]))
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            out.extend(_clause_refs(v, path + [i]))
+            out.extend(clause_refs(v, path + [i]))
     return out
 
 
@@ -422,10 +422,12 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
     names exist; roles agree between files; King roles are roles; a target for every
     player count; every variation point's readings, sides and ruleset choices are
     consistent and every engine parameter is set by exactly one variation point with
-    readings the engine implements; invariants have implementations.
+    readings the engine implements; the discrepancy register's own rules and the
+    rulings' references (:mod:`palast.register`); invariants have implementations.
     """
     from palast.engine.params import PARAMETERS
     from palast.invariants import IMPLEMENTED
+    from palast.register import register_problems, ruling_reference_problems
 
     problems: list[str] = []
     docs = spec.documents
@@ -458,7 +460,7 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
     for fname, doc in docs.items():
         if fname == "clauses.yaml":
             continue
-        for path, cid in _clause_refs(doc.data, []):
+        for path, cid in clause_refs(doc.data, []):
             if cid not in spec.clauses:
                 at(fname, path, f"cites clause {cid!r}, which is not in the clause registry")
         for path, tp in _third_party_refs(doc.data, []):
@@ -538,13 +540,13 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
                         at("variation_points.yaml", base + ["readings"],
                            f"{vid}: the engine does not implement reading {r!r} of {point.parameter} "
                            f"(it implements {sorted(supported)})")
-        _check_register(spec, point, base, at)
     for p in PARAMETERS:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
     if spec.default_ruleset not in spec.rulesets:
         at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined")
 
+    problems.extend(register_problems(spec))
     problems.extend(ruling_reference_problems(spec))
 
     # invariants
@@ -556,73 +558,3 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
     return problems
 
-
-def _check_register(spec: Spec, point: VariationPoint, base: list[str | int],
-                    at: Callable[[str, list[str | int], str], None]) -> None:
-    """Report through ``at`` what breaks the discrepancy register's own rules for one
-    variation point (``base``: its key path in variation_points.yaml):
-
-    * wording points and component facts set no engine parameter, and every ruleset reads
-      them alike;
-    * a point whose rulesets read it differently and whose readings change more than what
-      players know has an engine parameter, so the engine can execute every reading taken;
-    * such a point names a witness ruling, which exists and names the point; a witness
-      elsewhere must exist too.
-    """
-    vid = point.id
-    f = "variation_points.yaml"
-    if point.kind == "wording" or point.component:
-        what = "a wording point" if point.kind == "wording" else "a component fact"
-        if point.parameter is not None:
-            at(f, base + ["parameter"], f"{vid}: {what} sets no engine parameter")
-        if point.rulesets_differ:
-            at(f, base + ["rulesets"], f"{vid}: every ruleset must read {what} alike")
-    if point.rulesets_differ and point.changes_outcome != "knowledge" and point.parameter is None:
-        at(f, base + ["rulesets"], f"{vid}: the rulesets read it differently and it changes outcomes, so it needs an "
-                         "engine parameter")
-    if point.parameter is not None and point.rulesets_differ and point.witness is None:
-        at(f, base, f"{vid}: the rulesets read it differently; name a witness ruling (witness: <ruling id>)")
-    if point.witness is not None:
-        path = spec.root / "rulings" / f"{point.witness}.yaml"
-        if not path.exists():
-            at(f, base + ["witness"], f"{vid}: witness ruling {point.witness!r} does not exist")
-        else:
-            data = read_yaml(path).data
-            named = data.get("variation_points", []) if isinstance(data, dict) else []
-            if not isinstance(named, list) or vid not in named:
-                at(f, base + ["witness"], f"{vid}: witness ruling {point.witness!r} does not name this point in its "
-                                "variation_points")
-
-
-def ruling_reference_problems(spec: Spec) -> list[str]:
-    """Check what the rulings in ``spec/rulings/`` refer to: each file's ``id`` is its
-    stem, every clause id it cites is in the clause registry, every variation point it
-    names exists. Full validation (schema, scenario) is :func:`palast.rulings.load_rulings`.
-
-    :returns: one message per problem (file, place, problem).
-    """
-    problems: list[str] = []
-    folder = spec.root / "rulings"
-    if not folder.is_dir():
-        return problems
-    for path in sorted(folder.glob("*.yaml")):
-        try:
-            doc = read_yaml(path)
-        except InputError as exc:
-            problems.append(exc.render())
-            continue
-        if not isinstance(doc.data, dict):
-            problems.append(f"{doc.file}: top level: a ruling is a mapping")
-            continue
-        if doc.data.get("id") != path.stem:
-            problems.append(f"{doc.file}: {doc.place(['id'])}: the id must be the file name, {path.stem!r}")
-        for where, cid in _clause_refs(doc.data, []):
-            if cid not in spec.clauses:
-                problems.append(f"{doc.file}: {doc.place(where)}: cites clause {cid!r}, which is not in the "
-                                "clause registry")
-        named = doc.data.get("variation_points") or []
-        for i, vp in enumerate(named if isinstance(named, list) else []):
-            if vp not in spec.variation_points:
-                problems.append(f"{doc.file}: {doc.place(['variation_points', i])}: names unknown variation "
-                                f"point {vp!r}")
-    return problems

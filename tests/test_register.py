@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from palast.ask import ask
 from palast.cli import main
 from palast.errors import SpecError
+from palast.register import needs_witness
 from palast.rulings import compute_outcome, load_ruling, rulings_dir
 from palast.scenario import scenario_from_document
 from palast.spec import Spec, load_spec
@@ -30,7 +31,7 @@ def run(*args: str) -> Result:
 
 
 def executed_and_differing(spec: Spec) -> list[str]:
-    return [v.id for v in spec.variation_points.values() if v.parameter and v.rulesets_differ]
+    return [v.id for v in spec.variation_points.values() if needs_witness(v)]
 
 
 def test_register_size_and_kinds(spec: Spec) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner, Result
 
 from palast.cli import main
 from palast.errors import SpecError
+from palast.register import ruling_reference_problems
 from palast.rulings import (
     Outcome,
     Ruling,
@@ -23,7 +24,7 @@ from palast.rulings import (
     load_rulings,
     rulings_dir,
 )
-from palast.spec import Spec, load_spec, ruling_reference_problems
+from palast.spec import Spec, load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 RULING_IDS = sorted(p.stem for p in (ROOT / "spec" / "rulings").glob("*.yaml"))
