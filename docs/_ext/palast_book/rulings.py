@@ -88,10 +88,13 @@ def ruling_files(spec: Spec) -> list[Path]:
 
 
 # ---------------------------------------------------------------------------- events
-def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State, list[Event], str | None]:
+Illegal = tuple[str, tuple[str, ...]]
+
+
+def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State, list[Event], Illegal | None]:
     """Play the ruling under ``ruleset``: the game, the position reached, the events (those
     of the asked action, or of the scenario's actions when none is asked) and, if the
-    asked action is illegal, why, with its clauses."""
+    asked action is illegal, why and the clause ids of the rule it breaks."""
     from palast.notation import parse_action
 
     game = Game(spec, ruleset, ruling.scenario.players)
@@ -101,7 +104,7 @@ def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State
         try:
             step = game.apply(state, parse_action(game, ruling.action))
         except IllegalActionError as exc:
-            return game, state, [], exc.message + (f" [{', '.join(exc.clauses)}]" if exc.clauses else "")
+            return game, state, [], (exc.message, exc.clauses)
         state, events = step.state, list(step.events)
     return game, state, events, None
 
@@ -251,11 +254,8 @@ class RulingDirective(RulingBase):
         game = Game(spec, ruling.rulesets[0], ruling.scenario.players)
         out.extend(self.position(spec, ruling.scenario, game, ruling.scenario.start(game)))
         if ruling.scenario.actions:
-            steps = nodes.enumerated_list()
-            for action, _place in ruling.scenario.actions:
-                steps += nodes.list_item("", nodes.paragraph("", "", literal(action)))
-            out.append(nodes.paragraph("", "These actions are applied first:"))
-            out.append(steps)
+            out.append(nodes.paragraph("", f"These actions are applied first (shown under {game.ruleset}):"))
+            out.append(self.applied(spec, ruling, game))
         if ruling.action is not None:
             out.append(nodes.paragraph("", "", strong("The action asked about: "), literal(ruling.action)))
         else:
@@ -275,6 +275,19 @@ class RulingDirective(RulingBase):
         out.append(nav.deepcopy())
         return out
 
+    def applied(self, spec: Spec, ruling: Ruling, game: Game) -> nodes.enumerated_list:
+        """The scenario's actions, each with the events it caused and their clauses."""
+        _state, steps = ruling.scenario.position(game)
+        lst = nodes.enumerated_list()
+        for text_, step in steps:
+            item = nodes.list_item("", nodes.paragraph("", "", literal(text_)))
+            events = nodes.bullet_list(classes=["pal-events"])
+            for e in step.events:
+                events += nodes.list_item("", self.cited(spec, describe_event(game, e), e.clauses))
+            item += events
+            lst += item
+        return lst
+
     def outcomes(self, spec: Spec, ruling: Ruling, checks: list[Check]) -> list[nodes.Node]:
         """Rulesets with the same computed outcome grouped; for each group the events with
         their clauses, the stated fields, and whether the engine agrees with the ruling."""
@@ -289,7 +302,9 @@ class RulingDirective(RulingBase):
             head += joined([strong(c.ruleset) for c in group])
             game, state, events, illegal = engine_events(spec, ruling, first.ruleset)
             if illegal:
-                head += nodes.Text(": the action is illegal — " + illegal)
+                head += nodes.Text(": the action is illegal — ")
+                head += nodes.Text(illegal[0] + " ")
+                head += self.cite(spec, illegal[1])
             else:
                 head += nodes.Text(": ")
                 head += self.decision(spec, game, state)
