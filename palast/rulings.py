@@ -197,7 +197,7 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
     """Read and validate one ruling file (see the module docstring for the format).
 
     :returns: the :class:`Ruling`.
-    :raises InputError: (a :class:`SpecError` or :class:`~palast.errors.ScenarioError``)
+    :raises InputError: (a :class:`SpecError` or :class:`~palast.errors.ScenarioError`)
         naming the file, the place and every problem found.
     """
     doc = read_yaml(path)

@@ -231,7 +231,7 @@ class Spec:
         return self.variation_points[point].choices[ruleset]
 
     def cite(self, clause_ids: tuple[str, ...] | list[str]) -> str:
-        """Render clause ids with file and line range, separated by ``; ``."""
+        """Render clause ids with file and line range, separated by ``"; "``."""
         return "; ".join(self.clauses[c].cite for c in clause_ids)
 
 

@@ -1,0 +1,263 @@
+"""Directives for the reference chapters: the clause index, the variation points (table and
+one page each) and the invariants with how each is established."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from sphinx.util import logging
+
+from palast.spec import OPEN, Spec, VariationPoint
+
+from .rulings import ruling_files, rulings_naming
+from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
+
+logger = logging.getLogger(__name__)
+
+
+def _third_party_entries(vp: VariationPoint) -> list[Mapping[str, Any]]:
+    """The point's structured third-party list (``third_party:`` of the schema), if any."""
+    entries = vp.raw.get("third_party") or []
+    return [e for e in entries if isinstance(e, Mapping)]
+
+
+class ClauseIndexDirective(SpecDirective):
+    """``{palast-clause-index}``: every clause of ``spec/clauses.yaml`` with an anchor, its
+    source file, line range and paraphrase, and what in the spec cites it."""
+
+    reads: ClassVar[tuple[str, ...]] = ("rules.yaml", "roles.yaml", "variation_points.yaml", "invariants.yaml")
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        cited_by: dict[str, list[nodes.Node]] = {c: [] for c in spec.clauses}
+        for rule in spec.rules.values():
+            for c in rule.clauses:
+                cited_by[c].append(self.ref("rule", rule.id, rule.id))
+        for vp in spec.variation_points.values():
+            for c in vp.clauses():
+                cited_by[c].append(self.ref("vp", vp.id, "point " + vp.id))
+        for inv in spec.invariants.values():
+            for c in inv.clauses:
+                cited_by[c].append(self.ref("invariant", inv.id, "invariant " + inv.id))
+        out: list[nodes.Node] = []
+        for sid, src in spec.sources.items():
+            sec = nodes.section(ids=[nodes.make_id(f"source-{sid}")])
+            title = f"Source {sid}: {src['file']}"
+            sec += nodes.title(title, title)
+            sec += nodes.paragraph("", src.get("title", ""))
+            sec += nodes.paragraph("", "", text(f"{src['line_count']} lines; SHA-256 ", "pal-muted"),
+                                   literal(str(src["sha256"])))
+            rows: list[list[Any]] = []
+            for cid, clause in spec.clauses.items():
+                if clause.source != sid:
+                    continue
+                first, last = clause.first_line, clause.last_line
+                lines = f"{first}" if first == last else f"{first}–{last}"
+                ident = nodes.inline("", "", self.target("clause", cid, clause.cite), strong(cid))
+                rows.append([ident, lines, clause.paraphrase, joined(cited_by[cid]) or text("not cited", "pal-muted")])
+            sec += table(["clause", "lines", "paraphrase (our words)", "cited by"], rows, widths=[3, 1, 8, 4],
+                         classes=["pal-clauses"])
+            out.append(sec)
+        return out
+
+
+class VariationTableDirective(SpecDirective):
+    """``{palast-variation-table}``: one row per variation point: topic, source A, source
+    B, third-party readings, the reference reading, whether it changes an outcome, witness."""
+
+    reads: ClassVar[tuple[str, ...]] = ("variation_points.yaml", "rulesets.yaml")
+
+    def side(self, spec: Spec, vp: VariationPoint, side: str) -> list[nodes.Node]:
+        s = vp.sides[side]
+        out: list[nodes.Node] = [literal(s["reading"]) if s["reading"] else text("silent", "pal-open")]
+        for cid in s["clauses"]:
+            c = spec.clauses[cid]
+            lines = f"{c.first_line}" if c.first_line == c.last_line else f"{c.first_line}–{c.last_line}"
+            out.append(nodes.Text(" "))
+            out.append(self.ref("clause", cid, f"{cid} ({lines})", classes=["pal-cite"]))
+        return out
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        rows: list[list[Any]] = []
+        for vp in spec.variation_points.values():
+            topic: list[nodes.Node] = [self.ref("vp", vp.id, vp.topic), nodes.Text(" "),
+                                       text(f"{vp.id} · {vp.kind}", "pal-muted", "pal-block")]
+            third: list[nodes.Node] = []
+            for r in vp.readings:
+                if r.third_party:
+                    third.append(nodes.paragraph("", "", literal(r.id), nodes.Text(": " + ", ".join(r.third_party))))
+            said = [str(e["source"]) for e in _third_party_entries(vp)]
+            if said:
+                third.append(nodes.paragraph("", "", text("write-ups: ", "pal-muted"), nodes.Text(", ".join(said))))
+            ref_reading = vp.choices.get("reference", OPEN)
+            reference: nodes.Node = text("open", "pal-open") if ref_reading == OPEN else literal(ref_reading)
+            witness: nodes.Node | str = self.ref("ruling", vp.witness, vp.witness) if vp.witness else "—"
+            rows.append([topic, self.side(spec, vp, "A"), self.side(spec, vp, "B"), third or "—", reference,
+                         vp.changes_outcome, witness])
+        files = "; ".join(f"source {sid}: {src['file']}" for sid, src in spec.sources.items())
+        note = nodes.paragraph("", f"Line ranges in the source columns are lines of the source files ({files}); "
+                                   "each clause id links to the clause index.", classes=["pal-muted"])
+        return [note, table(["topic", "source A", "source B", "third-party readings", "reference", "changes outcome",
+                             "witness"], rows, widths=[5, 4, 4, 4, 2, 2, 2], classes=["pal-wide", "pal-vp-table"])]
+
+
+class VariationPointDirective(SpecDirective):
+    """``{palast-variation-point} ID``: one variation point's page body."""
+
+    required_arguments = 1
+    reads: ClassVar[tuple[str, ...]] = ("variation_points.yaml", "rulesets.yaml", "rules.yaml", "roles.yaml")
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        vid = self.arguments[0]
+        if vid not in spec.variation_points:
+            raise self.error(f"spec/variation_points.yaml has no variation point {vid!r}")
+        vp = spec.variation_points[vid]
+        pages = [(v.id, v.topic) for v in spec.variation_points.values()]
+        nav = self.item_nav("variation-points", "variation-points", "all variation points", pages, vid)
+        out: list[nodes.Node] = [self.target("vp", vid, vp.topic), nav]
+        facts = nodes.field_list(classes=["pal-facts"])
+        kinds = {"difference": "the sources differ", "gap": "both sources are silent",
+                 "agreement": "the sources agree; a third party differs", "wording": "names only"}
+        for name, value in (("id", literal(vid)), ("kind", nodes.Text(f"{vp.kind} ({kinds.get(vp.kind, '')})")),
+                            ("engine parameter", literal(vp.parameter) if vp.parameter else nodes.Text("none")),
+                            ("changes an outcome", nodes.Text(vp.changes_outcome))):
+            facts += nodes.field("", nodes.field_name(name, name), nodes.field_body("", nodes.paragraph("", "", value)))
+        out.append(facts)
+
+        out.append(rubric("What the sources say"))
+        for side in ("A", "B"):
+            s = vp.sides[side]
+            reading: list[nodes.Node] = [strong(f"Source {side}"), nodes.Text(" (")]
+            reading.append(literal(s["reading"]) if s["reading"] else text("silent", "pal-open"))
+            reading.append(nodes.Text("): " + s["says"]))
+            out.append(self.cited(spec, reading, s["clauses"]))
+
+        out.append(rubric("Readings"))
+        if not vp.readings:
+            out.append(nodes.paragraph("", "No reading is declared: every ruleset leaves this point open."))
+        items = nodes.bullet_list()
+        for r in vp.readings:
+            p = nodes.paragraph("", "", literal(r.id), nodes.Text(": " + r.statement))
+            takers = [rs for rs in spec.rulesets if vp.choices.get(rs) == r.id]
+            if takers:
+                p += nodes.Text(" Taken by ")
+                p.extend(joined([strong(t) for t in takers]))
+                p += nodes.Text(".")
+            if r.third_party:
+                p += nodes.Text(" Third parties reading it so: ")
+                p.extend(joined([self.third_party(spec, t) for t in r.third_party]))
+                p += nodes.Text(".")
+            items += nodes.list_item("", p)
+        if vp.readings:
+            out.append(items)
+        entries = _third_party_entries(vp)
+        if entries:
+            out.append(rubric("Third-party readings"))
+            tl = nodes.bullet_list()
+            for e in entries:
+                tl += nodes.list_item("", nodes.paragraph("", "", self.third_party(spec, str(e["source"])),
+                                                          nodes.Text(": " + str(e["says"]))))
+            out.append(tl)
+
+        out.append(rubric("Rulesets"))
+        rows: list[list[Any]] = []
+        for rs in spec.rulesets:
+            choice = vp.choices.get(rs, OPEN)
+            rows.append([strong(rs), text("open", "pal-open") if choice == OPEN else literal(choice),
+                         "the engine stops with a gap" if choice == OPEN else vp.reading(choice).statement])
+        out.append(table(["ruleset", "reading", "what happens"], rows, widths=[2, 3, 8]))
+        out.append(nodes.paragraph("", "", strong("Why the reference ruleset reads it so: "), nodes.Text(vp.reason)))
+        if vp.raw.get("note"):
+            out.append(nodes.paragraph("", "", strong("Note: "), nodes.Text(str(vp.raw["note"]))))
+
+        out.append(rubric("Witness"))
+        if vp.witness:
+            out.append(nodes.paragraph("", "", nodes.Text("The ruling "), self.ref("ruling", vp.witness, vp.witness),
+                                       nodes.Text(" shows a position where the readings lead to different outcomes; "
+                                                  "its outcome under each ruleset is computed by the engine.")))
+        else:
+            out.append(nodes.paragraph("", "No witness ruling is named for this point."))
+        shown = [ruling for ruling in rulings_naming(spec, vid) if ruling.id != vp.witness]
+        if shown:
+            others = nodes.bullet_list()
+            for ruling in shown:
+                others += nodes.list_item("", nodes.paragraph("", "", self.ref("ruling", ruling.id, ruling.title)))
+            out.append(nodes.paragraph("", "Other rulings that show this point:"))
+            out.append(others)
+        for f in ruling_files(spec):
+            self.note(f)
+
+        rules = [r for r in spec.rules.values() if vid in r.variation_points]
+        if rules:
+            out.append(rubric("Rules that depend on it"))
+            out.append(nodes.paragraph("", "", *joined([self.ref("rule", r.id, r.title) for r in rules])))
+        out.append(nav.deepcopy())
+        return out
+
+    def third_party(self, spec: Spec, name: str) -> nodes.Node:
+        """A third-party source's short name with its kind (from ``clauses.yaml``)."""
+        info = spec.third_party.get(name, {})
+        kind = info.get("kind")
+        node = nodes.inline("", "", literal(name))
+        if kind:
+            node += text(f" ({kind})", "pal-muted")
+        return node
+
+
+class InvariantsDirective(SpecDirective):
+    """``{palast-invariants}``: each invariant of ``spec/invariants.yaml`` with its statement,
+    clauses, and how it is established (the obligations that prove it, the tests that test
+    it). A ``tested_by`` entry written ``path::name`` must name a test that exists."""
+
+    reads: ClassVar[tuple[str, ...]] = ("invariants.yaml",)
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        repo = spec.root.parent
+        out: list[nodes.Node] = []
+        for inv in spec.invariants.values():
+            target = self.target("invariant", inv.id, inv.id)
+            sec = nodes.section(ids=target["ids"])
+            sec += nodes.title(inv.id, inv.id)
+            sec += nodes.paragraph("", "", text(f"{inv.kind} invariant: ", "pal-muted"),
+                                   nodes.Text("about one position" if inv.kind == "state"
+                                              else "about one action, its position before and after"))
+            sec += self.cited(spec, inv.statement, inv.clauses)
+            est = inv.established_by or {}
+            proved = list(est.get("proved_by", []))
+            tested = list(est.get("tested_by", []))
+            for t in tested:
+                self.check_test(repo, inv.id, t)
+            rows: list[list[Any]] = [
+                ["proved by", joined([literal(p) for p in proved]) or text("no obligation named yet", "pal-open")],
+                ["tested by", joined([literal(t) for t in tested]) or text("no test named yet", "pal-open")],
+                ["checked by the engine", "after every action in check mode (palast.invariants)"],
+            ]
+            sec += table(["how", "by what"], rows, widths=[2, 8], classes=["pal-narrow"])
+            out.append(sec)
+        return out
+
+    def check_test(self, repo: Path, inv: str, entry: str) -> None:
+        """Warn (failing a ``-W`` build) if ``path::name`` names no test function there."""
+        if "::" not in entry:
+            return
+        path, _, name = entry.partition("::")
+        name = name.split("::")[-1].split("[")[0]
+        file = repo / path
+        if not file.is_file():
+            logger.warning("invariant %s: tested_by names %s, but %s does not exist", inv, entry, path,
+                           location=self.get_location())
+            return
+        self.note(file)
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                       ast.ClassDef))}
+        if name not in defined:
+            logger.warning("invariant %s: tested_by names %s, but %s defines no %s", inv, entry, path, name,
+                           location=self.get_location())
