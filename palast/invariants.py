@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from palast.engine.actions import Action, Deal
+from palast.engine.actions import Action, Deal, NextPlayer, Play, TakeBack
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
 
@@ -27,16 +27,14 @@ StepCheck = Callable[["Game", State, Action, State, Sequence[Event]], "str | Non
 
 def card_conservation(game: Game, s: State) -> str | None:
     """card-conservation: every card in exactly one zone; the King cards likewise."""
-    zones: Counter[int] = Counter()
-    for h in s.hands:
-        zones.update(h)
-    for d in s.displays:
-        zones.update(d)
-    zones.update(s.deck)
-    zones.update(s.deck_bottom)
-    zones.update(s.unseen)
-    zones.update(s.discard)
-    if zones != game.composition:
+    placed = [c for zone in (s.hands, s.displays) for h in zone for c in h]
+    placed += s.deck
+    placed += s.deck_bottom
+    placed += s.unseen
+    placed += s.discard
+    placed.sort()
+    if placed != list(game.all_cards):
+        zones = Counter(placed)
         extra = zones - game.composition
         missing = game.composition - zones
         fmt = game.cards.format_card
@@ -44,39 +42,34 @@ def card_conservation(game: Game, s: State) -> str | None:
                 f"missing {[fmt(c) for c in missing.elements()]}")
     if s.deck_hidden > len(s.unseen) or s.deck_hidden < 0:
         return f"{s.deck_hidden} hidden deck cards but only {len(s.unseen)} unseen cards"
-    kings: Counter[int] = Counter(s.king_deck)
-    kings.update(s.king_unseen)
-    kings.update(s.king_spent)
+    kings = [*s.king_deck, *s.king_unseen, *s.king_spent]
     if s.king_in_force >= 0:
-        kings[s.king_in_force] += 1
-    if kings != Counter(game.king_roles):
-        return f"King cards do not add up: {sorted(kings.elements())} instead of {list(game.king_roles)}"
+        kings.append(s.king_in_force)
+    if sorted(kings) != sorted(game.king_roles):
+        return f"King cards do not add up: {sorted(kings)} instead of {list(game.king_roles)}"
     if s.king_hidden > len(s.king_unseen) or s.king_hidden < 0:
         return f"{s.king_hidden} hidden King cards but only {len(s.king_unseen)} unseen"
     return None
 
 
-def _draw_pending(s: State, seat: int) -> int:
-    """1 if ``seat`` waits for a Maid's draw from a deck of unknown order, else 0."""
-    return 1 if s.decision.kind is K.DRAW and s.decision.player == seat else 0
-
-
 def hand_plus_display(game: Game, before: State, action: Action, after: State,
                       events: Sequence[Event]) -> str | None:
-    """hand-plus-display: the sum changes only at a deal (to the hand size) or when a Maid
-    draws nothing (by -1), and never exceeds the hand size. A Maid's draw from a deck of
-    unknown order is a chance decision of its own: while it is pending, the Maid's player
-    counts the card still to be drawn."""
+    """hand-plus-display: the sum changes only at a deal (to the hand size), when a Maid
+    draws nothing (by -1), or, when the draw deck's order is unknown, between a Maid's
+    discard and the chance draw that follows it (-1, then +1); it never exceeds the hand size."""
     short = {e.player for e in events if e.kind == "no_card_drawn"}
+    if after.decision.kind is K.DRAW:
+        short.add(after.decision.player)
+    drew = before.decision.player if before.decision.kind is K.DRAW else -1
     for seat in range(game.n):
-        b = len(before.hands[seat]) + len(before.displays[seat]) + _draw_pending(before, seat)
-        a = len(after.hands[seat]) + len(after.displays[seat]) + _draw_pending(after, seat)
+        b = len(before.hands[seat]) + len(before.displays[seat])
+        a = len(after.hands[seat]) + len(after.displays[seat])
         if a > game.hand_size:
             return f"{game.colour_name(seat)} holds {a} cards in hand and display"
         if isinstance(action, Deal):
             if a != game.hand_size:
                 return f"{game.colour_name(seat)} holds {a} cards after the deal"
-        elif a != b - (1 if seat in short else 0):
+        elif a != b - (1 if seat in short else 0) + (1 if seat == drew else 0):
             return f"{game.colour_name(seat)}'s hand plus display went from {b} to {a}"
     return None
 
@@ -118,8 +111,9 @@ def banned_role(game: Game, s: State) -> str | None:
 
 def scores_rise_slowly(game: Game, before: State, action: Action, after: State,
                        events: Sequence[Event]) -> str | None:
-    """scores-rise-slowly: scores never fall; they change only at a round end, by at most
-    one, for exactly that round end's scorers."""
+    """scores-rise-slowly: scores never fall; they change only at a round end, which a round
+    has once, by at most one, for exactly that round end's scorers: every player but the
+    whisperer after a whisper, the player alone after six."""
     ended = [e for e in events if e.kind == "round_ended"]
     rose = {s for s in range(game.n) if after.scores[s] != before.scores[s]}
     for s in range(game.n):
@@ -129,9 +123,16 @@ def scores_rise_slowly(game: Game, before: State, action: Action, after: State,
     if rose and not ended:
         return "scores changed without a round end"
     if ended:
+        if len(ended) > 1 or before.round_end is not None:
+            return "a round ended twice"
         re = after.round_end
         if re is None or set(re.scorers) != rose:
             return "the players who scored are not the round end's scorers"
+        due = {re.player} if re.kind == "six" else set(range(game.n)) - {re.player}
+        if rose != due:
+            names = ", ".join(game.colour_name(s) for s in sorted(rose)) or "nobody"
+            return (f"after {game.colour_name(re.player)}'s {re.kind} {names} scored; the scorers are "
+                    + ("that player alone" if re.kind == "six" else "every other player"))
     return None
 
 
@@ -157,11 +158,206 @@ def player_can_act(game: Game, s: State) -> str | None:
     return None
 
 
+#: Where a decision stands within one turn: 0 for the decisions that begin or lie between
+#: turns (play, deal, terminal), then the decisions a role's action opens, in the only order
+#: they can come, and last the choice of the next player after a neutral tie. A turn's
+#: actions move strictly up this order (turn-is-bounded), so a turn has at most
+#: ``1 + max(TURN_STAGE.values())`` actions.
+TURN_STAGE: dict[DecisionKind, int] = {
+    K.PLAY: 0, K.DEAL: 0, K.GAME_OVER: 0, K.GAP: 0,
+    K.EXCHANGE_PARTNER: 1, K.DISCARD: 1, K.SWAP: 1, K.TAKE_BACK: 1, K.REVEAL: 1,
+    K.EXCHANGE_COUNT: 2, K.DRAW: 2,
+    K.EXCHANGE_GIVE: 3,
+    K.EXCHANGE_ANSWER: 4,
+    K.NEXT_PLAYER: 5,
+}
+#: The most actions one turn can take: its play and one action per later stage.
+TURN_ACTIONS_MAX = 1 + max(TURN_STAGE.values())
+
+
+def round_play_bound(game: Game) -> int:
+    """The most plays a round can have (round-is-bounded): ``(six - 1 + 1) x players + 1``.
+
+    A display holds at most ``six - 1`` cards and at most one Guard while the round runs, and
+    every play that does not end the round raises cards displayed plus Guards displayed
+    (round-progress), which start at zero; the play after that ends the round.
+    """
+    return (game.six - 1 + 1) * game.n + 1
+
+
+def round_action_bound(game: Game) -> int:
+    """The most actions a round can have, its deal included: ``1 + TURN_ACTIONS_MAX x
+    round_play_bound(game)`` (turn-is-bounded and round-is-bounded together)."""
+    return 1 + TURN_ACTIONS_MAX * round_play_bound(game)
+
+
 def round_is_bounded(game: Game, s: State) -> str | None:
-    """round-is-bounded: at most 6 x players + 1 plays in a round."""
-    bound = (game.six - 1 + 1) * game.n + 1
+    """round-is-bounded: at most :func:`round_play_bound` plays in a round."""
+    bound = round_play_bound(game)
     if sum(s.played) > bound:
         return f"{sum(s.played)} plays this round, more than the bound {bound}"
+    return None
+
+
+def round_end_cause(game: Game, s: State) -> str | None:
+    """round-end-cause: a whisper shows a repeated role in the whisperer's display (unless
+    forced by banned Jesters); six shows six different roles in that player's display."""
+    re = s.round_end
+    if re is None:
+        return None
+    nr = game.cards.role_count
+    disp = s.displays[re.player]
+    roles = [c % nr for c in disp]
+    who = game.colour_name(re.player)
+    if re.kind == "whisper" and not re.forced and len(set(roles)) == len(roles):
+        return f"{who}'s whisper ended the round but their display repeats no role"
+    if re.kind == "six" and len(set(roles)) < game.six:
+        return f"{who} ended the round with six different roles but displays {game.cards.format_cards(disp)}"
+    return None
+
+
+_GUARDS: dict[int, tuple[object, frozenset[int]]] = {}
+
+
+def _guard_roles(game: Game) -> frozenset[int]:
+    """The roles whose action is a take-back (the Guard), read from the spec once per spec."""
+    cached = _GUARDS.get(id(game.spec))
+    if cached is None or cached[0] is not game.spec:
+        roles = frozenset(i for i, r in enumerate(game.spec.roles) if game.spec.role_actions[r].action == "take-back")
+        cached = _GUARDS[id(game.spec)] = (game.spec, roles)
+    return cached[1]
+
+
+def _progress(game: Game, s: State) -> int:
+    """Cards displayed plus Guards displayed: the measure behind round-is-bounded."""
+    nr = game.cards.role_count
+    guards = _guard_roles(game)
+    return sum(len(d) for d in s.displays) + sum(1 for d in s.displays for c in d if c % nr in guards)
+
+
+def round_progress(game: Game, before: State, action: Action, after: State,
+                   events: Sequence[Event]) -> str | None:
+    """round-progress: a play raises cards displayed plus Guards displayed, a Guard's
+    take-back lowers it by exactly one, and no other action changes it."""
+    if isinstance(action, Deal) or before.round_end is not None:
+        return None
+    b, a = _progress(game, before), _progress(game, after)
+    if isinstance(action, Play):
+        ok, want = a >= b + 1, "rise"
+    elif isinstance(action, TakeBack):
+        ok, want = a == b - 1, "fall by exactly one"
+    else:
+        ok, want = a == b, "stay the same"
+    if not ok:
+        what = ("a play" if isinstance(action, Play) else "a take-back" if isinstance(action, TakeBack)
+                else f"a {before.decision.kind.value} action")
+        return f"cards displayed plus Guards displayed went from {b} to {a} on {what}; it must {want}"
+    return None
+
+
+def turn_is_bounded(game: Game, before: State, action: Action, after: State,
+                    events: Sequence[Event]) -> str | None:
+    """turn-is-bounded: after a deal comes a play decision (or a stop); after any other
+    action that is not a play, the next decision is a later stage of the same turn
+    (:data:`TURN_STAGE`) or the turn is over."""
+    kb, ka = before.decision.kind, after.decision.kind
+    sb, sa = TURN_STAGE[kb], TURN_STAGE[ka]
+    if kb is K.DEAL and ka is not K.PLAY and not after.decision.is_terminal:
+        return f"the deal was followed by a {ka.value} decision instead of a play"
+    if kb is not K.PLAY and kb is not K.DEAL and sa != 0 and sa <= sb:
+        return f"a {kb.value} decision was followed by a {ka.value} decision in the same turn"
+    return None
+
+
+def _turn_card(before: State, action: Action) -> int:
+    return action.card if isinstance(action, Play) else before.last_card
+
+
+def next_player(game: Game, before: State, action: Action, after: State,
+                events: Sequence[Event]) -> str | None:
+    """next-player: when a turn ends, the player whose colour the card played shows takes the
+    next turn; after a neutral card, the player with fewest cards displayed, and on a tie the
+    player who played names one of exactly the tied players (or, as the ruleset reads it,
+    the first of them in seat order takes it, or play stops at the open point)."""
+    if after.round_end is not None or before.decision.kind is K.DEAL:
+        return None
+    d = after.decision
+    tie_param = game.params["neutral.tie"]
+    tie_gap = d.kind is K.GAP and d.point == tie_param.point and after.last_card >= 0
+    turn_over = d.kind in (K.PLAY, K.NEXT_PLAYER) or (d.kind is K.GAP and after.last_card == -1) or tie_gap
+    if not turn_over:
+        return None
+    card = _turn_card(before, action)
+    if card < 0:
+        return "the turn passed without a card played"
+    nr = game.cards.role_count
+    colour = card // nr
+    who = game.colour_name(after.actor)
+    if colour != game.cards.neutral:
+        want = game.seat_of_colour.get(colour, -1)
+        if d.kind not in (K.PLAY, K.GAP) or after.actor != want:
+            return (f"after {game.cards.format_card(card)} the turn went to {who} "
+                    f"({d.kind.value}), not to the card's colour")
+        return None
+    counts = [len(x) for x in after.displays]
+    low = min(counts)
+    tied = [s for s in range(game.n) if counts[s] == low]
+    if isinstance(action, NextPlayer):
+        if action.seat not in tied:
+            return f"{game.colour_name(action.seat)} was named next but does not display the fewest cards"
+        return None
+    if len(tied) == 1:
+        want_one = tied[0]
+    elif tie_param.is_gap:
+        return None if tie_gap else "a tie after a neutral card did not stop at the open neutral-tie point"
+    elif tie_param.value == "seat-order":
+        want_one = tied[0]
+    else:
+        if d.kind is not K.NEXT_PLAYER or sorted(d.options) != tied or d.player != before.actor:
+            return (f"a tie for fewest cards ({', '.join(map(game.colour_name, tied))}) after a neutral card "
+                    "must let the player who played name the next player among exactly them")
+        return None
+    if d.kind is K.NEXT_PLAYER or after.actor != want_one:
+        return f"after a neutral card the turn went to {who}, not to {game.colour_name(want_one)}"
+    return None
+
+
+_ROLE_DECISIONS = frozenset(k for k, stage in TURN_STAGE.items() if 1 <= stage <= 4)
+
+
+def muted_card_does_nothing(game: Game, before: State, action: Action, after: State,
+                            events: Sequence[Event]) -> str | None:
+    """muted-card-does-nothing: a card of the banned role, the card that ends the round and,
+    under the sixth-played reading, a player's sixth card played only move from hand to
+    display; a banned role that may not be played is played only as a forced whisper."""
+    if not isinstance(action, Play) or before.decision.kind is not K.PLAY:
+        return None
+    p = before.decision.player
+    card = action.card
+    role = card % game.cards.role_count
+    role_id = game.spec.roles[role]
+    banned = before.king_in_force == role
+    if banned and not game.spec.role_actions[role_id].playable_when_banned and not before.decision.forced:
+        return f"{game.colour_name(p)} played {game.cards.format_card(card)}, a banned role that may not be played"
+    sixth = game.params["action.sixth_played"]
+    silent = (banned or after.round_end is not None
+              or (sixth.value == "sixth-played" and after.played[p] == game.six))
+    if not silent:
+        return None
+    why = "banned" if banned else "ending the round" if after.round_end is not None else "the sixth played"
+    if after.decision.kind in _ROLE_DECISIONS:
+        return f"{game.cards.format_card(card)} ({why}) opened a {after.decision.kind.value} decision"
+    hand = list(before.hands[p])
+    hand.remove(card)
+    same = (after.hands[p] == tuple(hand) and after.displays[p] == before.displays[p] + (card,)
+            and all(after.hands[s] == before.hands[s] and after.displays[s] == before.displays[s]
+                    for s in range(game.n) if s != p)
+            and (after.deck, after.deck_hidden, after.deck_bottom, after.unseen, after.discard)
+            == (before.deck, before.deck_hidden, before.deck_bottom, before.unseen, before.discard)
+            and (after.king_deck, after.king_hidden, after.king_unseen, after.king_in_force, after.king_spent)
+            == (before.king_deck, before.king_hidden, before.king_unseen, before.king_in_force, before.king_spent))
+    if not same:
+        return f"{game.cards.format_card(card)} ({why}) moved cards other than itself"
     return None
 
 
@@ -173,10 +369,15 @@ STATE_CHECKS: dict[str, StateCheck] = {
     "game-ends-at-target": game_ends_at_target,
     "player-can-act": player_can_act,
     "round-is-bounded": round_is_bounded,
+    "round-end-cause": round_end_cause,
 }
 STEP_CHECKS: dict[str, StepCheck] = {
     "hand-plus-display": hand_plus_display,
     "scores-rise-slowly": scores_rise_slowly,
+    "round-progress": round_progress,
+    "turn-is-bounded": turn_is_bounded,
+    "next-player": next_player,
+    "muted-card-does-nothing": muted_card_does_nothing,
 }
 #: Every implemented invariant id.
 IMPLEMENTED: frozenset[str] = frozenset(STATE_CHECKS) | frozenset(STEP_CHECKS)

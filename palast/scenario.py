@@ -409,7 +409,8 @@ def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[
         doc["tally"] = {names[s]: state.tally[s] for s in range(game.n)}
     doc["hands"] = {names[s]: [fc(c) for c in state.hands[s]] for s in range(game.n)}
     doc["displays"] = {names[s]: [fc(c) for c in state.displays[s]] for s in range(game.n)}
-    if state.deck_hidden == 0 and not state.unseen:
+    if state.deck_hidden == 0 and (state.deck or not state.unseen):
+        # nothing hidden: the list is the whole deck (cards it leaves out stay unplaced)
         doc["deck"] = [fc(c) for c in state.deck]
     elif not state.deck:
         doc["deck"] = state.deck_hidden
@@ -421,7 +422,7 @@ def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[
     doc["banned"] = roles[state.king_in_force] if state.king_in_force >= 0 else None
     if state.king_spent:
         doc["king_spent"] = [roles[r] for r in state.king_spent]
-    if state.king_hidden == 0 and not state.king_unseen:
+    if state.king_hidden == 0 and (state.king_deck or not state.king_unseen):
         doc["king_deck"] = [roles[r] for r in state.king_deck]
     elif not state.king_deck:
         doc["king_deck"] = state.king_hidden

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import tests.hypothesis_profiles  # noqa: F401  (registers and loads the Hypothesis profile)
 from palast.engine import Game
 from palast.spec import Spec, load_spec
 

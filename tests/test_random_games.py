@@ -56,6 +56,7 @@ def test_playout_is_apply_without_events(spec: Spec, ruleset: str, n: int) -> No
     for seed in range(15):
         rng = random.Random(seed)
         s = game.initial_state()
+        seen = [s]
         while not s.is_terminal:
             if s.decision.is_chance:
                 a = game.sample_chance(s, rng)
@@ -63,7 +64,10 @@ def test_playout_is_apply_without_events(spec: Spec, ruleset: str, n: int) -> No
                 acts = game.legal_actions(s)
                 a = acts[int(rng.random() * len(acts))]
             s = game.apply(s, a).state
+            seen.append(s)
         assert game.playout(game.initial_state(), random.Random(seed)) == s
+        for k in (1, 7, 23, len(seen) // 2):  # mid-game states too, decisions included
+            assert game.playout(game.initial_state(), random.Random(seed), max_actions=k) == seen[k]
 
 
 def test_invariant_checking_is_live(spec: Spec) -> None:

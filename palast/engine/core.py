@@ -84,8 +84,6 @@ class GameCore:
         self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
         self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
             self.role_starter(kind) for kind in self.action_kind)
-        self._duplicate_setting = self.params["play.duplicate"]
-        self._duplicate_only_forced = self._duplicate_setting.value == "only-when-forced"
 
     # ------------------------------------------------------------------ naming
     def colour_name(self, seat: int) -> str:
@@ -144,8 +142,8 @@ class GameCore:
                     return
                 d.decision = Decision(K.PLAY, seat, forced=True, points=(s.point,))
                 return
-        dup = self._duplicate_setting
-        if (d.events is not None or dup.is_gap) and self.duplicate_choice(d, seat):
+        if self.duplicate_choice(d, seat):
+            dup = self.params["play.duplicate"]
             if dup.is_gap:
                 self._gap(d, "play.duplicate", seat)
                 return

@@ -119,7 +119,7 @@ class Game(RoleActions):
             cards = [c for c in dict.fromkeys(hand) if c % nr != banned]
         else:
             cards = list(dict.fromkeys(hand))
-        if self._duplicate_only_forced and not d.forced:
+        if not d.forced and self.params["play.duplicate"].value == "only-when-forced":
             shown = {x % nr for x in state.displays[d.player]}
             fresh = [c for c in cards if c % nr not in shown]
             if fresh:
@@ -354,7 +354,7 @@ class Game(RoleActions):
         if role == banned and not self.playable_when_banned[role] and not dec.forced:
             raise IllegalActionError("a banned Jester may not be played", self._clauses["king.jester"])
         before = d.displays[p]
-        if self._duplicate_only_forced and c not in self.playable_cards(d, dec):
+        if self.params["play.duplicate"].value == "only-when-forced" and c not in self.playable_cards(d, dec):
             raise IllegalActionError("a card that repeats a role in the player's display may be played only when "
                                      "every card they may play does so (voluntary-whisper: only-when-forced)",
                                      self._clauses["turn.play.duplicate"])

@@ -1,0 +1,119 @@
+"""What a state machine run plays: ruleset, player count, readings overridden, where it
+starts (a real deal, a generated position or a scenario file) and which engine.
+
+Synthetic rulesets are the reference ruleset with one engine parameter set to another
+reading of its variation point (``game.params[parameter] = Setting(reading, point)``), so
+readings that no ruleset picks are exercised too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from palast.engine import Game
+from palast.engine.params import Setting
+from palast.scenario import Scenario, load_scenario
+from palast.spec import Spec, load_spec
+from tests.stateful.ledger import RecordingParams
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+CONSTRUCTED = Path(__file__).resolve().parent / "scenarios"
+BASE = "reference"
+
+
+@cache
+def spec() -> Spec:
+    """The spec, loaded once."""
+    return load_spec()
+
+
+@cache
+def scenario(path: str) -> Scenario:
+    """A scenario file, loaded once."""
+    return load_scenario(path, spec())
+
+
+def scenario_path(name: str) -> Path:
+    """The constructed position or example scenario called ``name``."""
+    own = CONSTRUCTED / name
+    return own if own.exists() else EXAMPLES / name
+
+
+def scenario_files() -> list[Path]:
+    """Every example scenario and every constructed position of the stateful suite."""
+    return sorted(EXAMPLES.glob("*.yaml")) + sorted(CONSTRUCTED.glob("*.yaml"))
+
+
+@dataclass(frozen=True)
+class MachineConfig:
+    """One configuration of the state machine.
+
+    :ivar label: a short name for reports.
+    :ivar ruleset: the ruleset the game starts from.
+    :ivar players: player count for real deals (generated and scenario starts choose their own).
+    :ivar overrides: (engine parameter, reading) pairs set on top of the ruleset.
+    :ivar start: ``"deal"``, ``"generated"`` or the path of a scenario file.
+    :ivar engine: the :class:`Game` class (a broken variant in the live-invariant tests).
+    """
+
+    label: str
+    ruleset: str
+    players: int = 3
+    overrides: tuple[tuple[str, str], ...] = ()
+    start: str = "deal"
+    engine: type[Game] = Game
+
+    def game(self, colours: tuple[int, ...] | None = None) -> Game:
+        """A fresh game of this configuration (``colours``: seated colour indices, default
+        the first :attr:`players` colours); its parameters record every lookup."""
+        sp = spec()
+        seats: list[str | int] = list(colours) if colours is not None else list(sp.player_colours[:self.players])
+        game = self.engine(sp, self.ruleset, seats, check=False)
+        for parameter, reading in self.overrides:
+            game.params[parameter] = Setting(reading, game.params[parameter].point)
+        game.params = RecordingParams(game.params)
+        return game
+
+    def describe(self) -> str:
+        """The engine and readings in words, for a failure report."""
+        parts = [f"ruleset {self.ruleset}"]
+        if self.overrides:
+            parts.append("readings overridden: " + ", ".join(f"{p} = {r}" for p, r in self.overrides))
+        if self.engine is not Game:
+            parts.append(f"engine {self.engine.__name__} (a deliberately broken variant)")
+        return "; ".join(parts)
+
+
+def spec_readings() -> set[tuple[str, str]]:
+    """Every (variation point, reading) pair the spec declares for a point with a parameter."""
+    return {(vp.id, r.id) for vp in spec().variation_points.values() if vp.parameter is not None
+            for r in vp.readings}
+
+
+def synthetic_overrides() -> list[tuple[str, str]]:
+    """(parameter, reading) for every reading the reference ruleset does not pick."""
+    out: list[tuple[str, str]] = []
+    for vp in spec().variation_points.values():
+        if vp.parameter is None:
+            continue
+        chosen = vp.choices[BASE]
+        out.extend((vp.parameter, r.id) for r in vp.readings if r.id != chosen)
+    return out
+
+
+#: Constructed positions that reach a parameter's variation point within their actions,
+#: for the synthetic rulesets that override that parameter.
+STARTS_BY_PARAMETER: dict[str, tuple[str, ...]] = {
+    "cupbearer.scope": ("cupbearer-swap.yaml",),
+    "cupbearer.actor_duplicate": ("cupbearer-swap.yaml",),
+    "action.sixth_played": ("sixth-card-acts.yaml",),
+    "king.reshuffle": ("marshal-empty-king-deck.yaml",),
+    "winner.tiebreak": ("final-tie-broken.yaml", "final-tie-unbroken.yaml"),
+    "neutral.tie": ("grey-tie-played.yaml",),
+    "wizard.min_count": ("wizard-hands-2-and-4.yaml", "wizard-no-partner.yaml"),
+    "maid.empty_deck": ("maid-empty-deck.yaml",),
+    "maid.discard_to": ("maid-discard.yaml",),
+}
