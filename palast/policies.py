@@ -41,11 +41,11 @@ def careful_policy(game: Game, state: State, actions: list[Action], rng: random.
     :returns: one of ``actions``.
     """
     d = state.decision
-    pool = actions
+    pool: list[Action] = actions
     if d.kind is DecisionKind.PLAY and not d.forced:
         nr = len(game.cards.roles)
         shown = {c % nr for c in state.displays[d.player]}
-        safe = [a for a in actions if isinstance(a, Play) and a.card % nr not in shown]
+        safe: list[Action] = [a for a in actions if isinstance(a, Play) and a.card % nr not in shown]
         pool = safe or actions
     elif d.kind is DecisionKind.SWAP:
         display = state.displays[d.player]

@@ -54,7 +54,7 @@ class Status(StrEnum):
     CONFIRMED = "confirmed"    #: every action legal; the game ended as the result line says (or it has none)
     UNFINISHED = "unfinished"  #: every action legal; the record stops before the game ends and has no result
     ILLEGAL = "illegal"        #: an action breaks a rule
-    GAP = "gap"                #: play reached a variation point the ruleset leaves open, which the record does not end at
+    GAP = "gap"                #: play reached an open variation point that the record does not end at
     MISMATCH = "mismatch"      #: every action legal, but the result line says something else
 
     @property
@@ -204,7 +204,9 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
 
         if ra.by is not None and dec.kind is not K.GAME_OVER:
             who = "chance" if dec.is_chance else game.colour_name(dec.player)
-            if ra.by.lower() != who:
+            # a draw or King card reveal is chance, but a player carries it out: accept either name
+            accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
+            if ra.by.lower() not in accepted:
                 return reject(f"the record says {ra.by} decides this, but {who} does: {decision_text}",
                               _who_decides_clauses(previous))
         try:
@@ -329,7 +331,7 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
 
 
 def _gap_lines(spec: Spec, report: ReplayReport, scores: str) -> list[str]:
-    g, s = report.game, report.state
+    g = report.game
     point = report.gap or ""
     vp = spec.variation_points.get(point)
     topic = f" ({vp.topic})" if vp else ""

@@ -149,7 +149,8 @@ def render_text(doc: dict[str, Any]) -> list[str]:
         lines.append("   win rate by seat     " + "  ".join(f"{c} {_pct(v)}" for c, v in r["win_rate"].items())
                      + (f"  ({r['shared_wins']} shared wins)" if r["shared_wins"] else ""))
         dv = r["diverged"]
-        lines.append(f"   games diverging      any other ruleset {_pct(dv['any'])} (outcome {_pct(dv['outcome_any'])}); "
+        lines.append(f"   games diverging      any other ruleset {_pct(dv['any'])} "
+                     f"(outcome {_pct(dv['outcome_any'])}); "
                      + "; ".join(f"from {o} {_pct(v)} (outcome {_pct(dv['outcome_from'][o])})"
                                  for o, v in dv["from"].items()))
         lines.append(f"   {'variation point':<27}{'outcome?':>9}{'reached/1000':>14}{'games':>8}"

@@ -12,7 +12,8 @@ from palast.cli import get_spec, main
 
 @main.command()
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--ruleset", "-r", default=None, help="Replay under this ruleset (default: the record's, else the spec's default).")
+@click.option("--ruleset", "-r", default=None,
+              help="Replay under this ruleset (default: the record's, else the spec's default).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every action and its events with clause ids.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of --verbose output.")

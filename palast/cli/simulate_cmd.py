@@ -48,10 +48,11 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
     config = SimConfig(games, tuple(spec.player_colours[:players]), chosen, seed, policy)
     total = games * len(chosen)
     if not as_json and sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
         with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), transient=True) as bar:
+                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("simulating", total=total)
             tallies = run(spec, config, workers=workers, progress=lambda k: bar.advance(task, k))
     else:
