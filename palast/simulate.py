@@ -76,6 +76,10 @@ class ConsultLog(dict[str, Setting]):
         self.seen.add(key)
         return dict.__getitem__(self, key)
 
+    def reading(self, key: str) -> str:
+        """The value of parameter ``key`` without noting it as read."""
+        return dict.__getitem__(self, key).value
+
 
 @dataclass(frozen=True)
 class SimConfig:
@@ -193,36 +197,38 @@ class Simulator:
             if vp.parameter is not None:
                 self.point_of[vp.parameter] = vp.id
         self.rulesets = tuple(spec.rulesets)
-        self.games: dict[str, Game] = {}    # played: params log what is consulted
-        self.plain: dict[str, Game] = {}    # for evaluating the same state under a ruleset
-        self.logs: dict[str, ConsultLog] = {}
+        self.games: dict[str, tuple[Game, ConsultLog]] = {}   # played
+        self.plain: dict[str, tuple[Game, ConsultLog]] = {}   # evaluating a state under a ruleset
         for rs in self.rulesets:
-            g = Game(spec, rs, list(self.players))
-            log = ConsultLog(g.params)
-            g.params = log
-            self.games[rs], self.logs[rs] = g, log
-            self.plain[rs] = Game(spec, rs, list(self.players))
-        self._variants: dict[tuple[str, str, str], Game] = {}
+            self.games[rs] = self._logged(Game(spec, rs, list(self.players)))
+            self.plain[rs] = self._logged(Game(spec, rs, list(self.players)))
+        self._variants: dict[tuple[str, str, str], tuple[Game, ConsultLog]] = {}
         self.alternatives: dict[tuple[str, str], tuple[str, ...]] = {}
         for rs in self.rulesets:
             for param, point in self.point_of.items():
                 vp = spec.variation_points[point]
                 values = {r.id for r in vp.readings if r.id in PARAMETERS.get(param, ())}
                 values |= set(vp.choices.values())
-                values.discard(self.plain[rs].params[param].value)
+                values.discard(self.plain[rs][1].reading(param))
                 self.alternatives[rs, param] = tuple(sorted(values))
 
     # ------------------------------------------------------------------ other readings
-    def variant(self, ruleset: str, param: str, value: str) -> Game:
+    @staticmethod
+    def _logged(g: Game) -> tuple[Game, ConsultLog]:
+        log = ConsultLog(g.params)
+        g.params = log
+        return g, log
+
+    def variant(self, ruleset: str, param: str, value: str) -> tuple[Game, ConsultLog]:
         """A game of ``ruleset`` with engine parameter ``param`` set to ``value`` (a reading
-        id or ``open``) and every other parameter as the ruleset reads it."""
+        id or ``open``) and every other parameter as the ruleset reads it, with its log."""
         key = (ruleset, param, value)
-        g = self._variants.get(key)
-        if g is None:
+        found = self._variants.get(key)
+        if found is None:
             g = Game(self.spec, ruleset, list(self.players))
             g.params = {**g.params, param: Setting(value, self.point_of[param])}
-            self._variants[key] = g
-        return g
+            found = self._variants[key] = self._logged(g)
+        return found
 
     @staticmethod
     def differs(g: Game, state: State, action: Action, legal: list[Action] | None, after: State) -> int:
@@ -247,8 +253,7 @@ class Simulator:
 
         :returns: the final state (game over or gap).
         """
-        game = self.games[ruleset]
-        log = self.logs[ruleset]
+        game, log = self.games[ruleset]
         policy = self.policy
         rng = random.Random(seed)
         s = game.initial_state()
@@ -269,7 +274,7 @@ class Simulator:
             game.step(d, action)
             after = d.freeze()
             if log.seen:
-                self._examine(ruleset, s, action, legal, after, set(log.seen), tally, seen)
+                self._examine(ruleset, _Comparison(s, action, legal, after, log), tally, seen)
             if s.round_end is None and after.round_end is not None:
                 re = after.round_end
                 tally.round_ends["forced-whisper" if re.forced else re.kind] += 1
@@ -303,37 +308,61 @@ class Simulator:
                 tally.example_outcome[p] = min(seed, tally.example_outcome.get(p, seed))
         return s
 
-    def _examine(self, rs: str, s: State, action: Action, legal: list[Action] | None, after: State,
-                 consulted: set[str], tally: Tally, seen: _GameSeen) -> None:
-        mine = self.plain[rs].params
+    def _examine(self, rs: str, cmp: _Comparison, tally: Tally, seen: _GameSeen) -> None:
+        consulted = cmp.consulted
+        mine = self.plain[rs][1]
         for param in consulted:
             point = self.point_of[param]
             tally.consulted[point] += 1
             if self.changes_outcome[point] != "yes" or any(
-                    self.differs(self.variant(rs, param, v), s, action, legal, after)
-                    for v in self.alternatives[rs, param]):
+                    cmp.level(*self.variant(rs, param, v)) for v in self.alternatives[rs, param]):
                 tally.reached[point] += 1
                 seen.reached.add(point)
         for other in self.rulesets:
             if other == rs:
                 continue
-            theirs = self.plain[other].params
-            candidates = sorted(p for p in consulted if theirs[p].value != mine[p].value)
+            theirs = self.plain[other][1]
+            candidates = sorted(p for p in consulted if theirs.reading(p) != mine.reading(p))
             if not candidates:
                 continue
-            level = self.differs(self.plain[other], s, action, legal, after)
+            level = cmp.level(*self.plain[other])
             if level == SAME:
                 continue
             seen.diverged[other] = max(level, seen.diverged.get(other, SAME))
             if len(candidates) == 1:
                 blamed = {candidates[0]: level}
             else:
-                alone = {p: self.differs(self.variant(rs, p, theirs[p].value), s, action, legal, after)
-                         for p in candidates}
+                alone = {p: cmp.level(*self.variant(rs, p, theirs.reading(p))) for p in candidates}
                 blamed = {p: lv for p, lv in alone.items() if lv} or dict.fromkeys(candidates, level)
             for p, lv in blamed.items():
                 point = self.point_of[p]
                 seen.points[point] = max(lv, seen.points.get(point, SAME))
+
+
+class _Comparison:
+    """One played action, evaluated under other readings.
+
+    An evaluation's result depends only on the readings the engine consulted during it
+    (the engine branches on nothing else that differs between rulesets), so each result is
+    kept with those readings and reused for any game that reads them the same way. The
+    played game's own readings give :data:`SAME`.
+    """
+
+    def __init__(self, state: State, action: Action, legal: list[Action] | None, after: State,
+                 log: ConsultLog) -> None:
+        self.state, self.action, self.legal, self.after = state, action, legal, after
+        self.consulted = sorted(log.seen)
+        self.memo: list[tuple[dict[str, str], int]] = [({p: log.reading(p) for p in self.consulted}, SAME)]
+
+    def level(self, game: Game, log: ConsultLog) -> int:
+        """:meth:`Simulator.differs` for ``game`` (whose params are ``log``), memoised."""
+        for readings, level in self.memo:
+            if all(log.reading(p) == v for p, v in readings.items()):
+                return level
+        log.seen.clear()
+        level = Simulator.differs(game, self.state, self.action, self.legal, self.after)
+        self.memo.append(({p: log.reading(p) for p in log.seen}, level))
+        return level
 
 
 @dataclass
@@ -375,12 +404,13 @@ def _work(task: tuple[str, int, int]) -> tuple[str, Tally]:
     return run_chunk(sim, config, *task)
 
 
-def simulate(spec: Spec, config: SimConfig, *, workers: int = 1,
+def simulate(spec: Spec, config: SimConfig, *, workers: int = 1, chunk: int = CHUNK,
              progress: Callable[[int], None] | None = None) -> dict[str, Tally]:
     """Play ``config.games`` seeded games under each ruleset of ``config``.
 
     :param workers: processes to use; 1 plays in this process. The result is the same for
         any number of workers.
+    :param chunk: games per unit of work (the result does not depend on it either).
     :param progress: called with the number of games just finished, after each chunk.
     :returns: ruleset -> :class:`Tally`, in the order of ``config.rulesets``.
     :raises InputError: for an unknown ruleset or policy, or a bad seating.
@@ -390,7 +420,7 @@ def simulate(spec: Spec, config: SimConfig, *, workers: int = 1,
             raise InputError(f"unknown ruleset {rs!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
     sim = Simulator(spec, config.players, config.policy)
     totals = {rs: Tally() for rs in config.rulesets}
-    tasks = list(chunks(config))
+    tasks = list(chunks(config, chunk))
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             rs, t = run_chunk(sim, config, *task)

@@ -1,0 +1,54 @@
+"""Benchmark: ``palast simulate`` with 1 worker and with K worker processes.
+
+Times the same run (default: 20,000 games per ruleset, 4 players, every ruleset of the
+spec, seed 0, uniform policy) once in this process (``--workers 1``) and once with
+``--workers 4``, checks that both give the same figures, and prints both wall times and the
+speed-up. The issue asks for a speed-up of at least 1.7 with 4 workers on 2 cores.
+
+    python benchmarks/simulate_workers.py [--games N] [--players P] [--workers K] [--ruleset R ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from palast.simulate import SimConfig, simulate
+from palast.simulate_report import command_line, summary
+from palast.spec import load_spec
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20_000, help="games per ruleset")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=4, help="worker processes of the parallel run")
+    ap.add_argument("--ruleset", action="append", default=None, help="repeatable; default: every ruleset")
+    ap.add_argument("--policy", default="uniform")
+    args = ap.parse_args()
+    spec = load_spec()
+    rulesets = tuple(args.ruleset or spec.rulesets)
+    config = SimConfig(args.games, tuple(spec.player_colours[:args.players]), rulesets, 0, args.policy)
+    print(f"palast simulate benchmark: {command_line(config)}")
+    print(f"{args.games * len(rulesets)} games in all; Python {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} CPUs")
+    times: dict[int, float] = {}
+    docs = {}
+    for workers in (1, args.workers):
+        t = time.perf_counter()
+        tallies = simulate(spec, config, workers=workers)
+        times[workers] = time.perf_counter() - t
+        docs[workers] = summary(spec, config, tallies)
+        rate = args.games * len(rulesets) / times[workers]
+        print(f"  --workers {workers}: {times[workers]:8.1f} s  ({rate:,.0f} games/s)")
+    same = docs[1] == docs[args.workers]
+    print(f"  speed-up with {args.workers} workers: {times[1] / times[args.workers]:.2f}x; "
+          f"same figures: {'yes' if same else 'NO'}")
+    if not same:
+        raise SystemExit("the figures differ between worker counts")
+
+
+if __name__ == "__main__":
+    main()
