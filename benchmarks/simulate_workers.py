@@ -5,14 +5,18 @@ spec, seed 0, uniform policy) once in this process (``--workers 1``) and once wi
 ``--workers 4``, checks that both give the same figures, and prints both wall times and the
 speed-up. The issue asks for a speed-up of at least 1.7 with 4 workers on 2 cores.
 
-    python benchmarks/simulate_workers.py [--games N] [--players P] [--workers K] [--ruleset R ...]
+    python benchmarks/simulate_workers.py [--games N] [--players P] [--workers K] [--ruleset R ...] [--save FILE]
+
+``--save FILE`` also writes the run's figures (the ``palast simulate --json`` document).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import resource
 import time
 
 from palast.simulate import SimConfig, simulate
@@ -27,6 +31,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=4, help="worker processes of the parallel run")
     ap.add_argument("--ruleset", action="append", default=None, help="repeatable; default: every ruleset")
     ap.add_argument("--policy", default="uniform")
+    ap.add_argument("--save", default=None, help="write the figures (palast simulate --json) to this file")
     args = ap.parse_args()
     spec = load_spec()
     rulesets = tuple(args.ruleset or spec.rulesets)
@@ -34,20 +39,31 @@ def main() -> None:
     print(f"palast simulate benchmark: {command_line(config)}")
     print(f"{args.games * len(rulesets)} games in all; Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs")
+    print(f"  load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     times: dict[int, float] = {}
+    cpu: dict[int, float] = {}
     docs = {}
     for workers in (1, args.workers):
         t = time.perf_counter()
+        c = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
         tallies = simulate(spec, config, workers=workers)
         times[workers] = time.perf_counter() - t
+        cpu[workers] = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - c
         docs[workers] = summary(spec, config, tallies)
         rate = args.games * len(rulesets) / times[workers]
-        print(f"  --workers {workers}: {times[workers]:8.1f} s  ({rate:,.0f} games/s)")
+        print(f"  --workers {workers}: {times[workers]:8.1f} s wall  ({rate:,.0f} games/s), "
+              f"{cpu[workers]:8.1f} s CPU in all processes")
     same = docs[1] == docs[args.workers]
     print(f"  speed-up with {args.workers} workers: {times[1] / times[args.workers]:.2f}x; "
           f"same figures: {'yes' if same else 'NO'}")
+    print(f"  CPU spent with {args.workers} workers / with 1: {cpu[args.workers] / cpu[1]:.2f}; "
+          f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not same:
         raise SystemExit("the figures differ between worker counts")
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as fh:
+            json.dump(docs[1], fh, indent=2)
+        print(f"  figures written to {args.save}")
 
 
 if __name__ == "__main__":

@@ -395,6 +395,8 @@ _WORKER: tuple[Simulator, SimConfig] | None = None
 
 def _init_worker(spec_root: str, config: SimConfig) -> None:
     global _WORKER
+    if _WORKER is not None and _WORKER[1] == config:
+        return  # inherited from the parent process (fork): nothing to load
     _WORKER = (Simulator(load_spec(spec_root), config.players, config.policy), config)
 
 
@@ -428,6 +430,8 @@ def simulate(spec: Spec, config: SimConfig, *, workers: int = 1, chunk: int = CH
             if progress:
                 progress(t.games)
         return totals
+    global _WORKER
+    _WORKER = (sim, config)  # a forked worker starts with it; a spawned one loads the spec itself
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
                              initargs=(os.fspath(spec.root), config)) as pool:
         for fut in as_completed([pool.submit(_work, task) for task in tasks]):
