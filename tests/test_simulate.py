@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -194,3 +195,14 @@ def test_reached_equals_brute_force(spec: Spec) -> None:
             sim.play(rs, seed, t)
             assert +Counter({p: n for p, n in t.reached.items() if sim.changes_outcome[p] == "yes"}) == expected, \
                 (rs, seed)
+
+
+def test_cli_simulate_writes_plots(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["simulate", "--games", "8", "--players", "3", "--plots", str(tmp_path / "plots")])
+    assert r.exit_code == 0, r.output
+    names = sorted(p.name for p in (tmp_path / "plots").iterdir())
+    assert names == ["actions_per_round.png", "round_ends.png", "rounds_per_game.png", "variation_points.png",
+                     "win_rate.png"]
+    for name in names:
+        assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r.stdout.count("plot written:") == 5
