@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -395,6 +396,7 @@ _WORKER: tuple[Simulator, SimConfig] | None = None
 
 def _init_worker(spec_root: str, config: SimConfig) -> None:
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if _WORKER is not None and _WORKER[1] == config:
         return  # inherited from the parent process (fork): nothing to load
     _WORKER = (Simulator(load_spec(spec_root), config.players, config.policy), config)
@@ -434,11 +436,17 @@ def simulate(spec: Spec, config: SimConfig, *, workers: int = 1, chunk: int = CH
     _WORKER = (sim, config)  # a forked worker starts with it; a spawned one loads the spec itself
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), initializer=_init_worker,
                              initargs=(os.fspath(spec.root), config)) as pool:
-        for fut in as_completed([pool.submit(_work, task) for task in tasks]):
-            rs, t = fut.result()
-            totals[rs].merge(t)
-            if progress:
-                progress(t.games)
+        futures = [pool.submit(_work, task) for task in tasks]
+        try:
+            for fut in as_completed(futures):
+                rs, t = fut.result()
+                totals[rs].merge(t)
+                if progress:
+                    progress(t.games)
+        except BaseException:
+            for fut in futures:
+                fut.cancel()
+            raise
     return totals
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -34,7 +35,6 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
     1,000 games and in what share of games the rulesets diverge there."""
     from palast.errors import InputError
     from palast.simulate import SimConfig
-    from palast.simulate import simulate as run
     from palast.simulate_report import render_text, summary
 
     spec = get_spec(ctx)
@@ -47,16 +47,11 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
     chosen = tuple(dict.fromkeys(rulesets)) or tuple(spec.rulesets)
     config = SimConfig(games, tuple(spec.player_colours[:players]), chosen, seed, policy)
     total = games * len(chosen)
-    if not as_json and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("simulating", total=total)
-            tallies = run(spec, config, workers=workers, progress=lambda k: bar.advance(task, k))
-    else:
-        tallies = run(spec, config, workers=workers)
+    try:
+        tallies = _run(spec, config, workers, total, progress=not as_json and sys.stderr.isatty())
+    except KeyboardInterrupt:
+        click.echo("palast simulate: interrupted", err=True)
+        sys.exit(130)
     doc = summary(spec, config, tallies)
     if plots_dir:
         from palast.simulate_plots import write_plots
@@ -68,3 +63,18 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
         click.echo("\n".join(render_text(doc)))
         for p in doc.get("plots", []):
             click.echo(f"plot written: {p}")
+
+
+def _run(spec: Any, config: Any, workers: int, total: int, *, progress: bool) -> Any:
+    """Run the simulation, with a progress bar on standard error when ``progress``."""
+    from palast.simulate import simulate as run
+
+    if not progress:
+        return run(spec, config, workers=workers)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("simulating", total=total)
+        return run(spec, config, workers=workers, progress=lambda k: bar.advance(task, k))
