@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from palast.engine.actions import Action, Deal, Draw
+from palast.engine.actions import Action, Deal
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
 
@@ -56,23 +56,27 @@ def card_conservation(game: Game, s: State) -> str | None:
     return None
 
 
+def _draw_pending(s: State, seat: int) -> int:
+    """1 if ``seat`` waits for a Maid's draw from a deck of unknown order, else 0."""
+    return 1 if s.decision.kind is K.DRAW and s.decision.player == seat else 0
+
+
 def hand_plus_display(game: Game, before: State, action: Action, after: State,
                       events: Sequence[Event]) -> str | None:
     """hand-plus-display: the sum changes only at a deal (to the hand size) or when a Maid
-    draws nothing (by -1), and never exceeds the hand size."""
+    draws nothing (by -1), and never exceeds the hand size. A Maid's draw from a deck of
+    unknown order is a chance decision of its own: while it is pending, the Maid's player
+    counts the card still to be drawn."""
     short = {e.player for e in events if e.kind == "no_card_drawn"}
-    # a Maid's discard from a deck of unknown order waits for the chance draw that follows it
-    pending = after.decision.player if after.decision.kind is DecisionKind.DRAW else -1
-    drawn = before.decision.player if isinstance(action, Draw) else -1
     for seat in range(game.n):
-        b = len(before.hands[seat]) + len(before.displays[seat])
-        a = len(after.hands[seat]) + len(after.displays[seat])
+        b = len(before.hands[seat]) + len(before.displays[seat]) + _draw_pending(before, seat)
+        a = len(after.hands[seat]) + len(after.displays[seat]) + _draw_pending(after, seat)
         if a > game.hand_size:
             return f"{game.colour_name(seat)} holds {a} cards in hand and display"
         if isinstance(action, Deal):
             if a != game.hand_size:
                 return f"{game.colour_name(seat)} holds {a} cards after the deal"
-        elif a != b - (1 if seat in short or seat == pending else 0) + (1 if seat == drawn else 0):
+        elif a != b - (1 if seat in short else 0):
             return f"{game.colour_name(seat)}'s hand plus display went from {b} to {a}"
     return None
 
