@@ -63,15 +63,22 @@ SAME, OPTIONS, OUTCOME = 0, 1, 2
 class ConsultLog(dict[str, Setting]):
     """An engine parameter table that notes which parameters are read.
 
-    Installed as a :class:`Game`'s ``params``; :attr:`seen` collects the names read since
-    it was last cleared.
+    A :class:`WatchedGame`'s ``params``: :attr:`seen` collects the names read since it was
+    last cleared; :attr:`always` holds those read while the game was built (the engine may
+    keep such a reading in an attribute, so it counts as read at every action).
     """
 
     seen: set[str]
+    always: frozenset[str]
 
     def __init__(self, params: dict[str, Setting]) -> None:
         super().__init__(params)
         self.seen = set()
+        self.always = frozenset()
+
+    def consulted(self) -> set[str]:
+        """The parameters read since :attr:`seen` was cleared, and those read at construction."""
+        return self.seen | self.always
 
     def __getitem__(self, key: str) -> Setting:
         self.seen.add(key)
@@ -80,6 +87,39 @@ class ConsultLog(dict[str, Setting]):
     def reading(self, key: str) -> str:
         """The value of parameter ``key`` without noting it as read."""
         return dict.__getitem__(self, key).value
+
+
+class WatchedGame(Game):
+    """A :class:`Game` whose parameter table is a :class:`ConsultLog` from the start of its
+    construction, so that readings the constructor reads (and may keep) are known too."""
+
+    _log: ConsultLog
+
+    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str]) -> None:
+        super().__init__(spec, ruleset, list(players))
+        self._log.always = frozenset(self._log.seen)
+        self._log.seen = set()
+
+    @property
+    def params(self) -> ConsultLog:
+        """The parameter table (a :class:`ConsultLog`)."""
+        return self._log
+
+    @params.setter
+    def params(self, value: dict[str, Setting]) -> None:
+        self._log = value if isinstance(value, ConsultLog) else ConsultLog(value)
+
+
+def variant_spec(spec: Spec, base: str, point: str, value: str) -> tuple[Spec, str]:
+    """A copy of ``spec`` with one more ruleset: ``base`` with variation point ``point``
+    read as ``value`` (a reading id or ``open``).
+
+    :returns: the new spec and the new ruleset's id.
+    """
+    name = f"{base}+{point}={value}"
+    vps = {vid: replace(vp, choices={**vp.choices, name: value if vid == point else vp.choices[base]})
+           for vid, vp in spec.variation_points.items()}
+    return replace(spec, variation_points=vps, rulesets={**spec.rulesets, name: spec.rulesets[base]}), name
 
 
 @dataclass(frozen=True)
@@ -168,12 +208,17 @@ class Tally:
 
 
 def _same_position(a: State, b: State) -> bool:
+    """Equal positions, not counting which points a decision names (annotation only) nor
+    the tie-break reading recorded with the same winners."""
     if a == b:
         return True
-    if a.result is None or b.result is None:
+    if a.result is not None and b.result is not None:
+        if a.result.winners != b.result.winners or a.result.shared != b.result.shared:
+            return False
+        a, b = replace(a, result=None), replace(b, result=None)
+    elif a.result is not None or b.result is not None:
         return False
-    return (a.result.winners == b.result.winners and a.result.shared == b.result.shared
-            and replace(a, result=None) == replace(b, result=None))
+    return replace(a, decision=replace(a.decision, points=())) == replace(b, decision=replace(b.decision, points=()))
 
 
 class Simulator:
@@ -198,37 +243,31 @@ class Simulator:
             if vp.parameter is not None:
                 self.point_of[vp.parameter] = vp.id
         self.rulesets = tuple(spec.rulesets)
-        self.games: dict[str, tuple[Game, ConsultLog]] = {}   # played
-        self.plain: dict[str, tuple[Game, ConsultLog]] = {}   # evaluating a state under a ruleset
+        self.games: dict[str, WatchedGame] = {}   # played
+        self.plain: dict[str, WatchedGame] = {}   # evaluating a state under a ruleset
         for rs in self.rulesets:
-            self.games[rs] = self._logged(Game(spec, rs, list(self.players)))
-            self.plain[rs] = self._logged(Game(spec, rs, list(self.players)))
-        self._variants: dict[tuple[str, str, str], tuple[Game, ConsultLog]] = {}
+            self.games[rs] = WatchedGame(spec, rs, self.players)
+            self.plain[rs] = WatchedGame(spec, rs, self.players)
+        self._variants: dict[tuple[str, str, str], WatchedGame] = {}
         self.alternatives: dict[tuple[str, str], tuple[str, ...]] = {}
         for rs in self.rulesets:
             for param, point in self.point_of.items():
                 vp = spec.variation_points[point]
                 values = {r.id for r in vp.readings if r.id in PARAMETERS.get(param, ())}
                 values |= set(vp.choices.values())
-                values.discard(self.plain[rs][1].reading(param))
+                values.discard(self.plain[rs].params.reading(param))
                 self.alternatives[rs, param] = tuple(sorted(values))
 
     # ------------------------------------------------------------------ other readings
-    @staticmethod
-    def _logged(g: Game) -> tuple[Game, ConsultLog]:
-        log = ConsultLog(g.params)
-        g.params = log
-        return g, log
-
-    def variant(self, ruleset: str, param: str, value: str) -> tuple[Game, ConsultLog]:
+    def variant(self, ruleset: str, param: str, value: str) -> WatchedGame:
         """A game of ``ruleset`` with engine parameter ``param`` set to ``value`` (a reading
-        id or ``open``) and every other parameter as the ruleset reads it, with its log."""
+        id or ``open``) and every other parameter as the ruleset reads it (built from a spec
+        with one more ruleset, :func:`variant_spec`)."""
         key = (ruleset, param, value)
         found = self._variants.get(key)
         if found is None:
-            g = Game(self.spec, ruleset, list(self.players))
-            g.params = {**g.params, param: Setting(value, self.point_of[param])}
-            found = self._variants[key] = self._logged(g)
+            vspec, name = variant_spec(self.spec, ruleset, self.point_of[param], value)
+            found = self._variants[key] = WatchedGame(vspec, name, self.players)
         return found
 
     @staticmethod
@@ -254,7 +293,8 @@ class Simulator:
 
         :returns: the final state (game over or gap).
         """
-        game, log = self.games[ruleset]
+        game = self.games[ruleset]
+        log = game.params
         policy = self.policy
         rng = random.Random(seed)
         s = game.initial_state()
@@ -274,7 +314,7 @@ class Simulator:
             d = Draft(s, record=False)
             game.step(d, action)
             after = d.freeze()
-            if log.seen:
+            if log.seen or log.always:
                 self._examine(ruleset, _Comparison(s, action, legal, after, log), tally, seen)
             if s.round_end is None and after.round_end is not None:
                 re = after.round_end
@@ -311,29 +351,29 @@ class Simulator:
 
     def _examine(self, rs: str, cmp: _Comparison, tally: Tally, seen: _GameSeen) -> None:
         consulted = cmp.consulted
-        mine = self.plain[rs][1]
+        mine = self.plain[rs].params
         for param in consulted:
             point = self.point_of[param]
             tally.consulted[point] += 1
             if self.changes_outcome[point] != "yes" or any(
-                    cmp.level(*self.variant(rs, param, v)) for v in self.alternatives[rs, param]):
+                    cmp.level(self.variant(rs, param, v)) for v in self.alternatives[rs, param]):
                 tally.reached[point] += 1
                 seen.reached.add(point)
         for other in self.rulesets:
             if other == rs:
                 continue
-            theirs = self.plain[other][1]
+            theirs = self.plain[other].params
             candidates = sorted(p for p in consulted if theirs.reading(p) != mine.reading(p))
             if not candidates:
                 continue
-            level = cmp.level(*self.plain[other])
+            level = cmp.level(self.plain[other])
             if level == SAME:
                 continue
             seen.diverged[other] = max(level, seen.diverged.get(other, SAME))
             if len(candidates) == 1:
                 blamed = {candidates[0]: level}
             else:
-                alone = {p: cmp.level(*self.variant(rs, p, theirs.reading(p))) for p in candidates}
+                alone = {p: cmp.level(self.variant(rs, p, theirs.reading(p))) for p in candidates}
                 blamed = {p: lv for p, lv in alone.items() if lv} or dict.fromkeys(candidates, level)
             for p, lv in blamed.items():
                 point = self.point_of[p]
@@ -352,17 +392,18 @@ class _Comparison:
     def __init__(self, state: State, action: Action, legal: list[Action] | None, after: State,
                  log: ConsultLog) -> None:
         self.state, self.action, self.legal, self.after = state, action, legal, after
-        self.consulted = sorted(log.seen)
+        self.consulted = sorted(log.consulted())
         self.memo: list[tuple[dict[str, str], int]] = [({p: log.reading(p) for p in self.consulted}, SAME)]
 
-    def level(self, game: Game, log: ConsultLog) -> int:
-        """:meth:`Simulator.differs` for ``game`` (whose params are ``log``), memoised."""
+    def level(self, game: WatchedGame) -> int:
+        """:meth:`Simulator.differs` for ``game``, memoised."""
+        log = game.params
         for readings, level in self.memo:
             if all(log.reading(p) == v for p, v in readings.items()):
                 return level
         log.seen.clear()
         level = Simulator.differs(game, self.state, self.action, self.legal, self.after)
-        self.memo.append(({p: log.reading(p) for p in log.seen}, level))
+        self.memo.append(({p: log.reading(p) for p in log.consulted()}, level))
         return level
 
 
