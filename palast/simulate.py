@@ -38,7 +38,7 @@ import os
 import random
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -63,8 +63,8 @@ SAME, OPTIONS, OUTCOME = 0, 1, 2
 class ConsultLog(dict[str, Setting]):
     """An engine parameter table that notes which parameters are read.
 
-    A :class:`WatchedGame`'s ``params``: :attr:`seen` collects the names read since it was
-    last cleared; :attr:`always` holds those read while the game was built (the engine may
+    A :class:`WatchedGame`'s ``params``: ``seen`` collects the names read since it was
+    last cleared; ``always`` holds those read while the game was built (the engine may
     keep such a reading in an attribute, so it counts as read at every action).
     """
 
@@ -77,7 +77,7 @@ class ConsultLog(dict[str, Setting]):
         self.always = frozenset()
 
     def consulted(self) -> set[str]:
-        """The parameters read since :attr:`seen` was cleared, and those read at construction."""
+        """The parameters read since ``seen`` was cleared, and those read at construction."""
         return self.seen | self.always
 
     def __getitem__(self, key: str) -> Setting:
@@ -184,10 +184,10 @@ class Tally:
     outcome_diverged_any: int = 0
     point_diverged: Counter[str] = field(default_factory=Counter)
     point_outcome_diverged: Counter[str] = field(default_factory=Counter)
-    example: dict[str, int] = field(default_factory=dict)
-    example_outcome: dict[str, int] = field(default_factory=dict)
-    example_reached: dict[str, int] = field(default_factory=dict)
-    win_share: dict[int, Fraction] = field(default_factory=dict)
+    example: MutableMapping[str, int] = field(default_factory=dict)
+    example_outcome: MutableMapping[str, int] = field(default_factory=dict)
+    example_reached: MutableMapping[str, int] = field(default_factory=dict)
+    win_share: MutableMapping[int, Fraction] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
         """Add ``other``'s counts to these (commutative and associative)."""
