@@ -42,4 +42,12 @@ def get_spec(ctx: click.Context) -> Any:
     return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None)
 
 
-from palast.cli import ask_cmd, explain_cmd, play_cmd, rulings_cmd, spec_cmd  # noqa: E402,F401  (register commands)
+from palast.cli import (  # noqa: E402,F401  (register commands)
+    ask_cmd,
+    explain_cmd,
+    play_cmd,
+    replay_cmd,
+    rulings_cmd,
+    simulate_cmd,
+    spec_cmd,
+)

@@ -17,9 +17,11 @@ from palast.cli import get_spec, main
               help="Check every invariant after every action.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only round ends and the result.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out.")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the game record (JSON Lines) to this file, atomically, once the game ends.")
 @click.pass_context
 def play(ctx: click.Context, players: int, colours: str | None, seed: int, ruleset: str | None, check: bool,
-         quiet: bool, no_clauses: bool) -> None:
+         quiet: bool, no_clauses: bool, record_file: str | None) -> None:
     """Play a game with uniformly random choices and print every action and event with the
     clause ids it rests on, each round's end and scores, and the winner."""
     from palast.describe import describe_event
@@ -41,7 +43,9 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     names = ", ".join(game.colour_name(s) for s in range(game.n))
     click.echo(f"palast play: {game.n} players ({names}), ruleset {rs}, seed {seed}, target {game.target}")
     state = game.initial_state()
+    moves = []
     for move in play_moves(game, seed):
+        moves.append(move)
         state = move.step.state
         who = "chance" if move.chance else game.colour_name(move.before.decision.player)
         if not quiet:
@@ -65,3 +69,8 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     else:
         click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open "
                    "(try --ruleset reference)")
+    if record_file:
+        from palast.record import record_game, write_record
+
+        write_record(record_file, record_game(game, moves, seed=seed, policy="uniform", written_by="palast play"))
+        click.echo(f"record written to {record_file}")

@@ -1,0 +1,387 @@
+"""Game records: a played or hand-written game as JSON Lines.
+
+A record is a text file with one JSON object per line (blank lines are allowed):
+
+1. a **header**: ``{"format": "palast-record", "version": 1, "players": [...], ...}`` with
+   the seated colours in seat order and, optionally, the ruleset, the seed, the policy,
+   a digest of the spec it was written with and a free-text note;
+2. one line per **action**, oldest first: ``{"action": "play maid/red", "by": "blue"}`` in
+   the notation of ``palast ask`` (:mod:`palast.notation`). Chance actions are actions too:
+   ``deal ...``, ``draw CARD`` and ``reveal ROLE`` (``"by": "chance"``). ``by`` and ``note``
+   are optional;
+3. optionally a **result**: ``{"result": {"end": "game-over", "winners": [...], "scores":
+   {...}, "rounds": 6}}`` or ``{"result": {"end": "gap", "gap": "VARIATION-POINT", ...}}``.
+
+:func:`write_record` and :func:`read_record` are the matched pair (python-chess style);
+:func:`format_record` / :func:`parse_record` do the same on text. Writing is atomic: the
+record goes to a temporary file in the target directory, which then replaces the target.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from palast.engine.game import Game
+from palast.engine.state import DecisionKind, State
+from palast.errors import InputError
+from palast.notation import format_action
+from palast.play import Move
+from palast.spec import Spec
+from palast.yamlio import MAX_BYTES
+
+#: The value of the header's ``format`` key.
+FORMAT = "palast-record"
+#: The record format version this module writes and reads.
+VERSION = 1
+
+_COLOUR = {"type": "string", "minLength": 1}
+_HEADER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["format", "version", "players"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "players": {"type": "array", "items": _COLOUR, "minItems": 1},
+        "ruleset": {"type": ["string", "null"]},
+        "seed": {"type": ["integer", "null"]},
+        "policy": {"type": ["string", "null"]},
+        "spec": {"type": ["string", "null"]},
+        "written_by": {"type": "string"},
+        "note": {"type": "string"},
+    },
+}
+_ACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["action"],
+    "additionalProperties": False,
+    "properties": {
+        "action": {"type": "string", "minLength": 1},
+        "by": {"type": "string", "minLength": 1},
+        "note": {"type": "string"},
+    },
+}
+_RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["result"],
+    "additionalProperties": False,
+    "properties": {
+        "result": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "end": {"enum": ["game-over", "gap"]},
+                "winners": {"type": "array", "items": _COLOUR},
+                "shared": {"type": "boolean"},
+                "tiebreak": {"type": ["string", "null"]},
+                "scores": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                "rounds": {"type": "integer", "minimum": 0},
+                "gap": {"type": "string"},
+            },
+        },
+        "note": {"type": "string"},
+    },
+}
+_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema)
+               for kind, schema in (("header", _HEADER_SCHEMA), ("action", _ACTION_SCHEMA),
+                                    ("result", _RESULT_SCHEMA))}
+
+
+class RecordError(InputError):
+    """A record file cannot be read: bad JSON, a line of the wrong shape, a header that
+    names unknown things, or an action whose notation cannot be parsed."""
+
+
+@dataclass(frozen=True)
+class RecordedAction:
+    """One action line.
+
+    :ivar text: the action in palast notation.
+    :ivar by: who decided it as the record says: a colour, ``"chance"``, or ``None``.
+    :ivar line: its line number in the file (1-based; 0 for a record built in memory).
+    :ivar note: a free-text note, or ``None``.
+    """
+
+    text: str
+    by: str | None = None
+    line: int = 0
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """The result line: each field ``None`` when the record leaves it out.
+
+    :ivar end: ``"game-over"`` or ``"gap"``.
+    :ivar winners: the winning colours.
+    :ivar shared: whether the win is shared after the tie-break.
+    :ivar tiebreak: the tie-break reading that decided the game, or ``None``.
+    :ivar scores: colour -> final score.
+    :ivar rounds: the number of rounds dealt.
+    :ivar gap: the open variation point play stopped at.
+    :ivar line: its line number in the file.
+    """
+
+    end: str | None = None
+    winners: tuple[str, ...] | None = None
+    shared: bool | None = None
+    tiebreak: str | None = None
+    scores: Mapping[str, int] | None = None
+    rounds: int | None = None
+    gap: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game record.
+
+    :ivar players: the seated colours in seat order (the first seat starts).
+    :ivar actions: the actions from the first deal on.
+    :ivar ruleset: the ruleset it was played under, or ``None`` (replay then uses the
+        spec's default).
+    :ivar seed: the seed of a generated game, or ``None``.
+    :ivar policy: the policy of a generated game, or ``None``.
+    :ivar spec_digest: :func:`spec_digest` of the spec it was written with, or ``None``.
+    :ivar result: the result line, or ``None`` (a hand-written record may leave it out).
+    :ivar note: the header's note, or ``None``.
+    :ivar written_by: the program that wrote it, or ``None``.
+    :ivar file: the file it was read from, or ``None``.
+    """
+
+    players: tuple[str, ...]
+    actions: tuple[RecordedAction, ...] = ()
+    ruleset: str | None = None
+    seed: int | None = None
+    policy: str | None = None
+    spec_digest: str | None = None
+    result: RecordResult | None = None
+    note: str | None = None
+    written_by: str | None = None
+    file: str | None = field(default=None, compare=False)
+
+
+# ---------------------------------------------------------------------- building records
+def spec_digest(spec: Spec) -> str:
+    """A digest of the spec's YAML files (names and bytes), ``"sha256:"`` and 16 hex digits.
+
+    Two specs with the same digest hold the same rules; a record notes the digest so a
+    replay can say when the rules changed since it was written.
+    """
+    h = hashlib.sha256()
+    for path in sorted(Path(spec.root).glob("*.yaml")):
+        h.update(path.name.encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return "sha256:" + h.hexdigest()[:16]
+
+
+def result_of(game: Game, state: State) -> RecordResult | None:
+    """The result line for the final ``state`` of ``game``: the winners (game over) or the
+    open variation point (gap); ``None`` while the game goes on."""
+    scores = {game.colour_name(s): v for s, v in enumerate(state.scores)}
+    d = state.decision
+    if d.kind is DecisionKind.GAME_OVER and state.result is not None:
+        r = state.result
+        return RecordResult("game-over", tuple(game.colour_name(s) for s in r.winners), r.shared,
+                            r.tiebreak or None, scores, state.round)
+    if d.kind is DecisionKind.GAP:
+        return RecordResult("gap", scores=scores, rounds=state.round, gap=d.point)
+    return None
+
+
+def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, policy: str | None = None,
+                written_by: str | None = None) -> Record:
+    """Build the record of a played game.
+
+    :param game: the game the moves were played in (its seats and ruleset go in the header).
+    :param moves: the moves from the first deal on, as :func:`palast.play.play_moves` yields them.
+    :returns: the record, with a result line if the last move ended the game or reached a gap.
+    """
+    actions: list[RecordedAction] = []
+    final: State | None = None
+    for m in moves:
+        by = "chance" if m.chance else game.colour_name(m.before.decision.player)
+        actions.append(RecordedAction(format_action(game, m.action), by))
+        final = m.step.state
+    return Record(
+        players=tuple(game.colour_name(s) for s in range(game.n)),
+        actions=tuple(actions),
+        ruleset=game.ruleset,
+        seed=seed,
+        policy=policy,
+        spec_digest=spec_digest(game.spec),
+        result=result_of(game, final) if final is not None else None,
+        written_by=written_by,
+    )
+
+
+# ---------------------------------------------------------------------- text
+def _header_dict(record: Record) -> dict[str, Any]:
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "players": list(record.players)}
+    for key, value in (("ruleset", record.ruleset), ("seed", record.seed), ("policy", record.policy),
+                       ("spec", record.spec_digest), ("written_by", record.written_by), ("note", record.note)):
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _result_dict(r: RecordResult) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if r.end is not None:
+        out["end"] = r.end
+    if r.winners is not None:
+        out["winners"] = list(r.winners)
+    if r.shared is not None:
+        out["shared"] = r.shared
+    if r.tiebreak is not None:
+        out["tiebreak"] = r.tiebreak
+    if r.gap is not None:
+        out["gap"] = r.gap
+    if r.scores is not None:
+        out["scores"] = dict(r.scores)
+    if r.rounds is not None:
+        out["rounds"] = r.rounds
+    return out
+
+
+def format_record(record: Record) -> str:
+    """The record as JSON Lines text (header, actions, result), ending in a newline."""
+    lines = [json.dumps(_header_dict(record), ensure_ascii=False)]
+    for a in record.actions:
+        item: dict[str, Any] = {"action": a.text}
+        if a.by is not None:
+            item["by"] = a.by
+        if a.note is not None:
+            item["note"] = a.note
+        lines.append(json.dumps(item, ensure_ascii=False))
+    if record.result is not None:
+        lines.append(json.dumps({"result": _result_dict(record.result)}, ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
+def _check(kind: str, obj: Any, file: str, line: int) -> None:
+    errors = sorted(_VALIDATORS[kind].iter_errors(obj), key=lambda e: list(e.absolute_path))
+    if errors:
+        problems = []
+        for e in errors:
+            where = ".".join(str(p) for p in e.absolute_path)
+            problems.append(f"{kind} {where + ': ' if where else ''}{e.message}")
+        raise RecordError("; ".join(problems), file, f"line {line}")
+
+
+def parse_record(text: str, file: str = "<record>") -> Record:
+    """Read a record from JSON Lines ``text``.
+
+    :param file: the name used in error messages.
+    :returns: the :class:`Record` (actions are kept as text; :mod:`palast.replay` parses
+        them against the seated players).
+    :raises RecordError: naming the file, the line and the problem, for a line that is not
+        a JSON object, a missing or malformed header, an action or result line of the wrong
+        shape, or anything after the result line.
+    """
+    header: dict[str, Any] | None = None
+    actions: list[RecordedAction] = []
+    result: RecordResult | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, f"line {number}") from None
+        if not isinstance(obj, dict):
+            raise RecordError("each line must be a JSON object", file, f"line {number}")
+        if header is None:
+            if "format" not in obj:
+                raise RecordError(f'the first line must be the header {{"format": "{FORMAT}", "version": '
+                                  f'{VERSION}, "players": [...]}}', file, f"line {number}")
+            _check("header", obj, file, number)
+            header = obj
+            continue
+        if result is not None:
+            raise RecordError(f"nothing may follow the result line (line {result.line})", file, f"line {number}")
+        if "action" in obj:
+            _check("action", obj, file, number)
+            actions.append(RecordedAction(obj["action"].strip(), obj.get("by"), number, obj.get("note")))
+        elif "result" in obj:
+            _check("result", obj, file, number)
+            r = obj["result"]
+            winners = r.get("winners")
+            result = RecordResult(r.get("end"), tuple(winners) if winners is not None else None, r.get("shared"),
+                                  r.get("tiebreak"), r.get("scores"), r.get("rounds"), r.get("gap"), number)
+        else:
+            raise RecordError('a line after the header must be an action {"action": ...} or the result '
+                              '{"result": {...}}', file, f"line {number}")
+    if header is None:
+        raise RecordError("the record is empty: it needs at least a header line", file)
+    return Record(
+        players=tuple(header["players"]), actions=tuple(actions), ruleset=header.get("ruleset"),
+        seed=header.get("seed"), policy=header.get("policy"), spec_digest=header.get("spec"), result=result,
+        note=header.get("note"), written_by=header.get("written_by"), file=file,
+    )
+
+
+# ---------------------------------------------------------------------- files
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """Read the record in file ``path``.
+
+    :returns: the :class:`Record`, with ``file`` set to ``path``.
+    :raises RecordError: if the file is missing, too large, not UTF-8, or malformed (see
+        :func:`parse_record`).
+    """
+    name = os.fspath(path)
+    p = Path(name)
+    if not p.is_file():
+        raise RecordError("no such file", name)
+    if p.stat().st_size > MAX_BYTES:
+        raise RecordError(f"the file is larger than {MAX_BYTES} bytes", name)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text (byte {exc.start})", name) from None
+    return parse_record(text, name)
+
+
+def write_record(path: str | os.PathLike[str], record: Record) -> None:
+    """Write ``record`` to ``path`` atomically.
+
+    The text goes to a temporary file in the same directory, is flushed to disk, and then
+    replaces ``path`` in one step (``os.replace``); an interrupted write leaves ``path`` as
+    it was and no temporary file behind.
+
+    :raises InputError: if the directory does not exist or cannot be written.
+    """
+    target = Path(os.fspath(path))
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError("the directory to write the record in does not exist", str(target))
+    text = format_record(record)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write here: {exc.strerror}", str(target)) from None
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp creates 0600; give the record the usual mode
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
