@@ -40,6 +40,7 @@ CHAPTERS = {
     "game-end": "Game end",
     "variation-points": "Variation points",
     "rulings": "Rulings",
+    "simulation": "discrepancy",
     "invariants": "Invariants",
     "clauses": "Clause index",
     "cli": "Command line",
