@@ -42,4 +42,4 @@ def get_spec(ctx: click.Context) -> Any:
     return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None)
 
 
-from palast.cli import ask_cmd, play_cmd, spec_cmd  # noqa: E402,F401  (register commands)
+from palast.cli import ask_cmd, play_cmd, prove_cmd, spec_cmd  # noqa: E402,F401  (register commands)
