@@ -29,7 +29,7 @@ from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, code, minimum, total
-from proofs.obligation import Obligation, Options, Outcome, check, solver
+from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, solver
 from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
 
 K = DecisionKind
@@ -130,6 +130,15 @@ def hand(s: ZState, seat: Any) -> Any:
 
 # ---------------------------------------------------------------------- well-formed decisions
 
+def exchange_formed(s: ZState) -> Any:
+    """The part of :func:`well_formed` about a pending Wizard answer: the two players are
+    different seats and the actor's given cards are in their hand (role.wizard)."""
+    lay = s.lay
+    return z3.Implies(s["dk"] == code(K.EXCHANGE_ANSWER), z3.And(
+        seat_ok(lay, s["dp"]), seat_ok(lay, s["partner"]), s["dp"] != s["partner"],
+        *[z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(s["partner"], k)) for k in range(len(lay.kinds))]))
+
+
 def well_formed(s: ZState) -> Any:
     """decisions-well-formed: the pending decision fits the position — who decides, the
     card just played lies in the actor's display and has the role whose action the
@@ -158,6 +167,8 @@ def well_formed(s: ZState) -> Any:
         z3.Implies(s["rnd"] == 0, z3.And(dk == code(K.DEAL), s["rk"] == 0)),
         z3.Implies(s["rk"] != 0, z3.And(dk_in(s, (K.DEAL, K.GAME_OVER, K.GAP)), seat_ok(lay, s["rp"]))),
         z3.Implies(dk == code(K.GAME_OVER), s["rk"] != 0),
+        z3.Implies(s["rk"] == 0, z3.And(s["rp"] == -1, z3.Not(s["rforced"]))),
+        z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
         z3.Implies(z3.And(dk == code(K.DEAL), s["rnd"] >= 1), s["rk"] != 0),
         z3.Implies(dk == code(K.PLAY), z3.And(dp == actor, last == -1, hand(s, dp) >= 1,
                                                s["forced"] == s.only_banned(dp))),
@@ -193,7 +204,7 @@ def well_formed(s: ZState) -> Any:
 
 def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof assumes, with the obligation proving each."""
-    from proofs.conservation import cards_conserved, kings_conserved
+    from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
     from proofs.hand_display import hand_plus_display
     from proofs.king import banned_not_marshal
@@ -201,7 +212,7 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     from proofs.termination import plays_bounded
 
     return [
-        ("card-conservation", lambda s: z3.And(cards_conserved(s), kings_conserved(s))),
+        ("card-conservation", conserved),
         ("banned-role", banned_not_marshal),
         ("hand-plus-display", hand_plus_display),
         ("no-repeated-role", no_repeat),
@@ -221,7 +232,7 @@ STRENGTHENING = ("card-conservation", "banned-role", "hand-plus-display", "no-re
 
 def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "role",
                     counts: tuple[int, ...] | None = None, name: str = "",
-                    out_dir: Path | None = None) -> Outcome:
+                    out_dir: Path | None = None, assume: Predicate | None = None) -> Outcome:
     """Prove that ``prop`` holds at the start of a game and after every action from a
     position satisfying the strengthening, for every player count, under ``ruleset``.
 
@@ -231,6 +242,10 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     :param name: when given and a step fails, the counterexample is searched at the card
         level, replayed by the engine and written as scenario ``name.RULESET.yaml`` in
         ``out_dir`` (:func:`proofs.search.counterexample`).
+    :param assume: assume only this (a part of the strengthening, which makes the check
+        smaller; proving ``prop`` from less is proving it all the same) instead of the
+        whole strengthening; each action kind is then checked by a fresh solver that
+        first eliminates the position's equations.
     :returns: ``proved``, or ``counterexample`` naming the player count and action kind.
     :raises Unknown: if a check is undecided.
     """
@@ -242,8 +257,13 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         if check(base):
             return Outcome("counterexample", f"{n} players: fails at the start of the game")
         for kind in ACTION_KINDS:
-            sv = ctx.step_solver(kind)
-            if check(sv, z3.Not(prop(ctx.t))):
+            if assume is None:
+                broken = check(ctx.step_solver(kind), z3.Not(prop(ctx.t)))
+            else:
+                sv = eliminating_solver()
+                sv.add(assume(ctx.s), ctx.rel[kind][0], z3.Not(prop(ctx.t)))
+                broken = check(sv)
+            if broken:
                 where = f"{n} players: a {kind.value} action breaks it"
                 if not name:
                     return Outcome("counterexample", where)
@@ -253,7 +273,8 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                     spec, ruleset, n, lambda u, i: z3.Not(prop(u.state(i + 1))), name=f"{name}.{ruleset}",
                     title=f"Counterexample to {name}", question=f"Does {name} hold after every action?",
                     comment=(f"Counterexample to the invariant {name} under {ruleset}, found by Z3 from a position\n"
-                             "satisfying every proved invariant and replayed by the engine."), out_dir=out_dir)
+                             "satisfying every proved invariant and replayed by the engine."), out_dir=out_dir,
+                    holds=prop)
                 out.detail = f"{where}; {out.detail}"
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ACTION_KINDS)} action "

@@ -34,6 +34,18 @@ def solver(timeout_ms: int = TIMEOUT_MS) -> Any:
     return s
 
 
+def eliminating_solver(timeout_ms: int = TIMEOUT_MS) -> Any:
+    """A solver that first simplifies and eliminates equations (``solve-eqs``): the
+    successor's fields are defined by equations, so they disappear before the search.
+    Not incremental; same timeout and seed as :func:`solver`."""
+    z3.set_param("smt.random_seed", SEED)
+    simplify = z3.With("simplify", arith_lhs=True, som=True)
+    s = z3.Then(simplify, "propagate-values", "solve-eqs", "elim-uncnstr", simplify, "smt").solver()
+    s.set("timeout", timeout_ms)
+    s.set("random_seed", SEED)
+    return s
+
+
 class Unknown(Exception):
     """A solver check ended ``unknown`` (timeout or give-up): the obligation fails."""
 

@@ -120,7 +120,7 @@ def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
     by_key = {f"{line.name}@{line.ruleset}": line for line in lines}
     for ob, line in zip(selected, lines, strict=True):
         failed = [n for n in ob.needs if n != ob.name and f"{n}@{ob.ruleset}" in by_key
-                  and not by_key[f"{n}@{ob.ruleset}"].passed]
+                  and by_key[f"{n}@{ob.ruleset}"].result != by_key[f"{n}@{ob.ruleset}"].expected]
         if failed and line.passed:
             line.passed = False
             line.detail += f"; rests on {', '.join(failed)}, which failed"

@@ -231,12 +231,13 @@ def display_path(path: Path) -> str:
 
 def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, int], Any], *, name: str,
                    title: str, question: str, comment: str, out_dir: Path | None = None,
-                   max_steps: int = 3) -> Outcome:
+                   max_steps: int = 3, holds: Callable[[ZState], Any] | None = None) -> Outcome:
     """Turn a failed step check into a scenario the engine replays.
 
     Z3 looks for a short path (at most ``max_steps`` actions) that starts at a play
     decision in a position satisfying the strengthening (every invariant proved) and
-    whose last step ``i`` satisfies ``bad(unroller, i)``. The start becomes a scenario
+    whose last step ``i`` satisfies ``bad(unroller, i)`` (and, for a counterexample to an
+    invariant, where the invariant ``holds``). The start becomes a scenario
     (card level, decks of unknown order) with the path's actions; the engine loads it,
     which re-checks the position against the spec's invariants, replays the actions, and
     must reach exactly the position Z3 predicted.
@@ -250,7 +251,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     hyp = strengthening(ctx.lay)
 
     def start(s: ZState) -> Any:
-        return z3.And([p(s) for _, p in hyp] + [s["dk"] == code(K.PLAY), in_round(s)])
+        extra = [holds(s)] if holds is not None else []
+        return z3.And([p(s) for _, p in hyp] + [s["dk"] == code(K.PLAY), in_round(s), *extra])
 
     def tidy(s: ZState) -> Any:
         # a readable position: first round, nobody has scored
