@@ -106,7 +106,8 @@ def actor_whisper_question() -> Question:
 
 
 def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:
-    return verify(spec, question, ruleset, opts.out_dir)
+    # the stored witness, or the one --search just wrote to the output directory
+    return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

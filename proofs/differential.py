@@ -172,28 +172,47 @@ class Differ:
         return f"after the deal Z3 and engine differ on {diff}" if diff else None
 
 
+#: Events that mark a position as rare in random play; up to a third of the positions
+#: compared are chosen among those where some legal action causes one.
+RARE_EVENTS = frozenset({"game_ended", "target_reached", "king_deck_reshuffled", "action_skipped", "rule_gap",
+                         "no_card_drawn", "round_ended", "cards_swapped"})
+#: Positions played per position compared.
+POOL = 4
+
+
 def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[State, Action | None]]:
-    """``count`` positions reached by uniformly random play (chance by its probabilities),
-    each with the deal played there (for deal decisions) or None."""
-    out: list[tuple[State, Action | None]] = []
-    state = game.initial_state()
-    while len(out) < count:
-        if state.is_terminal:
-            state = game.initial_state()
-            continue
-        d = state.decision
-        if d.kind is K.DEAL:
-            action = game.sample_chance(state, rng, deck_order=False)
-            out.append((state, action))
-        else:
-            out.append((state, None))
-            if d.is_chance:
-                action = game.sample_chance(state, rng)
+    """``count`` positions of uniformly random complete games (chance by its
+    probabilities), each with the deal played there (for deal decisions) or None.
+
+    :data:`POOL` times as many positions are played; up to a third of those returned are
+    rare ones (:data:`RARE_EVENTS`: game ends, King deck reshuffles, ...), the rest are
+    drawn uniformly, so short random games still exercise the end of the game.
+    """
+    pool: list[tuple[State, Action | None]] = []
+    while len(pool) < POOL * count:
+        state = game.initial_state()
+        while not state.is_terminal:
+            d = state.decision
+            if d.kind is K.DEAL:
+                action = game.sample_chance(state, rng, deck_order=False)
+                pool.append((state, action))
             else:
-                acts = game.legal_actions(state)
-                action = acts[rng.randrange(len(acts))]
-        state = game.apply(state, action).state
-    return out
+                pool.append((state, None))
+                if d.is_chance:
+                    action = game.sample_chance(state, rng)
+                else:
+                    acts = game.legal_actions(state)
+                    action = acts[rng.randrange(len(acts))]
+            state = game.apply(state, action).state
+    rare = [i for i, (s, deal) in enumerate(pool) if deal is None and _rare(game, s)]
+    chosen = set(rng.sample(rare, min(len(rare), count // 3)))
+    rest = [i for i in range(len(pool)) if i not in chosen]
+    chosen |= set(rng.sample(rest, count - len(chosen)))
+    return [pool[i] for i in sorted(chosen)]
+
+
+def _rare(game: Game, state: State) -> bool:
+    return any(e.kind in RARE_EVENTS for a in game.legal_actions(state) for e in game.apply(state, a).events)
 
 
 def run(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Outcome:

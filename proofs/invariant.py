@@ -28,7 +28,7 @@ from palast.engine import Game
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import Layout, ZState, code, minimum, total
+from proofs.encoding import Layout, ZState, code, equal, minimum, total
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, solver
 from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
 
@@ -60,11 +60,40 @@ class Context:
         self.s = ZState.fresh(self.lay, "s")
         self.t = ZState.fresh(self.lay, "t")
         self.label = Label.fresh(self.lay, "a")
+        self.steps: dict[DecisionKind, tuple[Any, ZState]] = {
+            k: self.tr.step(self.s, self.label, k) for k in ACTION_KINDS}
         self.rel: dict[DecisionKind, tuple[Any, ZState]] = {
-            k: self.tr.relation(self.s, self.t, self.label, k) for k in ACTION_KINDS}
+            k: (z3.And(self.s["dk"] == code(k), legal, self.label.used(k), equal(self.t, after)), after)
+            for k, (legal, after) in self.steps.items()}
         self.start = abstract(self.lay, game.initial_state())
         self._solvers: dict[DecisionKind, Any] = {}
         self._hyp: Any = None
+
+    def relation_on(self, kind: DecisionKind, fields: set[str]) -> Any:
+        """The ``kind`` relation restricted to the successor's ``fields``: legal, and each of
+        those fields equals what the action computes (the other fields are left free, so
+        this admits more successors than :attr:`rel`; a property of ``fields`` proved
+        over it holds over the full relation too)."""
+        legal, after = self.steps[kind]
+        return z3.And(self.s["dk"] == code(kind), legal, self.label.used(kind),
+                      *[self.t.f[f] == after.f[f] for f in sorted(fields)])
+
+    def fields_of(self, formula: Any) -> set[str]:
+        """The fields of ``t`` that ``formula`` mentions."""
+        names = {v.get_id(): name for name, v in self.t.f.items()}
+        found: set[str] = set()
+        seen: set[int] = set()
+        todo = [formula]
+        while todo:
+            e = todo.pop()
+            i = e.get_id()
+            if i in seen:
+                continue
+            seen.add(i)
+            if i in names:
+                found.add(names[i])
+            todo.extend(e.children())
+        return found
 
     def flag(self, kind: DecisionKind, name: str) -> Any:
         """The condition under which the ``kind`` action takes the path flagged ``name``."""
@@ -244,8 +273,10 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         ``out_dir`` (:func:`proofs.search.counterexample`).
     :param assume: assume only this (a part of the strengthening, which makes the check
         smaller; proving ``prop`` from less is proving it all the same) instead of the
-        whole strengthening; each action kind is then checked by a fresh solver that
-        first eliminates the position's equations.
+        whole strengthening; each action kind is then checked over the relation
+        restricted to the fields ``prop`` mentions (:meth:`Context.relation_on`), case by
+        case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
+        position's equations.
     :returns: ``proved``, or ``counterexample`` naming the player count and action kind.
     :raises Unknown: if a check is undecided.
     """
@@ -260,9 +291,15 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
             if assume is None:
                 broken = check(ctx.step_solver(kind), z3.Not(prop(ctx.t)))
             else:
-                sv = eliminating_solver()
-                sv.add(assume(ctx.s), ctx.rel[kind][0], z3.Not(prop(ctx.t)))
-                broken = check(sv)
+                broken = False
+                goal = z3.Not(prop(ctx.t))
+                rel = ctx.relation_on(kind, ctx.fields_of(goal))
+                for case in seat_cases(ctx, kind):
+                    sv = eliminating_solver()
+                    sv.add(assume(ctx.s), rel, goal, *case)
+                    if check(sv):
+                        broken = True
+                        break
             if broken:
                 where = f"{n} players: a {kind.value} action breaks it"
                 if not name:
@@ -279,6 +316,21 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ACTION_KINDS)} action "
                              f"kinds, {level} level")
+
+
+def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
+    """Cases covering every action of ``kind``, by the seats it involves: the deciding
+    player; for a swap its two seats instead; for a Wizard's answer also the Wizard. With
+    the seats fixed the solver's simplifier removes most choices between seats."""
+    n = ctx.lay.n
+    s, a = ctx.s, ctx.label.a
+    if kind is K.DEAL:
+        return [[]]
+    if kind is K.SWAP:
+        return [[a[0] == x, a[2] == y] for x in range(n) for y in range(x + 1, n)]
+    if kind is K.EXCHANGE_ANSWER:
+        return [[s["dp"] == p, s["partner"] == q] for p in range(n) for q in range(n) if p != q]
+    return [[s["dp"] == p] for p in range(n)]
 
 
 def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...],

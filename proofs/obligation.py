@@ -79,9 +79,10 @@ class Outcome:
 class Options:
     """How obligations run.
 
-    :ivar out_dir: where witness and counterexample scenarios are written (default:
-        ``proofs/witnesses``).
-    :ivar search: search witnesses with Z3 anew instead of checking the stored ones.
+    :ivar out_dir: where counterexample scenarios, and witnesses found by a search, are
+        written (default: ``proofs/witnesses``).
+    :ivar search: the witnesses were searched anew into ``out_dir``: check those instead
+        of the stored ones in ``proofs/witnesses``.
     """
 
     out_dir: Path | None = None

@@ -284,7 +284,8 @@ def _run_reserve(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 
 
 def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:
-    return verify(spec, question, ruleset, opts.out_dir)
+    # the stored witness, or the one --search just wrote to the output directory
+    return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

@@ -41,13 +41,15 @@ def all_obligations(spec: Spec) -> list[Obligation]:
 
 @dataclass
 class Line:
-    """The outcome of one obligation, as ``palast prove`` reports it."""
+    """The outcome of one obligation, as ``palast prove`` reports it (``seconds``: wall
+    time, ``cpu``: processor time of the process that ran it)."""
 
     name: str
     ruleset: str
     result: str
     expected: str
     seconds: float
+    cpu: float
     detail: str
     files: tuple[str, ...]
     invariants: tuple[str, ...]
@@ -57,6 +59,7 @@ class Line:
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
     """Run one obligation; a solver ``unknown`` or an exception is a failing result."""
     start = time.perf_counter()
+    cpu = time.process_time()
     try:
         out = ob.run(spec, opts)
     except Unknown as exc:
@@ -64,8 +67,8 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
     except Exception as exc:  # an obligation that crashes fails, it does not stop the run
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
-    return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), out.detail, out.files,
-                ob.invariants, out.result == ob.expect)
+    return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
+                out.detail, out.files, ob.invariants, out.result == ob.expect)
 
 
 _SPEC: Spec | None = None

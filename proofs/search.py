@@ -255,8 +255,12 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         return z3.And([p(s) for _, p in hyp] + [s["dk"] == code(K.PLAY), in_round(s), *extra])
 
     def tidy(s: ZState) -> Any:
-        # a readable position: first round, nobody has scored
-        return z3.And(start(s), s["rnd"] == 1, *[s[f"{f}{p}"] == 0 for p in range(ctx.lay.n) for f in ("sc", "ta")])
+        # a readable position: first round, nobody has scored, no card taken back or discarded, no
+        # King card spent
+        lay = ctx.lay
+        return z3.And(start(s), s["rnd"] == 1, *[s[f"{f}{p}"] == 0 for p in range(lay.n) for f in ("sc", "ta")],
+                      *[s[f"pl{p}"] == s.zone_size(lay.disp[p]) for p in range(lay.n)], s.zone_size(lay.discard) == 0,
+                      *[z3.Not(s[f"ks{j}"]) for j in range(len(lay.king_roles))])
 
     path = find_path(u, tidy, bad, max_steps=max_steps) or find_path(u, start, bad, max_steps=max_steps)
     if path is None:
