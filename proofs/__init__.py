@@ -2,16 +2,25 @@
 built from ``spec/`` through a :class:`~palast.engine.Game`, and the proof obligations
 that ``palast prove`` runs.
 
-* :mod:`proofs.encoding` — what the encoding tracks (:class:`~proofs.encoding.Layout`)
-  and the symbolic positions it works on;
-* :mod:`proofs.transition` — the transition relation, written after the engine's code;
-* :mod:`proofs.concrete` — engine states and actions to Z3 values and back;
-* :mod:`proofs.obligation` — obligations, results, solver settings (timeout, seed);
-* one module per family of obligations: :mod:`proofs.conservation`,
-  :mod:`proofs.hand_display`, :mod:`proofs.displays`, :mod:`proofs.king`,
-  :mod:`proofs.cupbearer`, :mod:`proofs.termination`, :mod:`proofs.reachability`,
-  :mod:`proofs.differential`;
-* :mod:`proofs.runner` — collects and runs them.
+Shared machinery:
 
-z3 is imported by these modules only; ``palast`` itself never imports ``proofs``.
+* :mod:`proofs.encoding` — what the encoding tracks (:class:`~proofs.encoding.Layout`,
+  the abstraction) and symbolic positions;
+* :mod:`proofs.transition` — the transition relation, written after the engine's code;
+* :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
+* :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
+* :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
+* :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
+  engine; counterexamples as scenarios;
+* :mod:`proofs.witness` — reachability questions and their stored witnesses;
+* :mod:`proofs.runner` — collects and runs every family's obligations.
+
+One module per family of obligations: :mod:`proofs.conservation`, :mod:`proofs.king`,
+:mod:`proofs.hand_display`, :mod:`proofs.displays`, :mod:`proofs.scores`,
+:mod:`proofs.termination`, :mod:`proofs.cupbearer`, :mod:`proofs.reachability`,
+:mod:`proofs.differential` (and the well-formedness conjunct in :mod:`proofs.invariant`).
+
+Witness and counterexample scenarios live in ``proofs/witnesses/``.
+z3 is imported by these modules only; ``palast`` itself never imports ``proofs``
+(``palast prove`` imports it when it runs).
 """

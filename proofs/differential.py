@@ -9,9 +9,9 @@ How Z3 is asked: the relation of the position's decision kind is built once; for
 position its fields are substituted by their values (``Z3_substitute``) and simplified,
 leaving a formula over the action's parameters. A solver enumerates every model of the
 legality part (blocking each action found); for each, Z3's model evaluation of the
-successor's fields gives the position Z3 predicts. Deals are random draws of 15 000+
-possibilities and are not enumerated: for every deal played, Z3 must admit the deal and
-predict the engine's position after it.
+successor's fields gives the position Z3 predicts. The engine does not list deals (there
+are far too many), so for every deal played Z3 must admit that deal and predict the
+engine's position after it.
 
 Games are dealt without a draw-deck order, so each Maid's draw is a chance action of its
 own, as the encoding models it.

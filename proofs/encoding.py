@@ -122,10 +122,6 @@ class Layout:
         #: Cards in the draw deck right after a deal.
         self.deck_after_deal = self.total_cards - n * self.hand_size
 
-    def role_name(self, r: int) -> str:
-        """The spec id of role ``r``."""
-        return self.game.cards.roles[r]
-
     def reading(self, parameter: str) -> str:
         """The ruleset's reading of the variation point that sets engine ``parameter``
         (``"open"`` for a gap)."""
@@ -282,10 +278,6 @@ class ZState:
         """Cards of ``role`` in ``zone``."""
         return self._cached(zone, ("role", role),
                             lambda: total(self.cnt(zone, k) for k in self.lay.kinds_of_role[role]))
-
-    def roles_in(self, zone: int) -> Any:
-        """Different roles in ``zone``."""
-        return count_true(self.role_in(zone, r) >= 1 for r in range(self.lay.nroles))
 
     def at_seat(self, seat: Any, per_seat: Callable[[int], Any]) -> Any:
         """``per_seat(seat)`` for a symbolic seat (an integer term)."""

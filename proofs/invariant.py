@@ -47,7 +47,8 @@ def make_game(spec: Spec, ruleset: str, n: int) -> Game:
 class Context:
     """Z3 terms for proofs about one game at one level: a position ``s``, the position
     ``t`` after one action with parameters ``label``, and for every action kind the
-    relation between them (:meth:`Transition.relation`) and the draft it computes.
+    relation between them (``s`` waits for that kind, the action is legal, ``t`` is what
+    :meth:`Transition.step` computes) and that draft.
 
     :param game: the game.
     :param level: ``"card"`` or ``"role"`` (see :mod:`proofs.encoding`).

@@ -35,7 +35,7 @@ WITNESS_DIR = Path(__file__).parent / "witnesses"
 
 
 @dataclass
-class Path_:
+class Trace:
     """A path found by Z3: the positions' values, and per step the decision kind, the
     label values and the engine action."""
 
@@ -106,7 +106,7 @@ class Unroller:
 
 def find_path(unroller: Unroller, start: Callable[[ZState], Any],
               goal: Callable[[Unroller, int], Any], *, max_steps: int, min_steps: int = 1,
-              side: Callable[[Unroller, int], Any] | None = None, deep: bool = False) -> Path_ | None:
+              side: Callable[[Unroller, int], Any] | None = None, deep: bool = False) -> Trace | None:
     """The shortest path (from ``min_steps`` up to ``max_steps`` actions) from a position
     satisfying ``start`` whose last step ``i`` satisfies ``goal(unroller, i)``.
 
@@ -137,7 +137,7 @@ DEEP_TIMEOUT_MS = 1_200_000
 
 
 def _find_deep(unroller: Unroller, start: Callable[[ZState], Any], goal: Callable[[Unroller, int], Any],
-               max_steps: int, min_steps: int, side: Callable[[Unroller, int], Any] | None) -> Path_ | None:
+               max_steps: int, min_steps: int, side: Callable[[Unroller, int], Any] | None) -> Trace | None:
     for steps in range(max(1, min_steps), max_steps + 1):
         z3.set_param("smt.random_seed", SEED)
         sv = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify", "smt").solver()
@@ -154,19 +154,19 @@ def _find_deep(unroller: Unroller, start: Callable[[ZState], Any], goal: Callabl
     return None
 
 
-def _extract(u: Unroller, model: Any, steps: int) -> Path_:
+def _extract(u: Unroller, model: Any, steps: int) -> Trace:
     values = [read_values(model, u.state(i)) for i in range(steps + 1)]
     kinds = [DECISIONS[int(values[i]["dk"])] for i in range(steps)]
     labels = [read_label(model, u.label(i)) for i in range(steps)]
     actions = [action_of(u.ctx.lay, kinds[i], labels[i]) for i in range(steps)]
-    return Path_(values, kinds, labels, actions)
+    return Trace(values, kinds, labels, actions)
 
 
 class ReplayMismatch(AssertionError):
     """The engine did not reach the position Z3 predicted (an encoding bug)."""
 
 
-def replay(game: Game, start: State, path: Path_, *, compare: bool = True) -> list[Step]:
+def replay(game: Game, start: State, path: Trace, *, compare: bool = True) -> list[Step]:
     """Apply ``path``'s actions in the engine from ``start``.
 
     :param compare: check that every position the engine reaches abstracts to the values
@@ -280,4 +280,4 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                    (display_path(file),))
 
 
-__all__ = ["WITNESS_DIR", "Path_", "ReplayMismatch", "Unroller", "find_path", "reload", "replay", "write_scenario"]
+__all__ = ["WITNESS_DIR", "ReplayMismatch", "Trace", "Unroller", "find_path", "reload", "replay", "write_scenario"]

@@ -15,7 +15,9 @@ king.jester, king.jester-forced, king.reveal, king.reshuffle, game.end.target,
 game.end.winner and the role rules of ``spec/roles.yaml``.
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
-draw (``draw`` decision), as the engine does for a deck dealt without an order.
+draw (``draw`` decision), as the engine does for a deck dealt without an order. (With the
+``under-deck`` reading of maid-discard-destination, which no ruleset takes, the engine
+draws a card put under an empty deck at once; the encoding still waits for a draw.)
 """
 
 from __future__ import annotations
@@ -126,19 +128,6 @@ class Transition:
         if self.lay.level == "role":
             legal = z3.And(legal, label.col >= -1, label.col < self.n)
         return legal, after
-
-    def relation(self, s: ZState, s2: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
-        """``s`` waits for a ``kind`` decision, the action ``label`` is legal there and leads
-        to ``s2``. :returns: ``(formula, after)`` with ``after`` the computed draft (for flags)."""
-        legal, after = self.step(s, label, kind)
-        from proofs.encoding import equal
-
-        return z3.And(s["dk"] == code(kind), legal, label.used(kind), equal(s2, after)), after
-
-    def relation_any(self, s: ZState, s2: ZState, label: Label,
-                     kinds: tuple[DecisionKind, ...] = ACTION_KINDS) -> Any:
-        """The disjunction of :meth:`relation` over ``kinds``."""
-        return z3.Or([self.relation(s, s2, label, k)[0] for k in kinds])
 
     # ------------------------------------------------------------------ shared steps
     def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
