@@ -61,5 +61,5 @@ def obligations(spec: Spec) -> list[Obligation]:
     return [Obligation("card-conservation", r, "proved",
                        "every card and every King card is in exactly one place, in every position of every game",
                        partial(_run, ruleset=r), FAMILY, ("card-conservation",),
-                       needs=STRENGTHENING, cost=4.0)
+                       needs=STRENGTHENING, cost=20.0)
             for r in spec.rulesets]

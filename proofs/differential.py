@@ -249,5 +249,5 @@ def obligations(spec: Spec) -> list[Obligation]:
     return [Obligation("differential", r, "proved",
                        f"at {STATES_PER_RULESET} positions of random play the Z3 transition admits exactly the "
                        "engine's legal actions, with the same results",
-                       partial(_run, ruleset=r), FAMILY, (), cost=30.0)
+                       partial(_run, ruleset=r), FAMILY, (), cost=20.0)
             for r in spec.rulesets]
