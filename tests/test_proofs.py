@@ -177,3 +177,18 @@ def test_cli_prove_only(spec: Spec, tmp_path: Path) -> None:
     bad = runner.invoke(main, ["prove", "--only", "no-such-obligation"])
     assert bad.exit_code == 2
     assert "no obligation" in bad.output
+
+
+def test_cli_prove_exit_code_on_failure(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    import proofs.runner
+
+    def wrong(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up")
+
+    monkeypatch.setattr(proofs.runner, "all_obligations",
+                        lambda spec: [Obligation("made-up", "reference", "proved", "fails on purpose", wrong)])
+    res = CliRunner().invoke(main, ["prove"])
+    assert res.exit_code == 1
+    assert "FAILED (expected proved)" in res.output
+    res = CliRunner().invoke(main, ["prove", "--json"])
+    assert res.exit_code == 1 and '"passed": false' in res.output
