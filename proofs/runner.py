@@ -85,11 +85,16 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
     return [run_one(_SPEC, by_key[k], opts) for k in keys]
 
 
+#: Families whose obligations run in a group of their own per ruleset (they build their own
+#: card-level encodings).
+SEPARATE = ("conservation", "differential")
+
+
 def _groups(selected: Sequence[Obligation]) -> list[list[str]]:
-    """Obligations grouped by ruleset (each differential check alone), costliest first."""
+    """Obligations grouped by ruleset (the :data:`SEPARATE` families apart), costliest first."""
     groups: dict[str, list[Obligation]] = {}
     for ob in selected:
-        key = f"{ob.ruleset}/{ob.family}" if ob.family == "differential" else ob.ruleset
+        key = f"{ob.ruleset}/{ob.family}" if ob.family in SEPARATE else ob.ruleset
         groups.setdefault(key, []).append(ob)
     ordered = sorted(groups.values(), key=lambda g: -sum(ob.cost for ob in g))
     return [[ob.key for ob in g] for g in ordered]
