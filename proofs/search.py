@@ -242,6 +242,9 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     which re-checks the position against the spec's invariants, replays the actions, and
     must reach exactly the position Z3 predicted.
 
+    A counterexample already stored under ``name`` is kept if it still shows the failure
+    (so files do not change from run to run); otherwise a new one is searched and written.
+
     :returns: ``counterexample`` with the scenario file, or ``error`` if no short path
         shows the failure or the engine disagrees with Z3.
     :raises Unknown: if a check is undecided.
@@ -262,6 +265,12 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                       *[s[f"pl{p}"] == s.zone_size(lay.disp[p]) for p in range(lay.n)], s.zone_size(lay.discard) == 0,
                       *[z3.Not(s[f"ks{j}"]) for j in range(len(lay.king_roles))])
 
+    folder = out_dir if out_dir is not None else WITNESS_DIR
+    stored = folder / f"{name}.yaml"
+    if stored.exists() and _still_shows(spec, ruleset, u, stored, start, bad):
+        return Outcome("counterexample", f"{n} players; the stored counterexample still shows it: its start satisfies "
+                                         "every proved invariant, each step is a Z3 step and the engine replays it",
+                       (display_path(stored),))
     path = find_path(u, tidy, bad, max_steps=max_steps) or find_path(u, start, bad, max_steps=max_steps)
     if path is None:
         return Outcome("error", f"{n} players: the check fails, but no path of at most {max_steps} actions from a "
@@ -278,6 +287,38 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                        (display_path(file),))
     return Outcome("counterexample", f"{n} players, {len(path.actions)} action(s) from a play; the engine replays it",
                    (display_path(file),))
+
+
+def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Callable[[ZState], Any],
+                 bad: Callable[[Unroller, int], Any]) -> bool:
+    """True if the scenario at ``path`` loads, the engine replays it, its start satisfies
+    ``start``, every step is a step of the Z3 relation and its last step is ``bad``."""
+    from palast.errors import InputError
+    from palast.notation import parse_action
+    from proofs.concrete import label_of, pin_label, pin_state
+
+    try:
+        sc = load_scenario(path, spec)
+        game = sc.game(spec, ruleset)
+        state = sc.start(game)
+        actions = [parse_action(game, text) for text, _ in sc.actions]
+        values = [abstract(u.ctx.lay, state)]
+        kinds = []
+        for action in actions:
+            kinds.append(state.decision.kind)
+            state = game.apply(state, action).state
+            values.append(abstract(u.ctx.lay, state))
+    except (InputError, ValueError):
+        return False
+    if not actions:
+        return False
+    sv = solver()
+    sv.add(start(u.state(0)), *pin_state(u.state(0), values[0]))
+    for i, action in enumerate(actions):
+        sv.add(u.step(i), *pin_label(u.label(i), label_of(u.ctx.lay, kinds[i], action)),
+               *pin_state(u.state(i + 1), values[i + 1]))
+    sv.add(bad(u, len(actions) - 1))
+    return check(sv)
 
 
 __all__ = ["WITNESS_DIR", "ReplayMismatch", "Trace", "Unroller", "find_path", "reload", "replay", "write_scenario"]

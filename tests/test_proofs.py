@@ -123,6 +123,17 @@ def test_cupbearer_actor_repeat_expectations(spec: Spec, tmp_path: Path) -> None
     assert final.round_end is not None and final.round_end.kind == "whisper"
 
 
+def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
+    """A stored file that no longer shows the failure is searched anew and rewritten."""
+    stale = tmp_path / "cupbearer-actor-repeat.source-b.yaml"
+    q = next(q for q in questions() if q.name == "banned-jesters-only")
+    stale.write_text(witness_file(q).read_text(encoding="utf-8"), encoding="utf-8")
+    ob = next(ob for ob in all_obligations(spec) if ob.key == "cupbearer-actor-repeat@source-b")
+    line = run_one(spec, ob, Options(out_dir=tmp_path))
+    assert line.passed and "stored" not in line.detail, line.detail
+    assert "swap" in stale.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("q", [*questions(), actor_whisper_question()], ids=lambda q: q.file_stem)
 def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
     """Every stored witness loads as a scenario and the engine's check holds under each
