@@ -46,6 +46,7 @@ from palast.cli import (  # noqa: E402,F401  (register commands)
     ask_cmd,
     explain_cmd,
     play_cmd,
+    prove_cmd,
     replay_cmd,
     rulings_cmd,
     simulate_cmd,

@@ -1,0 +1,86 @@
+"""``palast prove [--json] [--only NAME] [--ruleset R] [--jobs N] [--search] [--out DIR]``.
+
+Runs the Z3 obligations of ``proofs/`` (DESIGN.md, "Proofs") and prints one line per
+obligation: name, ruleset, result, seconds. Exit 0 when every obligation has its expected
+result, 1 otherwise, 2 for bad options. z3 is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from palast.cli import get_spec, main
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
+@click.option("--only", "only", multiple=True, help="Run only the obligations of this name (repeatable).")
+@click.option("--ruleset", "-r", "rulesets", multiple=True, help="Run only under this ruleset (repeatable).")
+@click.option("--jobs", "-j", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes.")
+@click.option("--search", is_flag=True, help="Find every witness anew with Z3 and rewrite its file (slow).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory for witness and counterexample scenarios (default: proofs/witnesses).")
+@click.option("--list", "list_only", is_flag=True, help="List the obligations without running them.")
+@click.pass_context
+def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tuple[str, ...], jobs: int,
+          search: bool, out_dir: str | None, list_only: bool) -> None:
+    """Run the Z3 proof obligations; exit 1 unless each has its expected result."""
+    from palast.errors import InputError
+    from proofs.obligation import Options
+    from proofs.runner import all_obligations, as_dict, run
+
+    spec = get_spec(ctx)
+    obligations = all_obligations(spec)
+    names = {ob.name for ob in obligations}
+    for name in only:
+        if name not in names:
+            raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
+    for r in rulesets:
+        if r not in spec.rulesets:
+            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    selected = [ob for ob in obligations if (not only or ob.name in only) and (not rulesets or ob.ruleset in rulesets)]
+    if list_only:
+        for ob in selected:
+            click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
+        return
+    opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
+    start = time.perf_counter()
+    if search:
+        _search(spec, only, rulesets, opts, as_json)
+    lines = run(spec, selected, opts, jobs=jobs)
+    seconds = time.perf_counter() - start
+    failed = [line for line in lines if not line.passed]
+    if as_json:
+        click.echo(json.dumps({"obligations": [as_dict(line) for line in lines], "passed": not failed,
+                               "seconds": round(seconds, 1)}, indent=2))
+    else:
+        for line in lines:
+            mark = "" if line.passed else f"  FAILED (expected {line.expected})"
+            click.echo(f"{line.name:28} {line.ruleset:10} {line.result:15} {line.seconds:7.2f}s  {line.detail}{mark}")
+            for f in line.files:
+                click.echo(f"{'':28} {'':10} {'':15} {'':8}  file: {f}")
+        click.echo(f"palast prove: {len(lines)} obligations, {len(lines) - len(failed)} passed, {len(failed)} failed "
+                   f"in {seconds:.1f} s")
+    ctx.exit(1 if failed else 0)
+
+
+def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: Any, quiet: bool) -> None:
+    """Find the witnesses of the selected questions anew (before checking them)."""
+    from proofs.cupbearer import actor_whisper_question
+    from proofs.reachability import questions
+    from proofs.witness import search
+
+    for q in [*questions(), actor_whisper_question()]:
+        if (only and q.name not in only) or (rulesets and not set(q.rulesets) & set(rulesets)):
+            continue
+        start = time.perf_counter()
+        out = search(spec, q, opts.out_dir)
+        if not quiet:
+            click.echo(f"search {q.file_stem:40} {out.result:15} {time.perf_counter() - start:7.2f}s  {out.detail}",
+                       err=True)

@@ -1,0 +1,26 @@
+"""The Z3 side of palast: an encoding of positions and of one transition per action kind,
+built from ``spec/`` through a :class:`~palast.engine.Game`, and the proof obligations
+that ``palast prove`` runs.
+
+Shared machinery:
+
+* :mod:`proofs.encoding` — what the encoding tracks (:class:`~proofs.encoding.Layout`,
+  the abstraction) and symbolic positions;
+* :mod:`proofs.transition` — the transition relation, written after the engine's code;
+* :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
+* :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
+* :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
+* :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
+  engine; counterexamples as scenarios;
+* :mod:`proofs.witness` — reachability questions and their stored witnesses;
+* :mod:`proofs.runner` — collects and runs every family's obligations.
+
+One module per family of obligations: :mod:`proofs.conservation`, :mod:`proofs.king`,
+:mod:`proofs.hand_display`, :mod:`proofs.displays`, :mod:`proofs.scores`,
+:mod:`proofs.termination`, :mod:`proofs.cupbearer`, :mod:`proofs.reachability`,
+:mod:`proofs.differential` (and the well-formedness conjunct in :mod:`proofs.invariant`).
+
+Witness and counterexample scenarios live in ``proofs/witnesses/``.
+z3 is imported by these modules only; ``palast`` itself never imports ``proofs``
+(``palast prove`` imports it when it runs).
+"""

@@ -1,0 +1,255 @@
+"""Between the engine and the encoding: engine states and actions as Z3 field values
+(the abstraction function), and Z3 models back as engine states, actions and scenarios.
+
+:func:`abstract` is the abstraction the differential check compares on; it keeps every
+field of :class:`~palast.engine.State` the encoding has (see :mod:`proofs.encoding`) and
+forgets the order of displays and of the draw deck, the events, the decision's cached
+options and choices, and the variation points an event names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import yaml
+import z3
+
+from palast.engine import Game
+from palast.engine.actions import (
+    Action,
+    Count,
+    Deal,
+    Discard,
+    Draw,
+    Give,
+    NextPlayer,
+    Partner,
+    Play,
+    Reveal,
+    Swap,
+    TakeBack,
+)
+from palast.engine.state import Decision, DecisionKind, State
+from palast.notation import format_action
+from palast.scenario import dump_scenario
+from proofs.encoding import DECISIONS, ROUND_ENDS, Layout, ZState, code, field_names
+from proofs.transition import Label
+
+K = DecisionKind
+Values = dict[str, int | bool]
+
+
+def kind_of(lay: Layout, card: int) -> int:
+    """The kind a card counts as in ``lay``."""
+    if lay.level == "card":
+        return lay.kind_of_card[card]
+    return lay.game.cards.role_of(card)
+
+
+def _counts(lay: Layout, cards: Iterable[int]) -> list[int]:
+    out = [0] * len(lay.kinds)
+    for c in cards:
+        out[kind_of(lay, c)] += 1
+    return out
+
+
+def abstract(lay: Layout, state: State) -> Values:
+    """The encoding's values for an engine ``state``.
+
+    :raises ValueError: for a state whose draw deck or King deck the encoding cannot
+        express (a constructed position leaving cards unplaced outside the deck).
+    """
+    if state.deck_hidden != len(state.unseen) and not (state.round == 0 and state.deck_hidden == 0):
+        raise ValueError("the position leaves cards unplaced outside the draw deck")
+    if state.king_hidden != len(state.king_unseen):
+        raise ValueError("the position leaves King cards unplaced outside the King deck")
+    v: Values = {}
+    zones: list[list[int]] = [[] for _ in range(lay.zones)]
+    for p in range(lay.n):
+        zones[lay.hand[p]] = list(state.hands[p])
+        zones[lay.disp[p]] = list(state.displays[p])
+    zones[lay.deck] = list(state.deck) + list(state.deck_bottom) + list(state.unseen)
+    zones[lay.discard] = list(state.discard)
+    for z in range(lay.zones):
+        for k, c in enumerate(_counts(lay, zones[z])):
+            v[f"c{z}_{k}"] = c
+    kd = Counter(state.king_deck) + Counter(state.king_unseen)
+    for j, r in enumerate(lay.king_roles):
+        v[f"kd{j}"] = kd[r] > 0
+        v[f"ks{j}"] = r in state.king_spent
+    v["banned"] = state.king_in_force
+    winners = state.result.winners if state.result is not None else ()
+    for p in range(lay.n):
+        v[f"sc{p}"] = state.scores[p]
+        v[f"pl{p}"] = state.played[p]
+        v[f"ta{p}"] = state.tally[p]
+        v[f"win{p}"] = p in winners
+    d = state.decision
+    v["rnd"] = state.round
+    v["actor"] = state.actor
+    v["last"] = kind_of(lay, state.last_card) if state.last_card >= 0 else -1
+    v["dk"] = code(d.kind)
+    v["dp"] = d.player
+    v["partner"] = d.partner
+    v["count"] = d.count
+    v["forced"] = d.forced
+    v["gap"] = lay.points.index(d.point) if d.kind is K.GAP else -1
+    re = state.round_end
+    v["rk"] = ROUND_ENDS.index(re.kind) if re is not None else 0
+    v["rp"] = re.player if re is not None else -1
+    v["rforced"] = re.forced if re is not None else False
+    v["shared"] = state.result.shared if state.result is not None else False
+    for k, c in enumerate(_counts(lay, d.given)):
+        v[f"g{k}"] = c
+    return v
+
+
+def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
+    """The label values (``a``: four ints, ``vec``, ``deal``) of an engine ``action``
+    answering a ``kind`` decision.
+
+    :raises ValueError: if the action does not answer that decision.
+    """
+    nk = len(lay.kinds)
+    a = [0, 0, 0, 0]
+    vec = [0] * nk
+    deal = [[0] * nk for _ in range(lay.n)]
+    if isinstance(action, (Play, Discard, Draw, TakeBack)):
+        a[0] = kind_of(lay, action.card)
+    elif isinstance(action, (Partner, NextPlayer)):
+        a[0] = action.seat
+    elif isinstance(action, Count):
+        a[0] = action.n
+    elif isinstance(action, Give):
+        vec = _counts(lay, action.cards)
+    elif isinstance(action, Swap):
+        a = [action.seat_a, kind_of(lay, action.card_a), action.seat_b, kind_of(lay, action.card_b)]
+    elif isinstance(action, Reveal):
+        a[0] = lay.king_roles.index(action.role)
+    elif isinstance(action, Deal):
+        deal = [_counts(lay, h) for h in action.hands]
+    else:
+        raise ValueError(f"not an action: {action!r}")
+    return {"a": a, "vec": vec, "deal": deal}
+
+
+def pin_state(s: ZState, values: Mapping[str, int | bool]) -> list[Any]:
+    """Equalities fixing the fields of ``s`` to ``values``."""
+    return [s.f[name] == values[name] for name in values]
+
+
+def pin_label(label: Label, values: Mapping[str, Any]) -> list[Any]:
+    """Equalities fixing ``label`` to label values (see :func:`label_of`)."""
+    out = [x == v for x, v in zip(label.a, values["a"], strict=True)]
+    out += [x == v for x, v in zip(label.vec, values["vec"], strict=True)]
+    out += [x == v for row, vals in zip(label.deal, values["deal"], strict=True)
+            for x, v in zip(row, vals, strict=True)]
+    return out
+
+
+def read_values(model: Any, s: ZState) -> Values:
+    """The values of every field of ``s`` in a Z3 ``model``."""
+    out: Values = {}
+    for name, sort in field_names(s.lay):
+        val = model.eval(s.f[name], model_completion=True)
+        out[name] = z3.is_true(val) if sort == "bool" else val.as_long()
+    return out
+
+
+def read_label(model: Any, label: Label) -> dict[str, Any]:
+    """The label values of ``label`` in a Z3 ``model``."""
+    def num(x: Any) -> int:
+        return int(model.eval(x, model_completion=True).as_long())
+
+    return {"a": [num(x) for x in label.a], "vec": [num(x) for x in label.vec],
+            "deal": [[num(x) for x in row] for row in label.deal]}
+
+
+def _cards_of(lay: Layout, counts: list[int]) -> tuple[int, ...]:
+    if lay.level != "card":
+        raise ValueError("only the card level names cards")
+    return tuple(sorted(c for k, n in enumerate(counts) for c in [lay.kinds[k].card] * n))
+
+
+def action_of(lay: Layout, kind: DecisionKind, label: Mapping[str, Any]) -> Action:
+    """The engine action with ``label``'s values answering a ``kind`` decision (card level).
+
+    :raises ValueError: for a decision no action answers.
+    """
+    a = label["a"]
+
+    def card(k: int) -> int:
+        return lay.kinds[k].card
+
+    if kind is K.DEAL:
+        return Deal(tuple(_cards_of(lay, row) for row in label["deal"]), None)
+    if kind is K.PLAY:
+        return Play(card(a[0]))
+    if kind is K.EXCHANGE_PARTNER:
+        return Partner(a[0])
+    if kind is K.EXCHANGE_COUNT:
+        return Count(a[0])
+    if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+        return Give(_cards_of(lay, label["vec"]))
+    if kind is K.DISCARD:
+        return Discard(card(a[0]))
+    if kind is K.DRAW:
+        return Draw(card(a[0]))
+    if kind is K.SWAP:
+        return Swap(a[0], card(a[1]), a[2], card(a[3]))
+    if kind is K.TAKE_BACK:
+        return TakeBack(card(a[0]))
+    if kind is K.REVEAL:
+        return Reveal(lay.king_roles[a[0]])
+    if kind is K.NEXT_PLAYER:
+        return NextPlayer(a[0])
+    raise ValueError(f"no action answers a {kind.value} decision")
+
+
+def concrete_state(lay: Layout, v: Mapping[str, int | bool]) -> State:
+    """An engine position with the values ``v`` (card level), its draw deck and King deck
+    of unknown order. The decision is rebuilt by the engine's own turn start when ``v``
+    waits for a play, so a scenario written from it reads back the same.
+
+    :raises ValueError: for a position that does not wait for a play.
+    """
+    if DECISIONS[int(v["dk"])] is not K.PLAY:
+        raise ValueError("only a position waiting for a play can be written as a scenario")
+    nk = len(lay.kinds)
+
+    def zone(z: int) -> tuple[int, ...]:
+        return _cards_of(lay, [int(v[f"c{z}_{k}"]) for k in range(nk)])
+
+    n = lay.n
+    deck = zone(lay.deck)
+    kings = tuple(r for j, r in enumerate(lay.king_roles) if v[f"kd{j}"])
+    return State(
+        hands=tuple(zone(lay.hand[p]) for p in range(n)), displays=tuple(zone(lay.disp[p]) for p in range(n)),
+        deck=(), deck_hidden=len(deck), deck_bottom=(), unseen=deck, discard=zone(lay.discard),
+        king_deck=(), king_hidden=len(kings), king_unseen=kings, king_in_force=int(v["banned"]),
+        king_spent=tuple(r for j, r in enumerate(lay.king_roles) if v[f"ks{j}"]),
+        scores=tuple(int(v[f"sc{p}"]) for p in range(n)), played=tuple(int(v[f"pl{p}"]) for p in range(n)),
+        tally=tuple(int(v[f"ta{p}"]) for p in range(n)), round=max(1, int(v["rnd"])), actor=int(v["actor"]),
+        last_card=-1, decision=Decision(K.PLAY, int(v["dp"]), forced=bool(v["forced"])),
+    )
+
+
+def scenario_text(game: Game, start: State, actions: list[Action], *, title: str, question: str,
+                  comment: str, rulesets: tuple[str, ...]) -> str:
+    """A scenario file: the position ``start`` (waiting for a play) and ``actions``.
+
+    :param comment: a comment block put at the top of the file (one line per line).
+    """
+    doc = yaml.safe_load(dump_scenario(game, start, title=title, rulesets=rulesets))
+    doc = {"title": title, "question": question, **{k: v for k, v in doc.items() if k != "title"}}
+    texts: list[str] = []
+    state = start
+    for action in actions:
+        texts.append(format_action(game, action))
+        state = game.apply(state, action).state
+    doc["actions"] = texts
+    head = "".join(f"# {line}\n" if line else "#\n" for line in comment.splitlines())
+    body: str = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return head + body

@@ -1,0 +1,65 @@
+"""Card conservation (invariant ``card-conservation``).
+
+Every card of the game is in exactly one zone, with the multiplicity the spec gives
+(``game.composition``: one card of each role per seated colour, two neutral cards per
+role); each King card is in exactly one of the King deck, the spent King cards and the
+card in force, and the banned role is the role of a King card or none.
+Clauses: A.setup.deck, A.setup.box, A.setup.king, B.setup.deck, B.setup.king.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import z3
+
+from palast.spec import Spec
+from proofs.encoding import ZState, total
+from proofs.invariant import STRENGTHENING, exchange_formed, prove_invariant
+from proofs.obligation import Obligation, Options, Outcome
+
+FAMILY = "conservation"
+
+
+def cards_conserved(s: ZState) -> Any:
+    """No zone holds a negative count and every kind's counts add up to its copies."""
+    lay = s.lay
+    parts = []
+    for kind in lay.kinds:
+        counts = [s.cnt(z, kind.index) for z in range(lay.zones)]
+        parts += [c >= 0 for c in counts]
+        parts.append(total(counts) == kind.copies)
+    return z3.And(parts)
+
+
+def kings_conserved(s: ZState) -> Any:
+    """Each King card lies in exactly one place, and the banned role is -1 or the role of
+    the King card in force."""
+    lay = s.lay
+    parts = [z3.Or([s["banned"] == -1] + [s["banned"] == r for r in lay.king_roles])]
+    for j in range(len(lay.king_roles)):
+        places = [s[f"kd{j}"], s[f"ks{j}"], s.banned_card_of(j)]
+        parts.append(z3.PbEq([(x, 1) for x in places], 1))
+    return z3.And(parts)
+
+
+def conserved(s: ZState) -> Any:
+    """:func:`cards_conserved` and :func:`kings_conserved`."""
+    return z3.And(cards_conserved(s), kings_conserved(s))
+
+
+def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    # card level: every card of every colour is accounted for. Conservation needs of the
+    # other invariants only that a pending Wizard answer is well formed.
+    return prove_invariant(spec, ruleset, conserved, level="card", name="card-conservation", out_dir=opts.out_dir,
+                           assume=lambda s: z3.And(conserved(s), exchange_formed(s)))
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """This family's obligations, one per ruleset."""
+    return [Obligation("card-conservation", r, "proved",
+                       "every card and every King card is in exactly one place, in every position of every game",
+                       partial(_run, ruleset=r), FAMILY, ("card-conservation",),
+                       needs=STRENGTHENING, cost=20.0)
+            for r in spec.rulesets]

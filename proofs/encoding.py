@@ -1,0 +1,395 @@
+"""What the Z3 encoding tracks about a position, and symbolic positions to compute with.
+
+The encoding is built from one :class:`~palast.engine.Game` (the spec, a ruleset, the
+seats), never from numbers written here: the card kinds and their copies come from
+``game.composition``, roles and their action kinds from ``spec/roles.yaml``, the King
+cards from ``spec/game.yaml``, the hand size, the six and the target from the spec, and
+every ruleset difference from ``game.params`` (``spec/variation_points.yaml``).
+
+**The abstraction.** A position is abstracted to
+
+* for every *zone* (each player's hand, each player's display, the draw deck, the discard
+  pile) and every *card kind*, how many cards of that kind lie there — the order of a
+  display and of the draw deck is forgotten (the draw deck is a face-down pile of unknown
+  order; a draw may take any of its cards, which is what the engine's chance action
+  :class:`~palast.engine.Draw` does for a deck of unknown order);
+* which King cards are in the King deck (order unknown) and which are spent, and the
+  banned role (the role of the King card in force, or -1);
+* scores, cards played this round, the tally, the round number, the player whose turn it
+  is, the kind of card played this turn;
+* the pending decision (kind, who decides, Wizard partner, count and given cards, whether
+  the play is forced, the open variation point of a gap), how the last round ended, and
+  the winners once the game is over.
+
+At the ``"card"`` level a card kind is a card of the engine (role and colour; the two
+neutral cards of a role are one kind with two copies), so the encoding is exact on this
+abstraction. At the ``"role"`` level a kind is a role: colours are forgotten, so the
+player named by the colour of the card played becomes a free choice (any seat, or the
+neutral rule). Every transition of the card level is then also one of the role level,
+so an invariant proved at the role level holds at the card level too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+from z3.z3 import _to_expr_ref
+
+from palast.engine import Game
+from palast.engine.state import DecisionKind
+
+#: Decision kinds, numbered by their order in :class:`DecisionKind`.
+DECISIONS: tuple[DecisionKind, ...] = tuple(DecisionKind)
+#: Round end kinds, numbered; 0 means the round has not ended.
+ROUND_ENDS: tuple[str, ...] = ("", "whisper", "six")
+#: The seat value of a neutral card's colour.
+NEUTRAL = -1
+#: The seat value of a card whose colour the role level forgets.
+ANY = -2
+LEVELS = ("card", "role")
+
+
+def code(kind: DecisionKind) -> int:
+    """The number of a decision kind in the encoding."""
+    return DECISIONS.index(kind)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of card the encoding counts.
+
+    :ivar index: its number in the layout.
+    :ivar role: its role index.
+    :ivar seat: the seat whose colour it has, :data:`NEUTRAL` or :data:`ANY`.
+    :ivar copies: how many cards of this kind the game has.
+    :ivar card: the engine's card int (card level), or -1 (role level).
+    """
+
+    index: int
+    role: int
+    seat: int
+    copies: int
+    card: int
+
+
+class Layout:
+    """The shape of the encoding for one game and level.
+
+    :param game: the game (spec, ruleset, seats) the encoding is built from.
+    :param level: ``"card"`` (exact) or ``"role"`` (colours forgotten).
+    :raises ValueError: for an unknown level.
+    """
+
+    def __init__(self, game: Game, level: str = "card") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}")
+        self.game = game
+        self.level = level
+        self.n = n = game.n
+        self.hand: tuple[int, ...] = tuple(range(n))
+        self.disp: tuple[int, ...] = tuple(range(n, 2 * n))
+        self.deck = 2 * n
+        self.discard = 2 * n + 1
+        self.zones = 2 * n + 2
+        cards = game.cards
+        self.nroles = cards.role_count
+        kinds: list[Kind] = []
+        if level == "card":
+            for i, c in enumerate(sorted(game.composition)):
+                colour = cards.colour_of(c)
+                seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
+                kinds.append(Kind(i, cards.role_of(c), seat, game.composition[c], c))
+        else:
+            for r in range(self.nroles):
+                copies = sum(k for c, k in game.composition.items() if cards.role_of(c) == r)
+                kinds.append(Kind(r, r, ANY, copies, -1))
+        self.kinds: tuple[Kind, ...] = tuple(kinds)
+        self.kind_of_card: dict[int, int] = {k.card: k.index for k in kinds if k.card >= 0}
+        self.kinds_of_role: tuple[tuple[int, ...], ...] = tuple(
+            tuple(k.index for k in kinds if k.role == r) for r in range(self.nroles))
+        self.action_kind: tuple[str, ...] = game.action_kind
+        self.role_by_action: dict[str, int] = {a: r for r, a in enumerate(game.action_kind)}
+        self.playable_when_banned: tuple[bool, ...] = game.playable_when_banned
+        self.king_roles: tuple[int, ...] = game.king_roles
+        self.points: tuple[str, ...] = tuple(game.spec.variation_points)
+        self.six = game.six
+        self.hand_size = game.hand_size
+        self.target = game.target
+        self.total_cards = sum(game.composition.values())
+        #: Cards in the draw deck right after a deal.
+        self.deck_after_deal = self.total_cards - n * self.hand_size
+
+    def reading(self, parameter: str) -> str:
+        """The ruleset's reading of the variation point that sets engine ``parameter``
+        (``"open"`` for a gap)."""
+        return self.game.params[parameter].value
+
+    def point_code(self, parameter: str) -> int:
+        """The number of the variation point that sets engine ``parameter``."""
+        return self.points.index(self.game.params[parameter].point)
+
+
+# ---------------------------------------------------------------------- fields
+
+def field_names(lay: Layout) -> list[tuple[str, str]]:
+    """Every field of a symbolic position, as ``(name, sort)`` with sort ``"int"`` or ``"bool"``."""
+    out: list[tuple[str, str]] = []
+    for z in range(lay.zones):
+        for k in range(len(lay.kinds)):
+            out.append((f"c{z}_{k}", "int"))
+    for j in range(len(lay.king_roles)):
+        out += [(f"kd{j}", "bool"), (f"ks{j}", "bool")]
+    out.append(("banned", "int"))
+    for p in range(lay.n):
+        out += [(f"sc{p}", "int"), (f"pl{p}", "int"), (f"ta{p}", "int"), (f"win{p}", "bool")]
+    out += [("rnd", "int"), ("actor", "int"), ("last", "int"), ("dk", "int"), ("dp", "int"),
+            ("partner", "int"), ("count", "int"), ("forced", "bool"), ("gap", "int"), ("rk", "int"),
+            ("rp", "int"), ("rforced", "bool"), ("shared", "bool")]
+    for k in range(len(lay.kinds)):
+        out.append((f"g{k}", "int"))
+    return out
+
+
+_INTS: dict[int, Any] = {}
+
+
+def _ast(x: Any) -> Any:
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    if isinstance(x, int):
+        v = _INTS.get(x)
+        if v is None:
+            v = _INTS[x] = z3.IntVal(x)
+        return v
+    return x
+
+
+def ite(cond: Any, a: Any, b: Any) -> Any:
+    """``If(cond, a, b)`` built without z3py's coercions; folded for a Python bool ``cond``."""
+    if isinstance(cond, bool):
+        return a if cond else b
+    a, b = _ast(a), _ast(b)
+    ctx = cond.ctx
+    return _to_expr_ref(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast()), ctx)
+
+
+def total(items: Iterable[Any]) -> Any:
+    """The sum of Z3 integer terms (0 for none), built without z3py's coercions."""
+    xs = [_ast(x) for x in items]
+    if not xs:
+        return z3.IntVal(0)
+    if len(xs) == 1:
+        return xs[0]
+    ctx = xs[0].ctx
+    arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(xs), arr), ctx)
+
+
+def count_true(conds: Iterable[Any]) -> Any:
+    """How many of the Boolean terms ``conds`` hold."""
+    one, zero = z3.IntVal(1), z3.IntVal(0)
+    return total(ite(c, one, zero) for c in conds)
+
+
+def pick(index: Any, values: Sequence[Any]) -> Any:
+    """``values[index]`` for a symbolic ``index`` in range (the last value otherwise); a
+    Python ``int`` index picks directly."""
+    if isinstance(index, int):
+        return values[index]
+    out = _ast(values[-1])
+    for i in range(len(values) - 2, -1, -1):
+        out = ite(index == i, values[i], out)
+    return out
+
+
+def maximum(values: Sequence[Any]) -> Any:
+    """The largest of Z3 integer terms."""
+    out = values[0]
+    for v in values[1:]:
+        out = ite(v > out, v, out)
+    return out
+
+
+def minimum(values: Sequence[Any]) -> Any:
+    """The smallest of Z3 integer terms."""
+    out = values[0]
+    for v in values[1:]:
+        out = ite(v < out, v, out)
+    return out
+
+
+class ZState:
+    """A symbolic position: one Z3 term per field (see :func:`field_names`).
+
+    Used both for the variables of a position and, as a *draft*, for the terms a
+    transition computes; a draft also carries *flags*, Boolean terms marking that a
+    path of the transition was taken (e.g. a Cupbearer action was void).
+    """
+
+    def __init__(self, lay: Layout, f: dict[str, Any], flags: dict[str, Any] | None = None,
+                 cache: dict[int, dict[Any, Any]] | None = None) -> None:
+        self.lay = lay
+        self.f = f
+        self.flags: dict[str, Any] = flags if flags is not None else {}
+        # per zone: terms computed from that zone's counts (sizes, role counts)
+        self._cache: dict[int, dict[Any, Any]] = cache if cache is not None else {}
+
+    @classmethod
+    def fresh(cls, lay: Layout, prefix: str) -> ZState:
+        """A position of fresh Z3 constants named ``prefix.field``."""
+        f = {name: (z3.Int(f"{prefix}.{name}") if sort == "int" else z3.Bool(f"{prefix}.{name}"))
+             for name, sort in field_names(lay)}
+        return cls(lay, f)
+
+    def copy(self) -> ZState:
+        """A draft with the same terms, to change without touching this one."""
+        return ZState(self.lay, dict(self.f), dict(self.flags), {z: dict(c) for z, c in self._cache.items()})
+
+    def _cached(self, zone: int, key: Any, make: Callable[[], Any]) -> Any:
+        c = self._cache.setdefault(zone, {})
+        if key not in c:
+            c[key] = make()
+        return c[key]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.f[name]
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.f[name] = value
+
+    # -- card counts -------------------------------------------------------------
+    def cnt(self, zone: int, kind: int) -> Any:
+        """Cards of ``kind`` in ``zone``."""
+        return self.f[f"c{zone}_{kind}"]
+
+    def set_cnt(self, zone: int, kind: int, value: Any) -> None:
+        """Set the count of ``kind`` in ``zone``."""
+        self.f[f"c{zone}_{kind}"] = value
+        self._cache.pop(zone, None)
+
+    def zone_size(self, zone: int) -> Any:
+        """Cards in ``zone``."""
+        return self._cached(zone, "size", lambda: total(self.cnt(zone, k) for k in range(len(self.lay.kinds))))
+
+    def role_in(self, zone: int, role: int) -> Any:
+        """Cards of ``role`` in ``zone``."""
+        return self._cached(zone, ("role", role),
+                            lambda: total(self.cnt(zone, k) for k in self.lay.kinds_of_role[role]))
+
+    def at_seat(self, seat: Any, per_seat: Callable[[int], Any]) -> Any:
+        """``per_seat(seat)`` for a symbolic seat (an integer term)."""
+        return pick(seat, [per_seat(p) for p in range(self.lay.n)])
+
+    def hand_cnt(self, seat: Any, kind: int) -> Any:
+        """Cards of ``kind`` in the hand of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.cnt(self.lay.hand[p], kind))
+
+    def disp_role(self, seat: Any, role: int) -> Any:
+        """Cards of ``role`` in the display of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.role_in(self.lay.disp[p], role))
+
+    def hand_size(self, seat: Any) -> Any:
+        """Cards in the hand of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.zone_size(self.lay.hand[p]))
+
+    def disp_size(self, seat: Any) -> Any:
+        """Cards in the display of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.zone_size(self.lay.disp[p]))
+
+    def deck_size(self) -> Any:
+        """Cards in the draw deck."""
+        return self.zone_size(self.lay.deck)
+
+    def move(self, kind: Any, src: Callable[[int], int], dst: Callable[[int], int], seat: Any,
+             amount: Any = 1) -> None:
+        """Move ``amount`` cards of (symbolic) ``kind`` from zone ``src(seat)`` to zone
+        ``dst(seat)`` of (symbolic) ``seat``."""
+        for p in range(self.lay.n):
+            on = seat == p
+            zs, zd = src(p), dst(p)
+            for k in range(len(self.lay.kinds)):
+                hit = z3.And(on, kind == k)
+                self.set_cnt(zs, k, self.cnt(zs, k) - ite(hit, amount, 0))
+                self.set_cnt(zd, k, self.cnt(zd, k) + ite(hit, amount, 0))
+
+    # -- per-seat fields ----------------------------------------------------------
+    def seat_field(self, name: str, seat: Any) -> Any:
+        """Field ``name{p}`` of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.f[f"{name}{p}"])
+
+    def add_seat_field(self, name: str, seat: Any, amount: Any) -> None:
+        """Add ``amount`` to field ``name{p}`` of (symbolic) ``seat``."""
+        for p in range(self.lay.n):
+            self.f[f"{name}{p}"] = self.f[f"{name}{p}"] + ite(seat == p, amount, 0)
+
+    # -- roles of kinds -----------------------------------------------------------
+    def role_is(self, kind: Any, role: Any) -> Any:
+        """True if (symbolic) ``kind`` has (symbolic) ``role``."""
+        if isinstance(role, int):
+            return z3.Or([kind == k for k in self.lay.kinds_of_role[role]] or [z3.BoolVal(False)])
+        return z3.Or([z3.And(kind == k.index, role == k.role) for k in self.lay.kinds])
+
+    def kind_valid(self, kind: Any) -> Any:
+        """True if ``kind`` numbers a card kind."""
+        return z3.And(kind >= 0, kind < len(self.lay.kinds))
+
+    def banned_unplayable(self) -> Any:
+        """True if the banned role may not be played while banned."""
+        bad = [r for r in range(self.lay.nroles) if not self.lay.playable_when_banned[r]]
+        return z3.Or([self["banned"] == r for r in bad] or [z3.BoolVal(False)])
+
+    def only_banned(self, seat: Any) -> Any:
+        """True if every card in the hand of (symbolic) ``seat`` has the banned role and
+        that role may not be played while banned (king.jester)."""
+        banned = self["banned"]
+        zero = z3.IntVal(0)
+
+        def other(p: int) -> Any:
+            zone = self.lay.hand[p]
+            return self._cached(zone, ("unbanned", banned.get_id()), lambda: total(
+                ite(banned != k.role, self.cnt(zone, k.index), zero) for k in self.lay.kinds))
+
+        return z3.And(banned >= 0, self.banned_unplayable(), self.at_seat(seat, other) == 0)
+
+    def banned_card_of(self, j: int) -> Any:
+        """True if King card ``j`` is the one in force."""
+        return self["banned"] == self.lay.king_roles[j]
+
+
+def merge(cond: Any, a: ZState, b: ZState) -> ZState:
+    """The draft that is ``a`` where ``cond`` holds and ``b`` elsewhere (field by field)."""
+    if isinstance(cond, bool):
+        return a if cond else b
+    if z3.is_true(cond):
+        return a
+    if z3.is_false(cond):
+        return b
+    f: dict[str, Any] = {}
+    for name, va in a.f.items():
+        vb = b.f[name]
+        f[name] = va if va is vb else ite(cond, va, vb)
+    flags: dict[str, Any] = {}
+    for name in set(a.flags) | set(b.flags):
+        fa = a.flags.get(name, z3.BoolVal(False))
+        fb = b.flags.get(name, z3.BoolVal(False))
+        flags[name] = fa if fa is fb else ite(cond, fa, fb)
+    return ZState(a.lay, f, flags)
+
+
+def branch(d: ZState, cond: Any, then: Callable[[ZState], ZState], other: Callable[[ZState], ZState]) -> ZState:
+    """Run ``then`` on a copy of ``d`` where ``cond`` holds and ``other`` elsewhere; merge."""
+    if isinstance(cond, bool):
+        return then(d) if cond else other(d)
+    if z3.is_true(cond):
+        return then(d)
+    if z3.is_false(cond):
+        return other(d)
+    return merge(cond, then(d.copy()), other(d.copy()))
+
+
+def equal(a: ZState, b: ZState) -> Any:
+    """The formula saying two positions agree on every field."""
+    return z3.And([a.f[name] == b.f[name] for name in a.f])

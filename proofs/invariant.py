@@ -1,0 +1,365 @@
+"""Inductive invariants: the proof context of one game, the strengthening every inductive
+proof assumes, and the prover.
+
+**Method.** The invariants of ``spec/invariants.yaml`` are not inductive on their own (a
+swap is only safe because no display repeats a role, a Maid only draws because the deck
+holds enough cards, ...). They are proved together with a few helper invariants as one
+conjunction :func:`strengthening`: each conjunct ``P`` gets its own obligation, which
+checks that ``P`` holds at the start of the game and that every action from a position
+satisfying *all* conjuncts leads to a position satisfying ``P``. When every conjunct's
+obligation passes, the conjunction is inductive, so every conjunct holds in every
+position reachable from the start of a game (mutual induction). The runner marks an
+obligation that assumes a failed conjunct as failed too (:attr:`Obligation.needs`).
+
+Each check is split by action kind (one query per transition), so a failure names the
+action kind that breaks the invariant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from palast.engine import Game
+from palast.engine.state import DecisionKind
+from palast.spec import Spec
+from proofs.concrete import abstract, pin_state
+from proofs.encoding import Layout, ZState, code, equal, minimum, total
+from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, solver
+from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
+
+K = DecisionKind
+Predicate = Callable[[ZState], Any]
+def player_counts(spec: Spec) -> tuple[int, ...]:
+    """Every player count of the spec (``spec/game.yaml`` ``players``)."""
+    return tuple(range(spec.min_players, spec.max_players + 1))
+
+
+def make_game(spec: Spec, ruleset: str, n: int) -> Game:
+    """The game of the first ``n`` player colours of the spec under ``ruleset``."""
+    return Game(spec, ruleset, list(spec.player_colours[:n]), check=False)
+
+
+class Context:
+    """Z3 terms for proofs about one game at one level: a position ``s``, the position
+    ``t`` after one action with parameters ``label``, and for every action kind the
+    relation between them (``s`` waits for that kind, the action is legal, ``t`` is what
+    :meth:`Transition.step` computes) and that draft.
+
+    :param game: the game.
+    :param level: ``"card"`` or ``"role"`` (see :mod:`proofs.encoding`).
+    """
+
+    def __init__(self, game: Game, level: str) -> None:
+        self.game = game
+        self.lay = Layout(game, level)
+        self.tr = Transition(self.lay)
+        self.s = ZState.fresh(self.lay, "s")
+        self.t = ZState.fresh(self.lay, "t")
+        self.label = Label.fresh(self.lay, "a")
+        self.steps: dict[DecisionKind, tuple[Any, ZState]] = {
+            k: self.tr.step(self.s, self.label, k) for k in ACTION_KINDS}
+        self.rel: dict[DecisionKind, tuple[Any, ZState]] = {
+            k: (z3.And(self.s["dk"] == code(k), legal, self.label.used(k), equal(self.t, after)), after)
+            for k, (legal, after) in self.steps.items()}
+        self.start = abstract(self.lay, game.initial_state())
+        self._solvers: dict[DecisionKind, Any] = {}
+        self._hyp: Any = None
+
+    def relation_on(self, kind: DecisionKind, fields: set[str]) -> Any:
+        """The ``kind`` relation restricted to the successor's ``fields``: legal, and each of
+        those fields equals what the action computes (the other fields are left free, so
+        this admits more successors than :attr:`rel`; a property of ``fields`` proved
+        over it holds over the full relation too)."""
+        legal, after = self.steps[kind]
+        return z3.And(self.s["dk"] == code(kind), legal, self.label.used(kind),
+                      *[self.t.f[f] == after.f[f] for f in sorted(fields)])
+
+    def fields_of(self, formula: Any) -> set[str]:
+        """The fields of ``t`` that ``formula`` mentions."""
+        names = {v.get_id(): name for name, v in self.t.f.items()}
+        found: set[str] = set()
+        seen: set[int] = set()
+        todo = [formula]
+        while todo:
+            e = todo.pop()
+            i = e.get_id()
+            if i in seen:
+                continue
+            seen.add(i)
+            if i in names:
+                found.add(names[i])
+            todo.extend(e.children())
+        return found
+
+    def flag(self, kind: DecisionKind, name: str) -> Any:
+        """The condition under which the ``kind`` action takes the path flagged ``name``."""
+        return self.rel[kind][1].flags.get(name, z3.BoolVal(False))
+
+    def hypothesis(self) -> Any:
+        """The strengthening, on ``s``."""
+        if self._hyp is None:
+            self._hyp = z3.And([p(self.s) for _, p in strengthening(self.lay)])
+        return self._hyp
+
+    def step_solver(self, kind: DecisionKind) -> Any:
+        """A solver holding the strengthening on ``s`` and the ``kind`` relation."""
+        if kind not in self._solvers:
+            sv = solver()
+            sv.add(self.hypothesis(), self.rel[kind][0])
+            self._solvers[kind] = sv
+        return self._solvers[kind]
+
+
+_CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
+
+
+def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
+    """The :class:`Context` of ``n`` players under ``ruleset`` (built once per process)."""
+    key = (id(spec), ruleset, n, level)
+    if key not in _CONTEXTS:
+        _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
+    return _CONTEXTS[key][1]
+
+
+# ---------------------------------------------------------------------- helpers on positions
+
+def seat_ok(lay: Layout, x: Any) -> Any:
+    """``x`` numbers a seat."""
+    return z3.And(x >= 0, x < lay.n)
+
+
+def dk_in(s: ZState, kinds: tuple[DecisionKind, ...]) -> Any:
+    """The position waits for one of ``kinds``."""
+    return z3.Or([s["dk"] == code(k) for k in kinds])
+
+
+def in_round(s: ZState) -> Any:
+    """A round has been dealt and has not ended (a gap inside the round included)."""
+    return z3.And(s["rnd"] >= 1, s["rk"] == 0, z3.Not(dk_in(s, (K.DEAL, K.GAME_OVER))))
+
+
+def role_with_action(lay: Layout, action: str) -> int:
+    """The role whose action kind (``spec/roles.yaml``) is ``action``."""
+    return lay.role_by_action[action]
+
+
+def role_on_table(s: ZState, role: int) -> Any:
+    """Cards of ``role`` in all displays."""
+    return total(s.role_in(z, role) for z in s.lay.disp)
+
+
+def hand(s: ZState, seat: Any) -> Any:
+    """Cards in (symbolic) ``seat``'s hand."""
+    return s.hand_size(seat)
+
+
+# ---------------------------------------------------------------------- well-formed decisions
+
+def exchange_formed(s: ZState) -> Any:
+    """The part of :func:`well_formed` about a pending Wizard answer: the two players are
+    different seats and the actor's given cards are in their hand (role.wizard)."""
+    lay = s.lay
+    return z3.Implies(s["dk"] == code(K.EXCHANGE_ANSWER), z3.And(
+        seat_ok(lay, s["dp"]), seat_ok(lay, s["partner"]), s["dp"] != s["partner"],
+        *[z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(s["partner"], k)) for k in range(len(lay.kinds))]))
+
+
+def well_formed(s: ZState) -> Any:
+    """decisions-well-formed: the pending decision fits the position — who decides, the
+    card just played lies in the actor's display and has the role whose action the
+    decision belongs to, the Wizard's partner and count are possible, the given cards are
+    in the actor's hand; scores are below the target while the game goes on; every
+    player has played at least as many cards as they display (turn.play, turn.action,
+    role.*, game.end.target)."""
+    lay = s.lay
+    n = lay.n
+    kinds = len(lay.kinds)
+    dk = s["dk"]
+    least = 0 if lay.reading("wizard.min_count") == "zero-allowed" else 1
+    actor, dp, partner, last = s["actor"], s["dp"], s["partner"], s["last"]
+    mid = dk_in(s, SUB_DECISIONS)
+    by_action = {
+        K.EXCHANGE_PARTNER: "exchange-hands", K.EXCHANGE_COUNT: "exchange-hands",
+        K.EXCHANGE_GIVE: "exchange-hands", K.EXCHANGE_ANSWER: "exchange-hands",
+        K.DISCARD: "discard-and-draw", K.DRAW: "discard-and-draw", K.SWAP: "swap-displays",
+        K.TAKE_BACK: "take-back", K.REVEAL: "reveal-king",
+    }
+    last_in_display = s.at_seat(actor, lambda q: total(
+        z3.If(last == k, s.cnt(lay.disp[q], k), 0) for k in range(kinds)))
+    parts = [
+        seat_ok(lay, actor), s["rnd"] >= 0, dk >= 0, dk < len(list(DecisionKind)),
+        z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
+        z3.Implies(s["rnd"] == 0, z3.And(dk == code(K.DEAL), s["rk"] == 0)),
+        z3.Implies(s["rk"] != 0, z3.And(dk_in(s, (K.DEAL, K.GAME_OVER, K.GAP)), seat_ok(lay, s["rp"]))),
+        z3.Implies(dk == code(K.GAME_OVER), s["rk"] != 0),
+        z3.Implies(s["rk"] == 0, z3.And(s["rp"] == -1, z3.Not(s["rforced"]))),
+        z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
+        z3.Implies(z3.And(dk == code(K.DEAL), s["rnd"] >= 1), s["rk"] != 0),
+        z3.Implies(dk == code(K.PLAY), z3.And(dp == actor, last == -1, hand(s, dp) >= 1,
+                                               s["forced"] == s.only_banned(dp))),
+        z3.Implies(dk != code(K.PLAY), z3.Not(s["forced"])),
+        z3.Implies(mid, z3.And(s["rk"] == 0, s["rnd"] >= 1, s.kind_valid(last), last_in_display >= 1)),
+        z3.Implies(z3.And(mid, dk != code(K.EXCHANGE_ANSWER)), dp == actor),
+        z3.Implies(dk_in(s, (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE)),
+                   z3.And(seat_ok(lay, partner), partner != actor, hand(s, partner) >= least)),
+        z3.Implies(dk == code(K.EXCHANGE_GIVE),
+                   z3.And(s["count"] >= 1, s["count"] <= minimum([hand(s, actor), hand(s, partner)]))),
+        z3.Implies(dk == code(K.EXCHANGE_ANSWER), z3.And(
+            partner == actor, seat_ok(lay, dp), dp != actor, s["count"] >= 1, s["count"] <= hand(s, dp),
+            total(s[f"g{k}"] for k in range(kinds)) == s["count"],
+            z3.And([z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(actor, k))
+                    for k in range(kinds)]))),
+        z3.Implies(z3.Not(dk_in(s, (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER))), partner == -1),
+        z3.Implies(z3.Not(dk_in(s, (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER))), s["count"] == -1),
+        z3.Implies(dk != code(K.EXCHANGE_ANSWER), z3.And([s[f"g{k}"] == 0 for k in range(kinds)])),
+        z3.Implies(dk != code(K.GAP), s["gap"] == -1),
+        z3.Implies(dk_in(s, (K.DEAL, K.GAME_OVER)), dp == -1),
+    ]
+    for kind, action in by_action.items():
+        parts.append(z3.Implies(dk == code(kind), s.role_is(last, role_with_action(lay, action))))
+    if lay.level == "card":
+        neutral = [k.index for k in lay.kinds if k.seat < 0]
+        parts.append(z3.Implies(dk == code(K.NEXT_PLAYER), z3.Or([last == k for k in neutral])))
+    for p in range(n):
+        parts += [s[f"sc{p}"] >= 0, s[f"ta{p}"] >= 0, s[f"pl{p}"] >= 0,
+                  z3.Implies(z3.Or(dk == code(K.DEAL), in_round(s)), s[f"sc{p}"] < lay.target),
+                  z3.Implies(s["rnd"] >= 1, s[f"pl{p}"] >= s.zone_size(lay.disp[p]))]
+    return z3.And(parts)
+
+
+def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
+    """The conjuncts every inductive proof assumes, with the obligation proving each."""
+    from proofs.conservation import conserved
+    from proofs.displays import below_six, no_repeat
+    from proofs.hand_display import hand_plus_display
+    from proofs.king import banned_not_marshal
+    from proofs.reachability import deck_reserve
+    from proofs.termination import plays_bounded
+
+    return [
+        ("card-conservation", conserved),
+        ("banned-role", banned_not_marshal),
+        ("hand-plus-display", hand_plus_display),
+        ("no-repeated-role", no_repeat),
+        ("display-below-six", below_six),
+        ("decisions-well-formed", well_formed),
+        ("round-is-bounded", plays_bounded),
+        ("deck-reserve", deck_reserve),
+    ]
+
+
+#: Names of the obligations that prove the strengthening's conjuncts.
+STRENGTHENING = ("card-conservation", "banned-role", "hand-plus-display", "no-repeated-role",
+                 "display-below-six", "decisions-well-formed", "round-is-bounded", "deck-reserve")
+
+
+# ---------------------------------------------------------------------- the prover
+
+def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "role",
+                    counts: tuple[int, ...] | None = None, name: str = "",
+                    out_dir: Path | None = None, assume: Predicate | None = None) -> Outcome:
+    """Prove that ``prop`` holds at the start of a game and after every action from a
+    position satisfying the strengthening, for every player count, under ``ruleset``.
+
+    :param level: the encoding level to prove at (the role level is coarser, so a proof
+        there covers the card level).
+    :param counts: the player counts (default: all the spec allows).
+    :param name: when given and a step fails, the counterexample is searched at the card
+        level, replayed by the engine and written as scenario ``name.RULESET.yaml`` in
+        ``out_dir`` (:func:`proofs.search.counterexample`).
+    :param assume: assume only this (a part of the strengthening, which makes the check
+        smaller; proving ``prop`` from less is proving it all the same) instead of the
+        whole strengthening; each action kind is then checked over the relation
+        restricted to the fields ``prop`` mentions (:meth:`Context.relation_on`), case by
+        case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
+        position's equations.
+    :returns: ``proved``, or ``counterexample`` naming the player count and action kind.
+    :raises Unknown: if a check is undecided.
+    """
+    counts = counts or player_counts(spec)
+    for n in counts:
+        ctx = context(spec, ruleset, n, level)
+        base = solver()
+        base.add(z3.And(pin_state(ctx.s, ctx.start)), z3.Not(prop(ctx.s)))
+        if check(base):
+            return Outcome("counterexample", f"{n} players: fails at the start of the game")
+        for kind in ACTION_KINDS:
+            if assume is None:
+                broken = check(ctx.step_solver(kind), z3.Not(prop(ctx.t)))
+            else:
+                broken = False
+                goal = z3.Not(prop(ctx.t))
+                rel = ctx.relation_on(kind, ctx.fields_of(goal))
+                for case in seat_cases(ctx, kind):
+                    sv = eliminating_solver()
+                    sv.add(assume(ctx.s), rel, goal, *case)
+                    if check(sv):
+                        broken = True
+                        break
+            if broken:
+                where = f"{n} players: a {kind.value} action breaks it"
+                if not name:
+                    return Outcome("counterexample", where)
+                from proofs.search import counterexample
+
+                out = counterexample(
+                    spec, ruleset, n, lambda u, i: z3.Not(prop(u.state(i + 1))), name=f"{name}.{ruleset}",
+                    title=f"Counterexample to {name}", question=f"Does {name} hold after every action?",
+                    comment=(f"Counterexample to the invariant {name} under {ruleset}, found by Z3 from a position\n"
+                             "satisfying every proved invariant and replayed by the engine."), out_dir=out_dir,
+                    holds=prop)
+                out.detail = f"{where}; {out.detail}"
+                return out
+    return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ACTION_KINDS)} action "
+                             f"kinds, {level} level")
+
+
+def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
+    """Cases covering every action of ``kind``, by the seats it involves: the deciding
+    player; for a swap its two seats instead; for a Wizard's answer also the Wizard. With
+    the seats fixed the solver's simplifier removes most choices between seats."""
+    n = ctx.lay.n
+    s, a = ctx.s, ctx.label.a
+    if kind is K.DEAL:
+        return [[]]
+    if kind is K.SWAP:
+        return [[a[0] == x, a[2] == y] for x in range(n) for y in range(x + 1, n)]
+    if kind is K.EXCHANGE_ANSWER:
+        return [[s["dp"] == p, s["partner"] == q] for p in range(n) for q in range(n) if p != q]
+    return [[s["dp"] == p] for p in range(n)]
+
+
+def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...],
+               claim: Callable[[Context, DecisionKind], Any], *, level: str = "role") -> tuple[bool, str]:
+    """Check a claim about single actions: for every player count and every action of
+    ``kinds`` from a position satisfying the strengthening, ``claim(ctx, kind)`` (a
+    formula over ``ctx.s``, ``ctx.label``, ``ctx.t``) holds.
+
+    :returns: ``(True, summary)`` or ``(False, where it fails)``.
+    :raises Unknown: if a check is undecided.
+    """
+    for n in player_counts(spec):
+        ctx = context(spec, ruleset, n, level)
+        for kind in kinds:
+            if check(ctx.step_solver(kind), z3.Not(claim(ctx, kind))):
+                return False, f"{n} players, {kind.value}"
+    return True, f"{', '.join(map(str, player_counts(spec)))} players"
+
+
+def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    return prove_invariant(spec, ruleset, well_formed, name="decisions-well-formed", out_dir=opts.out_dir)
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """The obligation of the decision well-formedness conjunct, one per ruleset."""
+    return [Obligation("decisions-well-formed", r, "proved",
+                       "the pending decision always fits the position (who decides, the card just played, "
+                       "the Wizard's partner and count)",
+                       partial(_run_wf, ruleset=r), "invariant", (),
+                       needs=STRENGTHENING)
+            for r in spec.rulesets]

@@ -1,0 +1,121 @@
+"""Proof obligations, their outcomes, and the solver settings every check uses.
+
+An :class:`Obligation` names what is checked, for which ruleset, what result it expects
+(``proved``, ``witness``, ``no-such-state`` or ``counterexample``) and how to run it.
+Running one gives an :class:`Outcome`; it *passes* only if its result is the expected
+one. ``unknown`` (a solver timeout or give-up) never passes, and neither does ``error``.
+
+Every solver is made by :func:`solver`: a timeout and a fixed random seed, so a run is
+repeatable and bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import z3
+
+#: The seed of every solver (``random_seed``) and of Z3's global ``smt.random_seed``.
+SEED = 20070101
+#: Timeout of one solver check, in milliseconds.
+TIMEOUT_MS = 60_000
+RESULTS = ("proved", "witness", "no-such-state", "counterexample", "unknown", "error")
+
+
+def solver(timeout_ms: int = TIMEOUT_MS) -> Any:
+    """A fresh Z3 solver with the project's timeout and fixed seed."""
+    z3.set_param("smt.random_seed", SEED)
+    s = z3.SimpleSolver()
+    s.set("timeout", timeout_ms)
+    s.set("random_seed", SEED)
+    return s
+
+
+def eliminating_solver(timeout_ms: int = TIMEOUT_MS) -> Any:
+    """A solver that first simplifies and eliminates equations (``solve-eqs``): the
+    successor's fields are defined by equations, so they disappear before the search.
+    Not incremental; same timeout and seed as :func:`solver`."""
+    z3.set_param("smt.random_seed", SEED)
+    simplify = z3.With("simplify", arith_lhs=True, som=True)
+    s = z3.Then(simplify, "propagate-values", "solve-eqs", "elim-uncnstr", simplify, "smt").solver()
+    s.set("timeout", timeout_ms)
+    s.set("random_seed", SEED)
+    return s
+
+
+class Unknown(Exception):
+    """A solver check ended ``unknown`` (timeout or give-up): the obligation fails."""
+
+
+def check(s: Any, *assumptions: Any) -> bool:
+    """Run ``s.check(*assumptions)``: True for sat, False for unsat.
+
+    :raises Unknown: when the solver answers unknown, with its reason.
+    """
+    r = s.check(*assumptions)
+    if r == z3.unknown:
+        raise Unknown(s.reason_unknown())
+    return bool(r == z3.sat)
+
+
+@dataclass
+class Outcome:
+    """What running an obligation found.
+
+    :ivar result: one of :data:`RESULTS`.
+    :ivar detail: one line saying what was shown (bounds, counts, the failing step).
+    :ivar files: witness or counterexample files written, relative to the repository.
+    """
+
+    result: str
+    detail: str = ""
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Options:
+    """How obligations run.
+
+    :ivar out_dir: where counterexample scenarios, and witnesses found by a search, are
+        written (default: ``proofs/witnesses``).
+    :ivar search: the witnesses were searched anew into ``out_dir``: check those instead
+        of the stored ones in ``proofs/witnesses``.
+    """
+
+    out_dir: Path | None = None
+    search: bool = False
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One proof obligation.
+
+    :ivar name: its id, e.g. ``card-conservation``.
+    :ivar ruleset: the ruleset it is checked under.
+    :ivar expect: the result that makes it pass.
+    :ivar statement: what it claims, in a sentence.
+    :ivar run: the check: given the spec and the :class:`Options`, returns an :class:`Outcome`.
+    :ivar family: the module that declares it.
+    :ivar invariants: ids in ``spec/invariants.yaml`` it establishes.
+    :ivar needs: names of obligations (same ruleset) whose invariants it assumes; it
+        counts only if they pass too.
+    :ivar cost: a rough cost, to schedule long checks first.
+    """
+
+    name: str
+    ruleset: str
+    expect: str
+    statement: str
+    run: Callable[[Any, Options], Outcome] = field(compare=False, repr=False)
+    family: str = ""
+    invariants: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    cost: float = 1.0
+
+    @property
+    def key(self) -> str:
+        """``name@ruleset``."""
+        return f"{self.name}@{self.ruleset}"

@@ -1,0 +1,307 @@
+"""Reachability questions: witnesses from real deals, or proofs that no such position exists.
+
+* **maid-empty-deck** — no-such-state, by induction: inside a round, the draw deck plus
+  the Maids and Guards displayed (minus a pending take-back, plus a pending Maid draw) is
+  at least the draw deck right after a deal (:func:`deck_reserve`). A Maid's draw takes
+  one card only after a Maid entered a display; a card leaves the displays only by a
+  Guard's take-back, and a Guard never leaves the displays (a swap moves it to another
+  display). No display holds two Maids or two Guards, so the deck never falls below
+  ``deck after deal - 2 × players`` (``players + 14 - 2 × players > 0`` for the spec's card
+  counts): a Maid always draws. The lead's reading "at most 2 × players draws" holds; its
+  reason "Guards never leave a display" is true of *the* displays, not of each one.
+* **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
+  **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
+Clauses: A.role.maid, B.role.zofe, A.king.jester, A.role.courtesan, B.role.mundschenk,
+A.end.noaction, B.turn.action, A.gameend.winner, B.gameend.winner.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import z3
+
+from palast.engine import Game, Step
+from palast.engine.actions import Action
+from palast.engine.state import DecisionKind
+from palast.spec import Spec
+from proofs.concrete import abstract, pin_state
+from proofs.encoding import ZState, code, maximum
+from proofs.invariant import (
+    STRENGTHENING,
+    context,
+    in_round,
+    prove_invariant,
+    prove_step,
+    role_on_table,
+    role_with_action,
+)
+from proofs.obligation import Obligation, Options, Outcome
+from proofs.search import Unroller, find_path, replay
+from proofs.transition import WHISPER
+from proofs.witness import Question, verify
+
+K = DecisionKind
+FAMILY = "reachability"
+
+
+def deck_reserve(s: ZState) -> Any:
+    """deck-reserve: inside a round, draw deck + Maids displayed + Guards displayed -
+    a pending take-back ≥ the draw deck right after a deal (+ 1 while a Maid's discard or
+    draw is pending)."""
+    lay = s.lay
+    maid = role_with_action(lay, "discard-and-draw")
+    guard = role_with_action(lay, "take-back")
+    reserve = (s.deck_size() + role_on_table(s, maid) + role_on_table(s, guard)
+               - z3.If(s["dk"] == code(K.TAKE_BACK), 1, 0))
+    pending_draw = z3.If(z3.Or(s["dk"] == code(K.DISCARD), s["dk"] == code(K.DRAW)), 1, 0)
+    return z3.Implies(in_round(s), reserve >= lay.deck_after_deal + pending_draw)
+
+
+def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "maid_empty_deck")))
+    if ok:
+        ok, where = prove_step(spec, ruleset, (K.DISCARD,), lambda ctx, k: z3.Not(ctx.flag(k, "no_card_drawn")))
+    if not ok:
+        return Outcome("witness", f"a Maid meets an empty draw deck ({where}) in a position satisfying the "
+                                  "strengthening")
+    return Outcome("no-such-state", f"no Maid's action meets an empty draw deck and every discard is followed by "
+                                    f"a draw ({where}; deck-reserve)")
+
+
+# ---------------------------------------------------------------------- engine checks
+
+def _played(step: Step) -> tuple[int, int]:
+    for e in step.events:
+        if e.kind == "card_played":
+            return e.player, e.card
+    raise AssertionError("the step plays no card")
+
+
+def _banned_jesters_check(game: Game, steps: list[Step]) -> str | None:
+    final = steps[-1].state
+    d = final.decision
+    banned = final.king_in_force
+    hand = final.hands[d.player] if d.player >= 0 else ()
+    if not hand or banned < 0 or game.playable_when_banned[banned]:
+        return "the player to act has no hand or no unplayable role is banned"
+    if any(game.cards.role_of(c) != banned for c in hand):
+        return "the player to act holds a card of another role"
+    forced = d.kind is K.PLAY and d.forced
+    gap = d.kind is K.GAP and d.point == game.params["jester.forced"].point
+    return None if forced or gap else "the engine neither forces the play nor stops at the variation point"
+
+
+def _cupbearer_void_check(game: Game, steps: list[Step]) -> str | None:
+    last = steps[-1]
+    voids = [e for e in last.events if e.kind == "action_void" and e.rule == "role.cupbearer.void"]
+    if not voids:
+        return "its last play is not a Cupbearer whose action is void"
+    p, card = _played(last)
+    holding = 0
+    for seat, disp in enumerate(last.state.displays):
+        rest = list(disp)
+        if seat == p:
+            rest.remove(card)
+        holding += bool(rest)
+    return None if holding >= 2 else f"only {holding} display(s) hold a card other than the Cupbearer"
+
+
+def _sixth_check(game: Game, steps: list[Step]) -> str | None:
+    last = steps[-1]
+    p, _ = _played(last)
+    st = last.state
+    if st.played[p] != game.six or len(st.displays[p]) >= game.six or st.round_end is not None:
+        return "its last play is not a sixth card played that leaves the display below six cards"
+    return None
+
+
+def tiebreak_winners(game: Game, state: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The players each tie-break picks among those tied on the top score: most cards
+    displayed (source A) and most cards played this round (source B)."""
+    top = max(state.scores)
+    tied = [s for s in range(game.n) if state.scores[s] == top]
+    disp = max(len(state.displays[s]) for s in tied)
+    played = max(state.played[s] for s in tied)
+    return (tuple(s for s in tied if len(state.displays[s]) == disp),
+            tuple(s for s in tied if state.played[s] == played))
+
+
+def _tiebreak_check(game: Game, steps: list[Step]) -> str | None:
+    final = steps[-1].state
+    if final.result is None:
+        return "the game does not end"
+    by_a, by_b = tiebreak_winners(game, final)
+    if len(by_a) != 1 or len(by_b) != 1 or by_a == by_b:
+        return f"the tie-breaks pick {by_a} and {by_b}"
+    reading = game.params["winner.tiebreak"].value
+    want = by_a if reading == "most-displayed" else by_b
+    if final.result.winners != want:
+        return f"the engine names {final.result.winners}, the ruleset's tie-break {want}"
+    return None
+
+
+# ---------------------------------------------------------------------- Z3 goals
+
+def _only_banned_goal(u: Unroller, i: int) -> Any:
+    s = u.state(i + 1)
+    return z3.And(z3.Or(s["dk"] == code(K.PLAY), s["dk"] == code(K.GAP)), s.hand_size(s["dp"]) >= 1,
+                  s.only_banned(s["dp"]))
+
+
+def _tiebreak_goal(u: Unroller, i: int) -> Any:
+    f = u.state(i + 1)
+    lay = f.lay
+    n = lay.n
+    scores = [f[f"sc{q}"] for q in range(n)]
+    top = maximum(scores)
+    tied = [x == top for x in scores]
+    played = [f[f"pl{q}"] for q in range(n)]
+    shown = [f.zone_size(lay.disp[q]) for q in range(n)]
+    options = []
+    for x in range(n):
+        for y in range(n):
+            if x != y:
+                options.append(z3.And(
+                    tied[x], tied[y], *[z3.Implies(tied[q], played[q] < played[x]) for q in range(n) if q != x],
+                    *[z3.Implies(tied[q], shown[q] < shown[y]) for q in range(n) if q != y]))
+    return z3.And(f["dk"] == code(K.GAME_OVER), z3.Or(options))
+
+
+#: Paths where no ruleset's reading makes a difference: no swap gives its actor a repeated
+#: role, no sixth card played, no King deck reshuffle, no void Cupbearer, no forced play,
+#: no gap, no Wizard exchanging zero cards. A game found under source B with these is
+#: played alike under every ruleset until its end.
+AVOID_FLAGS = ("swap_actor_repeat", "sixth_played", "king_reshuffle", "cupbearer_void", "forced")
+
+
+def same_everywhere(u: Unroller, i: int) -> Any:
+    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`)."""
+    s = u.state(i)
+    flags = [*AVOID_FLAGS, *(f for f in u.flag_names if f.startswith("gap:"))]
+    return z3.And([z3.Not(u.flag(i, f)) for f in flags]
+                  + [z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
+
+
+#: The decision kinds of the final round of the tie-break witness. A tie-break can only
+#: split A and B if a tied player X played more cards and displays fewer than another
+#: tied player Y: displayed = played - take-backs (a swap keeps counts), so X took back at
+#: least two cards more than Y. X's second Guard needs the first out of X's display, which
+#: only a Cupbearer swap does. Hence: deal, three plays, X's take-back, two plays (the
+#: second a Cupbearer), the swap, X's second Guard and take-back, the whisper.
+TIEBREAK_SKETCH = (K.DEAL, K.PLAY, K.PLAY, K.PLAY, K.TAKE_BACK, K.PLAY, K.PLAY, K.SWAP, K.PLAY, K.TAKE_BACK, K.PLAY)
+
+
+def _tiebreak_finder(spec: Spec, q: Question) -> list[Action]:
+    """Rounds of whispers by the first player until the others are one point short of
+    the target, then a final round (guided by :data:`TIEBREAK_SKETCH`) ending in a tie
+    the two tie-breaks split. Every round is a Z3 search from the engine's position."""
+    ctx = context(spec, q.ruleset, q.players, "card")
+    u = Unroller(ctx)
+    game = ctx.game
+    state = game.initial_state()
+    actions: list[Action] = []
+
+    def search(goal: Any, steps: int, side: Any, deep: bool = False, least: int = 1) -> None:
+        nonlocal state
+        start = abstract(ctx.lay, state)
+        path = find_path(u, lambda s: z3.And(pin_state(s, start)), goal, max_steps=steps, min_steps=least, side=side,
+                         deep=deep)
+        if path is None:
+            raise AssertionError(f"no round of at most {steps} actions found")
+        state = replay(game, state, path)[-1].state
+        actions.extend(path.actions)
+
+    def whisper(u: Unroller, i: int) -> Any:
+        t = u.state(i + 1)
+        return z3.And(t["rk"] == WHISPER, t["rp"] == 0)
+
+    while max(state.scores) < game.target - 1:
+        search(whisper, 4, same_everywhere)
+
+    def guided(u: Unroller, i: int) -> Any:
+        sketch = u.state(i)["dk"] == code(TIEBREAK_SKETCH[i]) if i < len(TIEBREAK_SKETCH) else z3.BoolVal(False)
+        return z3.And(same_everywhere(u, i), sketch)
+
+    search(q.goal, len(TIEBREAK_SKETCH), guided, deep=True, least=len(TIEBREAK_SKETCH))
+    return actions
+
+
+CLAUSES = {
+    "banned-jesters-only": "Clauses: A.king.jester (102-103), A.role.jester (91-92), B.role.hofnarr, B.king.",
+    "cupbearer-void-two-displays": "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72).",
+    "sixth-played-not-displayed": "Clauses: A.end.noaction (62), B.turn.action (33-34), B.end.six.",
+    "tiebreak-a-b-differ": "Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54).",
+}
+
+
+def questions() -> list[Question]:
+    """The reachability questions answered by witnesses."""
+    head = "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine.\n"
+    void_comment = (head + "A Cupbearer is played while two displays hold cards other than it, yet no swap is\n"
+                    "legal, so its action is void. " + CLAUSES["cupbearer-void-two-displays"])
+    return [
+        Question("banned-jesters-only", "The player to act holds only banned Jesters",
+                 "Can a player have to act while every card in their hand is a banned Jester?",
+                 head + "The last action leaves the player to act with only Jesters while the Jester is banned:\n"
+                 "source-a and the reference force the play as a whisper; source-b stops at the gap\n"
+                 "banned-jester-forced. " + CLAUSES["banned-jesters-only"],
+                 "reference", ("source-a", "source-b", "reference"), 3, _only_banned_goal, _banned_jesters_check,
+                 max_steps=5),
+        Question("cupbearer-void-two-displays", "No legal swap although two displays hold cards",
+                 "Can a Cupbearer find no legal swap while two displays hold cards other than it?",
+                 void_comment, "reference", ("source-a", "reference"), 3,
+                 lambda u, i: u.flag(i, "cupbearer_void_two_displays"), _cupbearer_void_check, max_steps=6,
+                 stem="cupbearer-void-two-displays.any-two"),
+        Question("cupbearer-void-two-displays", "No legal swap although two displays hold cards",
+                 "Can a Cupbearer find no legal swap while two displays hold cards other than it?",
+                 void_comment, "source-b", ("source-b",), 3,
+                 lambda u, i: u.flag(i, "cupbearer_void_two_displays"), _cupbearer_void_check, max_steps=6,
+                 stem="cupbearer-void-two-displays.actor-and-one"),
+        Question("sixth-played-not-displayed", "A sixth card played that is not the sixth displayed",
+                 "Can a player's sixth card played this round leave their display below six cards?",
+                 head + "A Guard took a card back, so the player's sixth card played is only their fifth\n"
+                 "displayed: under source-b it does not act (sixth-card-action), elsewhere it does.\n"
+                 + CLAUSES["sixth-played-not-displayed"],
+                 "reference", ("source-a", "source-b", "reference"), 3,
+                 lambda u, i: u.flag(i, "sixth_played"), _sixth_check, max_steps=10, min_steps=8, deep=True),
+        Question("tiebreak-a-b-differ", "The tie-breaks of source A and source B pick different winners",
+                 "Can a game end in a tie that source A's and source B's tie-breaks break differently?",
+                 "Witness found by Z3 round by round from the deal, replayed by the engine under every\n"
+                 "ruleset. The first player whispers until the others stand one point short of the target;\n"
+                 "in the last round one of them takes two cards back with two Guards (a Cupbearer swap moved\n"
+                 "the first Guard away), so they played most but display fewest. Source A's tie-break (most\n"
+                 "displayed) and source B's (most played this round) pick different winners.\n"
+                 + CLAUSES["tiebreak-a-b-differ"],
+                 "source-b", ("source-a", "source-b", "reference"), 3, _tiebreak_goal, _tiebreak_check,
+                 finder=_tiebreak_finder),
+    ]
+
+
+def _run_reserve(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    return prove_invariant(spec, ruleset, deck_reserve, name="deck-reserve", out_dir=opts.out_dir)
+
+
+def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:
+    # the stored witness, or the one --search just wrote to the output directory
+    return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """This family's obligations."""
+    out = []
+    for r in spec.rulesets:
+        out.append(Obligation("deck-reserve", r, "proved",
+                              "inside a round the draw deck plus Maids and Guards displayed never falls below the "
+                              "deck after the deal",
+                              partial(_run_reserve, ruleset=r), FAMILY, (),
+                              needs=STRENGTHENING))
+        out.append(Obligation("maid-empty-deck", r, "no-such-state",
+                              "no Maid is played on an empty draw deck in a game from a real deal",
+                              partial(_run_maid, ruleset=r), FAMILY, (), needs=STRENGTHENING))
+    for q in questions():
+        for r in q.rulesets:
+            out.append(Obligation(q.name, r, "witness", q.question,
+                                  partial(_verify, question=q, ruleset=r), FAMILY, ()))
+    return out

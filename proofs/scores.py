@@ -1,0 +1,71 @@
+"""Scores (invariants ``scores-rise-slowly`` and ``game-ends-at-target``).
+
+Scores never fall; an action changes them only when it ends a round, and then raises
+each player's score by at most one: every player but the whisperer after a whisper, only
+the player after six. The game is over exactly when a score has reached the target for
+the player count (``spec/game.yaml`` ``targets``), or play stopped at a gap of the game's
+end.
+Clauses: A.end.whisper, A.end.six, B.end.whisper, B.end.six, A.gameend.target, B.gameend.target.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import z3
+
+from palast.engine.state import DecisionKind
+from palast.spec import Spec
+from proofs.encoding import ZState, code
+from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.obligation import Obligation, Options, Outcome
+from proofs.transition import ACTION_KINDS, SIX, WHISPER
+
+K = DecisionKind
+FAMILY = "scores"
+
+
+def _rise(ctx: Context, kind: DecisionKind) -> Any:
+    s, t = ctx.s, ctx.t
+    ended = z3.And(s["rk"] == 0, t["rk"] != 0)
+    parts = []
+    for p in range(ctx.lay.n):
+        delta = t[f"sc{p}"] - s[f"sc{p}"]
+        scorer = z3.Or(z3.And(t["rk"] == WHISPER, t["rp"] != p), z3.And(t["rk"] == SIX, t["rp"] == p))
+        parts.append(delta == z3.If(z3.And(ended, scorer), 1, 0))
+    return z3.And(parts)
+
+
+def over_at_target(s: ZState) -> Any:
+    """The game is over (or stopped at a gap) exactly when a score reached the target."""
+    lay = s.lay
+    reached = z3.Or([s[f"sc{p}"] >= lay.target for p in range(lay.n)])
+    over = z3.Or(s["dk"] == code(K.GAME_OVER), z3.And(s["dk"] == code(K.GAP), s["rk"] != 0))
+    return reached == over
+
+
+def _run_rise(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS, _rise)
+    if ok:
+        return Outcome("proved", f"every action of every kind ({where})")
+    return Outcome("counterexample", f"scores change otherwise: {where}")
+
+
+def _run_target(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    return prove_invariant(spec, ruleset, over_at_target, name="game-ends-at-target", out_dir=opts.out_dir)
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """This family's obligations, one per ruleset and invariant."""
+    out = []
+    for r in spec.rulesets:
+        out.append(Obligation("scores-rise-slowly", r, "proved",
+                              "scores change only at a round end, by one for exactly its scorers",
+                              partial(_run_rise, ruleset=r), FAMILY, ("scores-rise-slowly",),
+                              needs=STRENGTHENING))
+        out.append(Obligation("game-ends-at-target", r, "proved",
+                              "the game is over exactly when a score has reached the target",
+                              partial(_run_target, ruleset=r), FAMILY,
+                              ("game-ends-at-target",), needs=STRENGTHENING))
+    return out

@@ -1,0 +1,565 @@
+"""The transition relation: one transition per action kind, written after the engine.
+
+Each ``_t_*`` method takes a symbolic position ``s`` (:class:`~proofs.encoding.ZState`)
+and the action's parameters (a :class:`Label`) and returns the legality condition and the
+position the engine would reach, following ``palast/engine`` step by step: the same
+branches, in the same order, on the same readings (``game.params``). A branch on a
+reading is a Python ``if``: the encoding is built for one ruleset. A branch on the
+position is a symbolic :func:`~proofs.encoding.branch`.
+
+The relation covers the deal (from a position waiting for one) and every action inside a
+round. Rules implemented here cite the same rule ids as the engine: round.deal,
+turn.play, turn.action, turn.next.colour, turn.next.neutral, turn.next.neutral-tie,
+turn.empty-hand, round.end.whisper, round.end.six, round.end.no-action, king.mute,
+king.jester, king.jester-forced, king.reveal, king.reshuffle, game.end.target,
+game.end.winner and the role rules of ``spec/roles.yaml``.
+
+The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
+draw (``draw`` decision), as the engine does for a deck dealt without an order. (With the
+``under-deck`` reading of maid-discard-destination, which no ruleset takes, the engine
+draws a card put under an empty deck at once; the encoding still waits for a draw.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from palast.engine.state import DecisionKind
+from proofs.encoding import (
+    ROUND_ENDS,
+    Layout,
+    ZState,
+    branch,
+    code,
+    count_true,
+    ite,
+    maximum,
+    minimum,
+    pick,
+    total,
+)
+
+K = DecisionKind
+#: The action kinds, by the decision they answer.
+ACTION_KINDS: tuple[DecisionKind, ...] = (
+    K.DEAL, K.PLAY, K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER,
+    K.DISCARD, K.DRAW, K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
+)
+#: Decisions taken inside a turn after its play (the Wizard's, the Maid's, ...).
+SUB_DECISIONS: tuple[DecisionKind, ...] = (
+    K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER, K.DISCARD, K.DRAW,
+    K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
+)
+WHISPER = ROUND_ENDS.index("whisper")
+SIX = ROUND_ENDS.index("six")
+
+
+@dataclass
+class Label:
+    """The parameters of one action, as Z3 integers.
+
+    ``a`` holds up to four numbers: play/discard/draw/take-back: the card kind; partner
+    and next-player: the seat; count: the number; swap: seat, kind, seat, kind (first
+    seat lower); reveal: the King card's index. ``vec`` holds the cards given (Wizard),
+    per kind; ``deal`` each hand dealt, per seat and kind. Unused parts are 0. ``col`` is
+    the colour choice of the role level (not part of the action).
+    """
+
+    a: list[Any]
+    vec: list[Any]
+    deal: list[list[Any]]
+    col: Any
+
+    @classmethod
+    def fresh(cls, lay: Layout, prefix: str) -> Label:
+        """A label of fresh Z3 constants named ``prefix.*``."""
+        nk = len(lay.kinds)
+        return cls([z3.Int(f"{prefix}.a{i}") for i in range(4)],
+                   [z3.Int(f"{prefix}.v{k}") for k in range(nk)],
+                   [[z3.Int(f"{prefix}.d{p}_{k}") for k in range(nk)] for p in range(lay.n)],
+                   z3.Int(f"{prefix}.col"))
+
+    def used(self, kind: DecisionKind) -> Any:
+        """The constraint that the parts ``kind`` does not use are 0."""
+        na = {K.PLAY: 1, K.EXCHANGE_PARTNER: 1, K.EXCHANGE_COUNT: 1, K.DISCARD: 1, K.DRAW: 1,
+              K.SWAP: 4, K.TAKE_BACK: 1, K.REVEAL: 1, K.NEXT_PLAYER: 1}.get(kind, 0)
+        zero = [x == 0 for x in self.a[na:]]
+        if kind not in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+            zero += [x == 0 for x in self.vec]
+        if kind is not K.DEAL:
+            zero += [x == 0 for row in self.deal for x in row]
+        return z3.And(zero)
+
+
+class Transition:
+    """The transition relation of one :class:`Layout` (a game at a level).
+
+    :param lay: the layout.
+    """
+
+    def __init__(self, lay: Layout) -> None:
+        self.lay = lay
+        self.n = lay.n
+        self.nk = len(lay.kinds)
+
+    # ------------------------------------------------------------------ the relation
+    def step(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
+        """The action of ``kind`` from ``s`` with parameters ``label``.
+
+        :returns: ``(legal, after)``: the condition under which the action is legal (the
+            decision kind itself not included) and the position it leads to, whose flags
+            mark the paths taken.
+        :raises ValueError: for a decision kind no action answers (game over, gap).
+        """
+        self._label = label
+        fn: dict[DecisionKind, Callable[[ZState, Label], tuple[Any, ZState]]] = {
+            K.DEAL: self._t_deal, K.PLAY: self._t_play, K.EXCHANGE_PARTNER: self._t_partner,
+            K.EXCHANGE_COUNT: self._t_count, K.EXCHANGE_GIVE: self._t_give, K.EXCHANGE_ANSWER: self._t_answer,
+            K.DISCARD: self._t_discard, K.DRAW: self._t_draw, K.SWAP: self._t_swap,
+            K.TAKE_BACK: self._t_take_back, K.REVEAL: self._t_reveal, K.NEXT_PLAYER: self._t_next,
+        }
+        if kind not in fn:
+            raise ValueError(f"no action answers a {kind.value} decision")
+        legal, after = fn[kind](s, label)
+        if self.lay.level == "role":
+            legal = z3.And(legal, label.col >= -1, label.col < self.n)
+        return legal, after
+
+    # ------------------------------------------------------------------ shared steps
+    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
+               given: list[Any] | None = None, forced: Any = False) -> ZState:
+        """Open decision ``kind`` for ``player`` (the engine's :class:`Decision`)."""
+        d["dk"] = z3.IntVal(code(kind))
+        d["dp"] = z3.IntVal(player) if isinstance(player, int) else player
+        d["partner"] = z3.IntVal(partner) if isinstance(partner, int) else partner
+        d["count"] = z3.IntVal(count) if isinstance(count, int) else count
+        for k in range(self.nk):
+            d[f"g{k}"] = z3.IntVal(0) if given is None else given[k]
+        d["forced"] = z3.BoolVal(forced) if isinstance(forced, bool) else forced
+        d["gap"] = z3.IntVal(-1)
+        return d
+
+    def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:
+        """Stop at the open variation point that sets ``parameter`` (a rule gap)."""
+        self.decide(d, K.GAP, seat)
+        d["gap"] = z3.IntVal(self.lay.point_code(parameter))
+        d.flags[f"gap:{parameter}"] = z3.BoolVal(True)
+        return d
+
+    def enter_play(self, d: ZState, seat: Any) -> ZState:
+        """Make ``seat`` the player to move (turn.play, king.jester-forced, turn.empty-hand)."""
+        d["actor"] = seat
+        d["last"] = z3.IntVal(-1)
+
+        def forced(d: ZState) -> ZState:
+            if self.lay.reading("jester.forced") == "open":
+                return self.gap(d, "jester.forced", seat)
+            d.flags["forced"] = z3.BoolVal(True)
+            return self.decide(d, K.PLAY, seat, forced=True)
+
+        return branch(d, d.hand_size(seat) == 0, lambda d: self.gap(d, "play.empty_hand", seat),
+                      lambda d: branch(d, d.only_banned(seat), forced, lambda d: self.decide(d, K.PLAY, seat)))
+
+    def colour_seat(self, d: ZState) -> Any:
+        """The seat named by the colour of the card played this turn (-1: neutral)."""
+        if self.lay.level == "role":
+            return self._label.col
+        return pick(d["last"], [k.seat for k in self.lay.kinds])
+
+    def after_action(self, d: ZState) -> ZState:
+        """The turn is over: name the next player (turn.next.colour, turn.next.neutral,
+        turn.next.neutral-tie)."""
+        p = d["actor"]
+        col = self.colour_seat(d)
+        return branch(d, col >= 0, lambda d: self.enter_play(d, col), lambda d: self._neutral_next(d, p))
+
+    def _neutral_next(self, d: ZState, p: Any) -> ZState:
+        counts = [d.zone_size(self.lay.disp[q]) for q in range(self.n)]
+        low = minimum(counts)
+        tied = [c == low for c in counts]
+        ntied = count_true(tied)
+        single = total(ite(tied[q], q, 0) for q in range(self.n))
+
+        def tie(d: ZState) -> ZState:
+            reading = self.lay.reading("neutral.tie")
+            if reading == "open":
+                return self.gap(d, "neutral.tie", p)
+            if reading == "seat-order":
+                first = z3.IntVal(self.n - 1)
+                for q in range(self.n - 2, -1, -1):
+                    first = ite(tied[q], q, first)
+                return self.enter_play(d, first)
+            return self.decide(d, K.NEXT_PLAYER, p)
+
+        return branch(d, ntied == 1, lambda d: self.enter_play(d, single), tie)
+
+    def end_round(self, d: ZState, kind: int, p: Any, *, forced: bool = False) -> ZState:
+        """End the round as a whisper or six by ``p``; score it; end the game or wait for
+        the next deal (round.end.whisper, round.end.six, round.next.starter, game.end.target)."""
+        d.flags["whisper" if kind == WHISPER else "six"] = z3.BoolVal(True)
+        for q in range(self.n):
+            scores = (q != p) if kind == WHISPER else (p == q)
+            d[f"sc{q}"] = d[f"sc{q}"] + ite(scores, 1, 0)
+            d[f"ta{q}"] = d[f"ta{q}"] + ite(scores, d[f"pl{q}"], 0)
+        d["rk"] = z3.IntVal(kind)
+        d["rp"] = p
+        d["rforced"] = z3.BoolVal(forced)
+        d["actor"] = p
+        reached = z3.Or([d[f"sc{q}"] >= self.lay.target for q in range(self.n)])
+        return branch(d, reached, self._end_game, lambda d: self.decide(d, K.DEAL, -1))
+
+    def _end_game(self, d: ZState) -> ZState:
+        scores = [d[f"sc{q}"] for q in range(self.n)]
+        top = maximum(scores)
+        tied = [sc == top for sc in scores]
+        ntied = count_true(tied)
+
+        def tiebreak(d: ZState) -> ZState:
+            reading = self.lay.reading("winner.tiebreak")
+            if reading == "open":
+                return self.gap(d, "winner.tiebreak", -1)
+            if reading == "most-displayed":
+                metric = [d.zone_size(self.lay.disp[q]) for q in range(self.n)]
+            elif reading == "most-played-last-round":
+                metric = [d[f"pl{q}"] for q in range(self.n)]
+            else:
+                metric = [d[f"ta{q}"] for q in range(self.n)]
+            best = maximum([ite(tied[q], metric[q], -1) for q in range(self.n)])
+            left = [z3.And(tied[q], metric[q] == best) for q in range(self.n)]
+            nleft = count_true(left)
+
+            def final(d: ZState) -> ZState:
+                if self.lay.reading("winner.final_tie") == "open":
+                    return self.gap(d, "winner.final_tie", -1)
+                return self._finish(d, left, True)
+
+            return branch(d, nleft == 1, lambda d: self._finish(d, left, False), final)
+
+        return branch(d, ntied == 1, lambda d: self._finish(d, tied, False), tiebreak)
+
+    def _finish(self, d: ZState, winners: list[Any], shared: bool) -> ZState:
+        for q in range(self.n):
+            d[f"win{q}"] = winners[q]
+        d["shared"] = z3.BoolVal(shared)
+        d.flags["game_over"] = z3.BoolVal(True)
+        return self.decide(d, K.GAME_OVER, -1)
+
+    # ------------------------------------------------------------------ the deal
+    def _t_deal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        h = label.deal
+        legal = [z3.And(h[p][k] >= 0) for p in range(self.n) for k in range(self.nk)]
+        legal += [total(h[p]) == lay.hand_size for p in range(self.n)]
+        legal += [total(h[p][k] for p in range(self.n)) <= lay.kinds[k].copies for k in range(self.nk)]
+        d = s.copy()
+        for k in range(self.nk):
+            for p in range(self.n):
+                d.set_cnt(lay.hand[p], k, h[p][k])
+                d.set_cnt(lay.disp[p], k, z3.IntVal(0))
+            d.set_cnt(lay.deck, k, lay.kinds[k].copies - total(h[p][k] for p in range(self.n)))
+            d.set_cnt(lay.discard, k, z3.IntVal(0))
+        for p in range(self.n):
+            d[f"pl{p}"] = z3.IntVal(0)
+        d["rnd"] = s["rnd"] + 1
+        d["last"] = z3.IntVal(-1)
+        d["rk"] = z3.IntVal(0)
+        d["rp"] = z3.IntVal(-1)
+        d["rforced"] = z3.BoolVal(False)
+        return z3.And(legal), self.enter_play(d, d["actor"])
+
+    # ------------------------------------------------------------------ a play
+    def _t_play(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        x = label.a[0]
+        p = s["dp"]
+        hand_x = s.at_seat(p, lambda q: pick(x, [s.cnt(lay.hand[q], k) for k in range(self.nk)]))
+        banned = s["banned"]
+        legal = z3.And(s.kind_valid(x), hand_x >= 1,
+                       z3.Not(z3.And(s.role_is(x, banned), s.banned_unplayable(), z3.Not(s["forced"]))))
+        roles_before = [s.disp_role(p, r) for r in range(lay.nroles)]
+        distinct_before = count_true(c >= 1 for c in roles_before)
+        repeat = z3.Or([z3.And(s.role_is(x, r), roles_before[r] >= 1) for r in range(lay.nroles)])
+        d = s.copy()
+        d.move(x, lambda q: lay.hand[q], lambda q: lay.disp[q], p)
+        d.add_seat_field("pl", p, 1)
+        d["last"] = x
+
+        def acts(d: ZState) -> ZState:
+            def sixth(d: ZState) -> ZState:
+                reading = lay.reading("action.sixth_played")
+                is_sixth = d.seat_field("pl", p) == lay.six
+                if reading == "open":
+                    return branch(d, is_sixth, lambda d: self.gap(d, "action.sixth_played", p), muted)
+                d.flags["sixth_played"] = is_sixth
+                if reading == "sixth-played":
+                    return branch(d, is_sixth, self.after_action, muted)
+                return muted(d)
+
+            def muted(d: ZState) -> ZState:
+                return branch(d, s.role_is(x, banned), self.after_action, lambda d: self._start(d, x, p))
+
+            return sixth(d)
+
+        d = branch(d, s["forced"], lambda d: self.end_round(d, WHISPER, p, forced=True),
+                   lambda d: branch(d, repeat, lambda d: self.end_round(d, WHISPER, p),
+                                    lambda d: branch(d, distinct_before + 1 >= lay.six,
+                                                     lambda d: self.end_round(d, SIX, p), acts)))
+        return legal, d
+
+    def _start(self, d: ZState, x: Any, p: Any) -> ZState:
+        """Start the action of the role of kind ``x`` (turn.action)."""
+        starters: dict[str, Callable[[ZState, Any], ZState]] = {
+            "reveal-hand": lambda d, p: self.after_action(d),
+            "none": lambda d, p: self.after_action(d),
+            "exchange-hands": self._start_exchange,
+            "discard-and-draw": self._start_maid,
+            "swap-displays": self._start_swap,
+            "take-back": self._start_take_back,
+            "reveal-king": self._start_reveal_king,
+        }
+        roles = list(range(self.lay.nroles))
+
+        def go(d: ZState, i: int) -> ZState:
+            r = roles[i]
+            run = starters[self.lay.action_kind[r]]
+            if i == len(roles) - 1:
+                return run(d, p)
+            return branch(d, d.role_is(x, r), lambda d: run(d, p), lambda d: go(d, i + 1))
+
+        return go(d, 0)
+
+    def _min_count(self) -> int:
+        return 0 if self.lay.reading("wizard.min_count") == "zero-allowed" else 1
+
+    def _void(self, d: ZState, p: Any) -> ZState:
+        if self.lay.reading("action.impossible") == "open":
+            return self.gap(d, "action.impossible", p)
+        return self.after_action(d)
+
+    def _start_exchange(self, d: ZState, p: Any) -> ZState:
+        if self.lay.reading("wizard.min_count") == "open":
+            return self.gap(d, "wizard.min_count", p)
+        least = self._min_count()
+        partners = z3.And(d.hand_size(p) >= least, z3.Or([
+            z3.And(p != o, d.zone_size(self.lay.hand[o]) >= least) for o in range(self.n)]))
+        return branch(d, partners, lambda d: self.decide(d, K.EXCHANGE_PARTNER, p), lambda d: self._void(d, p))
+
+    def _start_maid(self, d: ZState, p: Any) -> ZState:
+        def empty_deck(d: ZState) -> ZState:
+            d.flags["maid_empty_deck"] = z3.BoolVal(True)
+            reading = self.lay.reading("maid.empty_deck")
+            if reading == "open":
+                return self.gap(d, "maid.empty_deck", p)
+            if reading == "no-action":
+                return self.after_action(d)
+            return self.decide(d, K.DISCARD, p)
+
+        return branch(d, d.hand_size(p) == 0, lambda d: self._void(d, p),
+                      lambda d: branch(d, d.deck_size() == 0, empty_deck, lambda d: self.decide(d, K.DISCARD, p)))
+
+    def movable(self, d: ZState, p: Any, seat: int, kind: int) -> Any:
+        """Cards of ``kind`` in ``seat``'s display that a swap may move: all but the card
+        just played by ``p`` (role.cupbearer)."""
+        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["last"] == kind), 1, 0)
+
+    def movable_at(self, d: ZState, p: Any, seat: Any, kind: int) -> Any:
+        """:meth:`movable` for a (symbolic) ``seat``."""
+        return d.at_seat(seat, lambda q: self.movable(d, p, q, kind))
+
+    def swap_pairs(self, p: Any) -> list[tuple[int, int, Any]]:
+        """The seat pairs a swap may use, with the condition on ``p`` (cupbearer-scope)."""
+        pairs = [(a, b) for a in range(self.n) for b in range(a + 1, self.n)]
+        if self.lay.reading("cupbearer.scope") == "any-two":
+            return [(a, b, z3.BoolVal(True)) for a, b in pairs]
+        return [(a, b, z3.Or(p == a, p == b)) for a, b in pairs]
+
+    def clash(self, d: ZState, p: Any, a: Any, ra: Any, b: Any, rb: Any) -> Any:
+        """True if swapping a card of role ``ra`` from ``a``'s display with one of role
+        ``rb`` from ``b``'s repeats a role in a display the rules protect
+        (cupbearer-actor-duplicate)."""
+        self_dup = self.lay.reading("cupbearer.actor_duplicate") == "whisper"
+        guard_a = z3.Or(a != p, not self_dup)
+        guard_b = z3.Or(b != p, not self_dup)
+        roles = range(self.lay.nroles)
+        has_b_ra = d.at_seat(b, lambda q: pick(ra, [d.role_in(self.lay.disp[q], r) for r in roles]))
+        has_a_rb = d.at_seat(a, lambda q: pick(rb, [d.role_in(self.lay.disp[q], r) for r in roles]))
+        return z3.And(ra != rb, z3.Or(z3.And(has_b_ra >= 1, guard_b), z3.And(has_a_rb >= 1, guard_a)))
+
+    def _start_swap(self, d: ZState, p: Any) -> ZState:
+        lay = self.lay
+        for par in ("cupbearer.scope", "cupbearer.actor_duplicate"):
+            if lay.reading(par) == "open":
+                return self.gap(d, par, p)
+        movable_role = [[z3.Or([self.movable(d, p, q, k) >= 1 for k in lay.kinds_of_role[r]] or [z3.BoolVal(False)])
+                         for r in range(lay.nroles)] for q in range(self.n)]
+        options = []
+        for a, b, ok in self.swap_pairs(p):
+            for ra in range(lay.nroles):
+                for rb in range(lay.nroles):
+                    options.append(z3.And(ok, movable_role[a][ra], movable_role[b][rb],
+                                          z3.Not(self.clash(d, p, a, ra, b, rb))))
+        holding = total(ite(z3.Or([self.movable(d, p, q, k) >= 1 for k in range(self.nk)]), 1, 0)
+                        for q in range(self.n))
+
+        def void(d: ZState) -> ZState:
+            d.flags["cupbearer_void"] = z3.BoolVal(True)
+            d.flags["cupbearer_void_two_displays"] = holding >= 2
+            return self.after_action(d)
+
+        return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
+
+    def _start_take_back(self, d: ZState, p: Any) -> ZState:
+        options = z3.Or([self.movable_at(d, p, p, k) >= 1 for k in range(self.nk)])
+
+        def void(d: ZState) -> ZState:
+            d.flags["guard_void"] = z3.BoolVal(True)
+            return self.after_action(d)
+
+        return branch(d, options, lambda d: self.decide(d, K.TAKE_BACK, p), void)
+
+    def _start_reveal_king(self, d: ZState, p: Any) -> ZState:
+        lay = self.lay
+        nkings = len(lay.king_roles)
+
+        def reshuffle(d: ZState) -> ZState:
+            reading = lay.reading("king.reshuffle")
+            if reading == "open":
+                return self.gap(d, "king.reshuffle", p)
+            d.flags["king_reshuffle"] = z3.BoolVal(True)
+            for j in range(nkings):
+                in_pool = d[f"ks{j}"]
+                if reading == "all":
+                    in_pool = z3.Or(in_pool, d.banned_card_of(j))
+                d[f"kd{j}"] = in_pool
+            if reading == "all":
+                d["banned"] = z3.IntVal(-1)
+            pool = z3.Or([d[f"kd{j}"] for j in range(nkings)])
+            for j in range(nkings):
+                d[f"ks{j}"] = ite(pool, False, d[f"ks{j}"])
+            return branch(d, pool, lambda d: self.decide(d, K.REVEAL, p), self.after_action)
+
+        return branch(d, z3.Or([d[f"kd{j}"] for j in range(nkings)]), lambda d: self.decide(d, K.REVEAL, p),
+                      reshuffle)
+
+    # ------------------------------------------------------------------ role decisions
+    def _t_partner(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        seat = label.a[0]
+        p = s["dp"]
+        legal = z3.And(seat >= 0, seat < self.n, seat != p, s.hand_size(seat) >= self._min_count())
+        return legal, self.decide(s.copy(), K.EXCHANGE_COUNT, p, partner=seat)
+
+    def _t_count(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        m = label.a[0]
+        p = s["dp"]
+        hi = minimum([s.hand_size(p), s.hand_size(s["partner"])])
+        legal = z3.And(m >= self._min_count(), m <= hi)
+        after = branch(s.copy(), m == 0, self.after_action,
+                       lambda d: self.decide(d, K.EXCHANGE_GIVE, p, partner=s["partner"], count=m))
+        return legal, after
+
+    def _give_legal(self, s: ZState, seat: Any, vec: list[Any]) -> Any:
+        return z3.And([z3.And(vec[k] >= 0, vec[k] <= s.hand_cnt(seat, k))
+                       for k in range(self.nk)] + [total(vec) == s["count"]])
+
+    def _t_give(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        p = s["dp"]
+        legal = self._give_legal(s, p, label.vec)
+        return legal, self.decide(s.copy(), K.EXCHANGE_ANSWER, s["partner"], partner=p, count=s["count"],
+                                  given=label.vec)
+
+    def _t_answer(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        other = s["dp"]
+        actor = s["partner"]
+        legal = self._give_legal(s, other, label.vec)
+        d = s.copy()
+        for k in range(self.nk):
+            gk = s[f"g{k}"]
+            ak = label.vec[k]
+            for q in range(self.n):
+                z = self.lay.hand[q]
+                d.set_cnt(z, k, s.cnt(z, k) + ite(actor == q, ak - gk, 0) + ite(other == q, gk - ak, 0))
+        return legal, self.after_action(d)
+
+    def _t_discard(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        x = label.a[0]
+        p = s["dp"]
+        legal = z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick(x, [s.cnt(lay.hand[q], k)
+                                                                         for k in range(self.nk)])) >= 1)
+        d = s.copy()
+        dest = lay.deck if lay.reading("maid.discard_to") == "under-deck" else lay.discard
+        d.move(x, lambda q: lay.hand[q], lambda q: dest, p)
+
+        def nothing(d: ZState) -> ZState:
+            d.flags["no_card_drawn"] = z3.BoolVal(True)
+            return self.after_action(d)
+
+        return legal, branch(d, d.deck_size() >= 1, lambda d: self.decide(d, K.DRAW, p), nothing)
+
+    def _t_draw(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        x = label.a[0]
+        p = s["dp"]
+        legal = z3.And(s.kind_valid(x), pick(x, [s.cnt(lay.deck, k) for k in range(self.nk)]) >= 1)
+        d = s.copy()
+        d.move(x, lambda q: lay.deck, lambda q: lay.hand[q], p)
+        return legal, self.after_action(d)
+
+    def _t_swap(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        a, ka, b, kb = label.a
+        p = s["dp"]
+        pair = z3.Or([z3.And(a == x, b == y, ok) for x, y, ok in self.swap_pairs(p)])
+        mov_a = s.at_seat(a, lambda q: pick(ka, [self.movable(s, p, q, k) for k in range(self.nk)]))
+        mov_b = s.at_seat(b, lambda q: pick(kb, [self.movable(s, p, q, k) for k in range(self.nk)]))
+        ra = pick(ka, [k.role for k in lay.kinds])
+        rb = pick(kb, [k.role for k in lay.kinds])
+        legal = z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
+                       z3.Not(self.clash(s, p, a, ra, b, rb)))
+        d = s.copy()
+        for q in range(self.n):
+            z = lay.disp[q]
+            for k in range(self.nk):
+                delta = (ite(z3.And(a == q, kb == k), 1, 0) - ite(z3.And(a == q, ka == k), 1, 0)
+                         + ite(z3.And(b == q, ka == k), 1, 0) - ite(z3.And(b == q, kb == k), 1, 0))
+                d.set_cnt(z, k, s.cnt(z, k) + delta)
+        repeat = d.at_seat(p, lambda q: z3.Or([d.role_in(lay.disp[q], r) >= 2 for r in range(lay.nroles)]))
+
+        def whisper(d: ZState) -> ZState:
+            d.flags["swap_actor_repeat"] = z3.BoolVal(True)
+            return self.end_round(d, WHISPER, p)
+
+        return legal, branch(d, repeat, whisper, self.after_action)
+
+    def _t_take_back(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        x = label.a[0]
+        p = s["dp"]
+        legal = z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick(x, [self.movable(s, p, q, k)
+                                                                         for k in range(self.nk)])) >= 1)
+        d = s.copy()
+        d.move(x, lambda q: lay.disp[q], lambda q: lay.hand[q], p)
+        return legal, self.after_action(d)
+
+    def _t_reveal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        lay = self.lay
+        j = label.a[0]
+        nkings = len(lay.king_roles)
+        legal = z3.And(j >= 0, j < nkings, pick(j, [s[f"kd{i}"] for i in range(nkings)]))
+        d = s.copy()
+        for i in range(nkings):
+            d[f"kd{i}"] = z3.And(s[f"kd{i}"], j != i)
+            d[f"ks{i}"] = z3.Or(s[f"ks{i}"], s.banned_card_of(i))
+        d["banned"] = pick(j, list(lay.king_roles))
+        return legal, self.after_action(d)
+
+    def _t_next(self, s: ZState, label: Label) -> tuple[Any, ZState]:
+        seat = label.a[0]
+        counts = [s.zone_size(self.lay.disp[q]) for q in range(self.n)]
+        low = minimum(counts)
+        legal = z3.And(seat >= 0, seat < self.n, pick(seat, counts) == low)
+        return legal, self.enter_play(s.copy(), seat)

@@ -1,0 +1,205 @@
+"""The proof machinery of ``proofs/``: counterexamples replay in the engine, ``unknown``
+fails, the Z3 transition agrees with the engine, stored witnesses replay, and a few quick
+obligations. The whole run is ``palast prove`` (a CI step of its own)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import z3
+from click.testing import CliRunner
+
+from palast.cli import main
+from palast.engine.state import DecisionKind
+from palast.scenario import load_scenario
+from palast.spec import Spec
+from proofs.cupbearer import actor_whisper_question
+from proofs.differential import Differ, random_positions
+from proofs.encoding import ZState
+from proofs.invariant import make_game, prove_invariant, role_with_action
+from proofs.obligation import Obligation, Options, Outcome, Unknown, check, solver
+from proofs.reachability import questions, tiebreak_winners
+from proofs.runner import all_obligations, run, run_one
+from proofs.witness import verify, witness_file
+
+K = DecisionKind
+
+
+def _no_guard_displayed(s: ZState) -> z3.BoolRef:
+    """A deliberately false invariant: no display ever holds a Guard."""
+    guard = role_with_action(s.lay, "take-back")
+    return z3.And([s.role_in(z, guard) == 0 for z in s.lay.disp])
+
+
+def test_false_invariant_gives_counterexample_the_engine_replays(spec: Spec, tmp_path: Path) -> None:
+    out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
+    assert out.result == "counterexample", out.detail
+    file = tmp_path / "no-guard.reference.yaml"
+    assert out.files and Path(out.files[0]).name == file.name
+    sc = load_scenario(file, spec)
+    game = sc.game(spec, "reference")
+    final, steps = sc.position(game)
+    guard = role_with_action_engine(game)
+    assert steps, "the counterexample has at least one action"
+    assert any(game.cards.role_of(c) == guard for d in final.displays for c in d)
+    assert not any(game.cards.role_of(c) == guard for d in sc.start(game).displays for c in d)
+
+
+def role_with_action_engine(game: object) -> int:
+    return list(game.action_kind).index("take-back")  # type: ignore[attr-defined]
+
+
+def test_true_invariant_is_proved(spec: Spec) -> None:
+    banned = prove_invariant(spec, "source-b", lambda s: s["banned"] != role_with_action(s.lay, "reveal-king"),
+                             counts=(3,))
+    assert banned.result == "proved", banned.detail
+
+
+def test_unknown_fails(spec: Spec) -> None:
+    xs = z3.Ints(" ".join(f"x{i}" for i in range(40)))
+    hard = z3.And(z3.Distinct(xs), *[z3.And(x >= 0, x < 39) for x in xs])  # pigeonhole: slow to refute
+    with pytest.raises(Unknown):
+        sv = solver(timeout_ms=1)
+        sv.add(hard)
+        check(sv)
+
+    def undecided(spec: Spec, opts: Options) -> Outcome:
+        sv = solver(timeout_ms=1)
+        sv.add(hard)
+        check(sv)
+        return Outcome("proved")
+
+    line = run_one(spec, Obligation("undecided", "reference", "proved", "cannot be decided in time", undecided),
+                   Options())
+    assert line.result == "unknown" and not line.passed
+
+
+def test_failed_assumption_fails_dependents(spec: Spec) -> None:
+    def fails(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up")
+
+    def holds(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("proved")
+
+    obs = [Obligation("base", "reference", "proved", "x", fails), Obligation("top", "reference", "proved", "y", holds,
+                                                                            needs=("base",))]
+    lines = run(spec, obs, Options(), jobs=1)
+    assert [line.passed for line in lines] == [False, False]
+    assert "rests on base" in lines[1].detail
+
+
+def test_transition_agrees_with_engine(spec: Spec) -> None:
+    game = make_game(spec, "source-b", 3)
+    differ = Differ(game)
+    compared = 0
+    for state, deal in random_positions(game, 60, random.Random(11)):
+        problem = differ.compare_deal(state, deal) if deal is not None else differ.compare(state)
+        assert problem is None, problem
+        compared += 1
+    assert compared == 60
+
+
+def test_differential_check_catches_a_different_rule(spec: Spec) -> None:
+    """The Z3 transition of source A against the engine of source B must disagree
+    somewhere (Cupbearer scope, Wizard minimum, sixth card): the check can fail."""
+    differ = Differ(make_game(spec, "source-a", 3))
+    engine_b = make_game(spec, "source-b", 3)
+    differ.game = engine_b
+    problems = [differ.compare(state) for state, deal in random_positions(engine_b, 300, random.Random(3))
+                if deal is None and state.decision.kind in (K.PLAY, K.EXCHANGE_COUNT, K.SWAP)]
+    assert any(problems)
+
+
+def test_cupbearer_actor_repeat_expectations(spec: Spec, tmp_path: Path) -> None:
+    obs = {ob.key: ob for ob in all_obligations(spec)}
+    assert obs["cupbearer-actor-repeat@source-b"].expect == "counterexample"
+    assert obs["cupbearer-actor-repeat@source-a"].expect == "proved"
+    line = run_one(spec, obs["cupbearer-actor-repeat@source-b"], Options(out_dir=tmp_path))
+    assert line.passed, line.detail
+    sc = load_scenario(tmp_path / "cupbearer-actor-repeat.source-b.yaml", spec)
+    final, _ = sc.position(sc.game(spec, "source-b"))
+    assert final.round_end is not None and final.round_end.kind == "whisper"
+
+
+def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
+    """A stored file that no longer shows the failure is searched anew and rewritten."""
+    stale = tmp_path / "cupbearer-actor-repeat.source-b.yaml"
+    q = next(q for q in questions() if q.name == "banned-jesters-only")
+    stale.write_text(witness_file(q).read_text(encoding="utf-8"), encoding="utf-8")
+    ob = next(ob for ob in all_obligations(spec) if ob.key == "cupbearer-actor-repeat@source-b")
+    line = run_one(spec, ob, Options(out_dir=tmp_path))
+    assert line.passed and "stored" not in line.detail, line.detail
+    assert "swap" in stale.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("q", [*questions(), actor_whisper_question()], ids=lambda q: q.file_stem)
+def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
+    """Every stored witness loads as a scenario and the engine's check holds under each
+    ruleset (the Z3 side of the check is part of ``palast prove``)."""
+    from proofs.witness import Question
+
+    assert isinstance(q, Question)
+    sc = load_scenario(witness_file(q), spec)
+    for ruleset in q.rulesets:
+        game = sc.game(spec, ruleset)
+        _, steps = sc.position(game)
+        assert q.engine_check(game, [s for _, s in steps]) is None, ruleset
+
+
+def test_witness_verified_with_z3(spec: Spec) -> None:
+    q = next(q for q in questions() if q.name == "banned-jesters-only")
+    out = verify(spec, q, q.ruleset)
+    assert out.result == "witness", out.detail
+
+
+def test_tiebreak_witness_splits_the_tiebreaks(spec: Spec) -> None:
+    q = next(q for q in questions() if q.name == "tiebreak-a-b-differ")
+    sc = load_scenario(witness_file(q), spec)
+    winners = {}
+    for ruleset in spec.rulesets:
+        game = sc.game(spec, ruleset)
+        final, _ = sc.position(game)
+        assert final.result is not None
+        winners[ruleset] = final.result.winners
+    by_a, by_b = tiebreak_winners(game, final)
+    assert winners["source-a"] == by_a != by_b == winners["source-b"]
+
+
+def test_invariants_name_their_obligations(spec: Spec) -> None:
+    names = {ob.name for ob in all_obligations(spec)}
+    proved = {i.id: i.established_by.get("proved_by", []) for i in spec.invariants.values()}
+    assert any(proved.values())
+    for inv, obligations in proved.items():
+        for name in obligations:
+            assert name in names, f"{inv} names unknown obligation {name}"
+    for ob in all_obligations(spec):
+        for inv in ob.invariants:
+            assert ob.name in proved[inv], f"{ob.name} proves {inv} but the spec does not say so"
+
+
+def test_cli_prove_only(spec: Spec, tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["prove", "--only", "banned-role", "--ruleset", "reference", "--jobs", "1",
+                               "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "banned-role" in res.output and "proved" in res.output
+    bad = runner.invoke(main, ["prove", "--only", "no-such-obligation"])
+    assert bad.exit_code == 2
+    assert "no obligation" in bad.output
+
+
+def test_cli_prove_exit_code_on_failure(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    import proofs.runner
+
+    def wrong(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up")
+
+    monkeypatch.setattr(proofs.runner, "all_obligations",
+                        lambda spec: [Obligation("made-up", "reference", "proved", "fails on purpose", wrong)])
+    res = CliRunner().invoke(main, ["prove"])
+    assert res.exit_code == 1
+    assert "FAILED (expected proved)" in res.output
+    res = CliRunner().invoke(main, ["prove", "--json"])
+    assert res.exit_code == 1 and '"passed": false' in res.output
