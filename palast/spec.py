@@ -72,7 +72,8 @@ class Clause:
     @property
     def cite(self) -> str:
         """``"A.role.wizard (000_4d0ce54576f21ce4.txt:75–78)"``."""
-        return f"{self.id} ({self.file}:{self.first_line}–{self.last_line})"
+        lines = str(self.first_line) if self.first_line == self.last_line else f"{self.first_line}–{self.last_line}"
+        return f"{self.id} ({self.file}:{lines})"
 
 
 @dataclass(frozen=True)
