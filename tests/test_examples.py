@@ -99,18 +99,17 @@ def test_guard_alone(spec: Spec) -> None:
 
 def test_wizard_hands_2_and_4(spec: Spec) -> None:
     a = answer(spec, "wizard-hands-2-and-4.yaml")["rulesets"]
-    assert a["source-a"]["legal_actions"] == ["count 1", "count 2"]
-    assert a["reference"]["legal_actions"] == ["count 1", "count 2"]
-    assert a["source-b"]["legal_actions"] == ["count 0", "count 1", "count 2"]
+    for r in ("source-a", "source-b", "reference"):
+        assert a[r]["legal_actions"] == ["count 1", "count 2"]
 
 
 def test_marshal_empty_king_deck(spec: Spec) -> None:
     a = answer(spec, "marshal-empty-king-deck.yaml")["rulesets"]
-    assert len(a["source-a"]["legal_actions"]) == 6 and "reveal jester" in a["source-a"]["legal_actions"]
-    assert all(o["probability"] == "1/6" for o in a["source-a"]["outcomes"])
-    for r in ("source-b", "reference"):
-        assert len(a[r]["legal_actions"]) == 5 and "reveal jester" not in a[r]["legal_actions"]
-        assert all(o["probability"] == "1/5" for o in a[r]["outcomes"])
+    for r in ("source-a", "reference"):
+        assert len(a[r]["legal_actions"]) == 6 and "reveal jester" in a[r]["legal_actions"]
+        assert all(o["probability"] == "1/6" for o in a[r]["outcomes"])
+    assert len(a["source-b"]["legal_actions"]) == 5 and "reveal jester" not in a["source-b"]["legal_actions"]
+    assert all(o["probability"] == "1/5" for o in a["source-b"]["outcomes"])
 
 
 def test_sixth_card_played(spec: Spec) -> None:

@@ -82,6 +82,8 @@ class GameCore:
         n = self.n
         self._pairs_any = [(a, b) for a in range(n) for b in range(a + 1, n)]
         self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
+        tiebreak_point = self.params["winner.tiebreak"].point
+        self._tiebreak_order: tuple[str, ...] = tuple(r.id for r in spec.variation_points[tiebreak_point].readings)
         self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
             self.role_starter(kind) for kind in self.action_kind)
 
@@ -243,14 +245,7 @@ class GameCore:
         if tb.is_gap:
             self._gap(d, "winner.tiebreak", -1)
             return
-        if tb.value == "most-displayed":
-            metric = [len(x) for x in d.displays]
-        elif tb.value == "most-played-last-round":
-            metric = list(d.played)
-        else:
-            metric = list(d.tally)
-        best = max(metric[s] for s in tied)
-        left = tuple(s for s in tied if metric[s] == best)
+        left = self._best_by(d, tied, tb.value)
         if len(left) == 1:
             self._finish(d, GameResult(left, tied, tb.value, False), (tb.point,))
             return
@@ -258,7 +253,31 @@ class GameCore:
         if ft.is_gap:
             self._gap(d, "winner.final_tie", -1)
             return
-        self._finish(d, GameResult(left, tied, tb.value, True), (tb.point, ft.point))
+        used = [tb.value]
+        if ft.value == "cascade":
+            # the other tie-breaks the spec lists, in its order (game-end-tiebreak readings)
+            for reading in self._tiebreak_order:
+                if reading in used:
+                    continue
+                used.append(reading)
+                left = self._best_by(d, left, reading)
+                if len(left) == 1:
+                    self._finish(d, GameResult(left, tied, ", then ".join(used), False), (tb.point, ft.point))
+                    return
+        self._finish(d, GameResult(left, tied, ", then ".join(used), True), (tb.point, ft.point))
+
+    def _best_by(self, d: Draft, seats: tuple[int, ...], reading: str) -> tuple[int, ...]:
+        """The seats among ``seats`` that lead on the tie-break ``reading`` (a reading of
+        game-end-tiebreak): most cards displayed, most played in the last round, or most
+        played in the rounds the player scored in (B's tally)."""
+        if reading == "most-displayed":
+            metric = [len(x) for x in d.displays]
+        elif reading == "most-played-last-round":
+            metric = list(d.played)
+        else:
+            metric = list(d.tally)
+        best = max(metric[s] for s in seats)
+        return tuple(s for s in seats if metric[s] == best)
 
     def _finish(self, d: Draft, result: GameResult, points: tuple[str, ...]) -> None:
         d.result = result

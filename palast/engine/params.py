@@ -20,7 +20,7 @@ PARAMETERS: Mapping[str, frozenset[str]] = {
     "action.sixth_played": frozenset({"round-end-only", "sixth-played"}),
     "king.reshuffle": frozenset({"all", "spent"}),
     "winner.tiebreak": frozenset({"most-displayed", "most-played-last-round", "most-played-total"}),
-    "winner.final_tie": frozenset({"shared"}),
+    "winner.final_tie": frozenset({"shared", "cascade"}),
     "neutral.tie": frozenset({"player-who-played", "seat-order"}),
     "wizard.min_count": frozenset({"at-least-one", "zero-allowed"}),
     "action.impossible": frozenset({"void"}),

@@ -112,6 +112,7 @@ STARTS_BY_PARAMETER: dict[str, tuple[str, ...]] = {
     "action.sixth_played": ("sixth-card-acts.yaml",),
     "king.reshuffle": ("marshal-empty-king-deck.yaml",),
     "winner.tiebreak": ("final-tie-broken.yaml", "final-tie-unbroken.yaml"),
+    "winner.final_tie": ("final-tie-unbroken.yaml",),
     "neutral.tie": ("grey-tie-played.yaml",),
     "wizard.min_count": ("wizard-hands-2-and-4.yaml", "wizard-no-partner.yaml"),
     "maid.empty_deck": ("maid-empty-deck.yaml",),
