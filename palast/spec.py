@@ -231,6 +231,30 @@ class Spec:
         """The reading id ``ruleset`` takes for variation point ``point`` (or ``"open"``)."""
         return self.variation_points[point].choices[ruleset]
 
+    def rule_clauses(self, rule_id: str, ruleset: str) -> tuple[str, ...]:
+        """The clause ids rule ``rule_id`` rests on under ``ruleset``.
+
+        A rule that depends on variation points cites, under a ruleset, only the clauses of
+        the sources that read those points as the ruleset does: a source side whose reading
+        differs (or that is silent) while the ruleset takes a reading loses its clauses for
+        that rule, so an event never cites a passage that says otherwise. Where the ruleset
+        leaves a point open every clause stays. If nothing would remain, all are kept.
+
+        :raises KeyError: for an unknown rule or ruleset.
+        """
+        rule = self.rules[rule_id]
+        drop: set[str] = set()
+        for point in rule.variation_points:
+            vp = self.variation_points[point]
+            choice = vp.choices[ruleset]
+            if choice == OPEN:
+                continue
+            for side in ("A", "B"):
+                if vp.sides[side]["reading"] != choice:
+                    drop.update(vp.sides[side]["clauses"])
+        kept = tuple(c for c in rule.clauses if c not in drop)
+        return kept or rule.clauses
+
     def cite(self, clause_ids: tuple[str, ...] | list[str]) -> str:
         """Render clause ids with file and line range, separated by ``"; "``."""
         return "; ".join(self.clauses[c].cite for c in clause_ids)

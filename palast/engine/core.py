@@ -67,7 +67,8 @@ class GameCore:
         missing = set(PARAMETERS) - set(self.params)
         if missing:  # spec check reports this too; guard against an unchecked spec
             raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
-        self._clauses: dict[str, tuple[str, ...]] = {rid: r.clauses for rid, r in spec.rules.items()}
+        # each rule's clauses as this ruleset reads it (a source reading otherwise is not cited)
+        self._clauses: dict[str, tuple[str, ...]] = {rid: spec.rule_clauses(rid, ruleset) for rid in spec.rules}
         self._role_rule: tuple[str, ...] = tuple(spec.role_actions[r].rules[0] for r in roles)
         self._play_actions: dict[int, Play] = {c: Play(c) for c in self.composition}
         self._nr = len(roles)
