@@ -244,12 +244,15 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
     lines.append(f"== {head}")
     if answer.get("question"):
         lines.append(f"Q: {answer['question']}")
-    first = next(iter(answer["rulesets"].values()), None)
-    if first:
-        lines.extend("   " + x for x in first["position"])
+    positions = [res["position"] for res in answer["rulesets"].values()]
+    same = all(p == positions[0] for p in positions)
+    if positions and same:
+        lines.extend("   " + x for x in positions[0])
     for r, res in answer["rulesets"].items():
         lines.append("")
         lines.append(f"-- ruleset {r}: {res['decision']['text']}")
+        if not same:  # the scenario's actions led to different positions under the rulesets
+            lines.extend("   " + x for x in res["position"])
         for h in res["history"]:
             lines.append(f"   (applied) {h['action']}")
         if res.get("note"):

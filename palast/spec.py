@@ -539,6 +539,10 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         missing = sorted(set(spec.roles) - set(spec.role_actions))
         extra = sorted(set(spec.role_actions) - set(spec.roles))
         problems.append(f"roles.yaml: roles without an action: {missing}; actions for unknown roles: {extra}")
+    if spec.neutral_per_role * len(spec.roles) != int(spec.game["cards"]["neutral_total"]):
+        at("game.yaml", ["cards", "neutral_per_role"],
+           f"{spec.neutral_per_role} neutral cards for each of {len(spec.roles)} roles do not make the "
+           f"{spec.game['cards']['neutral_total']} neutral cards the sources give")
     for i, k in enumerate(spec.king_roles):
         if k not in spec.roles:
             at("game.yaml", ["king_cards", "roles", i], f"King card names unknown role {k!r}")
