@@ -8,6 +8,7 @@ per-item pages are generated into ``generated/`` at build time (not committed). 
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -55,6 +56,11 @@ autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 
 graphviz_output_format = "svg"
+# Without Graphviz's dot on the PATH (a fresh machine), draw with the WebAssembly build of
+# Graphviz that palast installs from PyPI (_ext/dot_wasm.py).
+if shutil.which("dot") is None:
+    graphviz_dot = sys.executable
+    graphviz_dot_args = [str(HERE / "_ext" / "dot_wasm.py")]
 
 html_theme = "furo"
 # furo sets a dark Pygments style when none is given, which Sphinx sees as a changed
