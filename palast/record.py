@@ -37,7 +37,7 @@ from palast.errors import InputError
 from palast.notation import format_action
 from palast.play import Move
 from palast.spec import Spec
-from palast.yamlio import MAX_BYTES
+from palast.yamlio import MAX_BYTES, read_text
 
 #: The value of the header's ``format`` key.
 FORMAT = "palast-record"
@@ -281,6 +281,69 @@ def _check(kind: str, obj: Any, file: str, line: int) -> None:
         raise RecordError("; ".join(problems), file, f"line {line}")
 
 
+#: Deepest nesting accepted in one record line; a record needs three levels.
+MAX_JSON_DEPTH = 32
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _json_depth(text: str) -> int:
+    """The deepest bracket nesting in ``text``, brackets inside strings not counted."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _json_line(raw: str, file: str, number: int) -> Any:
+    """Parse one line of a record as JSON.
+
+    :raises RecordError: for text that is not JSON, a key given twice in one object,
+        nesting deeper than :data:`MAX_JSON_DEPTH`, or a number too long to read.
+    """
+    where = f"line {number}"
+    if raw.count("[") + raw.count("{") > MAX_JSON_DEPTH and _json_depth(raw) > MAX_JSON_DEPTH:
+        raise RecordError(f"nested more than {MAX_JSON_DEPTH} levels deep; a record line is a flat JSON object",
+                          file, where)
+    try:
+        return json.loads(raw, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, where) from None
+    except _DuplicateKey as exc:
+        raise RecordError(f"the key {exc.key!r} is given twice", file, where) from None
+    except (ValueError, RecursionError) as exc:
+        what = ("a number has thousands of digits; no value in a record needs more than a few"
+                if "integer string conversion" in str(exc) else str(exc))
+        raise RecordError(f"not valid JSON: {what}", file, where) from None
+
+
 def parse_record(text: str, file: str = "<record>") -> Record:
     """Read a record from JSON Lines ``text``.
 
@@ -297,10 +360,7 @@ def parse_record(text: str, file: str = "<record>") -> Record:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, f"line {number}") from None
+        obj = _json_line(raw, file, number)
         if not isinstance(obj, dict):
             raise RecordError("each line must be a JSON object", file, f"line {number}")
         if header is None:
@@ -342,15 +402,10 @@ def read_record(path: str | os.PathLike[str]) -> Record:
         :func:`parse_record`).
     """
     name = os.fspath(path)
-    p = Path(name)
-    if not p.is_file():
-        raise RecordError("no such file", name)
-    if p.stat().st_size > MAX_BYTES:
-        raise RecordError(f"the file is larger than {MAX_BYTES} bytes", name)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start})", name) from None
+        text = read_text(name, MAX_BYTES, kind="records")
+    except InputError as exc:
+        raise RecordError(exc.message, exc.file, exc.place) from None
     return parse_record(text, name)
 
 

@@ -256,19 +256,43 @@ def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
     return node
 
 
+@lru_cache(maxsize=8)
+def _schemas(schema_dir: Path) -> dict[str, Any]:
+    """Every ``*.schema.json`` in ``schema_dir``, parsed and checked against the JSON
+    Schema meta-schema. :raises SpecError: for a file that is not JSON or not a schema."""
+    import jsonschema
+
+    from palast.yamlio import read_text
+
+    schemas: dict[str, Any] = {}
+    for p in sorted(schema_dir.glob("*.schema.json")):
+        try:
+            schemas[p.name] = json.loads(read_text(p, kind="schema files"))
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"not valid JSON: {exc.msg}", str(p), f"line {exc.lineno}, column {exc.colno}") from None
+        except (ValueError, RecursionError) as exc:
+            raise SpecError(f"not valid JSON: {exc}", str(p)) from None
+        try:
+            jsonschema.Draft202012Validator.check_schema(schemas[p.name])
+        except jsonschema.SchemaError as exc:
+            where = "/".join(str(x) for x in exc.absolute_path) or "top level"
+            raise SpecError(f"not a valid JSON Schema: {exc.message}", str(p), where) from None
+    return schemas
+
+
 @lru_cache(maxsize=32)
 def _schema_validator(schema_dir: Path, name: str) -> Any:
     import jsonschema
 
-    schemas: dict[str, Any] = {}
-    for p in sorted(schema_dir.glob("*.schema.json")):
-        schemas[p.name] = json.loads(p.read_text(encoding="utf-8"))
+    schemas = _schemas(schema_dir)
     if name not in schemas:
         raise SpecError(f"no schema {name}", str(schema_dir))
     try:
         schema = _inline_refs(schemas[name], schemas, name)
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, IndexError) as exc:
         raise SpecError(f"a $ref in {name} points nowhere: {exc}", str(schema_dir)) from None
+    except RecursionError:
+        raise SpecError(f"a $ref in {name} refers to itself", str(schema_dir)) from None
     return jsonschema.Draft202012Validator(schema)
 
 
@@ -510,6 +534,7 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
                 at(fname, path, f"names third-party source {tp!r}, which clauses.yaml does not list")
 
     # game
+    _game_problems(spec, at)
     if set(spec.role_actions) != set(spec.roles):
         missing = sorted(set(spec.roles) - set(spec.role_actions))
         extra = sorted(set(spec.role_actions) - set(spec.roles))
@@ -600,3 +625,33 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
     return problems
 
+
+
+def _game_problems(spec: Spec, at: Any) -> None:
+    """Checks of ``game.yaml`` that its schema cannot state: ids listed once, the player
+    range, enough cards for every player count, aliases that name one thing, and no King
+    card for a role whose action reveals King cards (banned-role). Each problem is
+    reported through ``at(file, path, message)``."""
+    game = spec.game
+    for key, ids in (("roles", spec.roles), ("colours.player", spec.player_colours)):
+        for i, x in enumerate(ids):
+            if x in ids[:i]:
+                at("game.yaml", [*key.split("."), i, "id"], f"{x!r} is listed twice")
+    if spec.neutral_colour in spec.player_colours:
+        at("game.yaml", ["colours", "neutral", "id"], f"the neutral colour {spec.neutral_colour!r} is also a player "
+                                                      "colour")
+    for i, a in enumerate(game["colours"]["neutral"].get("aliases", [])):
+        if a in spec.player_colours:
+            at("game.yaml", ["colours", "neutral", "aliases", i], f"alias {a!r} is already a player colour")
+    if spec.max_players < spec.min_players:
+        at("game.yaml", ["players"], f"max ({spec.max_players}) is below min ({spec.min_players})")
+    for n in range(spec.min_players, spec.max_players + 1):
+        cards = len(spec.roles) * (n * spec.per_colour + spec.neutral_per_role)
+        if n * spec.hand_size > cards:
+            at("game.yaml", ["hand_size", "value"], f"{n} players need {n * spec.hand_size} cards for a deal of "
+                                                    f"{spec.hand_size} each, but a game of {n} colours has {cards}")
+    for i, k in enumerate(spec.king_roles):
+        ra = spec.role_actions.get(k)
+        if ra is not None and ra.action == "reveal-king":
+            at("game.yaml", ["king_cards", "roles", i], f"a King card names the {k}, whose action reveals King "
+                                                        "cards; that role can never be banned (banned-role)")

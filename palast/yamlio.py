@@ -20,6 +20,23 @@ try:  # libyaml is much faster; fall back to the pure-Python loader where it is 
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
+
+class _Constructor(_Loader):  # type: ignore[misc]
+    """The safe loader, with a value its tag cannot build (``!!int x``, ``2024-02-30``,
+    ``!!bool maybe``) reported as a YAML error at that value instead of a Python error."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.MarkedYAMLError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError):
+            tag = str(node.tag).rsplit(":", 1)[-1]
+            shown = node.value if isinstance(node, yaml.ScalarNode) else type(node).__name__
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{shown!r} is not a valid {tag} value (put it in quotes to mean text)",
+                node.start_mark) from None
+
 #: The largest YAML file palast reads, in bytes; larger files are rejected before parsing.
 #: A real position or spec file is a few kilobytes; parsing megabytes of YAML takes seconds.
 MAX_BYTES = 1024 * 1024
@@ -101,15 +118,29 @@ def _child(node: yaml.Node | None, part: PathPart) -> yaml.Node | None:
 #: Deepest nesting accepted; no palast file needs more than a handful of levels.
 MAX_DEPTH = 64
 
+#: How many values YAML aliases (``*name``) may repeat in one document. palast files use no
+#: aliases; the limit stops a small file from expanding into millions of values
+#: ("billion laughs") before the data is even looked at.
+MAX_ALIAS_REPEATS = 10_000
+
 
 def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str] | None:
     """Walk the node tree without recursion; return (path, mark, problem) for the first key
-    given twice in one mapping or for nesting deeper than :data:`MAX_DEPTH`."""
+    given twice in one mapping, for nesting deeper than :data:`MAX_DEPTH`, or for aliases
+    that repeat more than :data:`MAX_ALIAS_REPEATS` values (a node reached again through an
+    alias counts once more each time, so the walk itself stays bounded)."""
     if root is None:
         return None
     stack: list[tuple[yaml.Node, list[PathPart]]] = [(root, [])]
+    seen_nodes: set[int] = set()
+    visits = 0
     while stack:
         node, path = stack.pop()
+        visits += 1
+        seen_nodes.add(id(node))
+        if visits - len(seen_nodes) > MAX_ALIAS_REPEATS:
+            return path, node.start_mark, (f"YAML aliases (*name) repeat more than {MAX_ALIAS_REPEATS} values; "
+                                           "write the values out instead of repeating them with aliases")
         if len(path) > MAX_DEPTH:
             return path, node.start_mark, f"nested more than {MAX_DEPTH} levels deep"
         if isinstance(node, yaml.MappingNode):
@@ -127,6 +158,14 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
             items: list[yaml.Node] = node.value
             stack.extend((item, [*path, i]) for i, item in enumerate(items))
     return None
+
+
+def _char_at(text: str, mark: yaml.Mark) -> str:
+    """The character at ``mark`` in ``text`` (``""`` past the end)."""
+    lines = text.split("\n")
+    if 0 <= mark.line < len(lines) and 0 <= mark.column < len(lines[mark.line]):
+        return lines[mark.line][mark.column]
+    return ""
 
 
 def parse_yaml(text: str, file: str) -> Document:
@@ -148,6 +187,9 @@ def parse_yaml(text: str, file: str) -> Document:
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = exc.problem or "not valid YAML"
         hint = ""
+        if mark is not None and _char_at(text, mark) == "\t":
+            raise InputError("a tab character; YAML indents with spaces only, so replace the tab with spaces",
+                             file, place) from None
         if "\t" in text and ("tab" in problem or "found character" in problem):
             hint = " (YAML does not allow tabs for indentation; indent with spaces)"
         elif "mapping values are not allowed" in problem:
@@ -163,24 +205,30 @@ def parse_yaml(text: str, file: str) -> Document:
     if root is None:
         return Document(None, file, None)
     try:
-        data = _Loader("").construct_document(root)
+        data = _Constructor("").construct_document(root)
     except RecursionError:
         raise InputError("the document is nested too deeply", file) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         raise InputError(f"not valid YAML: {exc.problem}", file, place) from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        raise InputError(f"not valid YAML: a value cannot be read ({exc})", file) from None
     return Document(data, file, root)
 
 
-def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
-    """Read and parse a YAML file safely.
+def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML files") -> str:
+    """Read a text file palast is given, refusing anything that is not a small UTF-8 file.
+
+    At most ``max_bytes + 1`` bytes are ever read, so a device, a pipe or a file that
+    grows while it is read cannot exhaust memory. A UTF-8 byte order mark is dropped.
 
     :param path: the file.
-    :param max_bytes: files larger than this are rejected before they are parsed.
-    :returns: the :class:`Document`.
-    :raises InputError: if the file is missing, unreadable, larger than
-        :data:`MAX_BYTES`, not UTF-8, or not valid YAML.
+    :param max_bytes: the largest size accepted.
+    :param kind: what the file is, for the message (``"YAML files"``, ``"records"``).
+    :returns: the text.
+    :raises InputError: if the file is missing, a directory, unreadable, larger than
+        ``max_bytes`` or not UTF-8.
     """
     p = Path(path)
     name = str(path)
@@ -190,13 +238,31 @@ def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
     if p.is_dir():
         raise InputError("is a directory, not a file", name)
+    too_big = (f"the file is {{size}} bytes; palast reads {kind} of up to {max_bytes} bytes "
+               "(a position, a record or a spec file needs far less)")
     if size > max_bytes:
-        raise InputError(f"the file is {size} bytes; palast reads YAML files of up to {max_bytes} bytes "
-                         "(a position or a spec file needs a few kilobytes)", name)
+        raise InputError(too_big.format(size=size), name)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the file is not UTF-8 text (byte {exc.start})", name) from None
+        with p.open("rb") as fh:
+            raw = fh.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
-    return parse_yaml(text, name)
+    if len(raw) > max_bytes:
+        raise InputError(too_big.format(size=f"more than {max_bytes}"), name)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the file is not UTF-8 text (byte {exc.start})", name) from None
+
+
+def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
+    """Read and parse a YAML file safely.
+
+    :param path: the file.
+    :param max_bytes: files larger than this are rejected before they are parsed.
+    :returns: the :class:`Document`.
+    :raises InputError: if the file is missing, unreadable, larger than
+        :data:`MAX_BYTES`, not UTF-8, or not valid YAML (see :func:`read_text` and
+        :func:`parse_yaml`).
+    """
+    return parse_yaml(read_text(path, max_bytes), str(path))
