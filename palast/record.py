@@ -44,7 +44,7 @@ FORMAT = "palast-record"
 #: The record format version this module writes and reads.
 VERSION = 1
 
-_COLOUR = {"type": "string", "minLength": 1}
+_COLOUR = {"type": "string", "minLength": 1, "description": "a colour, e.g. \"red\""}
 _HEADER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["format", "version", "players"],
@@ -52,9 +52,10 @@ _HEADER_SCHEMA: dict[str, Any] = {
     "properties": {
         "format": {"const": FORMAT},
         "version": {"const": VERSION},
-        "players": {"type": "array", "items": _COLOUR, "minItems": 1},
-        "ruleset": {"type": ["string", "null"]},
-        "seed": {"type": ["integer", "null"]},
+        "players": {"type": "array", "items": _COLOUR, "minItems": 1,
+                    "description": 'the seated colours in seat order, e.g. ["red", "blue", "green"]'},
+        "ruleset": {"type": ["string", "null"], "description": 'a ruleset id, e.g. "reference"'},
+        "seed": {"type": ["integer", "null"], "description": "a whole number"},
         "policy": {"type": ["string", "null"]},
         "spec": {"type": ["string", "null"]},
         "written_by": {"type": "string"},
@@ -66,7 +67,8 @@ _ACTION_SCHEMA: dict[str, Any] = {
     "required": ["action"],
     "additionalProperties": False,
     "properties": {
-        "action": {"type": "string", "minLength": 1},
+        "action": {"type": "string", "minLength": 1,
+                   "description": 'an action in palast notation, e.g. "play maid/red"'},
         "by": {"type": "string", "minLength": 1},
         "note": {"type": "string"},
     },
@@ -81,10 +83,11 @@ _RESULT_SCHEMA: dict[str, Any] = {
             "additionalProperties": False,
             "properties": {
                 "end": {"enum": ["game-over", "gap"]},
-                "winners": {"type": "array", "items": _COLOUR},
+                "winners": {"type": "array", "items": _COLOUR, "description": 'a list of colours, e.g. ["red"]'},
                 "shared": {"type": "boolean"},
                 "tiebreak": {"type": ["string", "null"]},
-                "scores": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                "scores": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                           "description": 'colour -> score, e.g. {"red": 4}'},
                 "rounds": {"type": "integer", "minimum": 0},
                 "gap": {"type": "string"},
             },
@@ -272,12 +275,14 @@ def format_record(record: Record) -> str:
 
 
 def _check(kind: str, obj: Any, file: str, line: int) -> None:
-    errors = sorted(_VALIDATORS[kind].iter_errors(obj), key=lambda e: list(e.absolute_path))
+    from palast.spec import friendly_message
+
+    errors = sorted(_VALIDATORS[kind].iter_errors(obj), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         problems = []
         for e in errors:
             where = ".".join(str(p) for p in e.absolute_path)
-            problems.append(f"{kind} {where + ': ' if where else ''}{e.message}")
+            problems.append(f"{kind} line{', ' + where if where else ''}: {friendly_message(e)}")
         raise RecordError("; ".join(problems), file, f"line {line}")
 
 
@@ -357,7 +362,9 @@ def parse_record(text: str, file: str = "<record>") -> Record:
     header: dict[str, Any] | None = None
     actions: list[RecordedAction] = []
     result: RecordResult | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # JSON Lines ends a line only at "\n"; str.splitlines would also split at U+2028 and
+    # U+0085, which json.dumps(ensure_ascii=False) leaves inside strings
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         obj = _json_line(raw, file, number)

@@ -371,8 +371,9 @@ class _Builder:
                 first[r] = king_zone
         free = len(king_roles) - len([r for r in first if r in king_roles])
         if isinstance(king_deck, int) and king_deck > free:
+            used_kings = len(king_roles) - free
             self.err(["king_deck"], f"a King deck of {king_deck} cards, but only {free} King cards are left "
-                                    f"when {len(king_roles) - free} are in force or spent")
+                                    f"when {used_kings} {'is' if used_kings == 1 else 'are'} in force or spent")
         # scores and counts
         scores_raw = self.per_player("scores", seats)
         scores = tuple(int(scores_raw.get(s, 0)) for s in range(len(players)))

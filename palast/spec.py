@@ -330,6 +330,8 @@ def friendly_message(err: Any) -> str:
         return f"must be at least {err.validator_value}; found {err.instance!r}"
     if v == "minItems":
         return f"needs at least {err.validator_value} item(s)"
+    if v == "const":
+        return f"must be {err.validator_value!r}; found {err.instance!r}"
     if v == "enum":
         return f"must be one of {', '.join(map(str, err.validator_value))}; found {err.instance!r}"
     return str(err.message)
@@ -502,16 +504,22 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         problems.append(f"{docs[fname].file}: {docs[fname].place(path)}: {msg}")
 
     # clauses and sources
-    for cid, c in spec.clauses.items():
+    seen_clauses: set[str] = set()
+    for i, raw in enumerate(docs["clauses.yaml"].data["clauses"]):
+        cid = raw["id"]
+        c = Clause(cid, raw["source"], "?", raw["lines"][0], raw["lines"][1], raw["paraphrase"])
+        if cid in seen_clauses:
+            at("clauses.yaml", ["clauses", i, "id"], f"clause {cid} is listed twice")
+        seen_clauses.add(cid)
         src = spec.sources.get(c.source)
         if src is None:
-            problems.append(f"clauses.yaml: clause {cid} names unknown source {c.source!r}")
+            at("clauses.yaml", ["clauses", i, "source"], f"clause {cid} names unknown source {c.source!r}")
             continue
         if not cid.startswith(c.source + "."):
-            problems.append(f"clauses.yaml: clause {cid} does not start with its source id {c.source}")
+            at("clauses.yaml", ["clauses", i, "id"], f"clause {cid} does not start with its source id {c.source}")
         if not (1 <= c.first_line <= c.last_line <= int(src["line_count"])):
-            problems.append(f"clauses.yaml: clause {cid} lines {c.first_line}-{c.last_line} "
-                            f"lie outside {src['file']} (1-{src['line_count']})")
+            at("clauses.yaml", ["clauses", i, "lines"], f"clause {cid} lines {c.first_line}-{c.last_line} "
+                                                         f"lie outside {src['file']} (1-{src['line_count']})")
     if sources_dir is not None:
         for sid, src in spec.sources.items():
             p = sources_dir / src["file"]
@@ -611,7 +619,8 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
     if spec.default_ruleset not in spec.rulesets:
-        at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined")
+        at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined "
+                                         f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
     problems.extend(ruling_reference_problems(spec))
@@ -645,11 +654,14 @@ def _game_problems(spec: Spec, at: Any) -> None:
             at("game.yaml", ["colours", "neutral", "aliases", i], f"alias {a!r} is already a player colour")
     if spec.max_players < spec.min_players:
         at("game.yaml", ["players"], f"max ({spec.max_players}) is below min ({spec.min_players})")
+    short = []
     for n in range(spec.min_players, spec.max_players + 1):
         cards = len(spec.roles) * (n * spec.per_colour + spec.neutral_per_role)
         if n * spec.hand_size > cards:
-            at("game.yaml", ["hand_size", "value"], f"{n} players need {n * spec.hand_size} cards for a deal of "
-                                                    f"{spec.hand_size} each, but a game of {n} colours has {cards}")
+            short.append(f"{n} players need {n * spec.hand_size} and have {cards}")
+    if short:
+        at("game.yaml", ["hand_size", "value"], f"a deal of {spec.hand_size} cards to every player needs more cards "
+                                                f"than the game has: {'; '.join(short)}")
     for i, k in enumerate(spec.king_roles):
         ra = spec.role_actions.get(k)
         if ra is not None and ra.action == "reveal-king":

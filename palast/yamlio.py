@@ -194,14 +194,17 @@ def parse_yaml(text: str, file: str) -> Document:
             hint = " (YAML does not allow tabs for indentation; indent with spaces)"
         elif "mapping values are not allowed" in problem:
             hint = " (text that contains ': ' must be put in quotes)"
+        elif "found another document" in problem:
+            raise InputError("a second YAML document starts here ('---'); a file holds one document", file,
+                             place) from None
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
     found = _check_tree(root)
     if found:
         bad_path, bad_mark, what = found
-        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} "
-                                     f"({format_path(bad_path)})")
+        shown = format_path(bad_path) if len(bad_path) <= 8 else f"{format_path(bad_path[:4])}..."
+        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} ({shown})")
     if root is None:
         return Document(None, file, None)
     try:
@@ -211,7 +214,12 @@ def parse_yaml(text: str, file: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        raise InputError(f"not valid YAML: {exc.problem}", file, place) from None
+        problem = str(exc.problem)
+        if "could not determine a constructor for the tag" in problem:
+            tag = problem.split("tag", 1)[1].strip(" '").replace("tag:yaml.org,2002:", "!!")
+            raise InputError(f"the tag {tag} is not allowed: palast reads plain YAML (text, numbers, lists and "
+                             "mappings) and never builds objects from tags", file, place) from None
+        raise InputError(f"not valid YAML: {problem}", file, place) from None
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
         raise InputError(f"not valid YAML: a value cannot be read ({exc})", file) from None
     return Document(data, file, root)
@@ -252,7 +260,7 @@ def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the file is not UTF-8 text (byte {exc.start})", name) from None
+        raise InputError(f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8", name) from None
 
 
 def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
