@@ -199,10 +199,16 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
     return _Builder(doc, spec, data, base).build()
 
 
+#: The most problems a message lists; the rest are counted.
+MAX_SHOWN = 30
+
+
 def _join(problems: list[str]) -> str:
     if len(problems) == 1:
         return problems[0]
-    return f"{len(problems)} problems:\n  - " + "\n  - ".join(problems)
+    shown = problems[:MAX_SHOWN]
+    more = f"\n  ... and {len(problems) - MAX_SHOWN} more" if len(problems) > MAX_SHOWN else ""
+    return f"{len(problems)} problems:\n  - " + "\n  - ".join(shown) + more
 
 
 class _Builder:
@@ -218,6 +224,16 @@ class _Builder:
         self.problems: list[str] = []
         #: card -> the key paths it was placed at (hands, displays, discard, deck), in file order
         self.where: dict[int, list[list[PathPart]]] = {}
+        #: the most cards any game of the spec has; a longer card list cannot be a position
+        self.max_cards = len(spec.roles) * (spec.max_players * spec.per_colour + spec.neutral_per_role)
+
+    def fits(self, path: list[PathPart], items: Any, limit: int, what: str) -> Any:
+        """``items`` if it holds at most ``limit`` entries; else report that and return an
+        empty list (each entry is not read: a list of thousands is not a position)."""
+        if len(items) <= limit:
+            return items
+        self.err(path, f"{len(items)} {what}; there are at most {limit}")
+        return []
 
     def err(self, path: list[PathPart], message: str) -> None:
         self.problems.append(f"{self.doc.place(list(self.base) + path)}: {message}")
@@ -245,7 +261,7 @@ class _Builder:
 
     def card_list(self, path: list[PathPart], items: list[str]) -> tuple[int, ...]:
         out = []
-        for i, t in enumerate(items):
+        for i, t in enumerate(self.fits(path, items, self.max_cards, "cards listed")):
             c = self.card([*path, i], t)
             if c is not None:
                 out.append(c)
@@ -255,7 +271,9 @@ class _Builder:
     def per_player(self, key: str, seats: dict[int, int]) -> dict[int, Any]:
         out: dict[int, Any] = {}
         given: dict[int, str] = {}
-        for name, value in (self.data.get(key) or {}).items():
+        mapping = self.data.get(key) or {}
+        for name in self.fits([key], list(mapping), self.spec.max_players, "players named"):
+            value = mapping[name]
             c = self.colour([key, name], str(name))
             if c is None:
                 continue
@@ -273,7 +291,7 @@ class _Builder:
         spec, data, cards = self.spec, self.data, self.cards
         # players
         players: list[int] = []
-        for i, name in enumerate(data["players"]):
+        for i, name in enumerate(self.fits(["players"], data["players"], 2 * spec.max_players, "players seated")):
             c = self.colour(["players", i], name)
             if c is not None:
                 if c in players:
@@ -345,9 +363,12 @@ class _Builder:
                     self.err(["banned"], f"no King card bans the {spec.roles[b]} ({kings})")
                 else:
                     banned = b
-        spent = tuple(r for i, t in enumerate(data.get("king_spent") or [])
-                      if (r := self.role(["king_spent", i], t)) is not None)
+        nk = len(king_roles)
+        spent_raw = self.fits(["king_spent"], data.get("king_spent") or [], nk, "King cards listed")
+        spent = tuple(r for i, t in enumerate(spent_raw) if (r := self.role(["king_spent", i], t)) is not None)
         kd_raw = data.get("king_deck")
+        if isinstance(kd_raw, list):
+            kd_raw = self.fits(["king_deck"], kd_raw, nk, "King cards listed")
         king_deck: int | tuple[int, ...] | None
         if isinstance(kd_raw, list):
             king_deck = tuple(r for i, t in enumerate(kd_raw) if (r := self.role(["king_deck", i], t)) is not None)
@@ -356,7 +377,7 @@ class _Builder:
         # every King card placed, with where: the one in force, the spent ones, the King deck's
         placed_kings: list[tuple[list[PathPart], str, int]] = [(["banned"], "in force (banned)", banned)] \
             if banned >= 0 else []
-        placed_kings += [(["king_spent", i], "spent", r) for i, t in enumerate(data.get("king_spent") or [])
+        placed_kings += [(["king_spent", i], "spent", r) for i, t in enumerate(spent_raw)
                          if (r := self._role_quiet(t)) is not None]
         if isinstance(kd_raw, list):
             placed_kings += [(["king_deck", i], "in the King deck", r) for i, t in enumerate(kd_raw)

@@ -312,10 +312,12 @@ def friendly_message(err: Any) -> str:
         allowed = sorted(schema.get("properties", {}))
         extra = [k for k in err.instance if k not in allowed]
         parts = []
-        for k in extra:
+        for k in extra[:10]:
             close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             parts.append(f"unknown key {k!r}{hint}")
+        if len(extra) > 10:
+            parts.append(f"and {len(extra) - 10} more unknown keys")
         known = f" (allowed keys: {', '.join(allowed)})" if allowed else ""
         return "; ".join(parts) + known
     if v == "required":
@@ -393,7 +395,8 @@ def cached_spec(root: str | None = None) -> Spec:
 def _join(problems: list[str]) -> str:
     n = len(problems)
     head = f"{n} problem{'s' if n != 1 else ''} in the spec:"
-    return head + "\n  - " + "\n  - ".join(problems)
+    more = f"\n  ... and {n - 30} more" if n > 30 else ""
+    return head + "\n  - " + "\n  - ".join(problems[:30]) + more
 
 
 def _build(root: Path, docs: Mapping[str, Document]) -> Spec:

@@ -123,12 +123,18 @@ MAX_DEPTH = 64
 #: ("billion laughs") before the data is even looked at.
 MAX_ALIAS_REPEATS = 10_000
 
+#: The most values (scalars, lists and mappings, keys not counted) one document may hold.
+#: The largest spec file holds about 2,400 and a scenario a few hundred; checking a
+#: document of millions of values would take many seconds for no purpose.
+MAX_VALUES = 50_000
+
 
 def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str] | None:
     """Walk the node tree without recursion; return (path, mark, problem) for the first key
-    given twice in one mapping, for nesting deeper than :data:`MAX_DEPTH`, or for aliases
-    that repeat more than :data:`MAX_ALIAS_REPEATS` values (a node reached again through an
-    alias counts once more each time, so the walk itself stays bounded)."""
+    given twice in one mapping, for nesting deeper than :data:`MAX_DEPTH`, for more than
+    :data:`MAX_VALUES` values, or for aliases that repeat more than
+    :data:`MAX_ALIAS_REPEATS` values (a node reached again through an alias counts once
+    more each time, so the walk itself stays bounded)."""
     if root is None:
         return None
     stack: list[tuple[yaml.Node, list[PathPart]]] = [(root, [])]
@@ -138,6 +144,9 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
         node, path = stack.pop()
         visits += 1
         seen_nodes.add(id(node))
+        if len(seen_nodes) > MAX_VALUES:
+            return path, node.start_mark, (f"the document holds more than {MAX_VALUES} values; a scenario needs a "
+                                           "few hundred and the largest spec file a few thousand")
         if visits - len(seen_nodes) > MAX_ALIAS_REPEATS:
             return path, node.start_mark, (f"YAML aliases (*name) repeat more than {MAX_ALIAS_REPEATS} values; "
                                            "write the values out instead of repeating them with aliases")
@@ -160,6 +169,28 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
     return None
 
 
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+
+
+def _too_many_values(text: str) -> str | None:
+    """Scan the parser's events (no nodes are built) and return the place (``"line L,
+    column C"``) where the document passes :data:`MAX_VALUES` values plus as many keys,
+    or ``None``. Building the
+    node tree of a megabyte of tiny values alone takes about a second.
+
+    :raises yaml.MarkedYAMLError: for a syntax error met on the way.
+    """
+    n = 0
+    limit = 2 * MAX_VALUES
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, _NODE_EVENTS):
+            n += 1
+            if n > limit:
+                mark = event.start_mark
+                return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
+    return None
+
+
 def _char_at(text: str, mark: yaml.Mark) -> str:
     """The character at ``mark`` in ``text`` (``""`` past the end)."""
     lines = text.split("\n")
@@ -175,10 +206,16 @@ def parse_yaml(text: str, file: str) -> Document:
     :param file: the name used in error messages.
     :returns: the :class:`Document`.
     :raises InputError: on a syntax error (with line and column), a tab used for
-        indentation, more than one document, a key given twice, a non-text key, or
-        nesting deeper than :data:`MAX_DEPTH`.
+        indentation, more than one document, a key given twice, a non-text key, a tag
+        other than YAML's own, a value its tag cannot build, nesting deeper than
+        :data:`MAX_DEPTH`, more than :data:`MAX_VALUES` values, or aliases repeating
+        more than :data:`MAX_ALIAS_REPEATS` values.
     """
     try:
+        too_many = _too_many_values(text)
+        if too_many is not None:
+            raise InputError(f"the document holds more than {MAX_VALUES} values; a scenario needs a few hundred and "
+                             "the largest spec file a few thousand", file, too_many)
         root = yaml.compose(text, Loader=_Loader)
     except RecursionError:
         raise InputError("the document is nested too deeply", file) from None
