@@ -258,10 +258,10 @@ def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
 
 @lru_cache(maxsize=8)
 def _schemas(schema_dir: Path) -> dict[str, Any]:
-    """Every ``*.schema.json`` in ``schema_dir``, parsed and checked against the JSON
-    Schema meta-schema. :raises SpecError: for a file that is not JSON or not a schema."""
-    import jsonschema
+    """Every ``*.schema.json`` in ``schema_dir``, parsed.
 
+    :raises SpecError: for a file that is too large, not UTF-8 or not JSON.
+    """
     from palast.yamlio import read_text
 
     schemas: dict[str, Any] = {}
@@ -272,12 +272,35 @@ def _schemas(schema_dir: Path) -> dict[str, Any]:
             raise SpecError(f"not valid JSON: {exc.msg}", str(p), f"line {exc.lineno}, column {exc.colno}") from None
         except (ValueError, RecursionError) as exc:
             raise SpecError(f"not valid JSON: {exc}", str(p)) from None
+    return schemas
+
+
+def schema_file_problems(schema_dir: Path) -> list[SpecError]:
+    """Check every schema file in ``schema_dir`` against the JSON Schema meta-schema.
+
+    This takes a noticeable fraction of a second, so loading the spec does it only when
+    validating with a schema fails; ``palast spec check`` always does it.
+
+    :returns: one :class:`SpecError` (file, place, problem) per schema file that is not a
+        valid JSON Schema.
+    :raises SpecError: if a schema file is not JSON.
+    """
+    import jsonschema
+
+    out = []
+    for name, schema in sorted(_schemas(schema_dir).items()):
         try:
-            jsonschema.Draft202012Validator.check_schema(schemas[p.name])
+            jsonschema.Draft202012Validator.check_schema(schema)
         except jsonschema.SchemaError as exc:
             where = "/".join(str(x) for x in exc.absolute_path) or "top level"
-            raise SpecError(f"not a valid JSON Schema: {exc.message}", str(p), where) from None
-    return schemas
+            out.append(SpecError(f"not a valid JSON Schema: {exc.message}", str(schema_dir / name), where))
+    return out
+
+
+def _broken_schema(schema_dir: Path) -> SpecError | None:
+    """The first schema file that is not a valid JSON Schema, or ``None``."""
+    problems = schema_file_problems(schema_dir)
+    return problems[0] if problems else None
 
 
 @lru_cache(maxsize=32)
@@ -293,7 +316,13 @@ def _schema_validator(schema_dir: Path, name: str) -> Any:
         raise SpecError(f"a $ref in {name} points nowhere: {exc}", str(schema_dir)) from None
     except RecursionError:
         raise SpecError(f"a $ref in {name} refers to itself", str(schema_dir)) from None
-    return jsonschema.Draft202012Validator(schema)
+    try:
+        return jsonschema.Draft202012Validator(schema)
+    except Exception:  # not a JSON Schema at all (a list, a number): say which file
+        broken = _broken_schema(schema_dir)
+        if broken is None:
+            raise
+        raise broken from None
 
 
 def friendly_message(err: Any) -> str:
@@ -344,10 +373,19 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str
 
     Each message names the file, line and key path of the offending value and says what
     is expected (:func:`friendly_message`).
+
+    :raises SpecError: if a schema file is missing, not JSON, or not a valid JSON Schema.
     """
     validator = _schema_validator(schema_dir, schema_name)
     out = []
-    for err in sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path))):
+    try:
+        errors = sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path)))
+    except Exception:  # a schema that is not a JSON Schema fails inside jsonschema; say which file
+        broken = _broken_schema(schema_dir)
+        if broken is None:
+            raise
+        raise broken from None
+    for err in errors:
         path = list(err.absolute_path)
         out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
     return out

@@ -35,8 +35,8 @@ from palast.engine.game import Game
 from palast.errors import InputError
 from palast.invariants import state_problems
 from palast.record import Record, RecordedAction, format_record, parse_record
-from palast.replay import render_text as render_replay
 from palast.replay import Status, replay, report_dict
+from palast.replay import render_text as render_replay
 from palast.scenario import parse_scenario
 from palast.spec import Spec, load_spec
 
