@@ -284,7 +284,7 @@ def _plain_action(obj: Any) -> bool:
 
 
 def _check(kind: str, obj: Any, file: str, line: int) -> None:
-    from palast.spec import friendly_message
+    from palast.schemas import friendly_message
 
     if kind == "action" and _plain_action(obj):
         return

@@ -42,7 +42,8 @@ from palast.engine.game import Game, InvariantViolation
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, SpecError
 from palast.scenario import Scenario, scenario_from_document
-from palast.spec import Spec, schema_errors
+from palast.schemas import schema_errors
+from palast.spec import Spec
 from palast.yamlio import Document, read_yaml
 
 K = DecisionKind

@@ -34,6 +34,13 @@ from palast.errors import IllegalActionError, NotationError, ScenarioError
 from palast.spec import Spec
 from palast.yamlio import Document, PathPart, format_path, json_keys, parse_yaml, read_yaml
 
+#: The scenario key to point at when a state invariant fails on a scenario's position.
+_INVARIANT_KEYS: dict[str, str] = {
+    "card-conservation": "hands", "no-repeated-role": "displays", "display-below-six": "displays",
+    "banned-role": "banned", "game-ends-at-target": "scores", "player-can-act": "to_move",
+    "round-is-bounded": "played", "round-end-cause": "displays",
+}
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -65,6 +72,7 @@ class Scenario:
     question: str = ""
     note: str = ""
     document: Document | None = field(default=None, repr=False, compare=False)
+    base: tuple[PathPart, ...] = field(default=(), repr=False, compare=False)
 
     def game(self, spec: Spec, ruleset: str, *, check: bool = False) -> Game:
         """The :class:`Game` of this scenario's seats under ``ruleset``."""
@@ -117,8 +125,11 @@ class Scenario:
 
         problems = state_problems(game, state)
         if problems:
+            first = problems[0][0]
+            key = _INVARIANT_KEYS.get(first)
+            place = self.document.place([*self.base, key]) if self.document is not None and key else None
             raise ScenarioError("the position is impossible: " + "; ".join(f"{m} ({i})" for i, m in problems),
-                                self.file)
+                                self.file, place)
         return state
 
     def position(self, game: Game) -> tuple[State, list[tuple[str, Step]]]:
@@ -147,7 +158,7 @@ class Scenario:
 
 
 def _schema_problems(doc: Document, spec: Spec) -> list[str]:
-    from palast.spec import schema_errors
+    from palast.schemas import schema_errors
 
     return [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
             for p in schema_errors(Document(json_keys(doc.data), doc.file, doc.root), spec.root / "schema",
@@ -424,6 +435,7 @@ class _Builder:
             king_deck=king_deck, king_spent=spent, scores=scores, played=played, tally=tally,
             round=int(data.get("round", 1)), actions=actions, title=str(data.get("title", "")),
             question=str(data.get("question", "")), note=str(data.get("note", "")), document=self.doc,
+            base=self.base,
         )
 
     def _name(self, seat: int) -> str:

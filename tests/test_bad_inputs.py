@@ -192,7 +192,7 @@ def test_size_limit_is_checked_before_parsing(kind: str, spec: Spec, tmp_path: P
     monkeypatch.setattr("palast.yamlio.yaml.compose", parser_called)
     monkeypatch.setattr("palast.yamlio.yaml.parse", parser_called)
     monkeypatch.setattr("palast.record.json.loads", parser_called)
-    monkeypatch.setattr("palast.spec.json.loads", parser_called)
+    monkeypatch.setattr("palast.schemas.json.loads", parser_called)
     with pytest.raises(InputError) as err:
         if kind == "scenario":
             load_scenario(path, spec)
@@ -201,7 +201,7 @@ def test_size_limit_is_checked_before_parsing(kind: str, spec: Spec, tmp_path: P
         elif kind == "ruling":
             load_ruling(path, spec)
         else:
-            from palast.spec import _schemas
+            from palast.schemas import _schemas
 
             _schemas(tmp_path)
     assert f"the file is {path.stat().st_size} bytes" in str(err.value)

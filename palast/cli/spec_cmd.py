@@ -22,7 +22,8 @@ def check(ctx: click.Context) -> None:
     variation points, rulesets, engine parameters, invariants). Exit 1 with the reasons
     when anything is wrong."""
     from palast.errors import SpecError
-    from palast.spec import load_spec, schema_file_problems
+    from palast.schemas import schema_file_problems
+    from palast.spec import load_spec
 
     root = ctx.find_root().obj.get("spec_dir")
     try:
