@@ -70,6 +70,14 @@ def scenario_seeds() -> tuple[Any, ...]:
 
 
 @cache
+def scenario_seed_texts() -> tuple[str, ...]:
+    """The real scenarios as YAML text: the example files as written, each ruling's scenario
+    as dumped."""
+    files = tuple(p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.yaml")))
+    return files + tuple(_dump_yaml(s) for s in scenario_seeds()[len(files):])
+
+
+@cache
 def record_seeds() -> tuple[tuple[Any, ...], ...]:
     """Every example record as a tuple of its lines' JSON objects."""
     out = []
@@ -106,20 +114,40 @@ PAYLOADS = (
     "\u2028", "\r\n", "\x85",
 )
 
-SCALARS = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(-3, 12), st.integers(), st.sampled_from([10**30, -(10**30), 2**63]),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from(["", " ", "\t", "~", "null", "yes", "2024-01-01", "!!python/object:os.system", "&a", "*a"]),
-    st.text(max_size=12), st.sampled_from(PAYLOADS),
-)
+#: Scalars that mean something in YAML or JSON, as a fixed pool (drawing one is cheap) plus
+#: small integers and short free text.
+ODD_SCALARS = (None, True, False, -1, 0, 1, 2, 5, 6, 7, 100, 10**30, -(10**30), 2**63, 1.5, -0.0, float("inf"),
+               float("nan"), 1e300, "", " ", "\t", "~", "null", "yes", "no", "2024-01-01", "1_000", "0x1f", "&a", "*a",
+               *PAYLOADS)
+SCALARS = st.one_of(st.sampled_from(ODD_SCALARS), st.integers(-3, 12), st.text(max_size=12))
 WORDS = st.deferred(lambda: st.sampled_from(words()))
 LEAF = st.one_of(SCALARS, WORDS, WORDS, WORDS)
-VALUE = st.recursive(
-    LEAF,
-    lambda inner: st.one_of(st.lists(inner, max_size=8), st.dictionaries(st.one_of(WORDS, SCALARS), inner, max_size=6)),
-    max_leaves=30,
-)
+
+
+@st.composite
+def _values(draw: st.DrawFn, depth: int = 0) -> Any:
+    """A JSON-like value: mostly leaves, sometimes a short list or mapping, at most three
+    levels deep (a hand-rolled st.recursive with fewer draws per value)."""
+    kind = draw(st.integers(0, 9)) if depth < 3 else 0
+    if kind <= 6:
+        return draw(LEAF)
+    size = draw(st.integers(0, 4))
+    if kind <= 8:
+        return [draw(_values(depth + 1)) for _ in range(size)]
+    return {draw(LEAF): draw(_values(depth + 1)) for _ in range(size)}
+
+
+VALUE = _values()
+MUTATIONS = st.sampled_from(["replace", "replace", "word", "drop", "add", "dup", "number", "swap"])
+TEXT_EDITS = st.sampled_from(["delete", "insert", "replace", "tab", "line-drop", "line-dup", "truncate"])
+PIECES = st.one_of(st.sampled_from([":", "-", "[", "]", "{", "}", ",", "\n", " ", "'", '"', "#", "&a", "*a", "!!", "\\",
+                                    "\x00", "\ufeff", "é"]),
+                   WORDS, st.text(max_size=4), st.sampled_from(PAYLOADS))
+
+
+def _pick(draw: st.DrawFn, items: list[Any]) -> Any:
+    """One of ``items`` (an index draw: cheaper than a new ``sampled_from`` every time)."""
+    return items[draw(st.integers(0, len(items) - 1))]
 
 
 # ------------------------------------------------------------------------------- mutations
@@ -153,9 +181,8 @@ def mutated(draw: st.DrawFn, seed: Any) -> Any:
     """``seed`` with one to four data mutations."""
     doc = _copy(seed)
     for _ in range(draw(st.integers(1, 4))):
-        paths = _paths(doc)
-        path = draw(st.sampled_from(paths))
-        kind = draw(st.sampled_from(["replace", "replace", "word", "drop", "add", "dup", "number", "swap"]))
+        path = _pick(draw, _paths(doc))
+        kind = draw(MUTATIONS)
         if not path:
             if kind == "replace":
                 doc = draw(VALUE)
@@ -178,7 +205,7 @@ def mutated(draw: st.DrawFn, seed: Any) -> Any:
         elif kind == "swap" and isinstance(parent[key], str):
             old: str = parent[key]
             new = draw(WORDS)
-            parent[key] = old.replace(draw(st.sampled_from(old.split("/") or [old])), new, 1) if old else new
+            parent[key] = old.replace(_pick(draw, old.split("/")), new, 1) if old else new
     return doc
 
 
@@ -186,16 +213,14 @@ def mutated(draw: st.DrawFn, seed: Any) -> Any:
 def text_mutated(draw: st.DrawFn, text: str) -> str:
     """``text`` with one to three character- or line-level edits."""
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["delete", "insert", "replace", "tab", "line-drop", "line-dup", "truncate"]))
+        kind = draw(TEXT_EDITS)
         n = len(text)
         i = draw(st.integers(0, n))
         if kind == "delete" and n:
             j = draw(st.integers(i, min(n, i + 8)))
             text = text[:i] + text[j:]
         elif kind in ("insert", "replace"):
-            piece = draw(st.one_of(st.sampled_from([":", "-", "[", "]", "{", "}", ",", "\n", " ", "'", '"', "#", "&a",
-                                                    "*a", "!!", "\\", "\x00", "\ufeff", "é"]),
-                                   WORDS, st.text(max_size=4), st.sampled_from(PAYLOADS)))
+            piece = draw(PIECES)
             j = draw(st.integers(i, min(n, i + 4))) if kind == "replace" else i
             text = text[:i] + piece + text[j:]
         elif kind == "tab":
@@ -210,9 +235,12 @@ def text_mutated(draw: st.DrawFn, text: str) -> str:
     return text
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def _dump_yaml(doc: Any) -> str:
     try:
-        return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False)
+        return yaml.dump(doc, Dumper=_DUMPER, allow_unicode=True, sort_keys=False)
     except (yaml.YAMLError, ValueError):  # e.g. a key Hypothesis made unhashable in YAML terms
         return repr(doc)
 
@@ -225,7 +253,7 @@ def scenario_texts() -> st.SearchStrategy[str]:
     """Scenario YAML: mutated real scenarios (as data, then as text) and random documents."""
     seed = st.deferred(lambda: st.sampled_from(scenario_seeds()))
     as_data = seed.flatmap(mutated).map(_dump_yaml)
-    as_text = seed.map(_dump_yaml).flatmap(text_mutated)
+    as_text = st.deferred(lambda: st.sampled_from(scenario_seed_texts())).flatmap(text_mutated)
     scratch = st.dictionaries(st.sampled_from(["players", "to_move", "hands", "displays", "deck", "banned", "king_deck",
                                                "king_spent", "scores", "played", "round", "actions", "discard"]),
                               VALUE, max_size=8).map(_dump_yaml)
@@ -256,7 +284,9 @@ def record_texts() -> st.SearchStrategy[str]:
                 lines.insert(draw(st.integers(0, len(lines))), lines.pop(i))
         return "\n".join(_dump_json_line(x) for x in lines) + "\n"
 
-    as_text = seed.map(lambda ls: "\n".join(_dump_json_line(x) for x in ls) + "\n").flatmap(text_mutated)
+    texts = st.deferred(lambda: st.sampled_from(tuple(p.read_text(encoding="utf-8") for p in
+                                                      sorted((ROOT / "examples" / "records").glob("*.jsonl")))))
+    as_text = texts.flatmap(text_mutated)
     header = st.fixed_dictionaries({"format": st.just("palast-record"), "version": st.just(1),
                                     "players": st.lists(WORDS, max_size=6)},
                                    optional={"ruleset": LEAF, "seed": LEAF})
