@@ -88,16 +88,32 @@ def _problems(name: str, run: Run) -> list[str]:
 def test_manifest_lists_every_file() -> None:
     """Every file in the corpus has an entry and every entry a file; 50+ files give exit 2,
     from every kind: scenarios, records and spec fragments."""
-    files = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*") if p.is_file() and p.name != "manifest.yaml"}
+    tools = ("manifest.yaml", "refresh_spec_fragments.py")
+    files = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*")
+             if p.is_file() and p.name not in tools and "__pycache__" not in p.parts}
     assert files == set(MANIFEST), (sorted(files - set(MANIFEST)), sorted(set(MANIFEST) - files))
     bad = [n for n, e in MANIFEST.items() if int(e.get("exit", 2)) == 2]
     kinds = {k: sum(1 for n in bad if n.startswith(k + "/")) for k in ("scenarios", "records", "spec")}
     assert len(bad) >= 50 and all(v >= 10 for v in kinds.values()), kinds
     for name, entry in MANIFEST.items():
         assert isinstance(entry.get("expect"), str) and entry["expect"], name
-        assert name.startswith("spec/") == ("replaces" in entry), name
+        assert name.startswith("spec/") == ("replaces" in entry) == ("edit" in entry), name
         if "replaces" in entry:
             assert (ROOT / "spec" / entry["replaces"]).is_file(), f"{name}: spec/{entry['replaces']} does not exist"
+
+
+def test_spec_fragments_are_the_current_spec_with_one_edit() -> None:
+    """Each spec fragment is the spec file it replaces, as it is now, with its one edit;
+    after a spec file changes, ``python tests/bad_inputs/refresh_spec_fragments.py``
+    rebuilds them."""
+    sys.path.insert(0, str(CORPUS))
+    try:
+        from refresh_spec_fragments import fragment_text, fragments
+    finally:
+        sys.path.remove(str(CORPUS))
+    stale = [name for name, entry in fragments().items()
+             if (CORPUS / name).read_text(encoding="utf-8") != fragment_text(entry)]
+    assert not stale, f"out of date with spec/ (run python tests/bad_inputs/refresh_spec_fragments.py): {stale}"
 
 
 def test_corpus_through_the_cli(tmp_path: Path) -> None:
