@@ -69,7 +69,7 @@ CASES: list[tuple[str, str, Callable[[], str]]] = [
                    "- play maid/red\n", "", _under())),
     ("1 MB scenario: ~250k list items", "ask", lambda: _fill("", "- a\n", "", _under())),
     ("1 MB scenario: deep flow nesting", "ask", lambda: "players: " + "[" * (_under() // 2) + "]" * (_under() // 2)),
-    ("1 MB scenario: alias bomb", "ask",
+    ("scenario: alias bomb (a billion values)", "ask",
      lambda: "a0: &a0 [" + ", ".join(["x"] * 10) + "]\n"
              + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9))
              + "players: [red, blue, green]\nto_move: red\n"),
