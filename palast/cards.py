@@ -85,7 +85,7 @@ class Cards:
         key = _fold(str(text))
         if key in self.role_aliases:
             return self.roles.index(self.role_aliases[key])
-        raise NotationError(_unknown("role", str(text), list(self.roles), list(self.role_aliases)))
+        raise NotationError(_unknown("role", str(text), list(self.roles), list(self.role_aliases), self.role_aliases))
 
     def parse_colour(self, text: str, *, neutral_ok: bool = True) -> int:
         """Read a colour name (``brown`` is the neutral colour).
@@ -98,8 +98,8 @@ class Cards:
         if key in self.colour_aliases:
             idx = self.colours.index(self.colour_aliases[key])
             if idx == self.neutral and not neutral_ok:
-                raise NotationError(f"{text!r} is the neutral colour; players are "
-                                    f"{', '.join(self.colours[:-1])}")
+                raise NotationError(f"{text!r} is the neutral colour ({self.colours[idx]} cards belong to nobody); "
+                                    f"a player is one of {', '.join(self.colours[:-1])}")
             return idx
         allowed = list(self.colours if neutral_ok else self.colours[:-1])
         raise NotationError(_unknown("colour", str(text), allowed, allowed))
@@ -136,7 +136,13 @@ class Cards:
         return out
 
 
-def _unknown(what: str, given: str, allowed: list[str], known: list[str]) -> str:
+def _unknown(what: str, given: str, allowed: list[str], known: list[str],
+             meaning: dict[str, str] | None = None) -> str:
+    """``unknown role 'x'; did you mean 'y'? (known: ...)``; an alias suggested is followed
+    by the id it stands for (``'hofnarr' (the jester)``)."""
     close = difflib.get_close_matches(given.strip().lower(), known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = ""
+    if close:
+        means = (meaning or {}).get(close[0], close[0])
+        hint = f"; did you mean {close[0]!r}{f' (the {means})' if means != close[0] else ''}?"
     return f"unknown {what} {given!r}{hint} (known: {', '.join(allowed)})"

@@ -37,14 +37,14 @@ from palast.errors import InputError
 from palast.notation import format_action
 from palast.play import Move
 from palast.spec import Spec
-from palast.yamlio import MAX_BYTES
+from palast.yamlio import MAX_BYTES, read_text
 
 #: The value of the header's ``format`` key.
 FORMAT = "palast-record"
 #: The record format version this module writes and reads.
 VERSION = 1
 
-_COLOUR = {"type": "string", "minLength": 1}
+_COLOUR = {"type": "string", "minLength": 1, "description": "a colour, e.g. \"red\""}
 _HEADER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["format", "version", "players"],
@@ -52,9 +52,10 @@ _HEADER_SCHEMA: dict[str, Any] = {
     "properties": {
         "format": {"const": FORMAT},
         "version": {"const": VERSION},
-        "players": {"type": "array", "items": _COLOUR, "minItems": 1},
-        "ruleset": {"type": ["string", "null"]},
-        "seed": {"type": ["integer", "null"]},
+        "players": {"type": "array", "items": _COLOUR, "minItems": 1,
+                    "description": 'the seated colours in seat order, e.g. ["red", "blue", "green"]'},
+        "ruleset": {"type": ["string", "null"], "description": 'a ruleset id, e.g. "reference"'},
+        "seed": {"type": ["integer", "null"], "description": "a whole number"},
         "policy": {"type": ["string", "null"]},
         "spec": {"type": ["string", "null"]},
         "written_by": {"type": "string"},
@@ -66,7 +67,8 @@ _ACTION_SCHEMA: dict[str, Any] = {
     "required": ["action"],
     "additionalProperties": False,
     "properties": {
-        "action": {"type": "string", "minLength": 1},
+        "action": {"type": "string", "minLength": 1,
+                   "description": 'an action in palast notation, e.g. "play maid/red"'},
         "by": {"type": "string", "minLength": 1},
         "note": {"type": "string"},
     },
@@ -81,10 +83,11 @@ _RESULT_SCHEMA: dict[str, Any] = {
             "additionalProperties": False,
             "properties": {
                 "end": {"enum": ["game-over", "gap"]},
-                "winners": {"type": "array", "items": _COLOUR},
+                "winners": {"type": "array", "items": _COLOUR, "description": 'a list of colours, e.g. ["red"]'},
                 "shared": {"type": "boolean"},
                 "tiebreak": {"type": ["string", "null"]},
-                "scores": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                "scores": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                           "description": 'colour -> score, e.g. {"red": 4}'},
                 "rounds": {"type": "integer", "minimum": 0},
                 "gap": {"type": "string"},
             },
@@ -271,14 +274,90 @@ def format_record(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _plain_action(obj: Any) -> bool:
+    """True if ``obj`` certainly satisfies the action line's schema (the common case, checked
+    without jsonschema, which takes a hundred times longer)."""
+    return (type(obj) is dict and obj.keys() <= {"action", "by", "note"}
+            and type(obj.get("action")) is str and obj["action"] != ""
+            and ("by" not in obj or (type(obj["by"]) is str and obj["by"] != ""))
+            and ("note" not in obj or type(obj["note"]) is str))
+
+
 def _check(kind: str, obj: Any, file: str, line: int) -> None:
-    errors = sorted(_VALIDATORS[kind].iter_errors(obj), key=lambda e: list(e.absolute_path))
+    from palast.schemas import friendly_message
+
+    if kind == "action" and _plain_action(obj):
+        return
+    errors = sorted(_VALIDATORS[kind].iter_errors(obj), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         problems = []
         for e in errors:
             where = ".".join(str(p) for p in e.absolute_path)
-            problems.append(f"{kind} {where + ': ' if where else ''}{e.message}")
+            problems.append(f"{kind} line{', ' + where if where else ''}: {friendly_message(e)}")
         raise RecordError("; ".join(problems), file, f"line {line}")
+
+
+#: Deepest nesting accepted in one record line; a record needs three levels.
+MAX_JSON_DEPTH = 32
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _json_depth(text: str) -> int:
+    """The deepest bracket nesting in ``text``, brackets inside strings not counted."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _json_line(raw: str, file: str, number: int) -> Any:
+    """Parse one line of a record as JSON.
+
+    :raises RecordError: for text that is not JSON, a key given twice in one object,
+        nesting deeper than :data:`MAX_JSON_DEPTH`, or a number too long to read.
+    """
+    where = f"line {number}"
+    if raw.count("[") + raw.count("{") > MAX_JSON_DEPTH and _json_depth(raw) > MAX_JSON_DEPTH:
+        raise RecordError(f"nested more than {MAX_JSON_DEPTH} levels deep; a record line is a flat JSON object",
+                          file, where)
+    try:
+        return json.loads(raw, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, where) from None
+    except _DuplicateKey as exc:
+        raise RecordError(f"the key {exc.key!r} is given twice", file, where) from None
+    except (ValueError, RecursionError) as exc:
+        what = ("a number has thousands of digits; no value in a record needs more than a few"
+                if "integer string conversion" in str(exc) else str(exc))
+        raise RecordError(f"not valid JSON: {what}", file, where) from None
 
 
 def parse_record(text: str, file: str = "<record>") -> Record:
@@ -294,13 +373,12 @@ def parse_record(text: str, file: str = "<record>") -> Record:
     header: dict[str, Any] | None = None
     actions: list[RecordedAction] = []
     result: RecordResult | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # JSON Lines ends a line only at "\n"; str.splitlines would also split at U+2028 and
+    # U+0085, which json.dumps(ensure_ascii=False) leaves inside strings
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, f"line {number}") from None
+        obj = _json_line(raw, file, number)
         if not isinstance(obj, dict):
             raise RecordError("each line must be a JSON object", file, f"line {number}")
         if header is None:
@@ -342,15 +420,10 @@ def read_record(path: str | os.PathLike[str]) -> Record:
         :func:`parse_record`).
     """
     name = os.fspath(path)
-    p = Path(name)
-    if not p.is_file():
-        raise RecordError("no such file", name)
-    if p.stat().st_size > MAX_BYTES:
-        raise RecordError(f"the file is larger than {MAX_BYTES} bytes", name)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start})", name) from None
+        text = read_text(name, MAX_BYTES, kind="records")
+    except InputError as exc:
+        raise RecordError(exc.message, exc.file, exc.place) from None
     return parse_record(text, name)
 
 

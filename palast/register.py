@@ -104,7 +104,10 @@ def ruling_reference_problems(spec: Spec) -> list[str]:
                                 "clause registry")
         named = doc.data.get("variation_points") or []
         for i, vp in enumerate(named if isinstance(named, list) else []):
-            if vp not in spec.variation_points:
+            if not isinstance(vp, str):
+                problems.append(f"{doc.file}: {doc.place(['variation_points', i])}: a variation point is named "
+                                f"by its id, a string; found {vp!r}")
+            elif vp not in spec.variation_points:
                 problems.append(f"{doc.file}: {doc.place(['variation_points', i])}: names unknown variation "
                                 f"point {vp!r}")
     return problems

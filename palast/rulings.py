@@ -29,6 +29,7 @@ used by the Sphinx rulebook: :func:`load_rulings`, :func:`check_ruling` /
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,8 @@ from palast.engine.game import Game, InvariantViolation
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, SpecError
 from palast.scenario import Scenario, scenario_from_document
-from palast.spec import Spec, schema_errors
+from palast.schemas import schema_errors
+from palast.spec import Spec
 from palast.yamlio import Document, read_yaml
 
 K = DecisionKind
@@ -266,7 +268,10 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                                         f"not {other!r}")
         for i, kind in enumerate(exp.get("events", [])):
             if kind not in EVENT_KINDS:
-                err(base + ["events", i], f"unknown event kind {kind!r} (known: {', '.join(sorted(EVENT_KINDS))})")
+                close = difflib.get_close_matches(kind, sorted(EVENT_KINDS), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                err(base + ["events", i],
+                    f"unknown event kind {kind!r}{hint} (known: {', '.join(sorted(EVENT_KINDS))})")
         for key in ("player", "next_to_move"):
             if exp.get(key) is not None and exp[key] not in colours:
                 err(base + [key], f"{exp[key]!r} is not a seated player ({', '.join(sorted(colours))})")

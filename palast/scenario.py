@@ -32,7 +32,14 @@ from palast.engine.game import Game, Step
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError, NotationError, ScenarioError
 from palast.spec import Spec
-from palast.yamlio import Document, PathPart, json_keys, parse_yaml, read_yaml
+from palast.yamlio import Document, PathPart, format_path, json_keys, parse_yaml, read_yaml
+
+#: The scenario key to point at when a state invariant fails on a scenario's position.
+_INVARIANT_KEYS: dict[str, str] = {
+    "card-conservation": "hands", "no-repeated-role": "displays", "display-below-six": "displays",
+    "banned-role": "banned", "game-ends-at-target": "scores", "player-can-act": "to_move",
+    "round-is-bounded": "played", "round-end-cause": "displays",
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,7 @@ class Scenario:
     question: str = ""
     note: str = ""
     document: Document | None = field(default=None, repr=False, compare=False)
+    base: tuple[PathPart, ...] = field(default=(), repr=False, compare=False)
 
     def game(self, spec: Spec, ruleset: str, *, check: bool = False) -> Game:
         """The :class:`Game` of this scenario's seats under ``ruleset``."""
@@ -117,8 +125,11 @@ class Scenario:
 
         problems = state_problems(game, state)
         if problems:
+            first = problems[0][0]
+            key = _INVARIANT_KEYS.get(first)
+            place = self.document.place([*self.base, key]) if self.document is not None and key else None
             raise ScenarioError("the position is impossible: " + "; ".join(f"{m} ({i})" for i, m in problems),
-                                self.file)
+                                self.file, place)
         return state
 
     def position(self, game: Game) -> tuple[State, list[tuple[str, Step]]]:
@@ -147,7 +158,7 @@ class Scenario:
 
 
 def _schema_problems(doc: Document, spec: Spec) -> list[str]:
-    from palast.spec import schema_errors
+    from palast.schemas import schema_errors
 
     return [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
             for p in schema_errors(Document(json_keys(doc.data), doc.file, doc.root), spec.root / "schema",
@@ -190,15 +201,25 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
                             doc.file, doc.place(list(base)))
     sub = Document(data, doc.file, doc.root)
     problems = [f"{doc.place(list(base))}: {p}" if base else p for p in _schema_problems(sub, spec)]
+    players = data.get("players")
+    if "to_move" not in data and isinstance(players, list) and players and all(isinstance(x, str) for x in players):
+        problems = [f"{p} (one of the players: {', '.join(players)})" if "missing key 'to_move'" in p else p
+                    for p in problems]
     if problems:
         raise ScenarioError(_join(problems), doc.file)
     return _Builder(doc, spec, data, base).build()
 
 
+#: The most problems a message lists; the rest are counted.
+MAX_SHOWN = 30
+
+
 def _join(problems: list[str]) -> str:
     if len(problems) == 1:
         return problems[0]
-    return f"{len(problems)} problems:\n  - " + "\n  - ".join(problems)
+    shown = problems[:MAX_SHOWN]
+    more = f"\n  ... and {len(problems) - MAX_SHOWN} more" if len(problems) > MAX_SHOWN else ""
+    return f"{len(problems)} problems:\n  - " + "\n  - ".join(shown) + more
 
 
 class _Builder:
@@ -212,6 +233,18 @@ class _Builder:
         self.base = base
         self.cards = Cards.from_spec(spec)
         self.problems: list[str] = []
+        #: card -> the key paths it was placed at (hands, displays, discard, deck), in file order
+        self.where: dict[int, list[list[PathPart]]] = {}
+        #: the most cards any game of the spec has; a longer card list cannot be a position
+        self.max_cards = len(spec.roles) * (spec.max_players * spec.per_colour + spec.neutral_per_role)
+
+    def fits(self, path: list[PathPart], items: Any, limit: int, what: str) -> Any:
+        """``items`` if it holds at most ``limit`` entries; else report that and return an
+        empty list (each entry is not read: a list of thousands is not a position)."""
+        if len(items) <= limit:
+            return items
+        self.err(path, f"{len(items)} {what}; there are at most {limit}")
+        return []
 
     def err(self, path: list[PathPart], message: str) -> None:
         self.problems.append(f"{self.doc.place(list(self.base) + path)}: {message}")
@@ -239,21 +272,29 @@ class _Builder:
 
     def card_list(self, path: list[PathPart], items: list[str]) -> tuple[int, ...]:
         out = []
-        for i, t in enumerate(items):
+        for i, t in enumerate(self.fits(path, items, self.max_cards, "cards listed")):
             c = self.card([*path, i], t)
             if c is not None:
                 out.append(c)
+                self.where.setdefault(c, []).append([*path, i])
         return tuple(out)
 
     def per_player(self, key: str, seats: dict[int, int]) -> dict[int, Any]:
         out: dict[int, Any] = {}
-        for name, value in (self.data.get(key) or {}).items():
+        given: dict[int, str] = {}
+        mapping = self.data.get(key) or {}
+        for name in self.fits([key], list(mapping), self.spec.max_players, "players named"):
+            value = mapping[name]
             c = self.colour([key, name], str(name))
             if c is None:
                 continue
             if c not in seats:
                 self.err([key, name], f"{name} is not seated (players: {', '.join(self.data['players'])})")
                 continue
+            if seats[c] in given:
+                self.err([key, name], f"{name} is given twice in {key} (also as {given[seats[c]]!r})")
+                continue
+            given[seats[c]] = str(name)
             out[seats[c]] = value
         return out
 
@@ -261,7 +302,7 @@ class _Builder:
         spec, data, cards = self.spec, self.data, self.cards
         # players
         players: list[int] = []
-        for i, name in enumerate(data["players"]):
+        for i, name in enumerate(self.fits(["players"], data["players"], 2 * spec.max_players, "players seated")):
             c = self.colour(["players", i], name)
             if c is not None:
                 if c in players:
@@ -292,13 +333,18 @@ class _Builder:
         placed: Counter[int] = Counter()
         for zone in [*hands, *displays, discard, deck if isinstance(deck, tuple) else ()]:
             placed.update(zone)
+        seated = ", ".join(str(p) for p in data["players"])
         for c, k in sorted(placed.items()):
             colour = cards.colour_of(c)
+            paths = self.where.get(c) or [[]]
             if colour != cards.neutral and colour not in seats:
-                self.err([], f"{cards.format_card(c)} belongs to {cards.colours[colour]}, who is not seated")
+                self.err(paths[0], f"{cards.format_card(c)} belongs to {cards.colours[colour]}, who is not seated "
+                                   f"(players: {seated}); only the seated colours' cards and the "
+                                   f"{cards.colours[cards.neutral]} cards are in the game")
             elif k > composition[c]:
-                self.err([], f"{cards.format_card(c)} appears {k} times; a game of these colours has "
-                             f"{composition[c]}")
+                self.err(paths[min(composition[c], len(paths) - 1)],
+                         f"{cards.format_card(c)} appears {k} times ({', '.join(format_path(q) for q in paths)}); "
+                         f"a game of these colours has {composition[c]}")
         unplaced = sum(composition.values()) - sum(min(k, composition[c]) for c, k in placed.items())
         if isinstance(deck, int) and deck > unplaced:
             self.err(["deck"], f"a deck of {deck} cards, but only {unplaced} cards are not placed elsewhere")
@@ -319,34 +365,47 @@ class _Builder:
                                           f"hand plus display is at most {spec.hand_size}")
         # King cards
         king_roles = [spec.roles.index(r) for r in spec.king_roles]
+        kings = f"King cards: {', '.join(spec.king_roles)}"
         banned = -1
         if data.get("banned") is not None:
             b = self.role(["banned"], data["banned"])
             if b is not None:
                 if b not in king_roles:
-                    self.err(["banned"], f"no King card bans the {spec.roles[b]} "
-                                         f"(King cards: {', '.join(spec.king_roles)})")
+                    self.err(["banned"], f"no King card bans the {spec.roles[b]} ({kings})")
                 else:
                     banned = b
-        spent = tuple(r for i, t in enumerate(data.get("king_spent") or [])
-                      if (r := self.role(["king_spent", i], t)) is not None)
+        nk = len(king_roles)
+        spent_raw = self.fits(["king_spent"], data.get("king_spent") or [], nk, "King cards listed")
+        spent = tuple(r for i, t in enumerate(spent_raw) if (r := self.role(["king_spent", i], t)) is not None)
         kd_raw = data.get("king_deck")
+        if isinstance(kd_raw, list):
+            kd_raw = self.fits(["king_deck"], kd_raw, nk, "King cards listed")
         king_deck: int | tuple[int, ...] | None
         if isinstance(kd_raw, list):
             king_deck = tuple(r for i, t in enumerate(kd_raw) if (r := self.role(["king_deck", i], t)) is not None)
         else:
             king_deck = kd_raw
-        used = Counter(([banned] if banned >= 0 else []) + list(spent)
-                       + list(king_deck if isinstance(king_deck, tuple) else ()))
-        for r, k in used.items():
+        # every King card placed, with where: the one in force, the spent ones, the King deck's
+        placed_kings: list[tuple[list[PathPart], str, int]] = [(["banned"], "in force (banned)", banned)] \
+            if banned >= 0 else []
+        placed_kings += [(["king_spent", i], "spent", r) for i, t in enumerate(spent_raw)
+                         if (r := self._role_quiet(t)) is not None]
+        if isinstance(kd_raw, list):
+            placed_kings += [(["king_deck", i], "in the King deck", r) for i, t in enumerate(kd_raw)
+                             if (r := self._role_quiet(t)) is not None]
+        first: dict[int, str] = {}
+        for path, king_zone, r in placed_kings:
             if r not in king_roles:
-                self.err(["king_deck"], f"no King card shows the {spec.roles[r]}")
-            elif k > 1:
-                self.err(["king_deck"], f"the King card of the {spec.roles[r]} is placed {k} times; there is one")
-        free = len(king_roles) - sum(used.values())
+                self.err(path, f"there is no King card of the {spec.roles[r]} ({kings})")
+            elif r in first:
+                self.err(path, f"the King card of the {spec.roles[r]} is already {first[r]}; there is one")
+            else:
+                first[r] = king_zone
+        free = len(king_roles) - len([r for r in first if r in king_roles])
         if isinstance(king_deck, int) and king_deck > free:
+            used_kings = len(king_roles) - free
             self.err(["king_deck"], f"a King deck of {king_deck} cards, but only {free} King cards are left "
-                                    f"when {len(king_roles) - free} are in force or spent")
+                                    f"when {used_kings} {'is' if used_kings == 1 else 'are'} in force or spent")
         # scores and counts
         scores_raw = self.per_player("scores", seats)
         scores = tuple(int(scores_raw.get(s, 0)) for s in range(len(players)))
@@ -376,10 +435,18 @@ class _Builder:
             king_deck=king_deck, king_spent=spent, scores=scores, played=played, tally=tally,
             round=int(data.get("round", 1)), actions=actions, title=str(data.get("title", "")),
             question=str(data.get("question", "")), note=str(data.get("note", "")), document=self.doc,
+            base=self.base,
         )
 
     def _name(self, seat: int) -> str:
         return str(self.data["players"][seat])
+
+    def _role_quiet(self, text: str) -> int | None:
+        """The role ``text`` names, or ``None`` (the problem is reported where it is read)."""
+        try:
+            return self.cards.parse_role(text)
+        except NotationError:
+            return None
 
 
 def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[str, ...] | None = None) -> str:

@@ -10,7 +10,6 @@ the rulebook read; none of them restates a number or a rule.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from palast.errors import SpecError
-from palast.yamlio import Document, json_keys, read_yaml
+from palast.schemas import schema_errors
+from palast.yamlio import Document, read_yaml
 
 #: Spec files, in load order, with the schema each must satisfy.
 SPEC_FILES: tuple[tuple[str, str], ...] = (
@@ -260,96 +260,6 @@ class Spec:
         return "; ".join(self.clauses[c].cite for c in clause_ids)
 
 
-def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
-    """Replace every ``$ref`` (``file#/pointer`` or ``#/pointer``) by the schema it points
-    to, so validation does not resolve references at run time. Our schemas are not
-    recursive, so this terminates."""
-    if isinstance(node, dict):
-        if "$ref" in node:
-            ref = node["$ref"]
-            file, _, pointer = ref.partition("#")
-            file = file or current
-            target: Any = schemas[file]
-            for part in [p for p in pointer.split("/") if p]:
-                target = target[part]
-            merged = dict(_inline_refs(target, schemas, file))
-            merged.update({k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$ref"})
-            return merged
-        return {k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$defs"}
-    if isinstance(node, list):
-        return [_inline_refs(v, schemas, current) for v in node]
-    return node
-
-
-@lru_cache(maxsize=32)
-def _schema_validator(schema_dir: Path, name: str) -> Any:
-    import jsonschema
-
-    schemas: dict[str, Any] = {}
-    for p in sorted(schema_dir.glob("*.schema.json")):
-        schemas[p.name] = json.loads(p.read_text(encoding="utf-8"))
-    if name not in schemas:
-        raise SpecError(f"no schema {name}", str(schema_dir))
-    try:
-        schema = _inline_refs(schemas[name], schemas, name)
-    except (KeyError, TypeError) as exc:
-        raise SpecError(f"a $ref in {name} points nowhere: {exc}", str(schema_dir)) from None
-    return jsonschema.Draft202012Validator(schema)
-
-
-def friendly_message(err: Any) -> str:
-    """Turn a jsonschema error into a message that says how to fix the value.
-
-    Unknown keys get a "did you mean" from the allowed keys; a missing key, a wrong type
-    or a value matching none of the alternatives gets the schema's ``description`` of what
-    is expected.
-    """
-    import difflib
-
-    v = err.validator
-    schema = err.schema if isinstance(err.schema, dict) else {}
-    desc = schema.get("description")
-    if v == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = sorted(schema.get("properties", {}))
-        extra = [k for k in err.instance if k not in allowed]
-        parts = []
-        for k in extra:
-            close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            parts.append(f"unknown key {k!r}{hint}")
-        known = f" (allowed keys: {', '.join(allowed)})" if allowed else ""
-        return "; ".join(parts) + known
-    if v == "required":
-        missing = str(err.message).split("'")[1] if "'" in str(err.message) else str(err.message)
-        sub = schema.get("properties", {}).get(missing, {})
-        what = sub.get("description") if isinstance(sub, dict) else None
-        return f"missing key {missing!r}" + (f": add {missing}: {what}" if what else "")
-    if v in ("type", "oneOf", "anyOf"):
-        expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
-        return f"expected {expected}; found {err.instance!r}"
-    if v == "minimum":
-        return f"must be at least {err.validator_value}; found {err.instance!r}"
-    if v == "minItems":
-        return f"needs at least {err.validator_value} item(s)"
-    if v == "enum":
-        return f"must be one of {', '.join(map(str, err.validator_value))}; found {err.instance!r}"
-    return str(err.message)
-
-
-def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:
-    """Validate ``doc`` against a schema in ``schema_dir``; return one message per problem.
-
-    Each message names the file, line and key path of the offending value and says what
-    is expected (:func:`friendly_message`).
-    """
-    validator = _schema_validator(schema_dir, schema_name)
-    out = []
-    for err in sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path))):
-        path = list(err.absolute_path)
-        out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
-    return out
-
-
 def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None) -> Spec:
     """Load, validate and cross-check the spec.
 
@@ -392,7 +302,8 @@ def cached_spec(root: str | None = None) -> Spec:
 def _join(problems: list[str]) -> str:
     n = len(problems)
     head = f"{n} problem{'s' if n != 1 else ''} in the spec:"
-    return head + "\n  - " + "\n  - ".join(problems)
+    more = f"\n  ... and {n - 30} more" if n > 30 else ""
+    return head + "\n  - " + "\n  - ".join(problems[:30]) + more
 
 
 def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
@@ -503,16 +414,22 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         problems.append(f"{docs[fname].file}: {docs[fname].place(path)}: {msg}")
 
     # clauses and sources
-    for cid, c in spec.clauses.items():
+    seen_clauses: set[str] = set()
+    for i, raw in enumerate(docs["clauses.yaml"].data["clauses"]):
+        cid = raw["id"]
+        c = Clause(cid, raw["source"], "?", raw["lines"][0], raw["lines"][1], raw["paraphrase"])
+        if cid in seen_clauses:
+            at("clauses.yaml", ["clauses", i, "id"], f"clause {cid} is listed twice")
+        seen_clauses.add(cid)
         src = spec.sources.get(c.source)
         if src is None:
-            problems.append(f"clauses.yaml: clause {cid} names unknown source {c.source!r}")
+            at("clauses.yaml", ["clauses", i, "source"], f"clause {cid} names unknown source {c.source!r}")
             continue
         if not cid.startswith(c.source + "."):
-            problems.append(f"clauses.yaml: clause {cid} does not start with its source id {c.source}")
+            at("clauses.yaml", ["clauses", i, "id"], f"clause {cid} does not start with its source id {c.source}")
         if not (1 <= c.first_line <= c.last_line <= int(src["line_count"])):
-            problems.append(f"clauses.yaml: clause {cid} lines {c.first_line}-{c.last_line} "
-                            f"lie outside {src['file']} (1-{src['line_count']})")
+            at("clauses.yaml", ["clauses", i, "lines"], f"clause {cid} lines {c.first_line}-{c.last_line} "
+                                                         f"lie outside {src['file']} (1-{src['line_count']})")
     if sources_dir is not None:
         for sid, src in spec.sources.items():
             p = sources_dir / src["file"]
@@ -535,6 +452,7 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
                 at(fname, path, f"names third-party source {tp!r}, which clauses.yaml does not list")
 
     # game
+    _game_problems(spec, at)
     if set(spec.role_actions) != set(spec.roles):
         missing = sorted(set(spec.roles) - set(spec.role_actions))
         extra = sorted(set(spec.role_actions) - set(spec.roles))
@@ -615,7 +533,8 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
     if spec.default_ruleset not in spec.rulesets:
-        at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined")
+        at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined "
+                                         f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
     problems.extend(ruling_reference_problems(spec))
@@ -629,3 +548,36 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
     return problems
 
+
+
+def _game_problems(spec: Spec, at: Any) -> None:
+    """Checks of ``game.yaml`` that its schema cannot state: ids listed once, the player
+    range, enough cards for every player count, aliases that name one thing, and no King
+    card for a role whose action reveals King cards (banned-role). Each problem is
+    reported through ``at(file, path, message)``."""
+    game = spec.game
+    for key, ids in (("roles", spec.roles), ("colours.player", spec.player_colours)):
+        for i, x in enumerate(ids):
+            if x in ids[:i]:
+                at("game.yaml", [*key.split("."), i, "id"], f"{x!r} is listed twice")
+    if spec.neutral_colour in spec.player_colours:
+        at("game.yaml", ["colours", "neutral", "id"], f"the neutral colour {spec.neutral_colour!r} is also a player "
+                                                      "colour")
+    for i, a in enumerate(game["colours"]["neutral"].get("aliases", [])):
+        if a in spec.player_colours:
+            at("game.yaml", ["colours", "neutral", "aliases", i], f"alias {a!r} is already a player colour")
+    if spec.max_players < spec.min_players:
+        at("game.yaml", ["players"], f"max ({spec.max_players}) is below min ({spec.min_players})")
+    short = []
+    for n in range(spec.min_players, spec.max_players + 1):
+        cards = len(spec.roles) * (n * spec.per_colour + spec.neutral_per_role)
+        if n * spec.hand_size > cards:
+            short.append(f"{n} players need {n * spec.hand_size} and have {cards}")
+    if short:
+        at("game.yaml", ["hand_size", "value"], f"a deal of {spec.hand_size} cards to every player needs more cards "
+                                                f"than the game has: {'; '.join(short)}")
+    for i, k in enumerate(spec.king_roles):
+        ra = spec.role_actions.get(k)
+        if ra is not None and ra.action == "reveal-king":
+            at("game.yaml", ["king_cards", "roles", i], f"a King card names the {k}, whose action reveals King "
+                                                        "cards; that role can never be banned (banned-role)")

@@ -20,6 +20,23 @@ try:  # libyaml is much faster; fall back to the pure-Python loader where it is 
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
+
+class _Constructor(_Loader):  # type: ignore[misc]
+    """The safe loader, with a value its tag cannot build (``!!int x``, ``2024-02-30``,
+    ``!!bool maybe``) reported as a YAML error at that value instead of a Python error."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.MarkedYAMLError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError):
+            tag = str(node.tag).rsplit(":", 1)[-1]
+            shown = node.value if isinstance(node, yaml.ScalarNode) else type(node).__name__
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{shown!r} is not a valid {tag} value (put it in quotes to mean text)",
+                node.start_mark) from None
+
 #: The largest YAML file palast reads, in bytes; larger files are rejected before parsing.
 #: A real position or spec file is a few kilobytes; parsing megabytes of YAML takes seconds.
 MAX_BYTES = 1024 * 1024
@@ -101,15 +118,38 @@ def _child(node: yaml.Node | None, part: PathPart) -> yaml.Node | None:
 #: Deepest nesting accepted; no palast file needs more than a handful of levels.
 MAX_DEPTH = 64
 
+#: How many values YAML aliases (``*name``) may repeat in one document. palast files use no
+#: aliases; the limit stops a small file from expanding into millions of values
+#: ("billion laughs") before the data is even looked at.
+MAX_ALIAS_REPEATS = 10_000
+
+#: The most values (scalars, lists and mappings, keys not counted) one document may hold.
+#: The largest spec file holds about 2,400 and a scenario a few hundred; checking a
+#: document of millions of values would take many seconds for no purpose.
+MAX_VALUES = 50_000
+
 
 def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str] | None:
     """Walk the node tree without recursion; return (path, mark, problem) for the first key
-    given twice in one mapping or for nesting deeper than :data:`MAX_DEPTH`."""
+    given twice in one mapping, for nesting deeper than :data:`MAX_DEPTH`, for more than
+    :data:`MAX_VALUES` values, or for aliases that repeat more than
+    :data:`MAX_ALIAS_REPEATS` values (a node reached again through an alias counts once
+    more each time, so the walk itself stays bounded)."""
     if root is None:
         return None
     stack: list[tuple[yaml.Node, list[PathPart]]] = [(root, [])]
+    seen_nodes: set[int] = set()
+    visits = 0
     while stack:
         node, path = stack.pop()
+        visits += 1
+        seen_nodes.add(id(node))
+        if len(seen_nodes) > MAX_VALUES:
+            return path, node.start_mark, (f"the document holds more than {MAX_VALUES} values; a scenario needs a "
+                                           "few hundred and the largest spec file a few thousand")
+        if visits - len(seen_nodes) > MAX_ALIAS_REPEATS:
+            return path, node.start_mark, (f"YAML aliases (*name) repeat more than {MAX_ALIAS_REPEATS} values; "
+                                           "write the values out instead of repeating them with aliases")
         if len(path) > MAX_DEPTH:
             return path, node.start_mark, f"nested more than {MAX_DEPTH} levels deep"
         if isinstance(node, yaml.MappingNode):
@@ -129,6 +169,36 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
     return None
 
 
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+
+
+def _too_many_values(text: str) -> str | None:
+    """Scan the parser's events (no nodes are built) and return the place (``"line L,
+    column C"``) where the document passes :data:`MAX_VALUES` values plus as many keys,
+    or ``None``. Building the
+    node tree of a megabyte of tiny values alone takes about a second.
+
+    :raises yaml.MarkedYAMLError: for a syntax error met on the way.
+    """
+    n = 0
+    limit = 2 * MAX_VALUES
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, _NODE_EVENTS):
+            n += 1
+            if n > limit:
+                mark = event.start_mark
+                return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
+    return None
+
+
+def _char_at(text: str, mark: yaml.Mark) -> str:
+    """The character at ``mark`` in ``text`` (``""`` past the end)."""
+    lines = text.split("\n")
+    if 0 <= mark.line < len(lines) and 0 <= mark.column < len(lines[mark.line]):
+        return lines[mark.line][mark.column]
+    return ""
+
+
 def parse_yaml(text: str, file: str) -> Document:
     """Parse YAML text safely.
 
@@ -136,10 +206,16 @@ def parse_yaml(text: str, file: str) -> Document:
     :param file: the name used in error messages.
     :returns: the :class:`Document`.
     :raises InputError: on a syntax error (with line and column), a tab used for
-        indentation, more than one document, a key given twice, a non-text key, or
-        nesting deeper than :data:`MAX_DEPTH`.
+        indentation, more than one document, a key given twice, a non-text key, a tag
+        other than YAML's own, a value its tag cannot build, nesting deeper than
+        :data:`MAX_DEPTH`, more than :data:`MAX_VALUES` values, or aliases repeating
+        more than :data:`MAX_ALIAS_REPEATS` values.
     """
     try:
+        too_many = _too_many_values(text)
+        if too_many is not None:
+            raise InputError(f"the document holds more than {MAX_VALUES} values; a scenario needs a few hundred and "
+                             "the largest spec file a few thousand", file, too_many)
         root = yaml.compose(text, Loader=_Loader)
     except RecursionError:
         raise InputError("the document is nested too deeply", file) from None
@@ -148,39 +224,56 @@ def parse_yaml(text: str, file: str) -> Document:
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
         problem = exc.problem or "not valid YAML"
         hint = ""
+        if mark is not None and _char_at(text, mark) == "\t":
+            raise InputError("a tab character; YAML indents with spaces only, so replace the tab with spaces",
+                             file, place) from None
         if "\t" in text and ("tab" in problem or "found character" in problem):
             hint = " (YAML does not allow tabs for indentation; indent with spaces)"
         elif "mapping values are not allowed" in problem:
             hint = " (text that contains ': ' must be put in quotes)"
+        elif "found another document" in problem:
+            raise InputError("a second YAML document starts here ('---'); a file holds one document", file,
+                             place) from None
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
     found = _check_tree(root)
     if found:
         bad_path, bad_mark, what = found
-        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} "
-                                     f"({format_path(bad_path)})")
+        shown = format_path(bad_path) if len(bad_path) <= 8 else f"{format_path(bad_path[:4])}..."
+        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} ({shown})")
     if root is None:
         return Document(None, file, None)
     try:
-        data = _Loader("").construct_document(root)
+        data = _Constructor("").construct_document(root)
     except RecursionError:
         raise InputError("the document is nested too deeply", file) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        raise InputError(f"not valid YAML: {exc.problem}", file, place) from None
+        problem = str(exc.problem)
+        if "could not determine a constructor for the tag" in problem:
+            tag = problem.split("tag", 1)[1].strip(" '").replace("tag:yaml.org,2002:", "!!")
+            raise InputError(f"the tag {tag} is not allowed: palast reads plain YAML (text, numbers, lists and "
+                             "mappings) and never builds objects from tags", file, place) from None
+        raise InputError(f"not valid YAML: {problem}", file, place) from None
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        raise InputError(f"not valid YAML: a value cannot be read ({exc})", file) from None
     return Document(data, file, root)
 
 
-def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
-    """Read and parse a YAML file safely.
+def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML files") -> str:
+    """Read a text file palast is given, refusing anything that is not a small UTF-8 file.
+
+    At most ``max_bytes + 1`` bytes are ever read, so a device, a pipe or a file that
+    grows while it is read cannot exhaust memory. A UTF-8 byte order mark is dropped.
 
     :param path: the file.
-    :param max_bytes: files larger than this are rejected before they are parsed.
-    :returns: the :class:`Document`.
-    :raises InputError: if the file is missing, unreadable, larger than
-        :data:`MAX_BYTES`, not UTF-8, or not valid YAML.
+    :param max_bytes: the largest size accepted.
+    :param kind: what the file is, for the message (``"YAML files"``, ``"records"``).
+    :returns: the text.
+    :raises InputError: if the file is missing, a directory, unreadable, larger than
+        ``max_bytes`` or not UTF-8.
     """
     p = Path(path)
     name = str(path)
@@ -190,13 +283,31 @@ def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
     if p.is_dir():
         raise InputError("is a directory, not a file", name)
+    too_big = (f"the file is {{size}} bytes; palast reads {kind} of up to {max_bytes} bytes "
+               "(a position, a record or a spec file needs far less)")
     if size > max_bytes:
-        raise InputError(f"the file is {size} bytes; palast reads YAML files of up to {max_bytes} bytes "
-                         "(a position or a spec file needs a few kilobytes)", name)
+        raise InputError(too_big.format(size=size), name)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the file is not UTF-8 text (byte {exc.start})", name) from None
+        with p.open("rb") as fh:
+            raw = fh.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
-    return parse_yaml(text, name)
+    if len(raw) > max_bytes:
+        raise InputError(too_big.format(size=f"more than {max_bytes}"), name)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8", name) from None
+
+
+def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
+    """Read and parse a YAML file safely.
+
+    :param path: the file.
+    :param max_bytes: files larger than this are rejected before they are parsed.
+    :returns: the :class:`Document`.
+    :raises InputError: if the file is missing, unreadable, larger than
+        :data:`MAX_BYTES`, not UTF-8, or not valid YAML (see :func:`read_text` and
+        :func:`parse_yaml`).
+    """
+    return parse_yaml(read_text(path, max_bytes), str(path))

@@ -26,7 +26,7 @@ class PalastGroup(click.Group):
 
 
 @click.group(cls=PalastGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--spec", "spec_dir", type=click.Path(file_okay=False), default=None, envvar="PALAST_SPEC",
+@click.option("--spec", "spec_dir", type=click.Path(file_okay=False, exists=True), default=None, envvar="PALAST_SPEC",
               help="The spec directory (default: spec/ beside the package).")
 @click.version_option(package_name="palast")
 @click.pass_context

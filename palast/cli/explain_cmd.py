@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 
 import click
@@ -25,7 +26,9 @@ def explain(ctx: click.Context, point: str, as_json: bool) -> None:
 
     spec = get_spec(ctx)
     if point not in spec.variation_points:
-        raise InputError(f"unknown variation point {point!r}; known: {', '.join(spec.variation_points)}",
+        close = difflib.get_close_matches(point, list(spec.variation_points), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown variation point {point!r}{hint} (known: {', '.join(spec.variation_points)})",
                          None, "VP-ID")
     doc = explain_point(spec, point)
     if as_json:

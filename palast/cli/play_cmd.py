@@ -31,6 +31,8 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     from palast.play import play_moves
 
     spec = get_spec(ctx)
+    if ruleset is not None and ruleset not in spec.rulesets:
+        raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
     rs = ruleset or spec.default_ruleset
     if colours:
         seats = [c.strip() for c in colours.split(",") if c.strip()]
@@ -39,7 +41,10 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
             raise InputError(f"{players} players; the game is for {spec.min_players} to {spec.max_players}",
                              None, "--players")
         seats = list(spec.player_colours[:players])
-    game = Game(spec, rs, seats, check=check)
+    try:
+        game = Game(spec, rs, seats, check=check)
+    except InputError as exc:
+        raise InputError(exc.message, None, "--colours" if colours else "--players") from None
     names = ", ".join(game.colour_name(s) for s in range(game.n))
     click.echo(f"palast play: {game.n} players ({names}), ruleset {rs}, seed {seed}, target {game.target}")
     state = game.initial_state()

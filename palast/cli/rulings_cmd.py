@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 
@@ -23,12 +24,19 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
     Exit 0 when every ruling agrees, 1 on any disagreement, 2 on a malformed ruling file
     (its file, place and problem are printed)."""
     from palast.errors import InputError
-    from palast.rulings import check_rulings, load_rulings
+    from palast.rulings import check_rulings, load_rulings, rulings_dir
 
     spec = get_spec(ctx)
     for r in rulesets:
         if r not in spec.rulesets:
             raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    known = {p.stem for p in rulings_dir(spec).glob("*.yaml")}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"no ruling {', '.join(map(repr, unknown))} in {rulings_dir(spec)}{hint} "
+                         f"(known: {', '.join(sorted(known))})", None, "ID")
     loaded = load_rulings(spec, list(ids) or None)
     checks = check_rulings(spec, loaded, list(rulesets) or None)
     bad = [c for c in checks if not c.agrees]

@@ -17,15 +17,20 @@ def spec() -> None:
 @spec.command()
 @click.pass_context
 def check(ctx: click.Context) -> None:
-    """Validate every spec file against its schema and check every reference between them
-    (clause ids, third-party names, variation points, rulesets, engine parameters,
-    invariants). Exit 1 with the reasons when anything is wrong."""
+    """Validate every spec file against its schema, every schema against the JSON Schema
+    meta-schema, and every reference between them (clause ids, third-party names,
+    variation points, rulesets, engine parameters, invariants). Exit 1 with the reasons
+    when anything is wrong."""
     from palast.errors import SpecError
+    from palast.schemas import schema_file_problems
     from palast.spec import load_spec
 
     root = ctx.find_root().obj.get("spec_dir")
     try:
         s = load_spec(root)
+        broken = schema_file_problems(s.root / "schema")
+        if broken:
+            raise SpecError("\n  - ".join(["schema files that are not JSON Schemas:", *(b.render() for b in broken)]))
     except SpecError as exc:
         click.echo(f"spec check failed: {exc.render()}", err=True)
         sys.exit(1)

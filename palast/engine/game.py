@@ -322,22 +322,38 @@ class Game(RoleActions):
         if not isinstance(action, Deal):
             raise IllegalActionError("a new round starts with a deal", self._clauses["round.deal"])
         if len(action.hands) != self.n or any(len(h) != self.hand_size for h in action.hands):
-            raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards",
-                                     self._clauses["round.deal"])
+            sizes = ", ".join(f"{self.colour_name(s)} {len(h)}" for s, h in enumerate(action.hands))
+            raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards "
+                                     f"(this one: {sizes})", self._clauses["round.deal"])
         dealt = [c for h in action.hands for c in h]
+        pool = Counter(self.all_cards)
+        used = Counter(dealt + list(action.deck or ()))
+        extra = used - pool
+        if extra:
+            raise IllegalActionError(self._not_in_game(extra, used, pool), self._clauses["setup.deck"])
         if action.deck is not None:
-            if sorted(dealt + list(action.deck)) != list(self.all_cards):
-                raise IllegalActionError("the hands and the draw deck must hold exactly the game's cards",
+            missing = pool - used
+            if missing:
+                raise IllegalActionError("the hands and the draw deck must hold exactly the game's cards; missing: "
+                                         f"{self.cards.format_cards(sorted(missing.elements()))}",
                                          self._clauses["round.deal"])
             d.deck, d.deck_hidden, d.unseen = tuple(action.deck), 0, ()
         else:
-            pool = Counter(self.all_cards)
-            used = Counter(dealt)
-            if used - pool:
-                raise IllegalActionError("the deal uses cards the game does not have", self._clauses["setup.deck"])
-            rest = pool - used
+            rest = pool - Counter(dealt)
             d.deck, d.deck_hidden, d.unseen = (), sum(rest.values()), tuple(sorted(rest.elements()))
         d.hands = [tuple(sorted(h)) for h in action.hands]
+
+    def _not_in_game(self, extra: Counter[int], used: Counter[int], pool: Counter[int]) -> str:
+        """Why a deal's cards are not the game's: the first card of an unseated colour, else
+        the first card dealt more often than the game has it (setup.deck)."""
+        fc = self.cards.format_card
+        for c in sorted(extra):
+            colour = self.cards.colour_of(c)
+            if not self.cards.is_neutral(c) and colour not in self.seat_of_colour:
+                return (f"the deal uses {fc(c)}, but {self.cards.colours[colour]} is not seated, so that card is "
+                        "not in the game")
+        c = min(extra)
+        return f"the deal uses {fc(c)} {used[c]} times; a game of these colours has {pool[c]}"
 
     # ------------------------------------------------------------------ a turn
     def _apply_play(self, d: Draft, dec: Decision, action: Action) -> None:

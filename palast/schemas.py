@@ -1,0 +1,175 @@
+"""JSON Schema validation of the files palast reads (``spec/schema/*.schema.json``).
+
+:func:`schema_errors` validates a parsed YAML document against one schema and words each
+problem for a person (:func:`friendly_message`): the file, the line and key path, and
+what is expected there. The schema files are read once per directory; a schema that is
+not a valid JSON Schema is reported as a :class:`~palast.errors.SpecError` naming the
+file and the place (:func:`schema_file_problems`), never as an error inside jsonschema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from palast.errors import SpecError
+from palast.yamlio import Document, json_keys
+
+
+def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
+    """Replace every ``$ref`` (``file#/pointer`` or ``#/pointer``) by the schema it points
+    to, so validation does not resolve references at run time. Our schemas are not
+    recursive, so this terminates."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            ref = node["$ref"]
+            file, _, pointer = ref.partition("#")
+            file = file or current
+            target: Any = schemas[file]
+            for part in [p for p in pointer.split("/") if p]:
+                target = target[part]
+            merged = dict(_inline_refs(target, schemas, file))
+            merged.update({k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$ref"})
+            return merged
+        return {k: _inline_refs(v, schemas, current) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, schemas, current) for v in node]
+    return node
+
+
+@lru_cache(maxsize=8)
+def _schemas(schema_dir: Path) -> dict[str, Any]:
+    """Every ``*.schema.json`` in ``schema_dir``, parsed.
+
+    :raises SpecError: for a file that is too large, not UTF-8 or not JSON.
+    """
+    from palast.yamlio import read_text
+
+    schemas: dict[str, Any] = {}
+    for p in sorted(schema_dir.glob("*.schema.json")):
+        try:
+            schemas[p.name] = json.loads(read_text(p, kind="schema files"))
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"not valid JSON: {exc.msg}", str(p), f"line {exc.lineno}, column {exc.colno}") from None
+        except (ValueError, RecursionError) as exc:
+            raise SpecError(f"not valid JSON: {exc}", str(p)) from None
+    return schemas
+
+
+def schema_file_problems(schema_dir: Path) -> list[SpecError]:
+    """Check every schema file in ``schema_dir`` against the JSON Schema meta-schema.
+
+    This takes a noticeable fraction of a second, so loading the spec does it only when
+    validating with a schema fails; ``palast spec check`` always does it.
+
+    :returns: one :class:`SpecError` (file, place, problem) per schema file that is not a
+        valid JSON Schema.
+    :raises SpecError: if a schema file is not JSON.
+    """
+    import jsonschema
+
+    out = []
+    for name, schema in sorted(_schemas(schema_dir).items()):
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            where = "/".join(str(x) for x in exc.absolute_path) or "top level"
+            out.append(SpecError(f"not a valid JSON Schema: {exc.message}", str(schema_dir / name), where))
+    return out
+
+
+def _broken_schema(schema_dir: Path) -> SpecError | None:
+    """The first schema file that is not a valid JSON Schema, or ``None``."""
+    problems = schema_file_problems(schema_dir)
+    return problems[0] if problems else None
+
+
+@lru_cache(maxsize=32)
+def _schema_validator(schema_dir: Path, name: str) -> Any:
+    import jsonschema
+
+    schemas = _schemas(schema_dir)
+    if name not in schemas:
+        raise SpecError(f"no schema {name}", str(schema_dir))
+    try:
+        schema = _inline_refs(schemas[name], schemas, name)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise SpecError(f"a $ref in {name} points nowhere: {exc}", str(schema_dir)) from None
+    except RecursionError:
+        raise SpecError(f"a $ref in {name} refers to itself", str(schema_dir)) from None
+    try:
+        return jsonschema.Draft202012Validator(schema)
+    except Exception:  # not a JSON Schema at all (a list, a number): say which file
+        broken = _broken_schema(schema_dir)
+        if broken is None:
+            raise
+        raise broken from None
+
+
+def friendly_message(err: Any) -> str:
+    """Turn a jsonschema error into a message that says how to fix the value.
+
+    Unknown keys get a "did you mean" from the allowed keys; a missing key, a wrong type
+    or a value matching none of the alternatives gets the schema's ``description`` of what
+    is expected.
+    """
+    import difflib
+
+    v = err.validator
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    desc = schema.get("description")
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        parts = []
+        for k in extra[:10]:
+            close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            parts.append(f"unknown key {k!r}{hint}")
+        if len(extra) > 10:
+            parts.append(f"and {len(extra) - 10} more unknown keys")
+        known = f" (allowed keys: {', '.join(allowed)})" if allowed else ""
+        return "; ".join(parts) + known
+    if v == "required":
+        missing = str(err.message).split("'")[1] if "'" in str(err.message) else str(err.message)
+        sub = schema.get("properties", {}).get(missing, {})
+        what = sub.get("description") if isinstance(sub, dict) else None
+        return f"missing key {missing!r}" + (f": add {missing}: {what}" if what else "")
+    if v in ("type", "oneOf", "anyOf"):
+        expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
+        return f"expected {expected}; found {err.instance!r}"
+    if v == "minimum":
+        return f"must be at least {err.validator_value}; found {err.instance!r}"
+    if v == "minItems":
+        return f"needs at least {err.validator_value} item(s)"
+    if v == "const":
+        return f"must be {err.validator_value!r}; found {err.instance!r}"
+    if v == "enum":
+        return f"must be one of {', '.join(map(str, err.validator_value))}; found {err.instance!r}"
+    return str(err.message)
+
+
+def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:
+    """Validate ``doc`` against a schema in ``schema_dir``; return one message per problem.
+
+    Each message names the file, line and key path of the offending value and says what
+    is expected (:func:`friendly_message`).
+
+    :raises SpecError: if a schema file is missing, not JSON, or not a valid JSON Schema.
+    """
+    validator = _schema_validator(schema_dir, schema_name)
+    out = []
+    try:
+        errors = sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path)))
+    except Exception:  # a schema that is not a JSON Schema fails inside jsonschema; say which file
+        broken = _broken_schema(schema_dir)
+        if broken is None:
+            raise
+        raise broken from None
+    for err in errors:
+        path = list(err.absolute_path)
+        out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
+    return out
