@@ -6,6 +6,7 @@ Shared machinery:
 
 * :mod:`proofs.encoding` — what the encoding tracks (:class:`~proofs.encoding.Layout`,
   the abstraction) and symbolic positions;
+* :mod:`proofs.legality` — which actions are legal (the legality half of the relation);
 * :mod:`proofs.transition` — the transition relation, written after the engine's code;
 * :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
 * :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
@@ -17,8 +18,20 @@ Shared machinery:
 
 One module per family of obligations: :mod:`proofs.conservation`, :mod:`proofs.king`,
 :mod:`proofs.hand_display`, :mod:`proofs.displays`, :mod:`proofs.scores`,
-:mod:`proofs.termination`, :mod:`proofs.cupbearer`, :mod:`proofs.reachability`,
-:mod:`proofs.differential` (and the well-formedness conjunct in :mod:`proofs.invariant`).
+:mod:`proofs.termination`, :mod:`proofs.can_act`, :mod:`proofs.cupbearer`,
+:mod:`proofs.reachability`, :mod:`proofs.differential` (and the well-formedness conjunct
+in :mod:`proofs.invariant`). :mod:`proofs.mutation` is a diagnosis run by hand: which
+wrong readings of a variation point the differential check would notice.
+
+**Engine parameters in the encoding.** Every parameter of ``palast/engine/params.py`` is
+read by the transition (a test checks this): the encoding follows each reading the engine
+implements and stops at the gap where a ruleset leaves the point open. Three points are
+encoded but never reached from a real deal, as obligations prove: no-card-to-play and
+action-impossible (``empty-hand``) and maid-empty-deck (``maid-empty-deck``); so no
+comparison with the engine can exercise them. One engine path is outside the encoding: a
+Maid's discard put under an *empty* draw deck (reading ``under-deck``, which no ruleset
+takes) is drawn at once by the engine, while the encoding waits for a draw
+(:mod:`proofs.transition`).
 
 Witness and counterexample scenarios live in ``proofs/witnesses/``.
 z3 is imported by these modules only; ``palast`` itself never imports ``proofs``

@@ -15,14 +15,22 @@ engine's position after it.
 
 Games are dealt without a draw-deck order, so each Maid's draw is a chance action of its
 own, as the encoding models it.
+
+Random play seldom reaches some positions where a reading decides (a hand of banned
+Jesters, a tie at the end of the game), so the check also compares every position of the
+stored witnesses and counterexamples in ``proofs/witnesses/`` that name the ruleset: they
+were searched for exactly such positions. ``python -m proofs.mutation`` shows which wrong
+readings the check catches (see :mod:`proofs.mutation`).
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import z3
@@ -31,11 +39,15 @@ from z3.z3 import _to_expr_ref
 from palast.engine import Game
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind, State
+from palast.errors import IllegalActionError, InputError
+from palast.notation import parse_action
+from palast.scenario import load_scenario
 from palast.spec import Spec
 from proofs.concrete import Values, abstract, label_of
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import make_game, player_counts
 from proofs.obligation import Obligation, Options, Outcome, check, solver
+from proofs.search import WITNESS_DIR
 from proofs.transition import ACTION_KINDS, Label, Transition
 
 K = DecisionKind
@@ -211,33 +223,86 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
     return [pool[i] for i in sorted(chosen)]
 
 
+def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
+    """Every position of the stored scenarios in ``folder`` that name ``ruleset``, up to
+    their end or their first action the engine rejects (the witness's own obligation
+    reports that), each with its game and, at a deal, the deal played there."""
+    out: list[tuple[Game, State, Action | None]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        sc = load_scenario(path, spec)
+        if ruleset not in sc.rulesets:
+            continue
+        game = sc.game(spec, ruleset)
+        state = sc.start(game)
+        for text, _ in sc.actions:
+            try:
+                action = parse_action(game, text)
+                nxt = game.apply(state, action).state
+            except (InputError, IllegalActionError):
+                break
+            out.append((game, state, action if state.decision.kind is K.DEAL else None))
+            state = nxt
+        if not state.is_terminal and state.decision.kind is not K.DEAL:  # no deal to compare at the end
+            out.append((game, state, None))
+    return out
+
+
 def _rare(game: Game, state: State) -> bool:
     return any(e.kind in RARE_EVENTS for a in game.legal_actions(state) for e in game.apply(state, a).events)
 
 
-def run(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Outcome:
-    """The differential check of ``ruleset``: ``states`` positions spread over the player
-    counts; :returns: ``proved`` when all agree, else ``counterexample`` with the first
-    disagreement."""
+#: A position to compare: where it comes from ("random play" or "a stored witness"), its
+#: game, the position, and at a deal the deal played there.
+Position = tuple[str, Game, State, "Action | None"]
+
+
+def positions(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Iterator[Position]:
+    """The positions the differential check compares under ``ruleset``: ``states``
+    positions of random play spread over the player counts (:func:`random_positions`),
+    then every position of the stored witnesses (:func:`stored_positions`)."""
     counts = player_counts(spec)
-    compared = successors = deals = 0
     for i, n in enumerate(counts):
         share = states // len(counts) + (1 if i < states % len(counts) else 0)
         game = make_game(spec, ruleset, n)
-        differ = Differ(game)
-        rng = random.Random(seed * 100 + n)
-        for state, deal in random_positions(game, share, rng):
-            if deal is not None:
-                problem = differ.compare_deal(state, deal)
-                deals += 1
-            else:
-                problem = differ.compare(state)
-                successors += len(game.legal_actions(state))
-            compared += 1
-            if problem:
-                return Outcome("counterexample", f"{n} players, {state.decision.kind.value} decision in round "
-                                                 f"{state.round}: {problem}")
-    return Outcome("proved", f"{compared} positions ({deals} deals), {successors} successors agree")
+        for state, deal in random_positions(game, share, random.Random(seed * 100 + n)):
+            yield "random play", game, state, deal
+    for game, state, deal in stored_positions(spec, ruleset):
+        yield "a stored witness", game, state, deal
+
+
+def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], Differ] = Differ) -> Outcome:
+    """Compare Z3 and the engine at every position of ``items``.
+
+    :param encode: builds the Z3 side for a game (one per seating); by default the game's
+        own encoding (:mod:`proofs.mutation` passes encodings with a wrong reading).
+    :returns: ``proved`` when all agree, else ``counterexample`` with the first disagreement.
+    """
+    compared = played = successors = deals = 0
+    differs: dict[tuple[str, ...], Differ] = {}
+    for where, game, state, deal in items:
+        seats = tuple(game.colour_name(p) for p in range(game.n))
+        if seats not in differs:
+            differs[seats] = encode(game)
+        differ = differs[seats]
+        if deal is not None:
+            problem = differ.compare_deal(state, deal)
+            deals += 1
+        else:
+            problem = differ.compare(state)
+            successors += len(game.legal_actions(state))
+        compared += 1
+        played += where == "random play"
+        if problem:
+            return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
+                                             f"round {state.round}: {problem}")
+    return Outcome("proved", f"{played} positions of random play and {compared - played} of stored witnesses "
+                             f"({deals} deals), {successors} successors agree")
+
+
+def run(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Outcome:
+    """The differential check of ``ruleset`` at its :func:`positions`; :returns: ``proved``
+    when all agree, else ``counterexample`` with the first disagreement."""
+    return compare_all(spec, positions(spec, ruleset, states, seed))
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -247,7 +312,7 @@ def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 def obligations(spec: Spec) -> list[Obligation]:
     """One differential check per ruleset."""
     return [Obligation("differential", r, "proved",
-                       f"at {STATES_PER_RULESET} positions of random play the Z3 transition admits exactly the "
-                       "engine's legal actions, with the same results",
+                       f"at {STATES_PER_RULESET} positions of random play and every position of the stored "
+                       "witnesses the Z3 transition admits exactly the engine's legal actions, with the same results",
                        partial(_run, ruleset=r), FAMILY, (), cost=20.0)
             for r in spec.rulesets]

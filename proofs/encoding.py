@@ -205,6 +205,16 @@ def pick(index: Any, values: Sequence[Any]) -> Any:
     return out
 
 
+def pick_by(index: Any, make: Callable[[int], Any], count: int) -> Any:
+    """:func:`pick` of ``make(i)`` for ``i`` below ``count``; for a Python ``int`` index
+    only ``make(index)`` is built."""
+    if isinstance(index, int):
+        if not 0 <= index < count:
+            raise IndexError(index)
+        return make(index)
+    return pick(index, [make(i) for i in range(count)])
+
+
 def maximum(values: Sequence[Any]) -> Any:
     """The largest of Z3 integer terms."""
     out = values[0]
@@ -280,8 +290,8 @@ class ZState:
                             lambda: total(self.cnt(zone, k) for k in self.lay.kinds_of_role[role]))
 
     def at_seat(self, seat: Any, per_seat: Callable[[int], Any]) -> Any:
-        """``per_seat(seat)`` for a symbolic seat (an integer term)."""
-        return pick(seat, [per_seat(p) for p in range(self.lay.n)])
+        """``per_seat(seat)`` for a symbolic seat (an integer term) or a Python ``int``."""
+        return pick_by(seat, per_seat, self.lay.n)
 
     def hand_cnt(self, seat: Any, kind: int) -> Any:
         """Cards of ``kind`` in the hand of (symbolic) ``seat``."""
@@ -290,6 +300,10 @@ class ZState:
     def disp_role(self, seat: Any, role: int) -> Any:
         """Cards of ``role`` in the display of (symbolic) ``seat``."""
         return self.at_seat(seat, lambda p: self.role_in(self.lay.disp[p], role))
+
+    def hand_role(self, seat: Any, role: int) -> Any:
+        """Cards of ``role`` in the hand of (symbolic) ``seat``."""
+        return self.at_seat(seat, lambda p: self.role_in(self.lay.hand[p], role))
 
     def hand_size(self, seat: Any) -> Any:
         """Cards in the hand of (symbolic) ``seat``."""
@@ -353,6 +367,25 @@ class ZState:
                 ite(banned != k.role, self.cnt(zone, k.index), zero) for k in self.lay.kinds))
 
         return z3.And(banned >= 0, self.banned_unplayable(), self.at_seat(seat, other) == 0)
+
+    def blocked(self, role: int) -> Any:
+        """True if ``role`` (an int) is banned and may not be played while banned
+        (king.jester); a forced play is the caller's concern."""
+        if self.lay.playable_when_banned[role]:
+            return z3.BoolVal(False)
+        return self["banned"] == role
+
+    def fresh_playable(self, seat: Any) -> Any:
+        """True if the hand of (symbolic) ``seat`` holds a card it may play unforced whose
+        role is not in its display (turn.play.duplicate)."""
+        return z3.Or([z3.And(self.hand_role(seat, r) >= 1, self.disp_role(seat, r) == 0, z3.Not(self.blocked(r)))
+                      for r in range(self.lay.nroles)])
+
+    def repeat_playable(self, seat: Any) -> Any:
+        """True if the hand of (symbolic) ``seat`` holds a card it may play unforced whose
+        role is already in its display (turn.play.duplicate)."""
+        return z3.Or([z3.And(self.hand_role(seat, r) >= 1, self.disp_role(seat, r) >= 1, z3.Not(self.blocked(r)))
+                      for r in range(self.lay.nroles)])
 
     def banned_card_of(self, j: int) -> Any:
         """True if King card ``j`` is the one in force."""

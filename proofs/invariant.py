@@ -288,12 +288,12 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         base.add(z3.And(pin_state(ctx.s, ctx.start)), z3.Not(prop(ctx.s)))
         if check(base):
             return Outcome("counterexample", f"{n} players: fails at the start of the game")
+        goal = z3.Not(prop(ctx.t))
         for kind in ACTION_KINDS:
             if assume is None:
-                broken = check(ctx.step_solver(kind), z3.Not(prop(ctx.t)))
+                broken = check(ctx.step_solver(kind), goal)
             else:
                 broken = False
-                goal = z3.Not(prop(ctx.t))
                 rel = ctx.relation_on(kind, ctx.fields_of(goal))
                 for case in seat_cases(ctx, kind):
                     sv = eliminating_solver()

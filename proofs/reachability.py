@@ -9,10 +9,17 @@
   ``deck after deal - 2 × players`` (``players + 14 - 2 × players > 0`` for the spec's card
   counts): a Maid always draws. The lead's reading "at most 2 × players draws" holds; its
   reason "Guards never leave a display" is true of *the* displays, not of each one.
+* **empty-hand** — no-such-state: no action of any kind, from a position satisfying the
+  strengthening, leaves a player to move with an empty hand (variation point
+  no-card-to-play) or starts a Wizard or Maid without the cards its action needs
+  (action-impossible): every hand plus display holds six cards and no display six during a
+  round. So the encoding's handling of these two points is never used in a real game, and
+  the differential check cannot (and need not) exercise it.
 * **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
   **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
-Clauses: A.role.maid, B.role.zofe, A.king.jester, A.role.courtesan, B.role.mundschenk,
-A.end.noaction, B.turn.action, A.gameend.winner, B.gameend.winner.
+Clauses: A.role.maid, B.role.zofe, A.play.turn, B.turn.play, A.role.wizard, B.role.zauberer,
+A.king.jester, A.role.courtesan, B.role.mundschenk, A.end.noaction, B.turn.action,
+A.gameend.winner, B.gameend.winner, A.goal, A.end.whisper.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from proofs.invariant import (
 )
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.search import Unroller, find_path, replay
-from proofs.transition import WHISPER
+from proofs.transition import ACTION_KINDS, WHISPER
 from proofs.witness import Question, verify
 
 K = DecisionKind
@@ -68,6 +75,21 @@ def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
                                   "strengthening")
     return Outcome("no-such-state", f"no Maid's action meets an empty draw deck and every discard is followed by "
                                     f"a draw ({where}; deck-reserve)")
+
+
+#: Paths through the variation points no-card-to-play and action-impossible: a player to
+#: move with an empty hand; a Wizard or Maid with no cards to work with.
+EMPTY_HAND_FLAGS = ("gap:play.empty_hand", "action_impossible")
+
+
+def _run_empty_hand(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS,
+                           lambda ctx, k: z3.And([z3.Not(ctx.flag(k, f)) for f in EMPTY_HAND_FLAGS]))
+    if not ok:
+        return Outcome("witness", f"an action reaches no-card-to-play or action-impossible ({where}) in a "
+                                  "position satisfying the strengthening")
+    return Outcome("no-such-state", f"no action leaves a player to move with an empty hand or a Wizard or Maid "
+                                    f"without cards ({where}; hand-plus-display, display-below-six)")
 
 
 # ---------------------------------------------------------------------- engine checks
@@ -170,10 +192,12 @@ def _tiebreak_goal(u: Unroller, i: int) -> Any:
 
 
 #: Paths where no ruleset's reading makes a difference: no swap gives its actor a repeated
-#: role, no sixth card played, no King deck reshuffle, no void Cupbearer, no forced play,
-#: no gap, no Wizard exchanging zero cards. A game found under source B with these is
-#: played alike under every ruleset until its end.
-AVOID_FLAGS = ("swap_actor_repeat", "sixth_played", "king_reshuffle", "cupbearer_void", "forced")
+#: role, no sixth card played, no King deck reshuffle, no void Cupbearer, no forced play of
+#: banned Jesters, no card repeating a role while the player could play one that does not
+#: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
+#: source B with these is played alike under every ruleset until its end.
+AVOID_FLAGS = ("swap_actor_repeat", "sixth_played", "king_reshuffle", "cupbearer_void", "forced",
+               "voluntary_whisper")
 
 
 def same_everywhere(u: Unroller, i: int) -> Any:
@@ -188,9 +212,17 @@ def same_everywhere(u: Unroller, i: int) -> Any:
 #: split A and B if a tied player X played more cards and displays fewer than another
 #: tied player Y: displayed = played - take-backs (a swap keeps counts), so X took back at
 #: least two cards more than Y. X's second Guard needs the first out of X's display, which
-#: only a Cupbearer swap does. Hence: deal, three plays, X's take-back, two plays (the
-#: second a Cupbearer), the swap, X's second Guard and take-back, the whisper.
-TIEBREAK_SKETCH = (K.DEAL, K.PLAY, K.PLAY, K.PLAY, K.TAKE_BACK, K.PLAY, K.PLAY, K.SWAP, K.PLAY, K.TAKE_BACK, K.PLAY)
+#: only a Cupbearer swap does. The round must end in a whisper by the third player, who
+#: under source A's voluntary-whisper reading may repeat a role only when every card they
+#: hold does: with at most five cards of a role in a three-player game that takes two
+#: plays of theirs first. Hence: deal, four plays (the whisperer's two among them), X's
+#: take-back, two plays (the second a Cupbearer), the swap, X's second Guard and
+#: take-back, the whisper.
+TIEBREAK_SKETCH = (K.DEAL, K.PLAY, K.PLAY, K.PLAY, K.PLAY, K.TAKE_BACK, K.PLAY, K.PLAY, K.SWAP, K.PLAY, K.TAKE_BACK,
+                   K.PLAY)
+#: The longest whisper round of the tie-break witness: its deal and three plays (a
+#: whisper that every ruleset allows needs the whisperer's two earlier plays, see above).
+WHISPER_ROUND = 4
 
 
 def _tiebreak_finder(spec: Spec, q: Question) -> list[Action]:
@@ -218,7 +250,7 @@ def _tiebreak_finder(spec: Spec, q: Question) -> list[Action]:
         return z3.And(t["rk"] == WHISPER, t["rp"] == 0)
 
     while max(state.scores) < game.target - 1:
-        search(whisper, 4, same_everywhere)
+        search(whisper, WHISPER_ROUND, same_everywhere)
 
     def guided(u: Unroller, i: int) -> Any:
         sketch = u.state(i)["dk"] == code(TIEBREAK_SKETCH[i]) if i < len(TIEBREAK_SKETCH) else z3.BoolVal(False)
@@ -232,7 +264,8 @@ CLAUSES = {
     "banned-jesters-only": "Clauses: A.king.jester (102-103), A.role.jester (91-92), B.role.hofnarr, B.king.",
     "cupbearer-void-two-displays": "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72).",
     "sixth-played-not-displayed": "Clauses: A.end.noaction (62), B.turn.action (33-34), B.end.six.",
-    "tiebreak-a-b-differ": "Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54).",
+    "tiebreak-a-b-differ": ("Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54); voluntary-whisper:\n"
+                            "A.goal (17-18), A.end.whisper (54-57)."),
 }
 
 
@@ -269,10 +302,12 @@ def questions() -> list[Question]:
         Question("tiebreak-a-b-differ", "The tie-breaks of source A and source B pick different winners",
                  "Can a game end in a tie that source A's and source B's tie-breaks break differently?",
                  "Witness found by Z3 round by round from the deal, replayed by the engine under every\n"
-                 "ruleset. The first player whispers until the others stand one point short of the target;\n"
-                 "in the last round one of them takes two cards back with two Guards (a Cupbearer swap moved\n"
-                 "the first Guard away), so they played most but display fewest. Source A's tie-break (most\n"
-                 "displayed) and source B's (most played this round) pick different winners.\n"
+                 "ruleset. The first player whispers until the others stand one point short of the target,\n"
+                 "each time only once every card they may play repeats a role in their display (so source A's\n"
+                 "voluntary-whisper reading allows it); in the last round one of the others takes two cards\n"
+                 "back with two Guards (a Cupbearer swap moved the first Guard away), so they played most but\n"
+                 "display fewest. Source A's tie-break (most displayed) and source B's (most played this\n"
+                 "round) pick different winners.\n"
                  + CLAUSES["tiebreak-a-b-differ"],
                  "source-b", ("source-a", "source-b", "reference"), 3, _tiebreak_goal, _tiebreak_check,
                  finder=_tiebreak_finder),
@@ -300,6 +335,10 @@ def obligations(spec: Spec) -> list[Obligation]:
         out.append(Obligation("maid-empty-deck", r, "no-such-state",
                               "no Maid is played on an empty draw deck in a game from a real deal",
                               partial(_run_maid, ruleset=r), FAMILY, (), needs=STRENGTHENING))
+        out.append(Obligation("empty-hand", r, "no-such-state",
+                              "no game from a real deal reaches no-card-to-play or action-impossible: nobody "
+                              "must play with an empty hand, no Wizard or Maid lacks cards to work with",
+                              partial(_run_empty_hand, ruleset=r), FAMILY, (), needs=STRENGTHENING))
     for q in questions():
         for r in q.rulesets:
             out.append(Obligation(q.name, r, "witness", q.question,

@@ -9,8 +9,8 @@ position is a symbolic :func:`~proofs.encoding.branch`.
 
 The relation covers the deal (from a position waiting for one) and every action inside a
 round. Rules implemented here cite the same rule ids as the engine: round.deal,
-turn.play, turn.action, turn.next.colour, turn.next.neutral, turn.next.neutral-tie,
-turn.empty-hand, round.end.whisper, round.end.six, round.end.no-action, king.mute,
+turn.play, turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
+turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six, round.end.no-action, king.mute,
 king.jester, king.jester-forced, king.reveal, king.reshuffle, game.end.target,
 game.end.winner and the role rules of ``spec/roles.yaml``.
 
@@ -42,6 +42,7 @@ from proofs.encoding import (
     pick,
     total,
 )
+from proofs.legality import Legality
 
 K = DecisionKind
 #: The action kinds, by the decision they answer.
@@ -95,16 +96,12 @@ class Label:
         return z3.And(zero)
 
 
-class Transition:
-    """The transition relation of one :class:`Layout` (a game at a level).
+class Transition(Legality):
+    """The transition relation of one :class:`Layout` (a game at a level): the legality
+    conditions of :class:`~proofs.legality.Legality` and what each action does.
 
     :param lay: the layout.
     """
-
-    def __init__(self, lay: Layout) -> None:
-        self.lay = lay
-        self.n = lay.n
-        self.nk = len(lay.kinds)
 
     # ------------------------------------------------------------------ the relation
     def step(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
@@ -151,7 +148,9 @@ class Transition:
         return d
 
     def enter_play(self, d: ZState, seat: Any) -> ZState:
-        """Make ``seat`` the player to move (turn.play, king.jester-forced, turn.empty-hand)."""
+        """Make ``seat`` the player to move (turn.play, king.jester-forced, turn.empty-hand;
+        a gap where voluntary-whisper is open and the player holds both a card repeating a
+        displayed role and one that does not, turn.play.duplicate)."""
         d["actor"] = seat
         d["last"] = z3.IntVal(-1)
 
@@ -161,8 +160,15 @@ class Transition:
             d.flags["forced"] = z3.BoolVal(True)
             return self.decide(d, K.PLAY, seat, forced=True)
 
+        def unforced(d: ZState) -> ZState:
+            if self.lay.reading("play.duplicate") == "open":
+                choice = z3.And(d.fresh_playable(seat), d.repeat_playable(seat))
+                return branch(d, choice, lambda d: self.gap(d, "play.duplicate", seat),
+                              lambda d: self.decide(d, K.PLAY, seat))
+            return self.decide(d, K.PLAY, seat)
+
         return branch(d, d.hand_size(seat) == 0, lambda d: self.gap(d, "play.empty_hand", seat),
-                      lambda d: branch(d, d.only_banned(seat), forced, lambda d: self.decide(d, K.PLAY, seat)))
+                      lambda d: branch(d, d.only_banned(seat), forced, unforced))
 
     def colour_seat(self, d: ZState) -> Any:
         """The seat named by the colour of the card played this turn (-1: neutral)."""
@@ -252,9 +258,6 @@ class Transition:
     def _t_deal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         lay = self.lay
         h = label.deal
-        legal = [z3.And(h[p][k] >= 0) for p in range(self.n) for k in range(self.nk)]
-        legal += [total(h[p]) == lay.hand_size for p in range(self.n)]
-        legal += [total(h[p][k] for p in range(self.n)) <= lay.kinds[k].copies for k in range(self.nk)]
         d = s.copy()
         for k in range(self.nk):
             for p in range(self.n):
@@ -269,21 +272,20 @@ class Transition:
         d["rk"] = z3.IntVal(0)
         d["rp"] = z3.IntVal(-1)
         d["rforced"] = z3.BoolVal(False)
-        return z3.And(legal), self.enter_play(d, d["actor"])
+        return self.legal_deal(s, label), self.enter_play(d, d["actor"])
 
     # ------------------------------------------------------------------ a play
     def _t_play(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         lay = self.lay
         x = label.a[0]
         p = s["dp"]
-        hand_x = s.at_seat(p, lambda q: pick(x, [s.cnt(lay.hand[q], k) for k in range(self.nk)]))
         banned = s["banned"]
-        legal = z3.And(s.kind_valid(x), hand_x >= 1,
-                       z3.Not(z3.And(s.role_is(x, banned), s.banned_unplayable(), z3.Not(s["forced"]))))
-        roles_before = [s.disp_role(p, r) for r in range(lay.nroles)]
-        distinct_before = count_true(c >= 1 for c in roles_before)
-        repeat = z3.Or([z3.And(s.role_is(x, r), roles_before[r] >= 1) for r in range(lay.nroles)])
+        distinct_before = count_true(s.disp_role(p, r) >= 1 for r in range(lay.nroles))
+        repeat = self.repeats(s, x, p)
+        legal = self.legal_play(s, label)
         d = s.copy()
+        # a repeat while the player could play a card that repeats nothing (voluntary-whisper)
+        d.flags["voluntary_whisper"] = self.voluntary(s, x, p)
         d.move(x, lambda q: lay.hand[q], lambda q: lay.disp[q], p)
         d.add_seat_field("pl", p, 1)
         d["last"] = x
@@ -332,10 +334,9 @@ class Transition:
 
         return go(d, 0)
 
-    def _min_count(self) -> int:
-        return 0 if self.lay.reading("wizard.min_count") == "zero-allowed" else 1
-
     def _void(self, d: ZState, p: Any) -> ZState:
+        """A Wizard or Maid with no cards to work with (action-impossible)."""
+        d.flags["action_impossible"] = z3.BoolVal(True)
         if self.lay.reading("action.impossible") == "open":
             return self.gap(d, "action.impossible", p)
         return self.after_action(d)
@@ -343,7 +344,7 @@ class Transition:
     def _start_exchange(self, d: ZState, p: Any) -> ZState:
         if self.lay.reading("wizard.min_count") == "open":
             return self.gap(d, "wizard.min_count", p)
-        least = self._min_count()
+        least = self.min_count()
         partners = z3.And(d.hand_size(p) >= least, z3.Or([
             z3.And(p != o, d.zone_size(self.lay.hand[o]) >= least) for o in range(self.n)]))
         return branch(d, partners, lambda d: self.decide(d, K.EXCHANGE_PARTNER, p), lambda d: self._void(d, p))
@@ -360,34 +361,6 @@ class Transition:
 
         return branch(d, d.hand_size(p) == 0, lambda d: self._void(d, p),
                       lambda d: branch(d, d.deck_size() == 0, empty_deck, lambda d: self.decide(d, K.DISCARD, p)))
-
-    def movable(self, d: ZState, p: Any, seat: int, kind: int) -> Any:
-        """Cards of ``kind`` in ``seat``'s display that a swap may move: all but the card
-        just played by ``p`` (role.cupbearer)."""
-        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["last"] == kind), 1, 0)
-
-    def movable_at(self, d: ZState, p: Any, seat: Any, kind: int) -> Any:
-        """:meth:`movable` for a (symbolic) ``seat``."""
-        return d.at_seat(seat, lambda q: self.movable(d, p, q, kind))
-
-    def swap_pairs(self, p: Any) -> list[tuple[int, int, Any]]:
-        """The seat pairs a swap may use, with the condition on ``p`` (cupbearer-scope)."""
-        pairs = [(a, b) for a in range(self.n) for b in range(a + 1, self.n)]
-        if self.lay.reading("cupbearer.scope") == "any-two":
-            return [(a, b, z3.BoolVal(True)) for a, b in pairs]
-        return [(a, b, z3.Or(p == a, p == b)) for a, b in pairs]
-
-    def clash(self, d: ZState, p: Any, a: Any, ra: Any, b: Any, rb: Any) -> Any:
-        """True if swapping a card of role ``ra`` from ``a``'s display with one of role
-        ``rb`` from ``b``'s repeats a role in a display the rules protect
-        (cupbearer-actor-duplicate)."""
-        self_dup = self.lay.reading("cupbearer.actor_duplicate") == "whisper"
-        guard_a = z3.Or(a != p, not self_dup)
-        guard_b = z3.Or(b != p, not self_dup)
-        roles = range(self.lay.nroles)
-        has_b_ra = d.at_seat(b, lambda q: pick(ra, [d.role_in(self.lay.disp[q], r) for r in roles]))
-        has_a_rb = d.at_seat(a, lambda q: pick(rb, [d.role_in(self.lay.disp[q], r) for r in roles]))
-        return z3.And(ra != rb, z3.Or(z3.And(has_b_ra >= 1, guard_b), z3.And(has_a_rb >= 1, guard_a)))
 
     def _start_swap(self, d: ZState, p: Any) -> ZState:
         lay = self.lay
@@ -447,34 +420,26 @@ class Transition:
 
     # ------------------------------------------------------------------ role decisions
     def _t_partner(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        seat = label.a[0]
-        p = s["dp"]
-        legal = z3.And(seat >= 0, seat < self.n, seat != p, s.hand_size(seat) >= self._min_count())
-        return legal, self.decide(s.copy(), K.EXCHANGE_COUNT, p, partner=seat)
+        return self.legal_partner(s, label), self.decide(s.copy(), K.EXCHANGE_COUNT, s["dp"], partner=label.a[0])
 
     def _t_count(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         m = label.a[0]
         p = s["dp"]
-        hi = minimum([s.hand_size(p), s.hand_size(s["partner"])])
-        legal = z3.And(m >= self._min_count(), m <= hi)
+        legal = self.legal_count(s, label)
         after = branch(s.copy(), m == 0, self.after_action,
                        lambda d: self.decide(d, K.EXCHANGE_GIVE, p, partner=s["partner"], count=m))
         return legal, after
 
-    def _give_legal(self, s: ZState, seat: Any, vec: list[Any]) -> Any:
-        return z3.And([z3.And(vec[k] >= 0, vec[k] <= s.hand_cnt(seat, k))
-                       for k in range(self.nk)] + [total(vec) == s["count"]])
-
     def _t_give(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         p = s["dp"]
-        legal = self._give_legal(s, p, label.vec)
+        legal = self.legal_give(s, label)
         return legal, self.decide(s.copy(), K.EXCHANGE_ANSWER, s["partner"], partner=p, count=s["count"],
                                   given=label.vec)
 
     def _t_answer(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         other = s["dp"]
         actor = s["partner"]
-        legal = self._give_legal(s, other, label.vec)
+        legal = self.legal_answer(s, label)
         d = s.copy()
         for k in range(self.nk):
             gk = s[f"g{k}"]
@@ -488,8 +453,7 @@ class Transition:
         lay = self.lay
         x = label.a[0]
         p = s["dp"]
-        legal = z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick(x, [s.cnt(lay.hand[q], k)
-                                                                         for k in range(self.nk)])) >= 1)
+        legal = self.legal_discard(s, label)
         d = s.copy()
         dest = lay.deck if lay.reading("maid.discard_to") == "under-deck" else lay.discard
         d.move(x, lambda q: lay.hand[q], lambda q: dest, p)
@@ -504,7 +468,7 @@ class Transition:
         lay = self.lay
         x = label.a[0]
         p = s["dp"]
-        legal = z3.And(s.kind_valid(x), pick(x, [s.cnt(lay.deck, k) for k in range(self.nk)]) >= 1)
+        legal = self.legal_draw(s, label)
         d = s.copy()
         d.move(x, lambda q: lay.deck, lambda q: lay.hand[q], p)
         return legal, self.after_action(d)
@@ -513,13 +477,7 @@ class Transition:
         lay = self.lay
         a, ka, b, kb = label.a
         p = s["dp"]
-        pair = z3.Or([z3.And(a == x, b == y, ok) for x, y, ok in self.swap_pairs(p)])
-        mov_a = s.at_seat(a, lambda q: pick(ka, [self.movable(s, p, q, k) for k in range(self.nk)]))
-        mov_b = s.at_seat(b, lambda q: pick(kb, [self.movable(s, p, q, k) for k in range(self.nk)]))
-        ra = pick(ka, [k.role for k in lay.kinds])
-        rb = pick(kb, [k.role for k in lay.kinds])
-        legal = z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
-                       z3.Not(self.clash(s, p, a, ra, b, rb)))
+        legal = self.legal_swap(s, label)
         d = s.copy()
         for q in range(self.n):
             z = lay.disp[q]
@@ -539,8 +497,7 @@ class Transition:
         lay = self.lay
         x = label.a[0]
         p = s["dp"]
-        legal = z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick(x, [self.movable(s, p, q, k)
-                                                                         for k in range(self.nk)])) >= 1)
+        legal = self.legal_take_back(s, label)
         d = s.copy()
         d.move(x, lambda q: lay.disp[q], lambda q: lay.hand[q], p)
         return legal, self.after_action(d)
@@ -549,7 +506,7 @@ class Transition:
         lay = self.lay
         j = label.a[0]
         nkings = len(lay.king_roles)
-        legal = z3.And(j >= 0, j < nkings, pick(j, [s[f"kd{i}"] for i in range(nkings)]))
+        legal = self.legal_reveal(s, label)
         d = s.copy()
         for i in range(nkings):
             d[f"kd{i}"] = z3.And(s[f"kd{i}"], j != i)
@@ -558,8 +515,4 @@ class Transition:
         return legal, self.after_action(d)
 
     def _t_next(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        seat = label.a[0]
-        counts = [s.zone_size(self.lay.disp[q]) for q in range(self.n)]
-        low = minimum(counts)
-        legal = z3.And(seat >= 0, seat < self.n, pick(seat, counts) == low)
-        return legal, self.enter_play(s.copy(), seat)
+        return self.legal_next(s, label), self.enter_play(s.copy(), label.a[0])

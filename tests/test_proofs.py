@@ -90,9 +90,19 @@ def test_failed_assumption_fails_dependents(spec: Spec) -> None:
     assert "rests on base" in lines[1].detail
 
 
+_DIFFERS: dict[str, Differ] = {}
+
+
+def _differ(spec: Spec, ruleset: str) -> Differ:
+    """The card-level Z3 side of the 3-player game of ``ruleset`` (built once; not to be changed)."""
+    if ruleset not in _DIFFERS:
+        _DIFFERS[ruleset] = Differ(make_game(spec, ruleset, 3))
+    return _DIFFERS[ruleset]
+
+
 def test_transition_agrees_with_engine(spec: Spec) -> None:
-    game = make_game(spec, "source-b", 3)
-    differ = Differ(game)
+    differ = _differ(spec, "source-b")
+    game = differ.game
     compared = 0
     for state, deal in random_positions(game, 60, random.Random(11)):
         problem = differ.compare_deal(state, deal) if deal is not None else differ.compare(state)
@@ -203,3 +213,98 @@ def test_cli_prove_exit_code_on_failure(spec: Spec, monkeypatch: pytest.MonkeyPa
     assert "FAILED (expected proved)" in res.output
     res = CliRunner().invoke(main, ["prove", "--json"])
     assert res.exit_code == 1 and '"passed": false' in res.output
+
+
+def test_encoding_reads_every_engine_parameter(spec: Spec) -> None:
+    """Every engine parameter is read by the Z3 transition of some ruleset: none is
+    missing from the encoding (``palast/engine/params.py``)."""
+    from palast.engine.params import PARAMETERS
+    from proofs.encoding import Layout
+    from proofs.transition import ACTION_KINDS, Label, Transition
+
+    read: set[str] = set()
+
+    class Recording(Layout):
+        def reading(self, parameter: str) -> str:
+            read.add(parameter)
+            return super().reading(parameter)
+
+        def point_code(self, parameter: str) -> int:
+            read.add(parameter)
+            return super().point_code(parameter)
+
+    for ruleset in spec.rulesets:
+        lay = Recording(make_game(spec, ruleset, 3), "role")
+        tr = Transition(lay)
+        s, label = ZState.fresh(lay, "s"), Label.fresh(lay, "a")
+        for kind in ACTION_KINDS:
+            tr.step(s, label, kind)
+    assert read == set(PARAMETERS)
+
+
+def test_voluntary_whisper_follows_the_ruleset(spec: Spec) -> None:
+    """In the position where the old tie-break witness whispered by choice, Z3 admits the
+    repeat under source-b and rejects it under source-a, as the engine does."""
+    from palast.notation import parse_action
+    from palast.scenario import parse_scenario
+    from proofs.concrete import label_of
+
+    sc = parse_scenario("players: [blue, green, red]\nto_move: blue\nhands:\n"
+                        "  blue: [marshal/green, maid/red, wizard/grey, guard/grey, jester/grey]\n"
+                        "  green: [jester/blue, jester/green, wizard/red, maid/grey, guard/grey, jester/grey]\n"
+                        "  red: [wizard/blue, treasurer/red, marshal/red, jester/red, cupbearer/grey, marshal/grey]\n"
+                        "displays: {blue: [guard/blue]}\ndeck: 17\n", spec)
+    admitted = {}
+    for ruleset in ("source-a", "source-b"):
+        differ = _differ(spec, ruleset)
+        game = differ.game
+        state = sc.start(game)
+        assert differ.compare(state) is None
+        repeat = parse_action(game, "play guard/grey")
+        key = tuple(label_of(differ.lay, K.PLAY, repeat)["a"][:1])
+        admitted[ruleset] = key in differ.z3_successors(state)
+        assert admitted[ruleset] == (repeat in game.legal_actions(state))
+    assert admitted == {"source-a": False, "source-b": True}
+
+
+def test_a_wrong_voluntary_whisper_reading_is_exposed(spec: Spec) -> None:
+    """An encoding of source-a that reads voluntary-whisper as source-b does (what the
+    encoding did before it knew the point) disagrees with the engine at a position of the
+    differential check (the stored witnesses suffice); ``python -m proofs.mutation`` does
+    this for every parameter and reading."""
+    from proofs.differential import stored_positions
+    from proofs.mutation import Mutant, exposed, mutants
+
+    wrong = Mutant("source-a", "play.duplicate", "allowed")
+    assert wrong in mutants(spec, "source-a", ["play.duplicate"])
+    items = [("a stored witness", g, s, d) for g, s, d in stored_positions(spec, "source-a")]
+    assert exposed(spec, wrong, items)
+
+
+def test_stored_positions_cover_every_witness(spec: Spec) -> None:
+    from proofs.differential import stored_positions
+    from proofs.search import WITNESS_DIR
+
+    files = sorted(WITNESS_DIR.glob("*.yaml"))
+    for ruleset in spec.rulesets:
+        named = [f for f in files if ruleset in load_scenario(f, spec).rulesets]
+        positions = stored_positions(spec, ruleset)
+        assert len(positions) >= len(named) > 0
+
+
+def test_player_can_act_check_can_fail(spec: Spec) -> None:
+    """With too few candidate plays (only the first card kind) the proof of player-can-act
+    finds a counterexample: the check is not vacuous."""
+    from proofs.can_act import can_act, candidates
+
+    def few(s: ZState) -> z3.BoolRef:
+        from proofs.encoding import code
+        from proofs.legality import Legality
+
+        legal = Legality(s.lay)
+        first = candidates(s, K.PLAY)[:1]
+        return z3.And(can_act(s), z3.Implies(s["dk"] == code(K.PLAY),
+                                             z3.Or([legal.legal(s, K.PLAY, lab) for lab in first])))
+
+    out = prove_invariant(spec, "reference", few, counts=(3,))
+    assert out.result == "counterexample", out.detail

@@ -1,0 +1,184 @@
+"""Which actions are legal: the legality half of the transition relation.
+
+:class:`Legality` holds, for every action kind, the condition under which an action with
+given parameters (a :class:`~proofs.transition.Label`) is legal in a symbolic position,
+written after the engine's legal actions (``Game.legal_actions`` and the role rules) and
+built from the ruleset's readings (``game.params``). :class:`~proofs.transition.Transition`
+adds what each action does; :mod:`proofs.can_act` asks whether some action is legal.
+Rules: round.deal, turn.play, turn.play.duplicate, king.jester, king.jester-forced,
+turn.next.neutral-tie and the role rules of ``spec/roles.yaml`` (role.wizard, role.maid,
+role.cupbearer, role.guard, role.marshal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from palast.engine.state import DecisionKind
+from proofs.encoding import Layout, ZState, ite, minimum, pick_by, total
+
+if TYPE_CHECKING:
+    from proofs.transition import Label
+
+K = DecisionKind
+
+
+class Legality:
+    """The legality conditions of one :class:`Layout` (a game at a level).
+
+    :param lay: the layout.
+    """
+
+    def __init__(self, lay: Layout) -> None:
+        self.lay = lay
+        self.n = lay.n
+        self.nk = len(lay.kinds)
+
+    def legal(self, s: ZState, kind: DecisionKind, label: Label) -> Any:
+        """The condition under which the action of ``kind`` with parameters ``label`` is
+        legal in ``s`` (the decision kind itself not included; at the role level the
+        colour choice is not included either).
+
+        :raises ValueError: for a decision kind no action answers (game over, gap).
+        """
+        fn: dict[DecisionKind, Callable[[ZState, Label], Any]] = {
+            K.DEAL: self.legal_deal, K.PLAY: self.legal_play, K.EXCHANGE_PARTNER: self.legal_partner,
+            K.EXCHANGE_COUNT: self.legal_count, K.EXCHANGE_GIVE: self.legal_give,
+            K.EXCHANGE_ANSWER: self.legal_answer, K.DISCARD: self.legal_discard, K.DRAW: self.legal_draw,
+            K.SWAP: self.legal_swap, K.TAKE_BACK: self.legal_take_back, K.REVEAL: self.legal_reveal,
+            K.NEXT_PLAYER: self.legal_next,
+        }
+        if kind not in fn:
+            raise ValueError(f"no action answers a {kind.value} decision")
+        return fn[kind](s, label)
+
+    # ------------------------------------------------------------------ shared terms
+    def min_count(self) -> int:
+        """The fewest cards a Wizard's exchange may move (wizard-min-count)."""
+        return 0 if self.lay.reading("wizard.min_count") == "zero-allowed" else 1
+
+    def repeats(self, s: ZState, x: Any, p: Any) -> Any:
+        """True if a card of kind ``x`` repeats a role in the display of (symbolic) ``p``."""
+        return z3.Or([z3.And(s.role_is(x, r), s.disp_role(p, r) >= 1) for r in range(self.lay.nroles)])
+
+    def voluntary(self, s: ZState, x: Any, p: Any) -> Any:
+        """True if playing kind ``x`` repeats a role in ``p``'s display while ``p`` could
+        play a card that does not (an unforced play; voluntary-whisper, turn.play.duplicate)."""
+        return z3.And(z3.Not(s["forced"]), self.repeats(s, x, p), s.fresh_playable(p))
+
+    def movable(self, d: ZState, p: Any, seat: int, kind: int) -> Any:
+        """Cards of ``kind`` in ``seat``'s display that a swap may move: all but the card
+        just played by ``p`` (role.cupbearer)."""
+        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["last"] == kind), 1, 0)
+
+    def movable_at(self, d: ZState, p: Any, seat: Any, kind: int) -> Any:
+        """:meth:`movable` for a (symbolic) ``seat``."""
+        return d.at_seat(seat, lambda q: self.movable(d, p, q, kind))
+
+    def swap_pairs(self, p: Any) -> list[tuple[int, int, Any]]:
+        """The seat pairs a swap may use, with the condition on ``p`` (cupbearer-scope)."""
+        pairs = [(a, b) for a in range(self.n) for b in range(a + 1, self.n)]
+        if self.lay.reading("cupbearer.scope") == "any-two":
+            return [(a, b, z3.BoolVal(True)) for a, b in pairs]
+        return [(a, b, z3.Or(p == a, p == b)) for a, b in pairs]
+
+    def clash(self, d: ZState, p: Any, a: Any, ra: Any, b: Any, rb: Any) -> Any:
+        """True if swapping a card of role ``ra`` from ``a``'s display with one of role
+        ``rb`` from ``b``'s repeats a role in a display the rules protect
+        (cupbearer-actor-duplicate)."""
+        self_dup = self.lay.reading("cupbearer.actor_duplicate") == "whisper"
+        guard_a = z3.Or(a != p, not self_dup)
+        guard_b = z3.Or(b != p, not self_dup)
+        nr = self.lay.nroles
+        has_b_ra = d.at_seat(b, lambda q: pick_by(ra, lambda r: d.role_in(self.lay.disp[q], r), nr))
+        has_a_rb = d.at_seat(a, lambda q: pick_by(rb, lambda r: d.role_in(self.lay.disp[q], r), nr))
+        return z3.And(ra != rb, z3.Or(z3.And(has_b_ra >= 1, guard_b), z3.And(has_a_rb >= 1, guard_a)))
+
+    def give_legal(self, s: ZState, seat: Any, vec: list[Any]) -> Any:
+        """``vec`` (cards per kind) is ``count`` cards from the hand of (symbolic) ``seat``."""
+        return z3.And([z3.And(vec[k] >= 0, vec[k] <= s.hand_cnt(seat, k))
+                       for k in range(self.nk)] + [total(vec) == s["count"]])
+
+    # ------------------------------------------------------------------ per action kind
+    def legal_deal(self, s: ZState, label: Label) -> Any:
+        """Each hand gets the hand size of cards, no kind more often than it has copies (round.deal)."""
+        h = label.deal
+        legal = [z3.And(h[p][k] >= 0) for p in range(self.n) for k in range(self.nk)]
+        legal += [total(h[p]) == self.lay.hand_size for p in range(self.n)]
+        legal += [total(h[p][k] for p in range(self.n)) <= self.lay.kinds[k].copies for k in range(self.nk)]
+        return z3.And(legal)
+
+    def legal_play(self, s: ZState, label: Label) -> Any:
+        """A hand card; a banned Jester only when forced (king.jester, king.jester-forced);
+        under ``only-when-forced`` no voluntary repeat (turn.play.duplicate)."""
+        x = label.a[0]
+        p = s["dp"]
+        hand_x = s.at_seat(p, lambda q: pick_by(x, lambda k: s.cnt(self.lay.hand[q], k), self.nk))
+        forbidden = self.lay.reading("play.duplicate") == "only-when-forced"
+        return z3.And(s.kind_valid(x), hand_x >= 1,
+                      z3.Not(z3.And(s.role_is(x, s["banned"]), s.banned_unplayable(), z3.Not(s["forced"]))),
+                      z3.Not(self.voluntary(s, x, p)) if forbidden else z3.BoolVal(True))
+
+    def legal_partner(self, s: ZState, label: Label) -> Any:
+        """Another player holding at least the fewest cards an exchange moves (role.wizard)."""
+        seat = label.a[0]
+        return z3.And(seat >= 0, seat < self.n, seat != s["dp"], s.hand_size(seat) >= self.min_count())
+
+    def legal_count(self, s: ZState, label: Label) -> Any:
+        """A count both hands can give (role.wizard, wizard-min-count)."""
+        m = label.a[0]
+        return z3.And(m >= self.min_count(), m <= minimum([s.hand_size(s["dp"]), s.hand_size(s["partner"])]))
+
+    def legal_give(self, s: ZState, label: Label) -> Any:
+        """The Wizard's ``count`` cards from their hand (role.wizard)."""
+        return self.give_legal(s, s["dp"], label.vec)
+
+    def legal_answer(self, s: ZState, label: Label) -> Any:
+        """The partner's ``count`` cards from their hand (role.wizard)."""
+        return self.give_legal(s, s["dp"], label.vec)
+
+    def legal_discard(self, s: ZState, label: Label) -> Any:
+        """A card of the Maid's player's hand (role.maid)."""
+        x = label.a[0]
+        return z3.And(s.kind_valid(x),
+                      s.at_seat(s["dp"], lambda q: pick_by(x, lambda k: s.cnt(self.lay.hand[q], k), self.nk)) >= 1)
+
+    def legal_draw(self, s: ZState, label: Label) -> Any:
+        """A card of the draw deck (role.maid)."""
+        x = label.a[0]
+        return z3.And(s.kind_valid(x), pick_by(x, lambda k: s.cnt(self.lay.deck, k), self.nk) >= 1)
+
+    def legal_swap(self, s: ZState, label: Label) -> Any:
+        """Two movable cards of two displays the scope allows, repeating no protected role
+        (role.cupbearer, cupbearer-scope, cupbearer-actor-duplicate)."""
+        a, ka, b, kb = label.a
+        p = s["dp"]
+        pair = z3.Or([z3.And(a == x, b == y, ok) for x, y, ok in self.swap_pairs(p)])
+        mov_a = s.at_seat(a, lambda q: pick_by(ka, lambda k: self.movable(s, p, q, k), self.nk))
+        mov_b = s.at_seat(b, lambda q: pick_by(kb, lambda k: self.movable(s, p, q, k), self.nk))
+        ra = pick_by(ka, lambda k: self.lay.kinds[k].role, self.nk)
+        rb = pick_by(kb, lambda k: self.lay.kinds[k].role, self.nk)
+        return z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
+                      z3.Not(self.clash(s, p, a, ra, b, rb)))
+
+    def legal_take_back(self, s: ZState, label: Label) -> Any:
+        """A card of the Guard's player's display other than the Guard just played (role.guard)."""
+        x = label.a[0]
+        p = s["dp"]
+        return z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick_by(x, lambda k: self.movable(s, p, q, k),
+                                                                        self.nk)) >= 1)
+
+    def legal_reveal(self, s: ZState, label: Label) -> Any:
+        """A King card still in the King deck (role.marshal, king.reveal)."""
+        j = label.a[0]
+        nkings = len(self.lay.king_roles)
+        return z3.And(j >= 0, j < nkings, pick_by(j, lambda i: s[f"kd{i}"], nkings))
+
+    def legal_next(self, s: ZState, label: Label) -> Any:
+        """A player with the fewest cards displayed (turn.next.neutral-tie)."""
+        seat = label.a[0]
+        counts = [s.zone_size(self.lay.disp[q]) for q in range(self.n)]
+        return z3.And(seat >= 0, seat < self.n, pick_by(seat, lambda q: counts[q], self.n) == minimum(counts))

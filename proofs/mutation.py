@@ -1,0 +1,118 @@
+"""Would the differential check notice an encoding that reads a variation point wrongly?
+
+For a ruleset, every engine parameter (``palast/engine/params.py``) and every other value
+it could take (another reading the engine implements, or ``open``), a *mutant* is the
+card-level encoding built as if the ruleset read the parameter that way. Each mutant is
+compared with the engine of the true ruleset at the differential check's positions
+(:func:`proofs.differential.positions`: random play and the stored witnesses) until the
+first disagreement. A mutant no position exposes is a reading the check could not tell
+from the right one, so a missing or wrong encoding of it would go unnoticed, unless it
+is listed in :data:`NOT_EXPOSED` with the reason it cannot matter.
+
+This is a diagnosis, not an obligation (it takes about five minutes per ruleset)::
+
+    python -m proofs.mutation [--ruleset R ...] [--parameter P ...]
+
+prints one line per mutant and exits 1 if a mutant that should be exposed is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from palast.engine import Game
+from palast.engine.params import GAP, PARAMETERS, Setting
+from palast.spec import Spec, load_spec
+from proofs.differential import Differ, Position, compare_all, positions
+from proofs.invariant import make_game
+
+#: Mutants the differential check cannot expose, and why that is safe: the parameter's
+#: variation point is never reached from a real deal (the obligation named proves it), or
+#: the engine treats the two values alike.
+NOT_EXPOSED: dict[tuple[str, str | None], str] = {
+    ("play.empty_hand", None): "never reached from a real deal (obligation empty-hand)",
+    ("action.impossible", None): "never reached from a real deal (obligation empty-hand)",
+    ("maid.empty_deck", None): "never reached from a real deal (obligation maid-empty-deck)",
+    ("maid.discard_to", GAP): "the engine, like the encoding, sends the discard to the discard pile unless the "
+                              "reading is under-deck, so open and discard-pile behave alike",
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """An encoding of ``ruleset`` that reads ``parameter`` as ``value``."""
+
+    ruleset: str
+    parameter: str
+    value: str
+
+    @property
+    def excuse(self) -> str | None:
+        """Why the differential check need not expose this mutant (None: it must)."""
+        return NOT_EXPOSED.get((self.parameter, None)) or NOT_EXPOSED.get((self.parameter, self.value))
+
+
+def mutants(spec: Spec, ruleset: str, parameters: Sequence[str] = ()) -> list[Mutant]:
+    """Every mutant of ``ruleset`` (of ``parameters`` only, when given)."""
+    game = make_game(spec, ruleset, spec.min_players)
+    out = []
+    for par in parameters or PARAMETERS:
+        actual = game.params[par].value
+        out += [Mutant(ruleset, par, v) for v in sorted((set(PARAMETERS[par]) | {GAP}) - {actual})]
+    return out
+
+
+def encoder(spec: Spec, mutant: Mutant) -> Callable[[Game], Differ]:
+    """Builds, for a game of the mutant's ruleset, the mutant's encoding compared with
+    that game's engine."""
+    def encode(game: Game) -> Differ:
+        wrong = Game(spec, game.ruleset, [game.colour_name(p) for p in range(game.n)], check=False)
+        point = game.params[mutant.parameter].point
+        wrong.params = {**game.params, mutant.parameter: Setting(mutant.value, point)}
+        differ = Differ(wrong)
+        differ.game = game
+        return differ
+
+    return encode
+
+
+def exposed(spec: Spec, mutant: Mutant, items: Sequence[Position]) -> str | None:
+    """The first disagreement of the mutant with the engine at ``items``, or None."""
+    out = compare_all(spec, items, encoder(spec, mutant))
+    return out.detail if out.result == "counterexample" else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the mutants; :returns: 1 if one that should be exposed is not, else 0."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ruleset", action="append", default=[], help="only this ruleset (repeatable)")
+    ap.add_argument("--parameter", action="append", default=[], help="only this engine parameter (repeatable)")
+    args = ap.parse_args(argv)
+    spec = load_spec()
+    unexpected = 0
+    for ruleset in args.ruleset or spec.rulesets:
+        items = list(positions(spec, ruleset))
+        # stored witnesses first: they were searched for the positions where readings matter
+        items.sort(key=lambda item: item[0] == "random play")
+        for mutant in mutants(spec, ruleset, args.parameter):
+            start = time.perf_counter()
+            found = exposed(spec, mutant, items)
+            if found:
+                verdict = f"exposed: {found}"
+            elif mutant.excuse:
+                verdict = f"not exposed ({mutant.excuse})"
+            else:
+                verdict = "NOT EXPOSED"
+                unexpected += 1
+            print(f"{ruleset:10} {mutant.parameter:26} as {mutant.value:22} {time.perf_counter() - start:6.1f}s  "
+                  f"{verdict[:160]}", flush=True)
+    print(f"{unexpected} mutant(s) the differential check should expose but does not")
+    return 1 if unexpected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
