@@ -224,26 +224,41 @@ class Transition(Legality):
         tied = [sc == top for sc in scores]
         ntied = count_true(tied)
 
-        def tiebreak(d: ZState) -> ZState:
-            reading = self.lay.reading("winner.tiebreak")
-            if reading == "open":
-                return self.gap(d, "winner.tiebreak", -1)
+        def best_by(d: ZState, among: list[Any], reading: str) -> list[Any]:
+            # the seats among ``among`` that lead on one tie-break reading (game-end-tiebreak)
             if reading == "most-displayed":
                 metric = [d.zone_size(self.lay.disp[q]) for q in range(self.n)]
             elif reading == "most-played-last-round":
                 metric = [d[f"pl{q}"] for q in range(self.n)]
             else:
                 metric = [d[f"ta{q}"] for q in range(self.n)]
-            best = maximum([ite(tied[q], metric[q], -1) for q in range(self.n)])
-            left = [z3.And(tied[q], metric[q] == best) for q in range(self.n)]
-            nleft = count_true(left)
+            best = maximum([ite(among[q], metric[q], -1) for q in range(self.n)])
+            return [z3.And(among[q], metric[q] == best) for q in range(self.n)]
+
+        def tiebreak(d: ZState) -> ZState:
+            reading = self.lay.reading("winner.tiebreak")
+            if reading == "open":
+                return self.gap(d, "winner.tiebreak", -1)
+            left = best_by(d, tied, reading)
 
             def final(d: ZState) -> ZState:
-                if self.lay.reading("winner.final_tie") == "open":
+                final_tie = self.lay.reading("winner.final_tie")
+                if final_tie == "open":
                     return self.gap(d, "winner.final_tie", -1)
-                return self._finish(d, left, True)
+                if final_tie != "cascade":
+                    return self._finish(d, left, True)
+                # cascade: the other tie-breaks in the order the spec lists them
+                rest = [r for r in self.lay.tiebreak_order if r != reading]
+                return cascade(d, left, rest)
 
-            return branch(d, nleft == 1, lambda d: self._finish(d, left, False), final)
+            def cascade(d: ZState, among: list[Any], rest: list[str]) -> ZState:
+                if not rest:
+                    return self._finish(d, among, True)
+                narrowed = best_by(d, among, rest[0])
+                return branch(d, count_true(narrowed) == 1, lambda d: self._finish(d, narrowed, False),
+                              lambda d: cascade(d, narrowed, rest[1:]))
+
+            return branch(d, count_true(left) == 1, lambda d: self._finish(d, left, False), final)
 
         return branch(d, ntied == 1, lambda d: self._finish(d, tied, False), tiebreak)
 
