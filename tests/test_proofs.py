@@ -242,9 +242,19 @@ def test_encoding_reads_every_engine_parameter(spec: Spec) -> None:
     assert read == set(PARAMETERS)
 
 
-def test_voluntary_whisper_follows_the_ruleset(spec: Spec) -> None:
-    """In the position where the old tie-break witness whispered by choice, Z3 admits the
-    repeat under source-b and rejects it under source-a, as the engine does."""
+def _with_reading(spec: Spec, ruleset: str, parameter: str, value: str) -> Differ:
+    """The Z3 side of a 3-player game of ``ruleset`` whose engine and encoding both read
+    ``parameter`` as ``value`` (a reading no ruleset takes may still be checked)."""
+    from palast.engine.params import Setting
+
+    game = make_game(spec, ruleset, 3)
+    game.params = {**game.params, parameter: Setting(value, game.params[parameter].point)}
+    return Differ(game)
+
+
+def test_voluntary_whisper_follows_the_reading(spec: Spec) -> None:
+    """In a position where a player may whisper by choice, Z3 admits the repeat under the
+    rulesets' reading (allowed) and rejects it under only-when-forced, as the engine does."""
     from palast.notation import parse_action
     from palast.scenario import parse_scenario
     from proofs.concrete import label_of
@@ -255,30 +265,31 @@ def test_voluntary_whisper_follows_the_ruleset(spec: Spec) -> None:
                         "  red: [wizard/blue, treasurer/red, marshal/red, jester/red, cupbearer/grey, marshal/grey]\n"
                         "displays: {blue: [guard/blue]}\ndeck: 17\n", spec)
     admitted = {}
-    for ruleset in ("source-a", "source-b"):
-        differ = _differ(spec, ruleset)
+    for reading in ("allowed", "only-when-forced"):
+        differ = _with_reading(spec, "source-a", "play.duplicate", reading)
         game = differ.game
         state = sc.start(game)
         assert differ.compare(state) is None
         repeat = parse_action(game, "play guard/grey")
         key = tuple(label_of(differ.lay, K.PLAY, repeat)["a"][:1])
-        admitted[ruleset] = key in differ.z3_successors(state)
-        assert admitted[ruleset] == (repeat in game.legal_actions(state))
-    assert admitted == {"source-a": False, "source-b": True}
+        admitted[reading] = key in differ.z3_successors(state)
+        assert admitted[reading] == (repeat in game.legal_actions(state))
+    assert admitted == {"allowed": True, "only-when-forced": False}
 
 
 def test_a_wrong_voluntary_whisper_reading_is_exposed(spec: Spec) -> None:
-    """An encoding of source-a that reads voluntary-whisper as source-b does (what the
-    encoding did before it knew the point) disagrees with the engine at a position of the
-    differential check (the stored witnesses suffice); ``python -m proofs.mutation`` does
-    this for every parameter and reading."""
+    """An encoding of source-a that reads voluntary-whisper as only-when-forced (or leaves
+    it open) disagrees with the engine at a position of the differential check (the stored
+    witnesses suffice); ``python -m proofs.mutation`` does this for every parameter and
+    reading."""
     from proofs.differential import stored_positions
     from proofs.mutation import Mutant, exposed, mutants
 
-    wrong = Mutant("source-a", "play.duplicate", "allowed")
-    assert wrong in mutants(spec, "source-a", ["play.duplicate"])
     items = [("a stored witness", g, s, d) for g, s, d in stored_positions(spec, "source-a")]
-    assert exposed(spec, wrong, items)
+    for value in ("only-when-forced", "open"):
+        wrong = Mutant("source-a", "play.duplicate", value)
+        assert wrong in mutants(spec, "source-a", ["play.duplicate"])
+        assert exposed(spec, wrong, items)
 
 
 def test_stored_positions_cover_every_witness(spec: Spec) -> None:
