@@ -158,20 +158,16 @@ class GameCore:
         """True if ``seat`` holds both a card that would repeat a role in their display and
         one that would not, neither of them a banned Jester: then whether the first may be
         played depends on variation point voluntary-whisper (turn.play.duplicate)."""
+        display = d.displays[seat]
+        if not display:
+            return False
         nr = self._nr
+        shown = {x % nr for x in display}
+        held = {c % nr for c in d.hands[seat]}
         banned = d.king_in_force
-        jester_banned = banned >= 0 and not self.playable_when_banned[banned]
-        shown = {x % nr for x in d.displays[seat]}
-        repeat = fresh = False
-        for c in d.hands[seat]:
-            r = c % nr
-            if jester_banned and r == banned:
-                continue
-            if r in shown:
-                repeat = True
-            else:
-                fresh = True
-        return repeat and fresh
+        if banned >= 0 and not self.playable_when_banned[banned]:
+            held.discard(banned)
+        return not held.isdisjoint(shown) and not held <= shown
 
     def _gap(self, d: Draft, parameter: str, seat: int) -> None:
         point = self.params[parameter].point

@@ -232,10 +232,19 @@ class Game(RoleActions):
         step = self.step
         rnd = rng.random
         legal_plays = self._legal_plays
+        playable = self.playable_cards
+        play_card = self._play_card
+        legal_role = self.legal_role_actions
+        apply_role = self.apply_role_action
         while d.decision.kind not in terminal and n != limit:
             dec = d.decision
             kind = dec.kind
             if kind is K.PLAY:
+                if choose is None:
+                    cards = playable(d, dec)
+                    play_card(d, dec, cards[int(rnd() * len(cards))])
+                    n += 1
+                    continue
                 acts = legal_plays(d, dec)
             elif kind is K.DEAL:
                 self._apply_deal(d, self.sample_chance(d, rng), sampled=True)
@@ -245,8 +254,13 @@ class Game(RoleActions):
                 step(d, self.sample_chance(d, rng))
                 n += 1
                 continue
-            else:
+            elif kind is K.NEXT_PLAYER:
                 acts = self.legal_actions(d)
+            else:
+                acts = legal_role(d, dec)
+                apply_role(d, dec, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
+                n += 1
+                continue
             step(d, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
             n += 1
         return d.freeze()
@@ -369,11 +383,22 @@ class Game(RoleActions):
         banned = d.king_in_force
         if role == banned and not self.playable_when_banned[role] and not dec.forced:
             raise IllegalActionError("a banned Jester may not be played", self._clauses["king.jester"])
-        before = d.displays[p]
         if self.params["play.duplicate"].value == "only-when-forced" and c not in self.playable_cards(d, dec):
             raise IllegalActionError("a card that repeats a role in the player's display may be played only when "
                                      "every card they may play does so (voluntary-whisper: only-when-forced)",
                                      self._clauses["turn.play.duplicate"])
+        self._play_card(d, dec, c)
+
+    def _play_card(self, d: Draft, dec: Decision, c: int) -> None:
+        """Carry out the play of card ``c``, already known to be legal for ``dec`` (one of
+        :meth:`playable_cards`): display it, then end the round, skip or mute the action,
+        or start it (turn.play, round.end.*, turn.action, king.mute)."""
+        p = dec.player
+        hand = d.hands[p]
+        nr = self._nr
+        role = c % nr
+        banned = d.king_in_force
+        before = d.displays[p]
         i = hand.index(c)
         d.hands[p] = hand[:i] + hand[i + 1:]
         after = before + (c,)
