@@ -260,12 +260,14 @@ class Spec:
         return "; ".join(self.clauses[c].cite for c in clause_ids)
 
 
-def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None) -> Spec:
+def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None, rulings: bool = True) -> Spec:
     """Load, validate and cross-check the spec.
 
     :param root: the spec directory (default :func:`default_spec_dir`).
     :param sources_dir: where the rule source texts are; when given (or found), each
         source's SHA-256 and line count are checked against ``clauses.yaml``.
+    :param rulings: also check what the files in ``spec/rulings/`` refer to (``False``
+        for commands that never read a ruling, such as ``palast ask``).
     :returns: the :class:`Spec`.
     :raises SpecError: listing every problem found (schema violations with file, line and
         key path; unknown clause ids; variation points without a reading for a ruleset; ...).
@@ -287,16 +289,16 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
     if problems:
         raise SpecError(_join(problems), str(root_path))
     spec = _build(root_path, docs)
-    problems = cross_check(spec, sources_dir if sources_dir is not None else default_sources_dir())
+    problems = cross_check(spec, sources_dir if sources_dir is not None else default_sources_dir(), rulings=rulings)
     if problems:
         raise SpecError(_join(problems), str(root_path))
     return spec
 
 
 @lru_cache(maxsize=4)
-def cached_spec(root: str | None = None) -> Spec:
-    """Return :func:`load_spec` of ``root``, loaded once per process."""
-    return load_spec(root)
+def cached_spec(root: str | None = None, rulings: bool = True) -> Spec:
+    """Return :func:`load_spec` of ``root`` (``rulings`` as there), loaded once per process."""
+    return load_spec(root, rulings=rulings)
 
 
 def _join(problems: list[str]) -> str:
@@ -393,7 +395,7 @@ def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str |
     return out
 
 
-def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
+def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -> list[str]:
     """Check references between spec files; return one message per problem (empty: fine).
 
     Checks: clause ids exist and their line ranges lie inside their source; third-party
@@ -537,7 +539,8 @@ def cross_check(spec: Spec, sources_dir: Path | None) -> list[str]:
                                          f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
-    problems.extend(ruling_reference_problems(spec))
+    if rulings:
+        problems.extend(ruling_reference_problems(spec))
 
     # invariants
     for i, inv in enumerate(spec.invariants.values()):

@@ -182,6 +182,10 @@ def _too_many_values(text: str) -> str | None:
     """
     n = 0
     limit = 2 * MAX_VALUES
+    if len(text) <= limit:
+        # every value or key takes at least one character and a separator, so a text this
+        # short holds fewer events than the limit; the composer will meet any syntax error
+        return None
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, _NODE_EVENTS):
             n += 1

@@ -35,11 +35,14 @@ def main(ctx: click.Context, spec_dir: str | None) -> None:
     ctx.obj = {"spec_dir": spec_dir}
 
 
-def get_spec(ctx: click.Context) -> Any:
-    """Load (once) the spec named by ``--spec``. :raises SpecError: if it is broken."""
+def get_spec(ctx: click.Context, *, rulings: bool = True) -> Any:
+    """Load (once) the spec named by ``--spec``; ``rulings=False`` skips checking the
+    references of ``spec/rulings/`` (commands that read no ruling).
+
+    :raises SpecError: if it is broken."""
     from palast.spec import cached_spec
 
-    return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None)
+    return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None, rulings)
 
 
 from palast.cli import (  # noqa: E402,F401  (register commands)

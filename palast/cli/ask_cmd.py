@@ -23,7 +23,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     from palast.errors import InputError
     from palast.scenario import load_scenario
 
-    spec = get_spec(ctx)
+    spec = get_spec(ctx, rulings=False)  # ask reads no ruling
     for r in rulesets:
         if r not in spec.rulesets:
             raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
