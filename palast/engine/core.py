@@ -74,6 +74,9 @@ class GameCore:
         self._nr = len(roles)
         self._neutral = self.cards.neutral
         self._play_decisions = tuple(Decision(K.PLAY, s) for s in range(self.n))
+        #: play decisions that consulted a variation point, by (seat, point): decisions are
+        #: immutable, so one object serves every such turn
+        self._play_decisions_at: dict[tuple[int, str], Decision] = {}
         self._simple: dict[tuple[DecisionKind, int], Decision] = {
             (kind, s): Decision(kind, s)
             for kind in (K.TAKE_BACK, K.DISCARD, K.DRAW, K.REVEAL) for s in range(self.n)
@@ -150,7 +153,11 @@ class GameCore:
             if dup.is_gap:
                 self._gap(d, "play.duplicate", seat)
                 return
-            d.decision = Decision(K.PLAY, seat, points=(dup.point,))
+            key = (seat, dup.point)
+            dec = self._play_decisions_at.get(key)
+            if dec is None:
+                dec = self._play_decisions_at[key] = Decision(K.PLAY, seat, points=(dup.point,))
+            d.decision = dec
             return
         d.decision = self._play_decisions[seat]
 
