@@ -131,50 +131,46 @@ class GameCore:
     # ------------------------------------------------------------------ a turn ends
     def enter_play(self, d: Draft, seat: int) -> None:
         """Make ``seat`` the player to move: a play decision, a forced play of a banned
-        Jester (king.jester-forced), or a gap (turn.empty-hand)."""
+        Jester (king.jester-forced), or a gap (turn.empty-hand).
+
+        When the player holds both a card that would repeat a role in their display and
+        one that would not (neither a banned Jester), whether the first may be played
+        depends on variation point voluntary-whisper (turn.play.duplicate): the decision
+        names that point.
+        """
         d.actor = seat
         d.last_card = -1
         hand = d.hands[seat]
         if not hand:
             self._gap(d, "play.empty_hand", seat)
             return
+        nr = self._nr
+        held = {c % nr for c in hand}
         banned = d.king_in_force
-        if banned >= 0 and not self.playable_when_banned[banned]:
-            nr = self._nr
-            if all(c % nr == banned for c in hand):
+        if banned in held and not self.playable_when_banned[banned]:
+            if len(held) == 1:
                 s = self.params["jester.forced"]
                 if s.is_gap:
                     self._gap(d, "jester.forced", seat)
                     return
                 d.decision = Decision(K.PLAY, seat, forced=True, points=(s.point,))
                 return
-        if self.duplicate_choice(d, seat):
-            dup = self.params["play.duplicate"]
-            if dup.is_gap:
-                self._gap(d, "play.duplicate", seat)
-                return
-            key = (seat, dup.point)
-            dec = self._play_decisions_at.get(key)
-            if dec is None:
-                dec = self._play_decisions_at[key] = Decision(K.PLAY, seat, points=(dup.point,))
-            d.decision = dec
-            return
-        d.decision = self._play_decisions[seat]
-
-    def duplicate_choice(self, d: Draft, seat: int) -> bool:
-        """True if ``seat`` holds both a card that would repeat a role in their display and
-        one that would not, neither of them a banned Jester: then whether the first may be
-        played depends on variation point voluntary-whisper (turn.play.duplicate)."""
-        display = d.displays[seat]
-        if not display:
-            return False
-        nr = self._nr
-        shown = {x % nr for x in display}
-        held = {c % nr for c in d.hands[seat]}
-        banned = d.king_in_force
-        if banned >= 0 and not self.playable_when_banned[banned]:
             held.discard(banned)
-        return not held.isdisjoint(shown) and not held <= shown
+        display = d.displays[seat]
+        if display:
+            shown = {x % nr for x in display}
+            if not held.isdisjoint(shown) and not held <= shown:
+                dup = self.params["play.duplicate"]
+                if dup.is_gap:
+                    self._gap(d, "play.duplicate", seat)
+                    return
+                key = (seat, dup.point)
+                dec = self._play_decisions_at.get(key)
+                if dec is None:
+                    dec = self._play_decisions_at[key] = Decision(K.PLAY, seat, points=(dup.point,))
+                d.decision = dec
+                return
+        d.decision = self._play_decisions[seat]
 
     def _gap(self, d: Draft, parameter: str, seat: int) -> None:
         point = self.params[parameter].point
