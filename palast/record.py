@@ -427,6 +427,40 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     return parse_record(text, name)
 
 
+def _record_target(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The target file and its directory, checked as far as can be without writing.
+
+    :raises InputError: if ``path`` is a directory or another non-regular file, or its
+        directory does not exist.
+    """
+    target = Path(os.fspath(path))
+    if target.is_dir():
+        raise InputError("is a directory; give a file name for the record", str(target))
+    if target.exists() and not target.is_file():
+        raise InputError("is not a regular file; give a file name for the record", str(target))
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{directory} is not a directory" if directory.exists()
+                         else "the directory to write the record in does not exist", str(target))
+    return target, directory
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Check that :func:`write_record` can write ``path``, before the game is played:
+    it creates and removes a temporary file beside it, and leaves ``path`` as it was.
+
+    :raises InputError: naming ``path``, if it is a directory or not a regular file, its
+        directory does not exist, or nothing can be written there.
+    """
+    target, directory = _record_target(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write here: {exc.strerror}", str(target)) from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def write_record(path: str | os.PathLike[str], record: Record) -> None:
     """Write ``record`` to ``path`` atomically.
 
@@ -434,12 +468,10 @@ def write_record(path: str | os.PathLike[str], record: Record) -> None:
     replaces ``path`` in one step (``os.replace``); an interrupted write leaves ``path`` as
     it was and no temporary file behind.
 
-    :raises InputError: if the directory does not exist or cannot be written.
+    :raises InputError: if ``path`` is a directory or not a regular file, or the directory
+        does not exist or cannot be written.
     """
-    target = Path(os.fspath(path))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError("the directory to write the record in does not exist", str(target))
+    target, directory = _record_target(path)
     text = format_record(record)
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")

@@ -12,20 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from palast.describe import describe_decision, describe_event, describe_position
-from palast.engine.actions import (
-    Action,
-    Count,
-    Deal,
-    Discard,
-    Draw,
-    Give,
-    NextPlayer,
-    Partner,
-    Play,
-    Reveal,
-    Swap,
-    TakeBack,
-)
+from palast.engine.actions import Action, Play
 from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError
@@ -35,31 +22,27 @@ from palast.spec import Spec
 
 K = DecisionKind
 
-#: The notation verb of each action type.
-VERB: dict[type, str] = {
-    Play: "play", Partner: "partner", Count: "count", Give: "give", Discard: "discard", Swap: "swap",
-    TakeBack: "take-back", NextPlayer: "next", Deal: "deal", Draw: "draw", Reveal: "reveal",
-}
-#: The verb of the action each decision kind expects.
-EXPECTED: dict[DecisionKind, str] = {
-    K.DEAL: "deal", K.PLAY: "play", K.EXCHANGE_PARTNER: "partner", K.EXCHANGE_COUNT: "count",
-    K.EXCHANGE_GIVE: "give", K.EXCHANGE_ANSWER: "give", K.DISCARD: "discard", K.DRAW: "draw", K.SWAP: "swap",
-    K.TAKE_BACK: "take-back", K.REVEAL: "reveal", K.NEXT_PLAYER: "next",
-}
-
-
 class Status(StrEnum):
     """How a replay ended."""
 
-    CONFIRMED = "confirmed"    #: every action legal; the game ended as the result line says (or it has none)
-    UNFINISHED = "unfinished"  #: every action legal; the record stops before the game ends and has no result
-    ILLEGAL = "illegal"        #: an action breaks a rule
-    GAP = "gap"                #: play reached an open variation point that the record does not end at
-    MISMATCH = "mismatch"      #: every action legal, but the result line says something else
+    #: every action legal; the game ended as the result line says (or it has none), or
+    #: play stopped at a gap and the result line names that gap
+    CONFIRMED = "confirmed"
+    #: every action legal; the record stops before the game ends, at no gap, and has no result
+    UNFINISHED = "unfinished"
+    #: an action breaks a rule
+    ILLEGAL = "illegal"
+    #: play reached an open variation point that the result line does not state: before the
+    #: last action, at the end of a record without a result line, or where the result line
+    #: says the game ended
+    GAP = "gap"
+    #: every action legal, but the result line says something else
+    MISMATCH = "mismatch"
 
     @property
     def exit_code(self) -> int:
-        """0 for a confirmed or unfinished record, 1 otherwise."""
+        """0 for a confirmed or unfinished record, 1 otherwise (an illegal action, a gap
+        the result line does not state, a result line that differs)."""
         return 0 if self in (Status.CONFIRMED, Status.UNFINISHED) else 1
 
 
@@ -129,15 +112,20 @@ def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> G
         raise RecordError(f"header: {exc.message}", record.file, "line 1") from None
 
 
-def _who_decides_clauses(previous: Step | None) -> tuple[str, ...]:
-    """The clauses behind who decides now: those of the last event that named the next
-    player or dealt the round."""
+#: Events that settle who decides next, latest first wins.
+_WHO_EVENTS = ("next_player", "round_starter", "exchange_partner", "cards_given")
+
+
+def _who_decides(previous: Step | None) -> tuple[str, tuple[str, ...]]:
+    """Which event settled who decides now, and its clauses: the last event of the previous
+    step that named the next player or the round's starter (setup.first-player,
+    round.next.starter), else the previous step's last event (``("", ())`` before any)."""
     if previous is None:
-        return ()
+        return "", ()
     for e in reversed(previous.events):
-        if e.kind in ("next_player", "round_dealt", "exchange_partner", "cards_given"):
-            return e.clauses
-    return previous.events[-1].clauses if previous.events else ()
+        if e.kind in _WHO_EVENTS:
+            return e.kind, e.clauses
+    return (previous.events[-1].kind, previous.events[-1].clauses) if previous.events else ("", ())
 
 
 def _compare_result(game: Game, expected: RecordResult, state: State) -> list[str]:
@@ -171,6 +159,11 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
     Each action is parsed against the seated players and applied with every invariant
     checked. The replay stops at the first illegal action, or when play reaches a
     variation point the ruleset leaves open.
+
+    Gaps: a record whose last action reaches a gap and whose result line says so
+    (``"end": "gap"``, and the same ``gap`` if given) is :attr:`Status.CONFIRMED`; a gap
+    reached before the last action, or at the end of a record whose result line is
+    missing or says something else, is :attr:`Status.GAP` (exit code 1).
 
     :returns: the :class:`ReplayReport`.
     :raises RecordError: (bad input, exit 2) for a header naming unknown things or an
@@ -207,16 +200,25 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             # a draw or King card reveal is chance, but a player carries it out: accept either name
             accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
             if ra.by.lower() not in accepted:
-                return reject(f"the record says {ra.by} decides this, but {who} does: {decision_text}",
-                              _who_decides_clauses(previous))
+                kind, clauses = _who_decides(previous)
+                why = ""
+                if kind == "round_starter" and state.round == 1:
+                    order = ", ".join(game.colour_name(s) for s in range(game.n))
+                    why = f"; the header seats {order}, and the first seat starts"
+                return reject(f"the record says {ra.by} decides this, but {who} does: {decision_text}{why}",
+                              clauses)
         try:
             step = game.apply(state, action)
         except IllegalActionError as exc:
-            expected = EXPECTED.get(dec.kind)
-            reason = exc.message
-            if expected is not None and VERB[type(action)] != expected:
-                reason = f"{decision_text}, so the next action must be a `{expected}`; {exc.message}"
-            return reject(reason, exc.clauses)
+            kind, clauses = _who_decides(previous)
+            if (kind == "round_starter" and isinstance(action, Play) and dec.kind is K.PLAY
+                    and action.card not in state.hands[dec.player]
+                    and any(action.card in h for h in state.hands)):
+                # the round's first play, of a card another player holds: say who starts
+                order = ", ".join(game.colour_name(s) for s in range(game.n))
+                return reject(f"{exc.message}; {game.colour_name(dec.player)} starts this round (the header "
+                              f"seats {order})", clauses + exc.clauses)
+            return reject(exc.message, exc.clauses)
         steps.append((ra.text, step))
         previous = step
         state = step.state
@@ -227,7 +229,8 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             mism = _compare_result(game, res, state)
             return done(Status.MISMATCH, gap=point, mismatches=tuple(mism)) if mism else \
                 done(Status.CONFIRMED, gap=point)
-        return done(Status.GAP, gap=point)
+        # a gap the record does not state: reported, exit 1
+        return done(Status.GAP, gap=point, mismatches=tuple(_compare_result(game, res, state)) if res else ())
     if res is None:
         return done(Status.CONFIRMED if state.decision.kind is K.GAME_OVER else Status.UNFINISHED)
     mism = _compare_result(game, res, state)
@@ -306,6 +309,9 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
         lines.extend("      " + x for x in describe_position(g, s))
     elif report.gap is not None and st is not Status.CONFIRMED:
         lines.extend(_gap_lines(spec, report, scores))
+    elif st is Status.UNFINISHED and s.round == 0:
+        lines.append(f"unfinished: the record holds no action, not even the first deal (next: "
+                     f"{describe_decision(g, s)})")
     elif st is Status.UNFINISHED:
         lines.append(f"unfinished: all {report.applied} actions are legal; the record stops in round {s.round} "
                      f"before the game ends ({describe_decision(g, s)}); scores {scores}")
@@ -344,6 +350,9 @@ def _gap_lines(spec: Spec, report: ReplayReport, scores: str) -> list[str]:
         lines.append("   the other rulesets read it: " + "; ".join(f"{r}: {v}" for r, v in others.items()))
     if rest:
         lines.append(f"   {rest} more action(s) in the record were not replayed")
+    elif report.record.result is None:
+        lines.append(f'   the record has no result line saying it ends at this gap ({{"result": {{"end": "gap", '
+                     f'"gap": "{point}"}}}}), so it is reported, not confirmed')
     if report.mismatches:
         lines.append("mismatch: the record's result line does not match the replay:")
         lines.extend(f"   {m}" for m in report.mismatches)

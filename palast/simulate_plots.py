@@ -6,10 +6,42 @@ extra (``pip install -e '.[dev]'``).
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from palast.errors import InputError
+
+
+def check_plot_dir(directory: str | Path) -> None:
+    """Check, before any game is played, that :func:`write_plots` can write into
+    ``directory``: matplotlib is installed, and the directory is writable or can be made.
+    Leaves nothing behind (a probe file or directory is removed at once).
+
+    :raises InputError: naming ``--plots`` and the directory, if not.
+    """
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InputError("plots need matplotlib: pip install -e '.[dev]'", None, "--plots")
+    out = Path(directory)
+    existing, missing = out, None
+    while not existing.exists() and existing != existing.parent:
+        existing, missing = existing.parent, existing
+    if not existing.is_dir():
+        what = "is not a directory" if existing == out else f"{existing} is not a directory"
+        raise InputError(what, str(out), "--plots")
+    try:
+        if missing is None:
+            fd, probe = tempfile.mkstemp(dir=out, prefix=".palast-plots.", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        else:
+            os.mkdir(missing)
+            os.rmdir(missing)
+    except OSError as exc:
+        doing = "cannot write in the directory" if missing is None else "cannot create the directory"
+        raise InputError(f"{doing}: {exc.strerror}", str(out), "--plots") from None
 
 
 def write_plots(doc: dict[str, Any], directory: str | Path) -> list[Path]:

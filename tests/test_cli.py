@@ -108,3 +108,88 @@ def test_bad_scenario_exits_2_with_place(tmp_path: Path, name: str) -> None:
 def test_missing_file_exits_2(tmp_path: Path) -> None:
     r = run("ask", str(tmp_path / "nope.yaml"))
     assert r.returncode == 2 and "cannot read" in r.stderr and "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------------- option checks (in process)
+def invoke(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from palast.cli import main
+
+    r = CliRunner().invoke(main, list(args), prog_name="palast")
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_players_and_colours_must_agree() -> None:
+    code, out, err = invoke("play", "--players", "3", "--colours", "red,blue,green,yellow", "-q")
+    assert code == 2 and out == ""
+    assert err.startswith("palast: error: --colours: --players says 3 players, --colours seats 4")
+    code, out, _ = invoke("play", "-n", "4", "--colours", "red,blue,green,yellow", "-q")
+    assert code == 0 and "4 players (red, blue, green, yellow)" in out
+    code, out, _ = invoke("play", "--colours", "red,blue,green", "-q")  # --colours alone: its count
+    assert code == 0 and "3 players (red, blue, green)" in out
+
+
+def test_players_help_names_the_spec_range() -> None:
+    from palast.spec import load_spec
+
+    spec = load_spec()
+    for command in ("play", "simulate"):
+        code, out, _ = invoke(command, "--help")
+        flat = " ".join(out.split())
+        assert code == 0 and f"{spec.min_players} to {spec.max_players} players (the spec's range)" in flat, flat
+        assert "1<=x<=99" not in flat
+
+
+@pytest.mark.parametrize(("args", "start", "end"), [
+    (("play", "--players", "abc"), "palast: error: --players: 'abc' is not a valid integer", ""),
+    (("play", "--nope"), "palast: error: no such option", "(see 'palast play --help')"),
+    (("replay",), "palast: error: missing argument 'RECORD' (see 'palast replay --help')", ""),
+    (("replay", str(ROOT / "examples")), f"palast: error: {ROOT / 'examples'}: is a directory, not a file", ""),
+    (("nosuchcommand",), "palast: error: no such command 'nosuchcommand'", "(see 'palast --help')"),
+])
+def test_click_errors_read_like_palast_errors(args: tuple[str, ...], start: str, end: str) -> None:
+    """click's own usage errors take palast's form: one line, `palast: error:`, exit 2
+    (click's wording of some messages differs between versions: only its start is fixed)."""
+    code, out, err = invoke(*args)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert err.startswith(start) and err.rstrip("\n").endswith(end), err
+
+
+def test_play_record_place_is_checked_before_playing(tmp_path: Path) -> None:
+    """A record that cannot be written: exit 2 before any of the game is printed, no file made."""
+    (tmp_path / "file").write_text("x")
+    missing = "the directory to write the record in does not exist"
+    for target, problem in ((tmp_path / "no" / "dir" / "g.jsonl", missing),
+                            (tmp_path, "is a directory"),
+                            (tmp_path / "file" / "g.jsonl", f"{tmp_path / 'file'} is not a directory")):
+        code, out, err = invoke("play", "-n", "3", "--record", str(target))
+        assert code == 2 and out == "", (target, out)
+        assert err.startswith(f"palast: error: {target}: {problem}"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_simulate_plots_place_is_checked_before_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--plots into a place that cannot be written: exit 2 without playing a game, nothing left behind."""
+    import palast.simulate
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulate ran games before checking --plots")
+
+    monkeypatch.setattr(palast.simulate, "simulate", no_games)
+    (tmp_path / "file").write_text("x")
+    cases = [(tmp_path / "file", "is not a directory"), (tmp_path / "file" / "sub", "is not a directory")]
+    if Path("/proc/self").is_dir():
+        cases.append((Path("/proc/nope"), "cannot create the directory"))
+    for target, problem in cases:
+        code, out, err = invoke("simulate", "-g", "300", "-n", "3", "--plots", str(target))
+        assert code == 2 and out == "", (target, out)
+        assert err.startswith(f"palast: error: {target}: --plots: ") and problem in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+    # a directory that can be made passes the check (and is not made before the games)
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(palast.simulate, "simulate", interrupted)
+    code, _, _ = invoke("simulate", "-g", "3", "-n", "3", "--plots", str(tmp_path / "new" / "plots"))
+    assert code == 130 and not (tmp_path / "new").exists()

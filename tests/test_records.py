@@ -9,6 +9,7 @@ import os
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -211,3 +212,166 @@ def test_malformed_record_exits_2(tmp_path: Path, lines: list[str], expected: st
     assert code == 2
     assert f"{path}: {expected}" in err
     assert "Traceback" not in err + out
+
+
+# ---------------------------------------------------------------------- example records are current
+REGENERATE = "python examples/records/regenerate.py"
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_example_replays_without_spec_note(spec: Spec, path: Path) -> None:
+    """A clean checkout replays every shipped record without the "written with spec" note;
+    a spec change makes this fail until the examples are written again."""
+    report = replay(spec, read_record(path))
+    stale = [n for n in report.notes if "written with spec" in n]
+    assert not stale, f"{path.name}: {stale[0]}; run `{REGENERATE}` (hand-written records: update their " \
+                      "\"spec\" header or leave it out)"
+
+
+def test_examples_are_what_regenerate_writes(spec: Spec) -> None:
+    """The records written by `palast play` are exactly what the regeneration script writes
+    from their seeds, so the command in the message above brings them up to date."""
+    from palast.record import format_record
+    from palast.record_examples import EXAMPLES as GENERATED
+    from palast.record_examples import example_record
+
+    listed = {e.file for e in GENERATED}
+    for path in EXAMPLES.glob("*.jsonl"):
+        assert path.name in listed or read_record(path).written_by is None, \
+            f"{path.name} was written by a program but is not listed in palast/record_examples.py"
+    for example in GENERATED:
+        text = (EXAMPLES / example.file).read_text(encoding="utf-8")
+        assert text == format_record(example_record(spec, example)), \
+            f"{example.file} is out of date; run `{REGENERATE}`"
+
+
+# ---------------------------------------------------------------------- gaps and exit codes
+def _gap_record(spec: Spec) -> Record:
+    """The first seeded 3-player source-b game that stops at a gap, as `palast play --record` writes it."""
+    game = make_game(spec, "source-b", 3, check=False)
+    for seed in range(200):
+        rec = played_record(game, seed)
+        if rec.result is not None and rec.result.end == "gap":
+            return rec
+    raise AssertionError("no source-b game of 200 seeds reaches a gap")
+
+
+def test_gap_exit_rule(spec: Spec) -> None:
+    """A gap the result line states is confirmed (exit 0); a gap it does not state is
+    reported (exit 1): no result line, a result line claiming a game end, or actions after it."""
+    rec = _gap_record(spec)
+    assert rec.result is not None and rec.result.gap
+    stated = replay(spec, rec)
+    assert stated.status is Status.CONFIRMED and stated.status.exit_code == 0 and stated.gap == rec.result.gap
+    silent = replay(spec, replace(rec, result=None))
+    assert silent.status is Status.GAP and silent.status.exit_code == 1 and silent.gap == rec.result.gap
+    claims_end = replay(spec, replace(rec, result=replace(rec.result, end="game-over", gap=None)))
+    assert claims_end.status is Status.GAP and claims_end.status.exit_code == 1
+    assert any("end: the record says game-over" in m for m in claims_end.mismatches)
+    wrong_gap = replay(spec, replace(rec, result=replace(rec.result, gap="not-" + rec.result.gap)))
+    assert wrong_gap.status is Status.MISMATCH and wrong_gap.status.exit_code == 1
+    beyond = replace(rec, actions=(*rec.actions, rec.actions[-1]))
+    after = replay(spec, beyond)
+    assert after.status is Status.GAP and after.status.exit_code == 1 and after.applied == len(rec.actions)
+
+
+def test_cli_gap_exit_codes_and_help(spec: Spec, tmp_path: Path) -> None:
+    rec = _gap_record(spec)
+    path = tmp_path / "gap.jsonl"
+    write_record(path, rec)
+    code, out, _ = _cli("replay", str(path))
+    assert code == 0 and "as the record says" in out
+    write_record(path, replace(rec, result=None))
+    code, out, _ = _cli("replay", str(path))
+    assert code == 1 and out.count("gap: after action") == 1 and "no result line" in out
+    code, out, _ = _cli("replay", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and 'is confirmed when its result line says so ("end": "gap")' in flat
+    assert "a gap the result line does not state" in flat
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert 'is confirmed when its result line says so (`"end": "gap"`' in readme
+    assert "a gap the result line does not state" in readme
+
+
+# ---------------------------------------------------------------------- messages
+def _one_state_per_kind(spec: Spec) -> dict[DecisionKind, tuple[Game, Any]]:
+    """For every decision kind that waits for an action, a game and a position at it,
+    from seeded games whose deals leave the draw deck's order unknown (so draws are decisions)."""
+    found: dict[DecisionKind, tuple[Game, Any]] = {}
+    wanted = set(DecisionKind) - {DecisionKind.GAME_OVER, DecisionKind.GAP}
+    for n in PLAYER_COUNTS:
+        game = make_game(spec, "reference", n, check=False)
+        for seed in range(60):
+            rng = random.Random(seed)
+            state = game.initial_state()
+            while not state.is_terminal:
+                d = state.decision
+                found.setdefault(d.kind, (game, state))
+                if d.kind is DecisionKind.DEAL:
+                    a = game.sample_chance(state, rng, deck_order=False)
+                elif d.is_chance:
+                    a = game.sample_chance(state, rng)
+                else:
+                    a = uniform_policy(game, state, game.legal_actions(state), rng)
+                state = game.apply(state, a).state
+            if wanted <= set(found):
+                return found
+    raise AssertionError(f"no seeded game reached {sorted(wanted - set(found))}")
+
+
+def test_action_of_the_wrong_kind_says_what_is_due(spec: Spec) -> None:
+    """At every decision, an action of another kind is refused with the action that is due
+    and the clause ids of the rule behind the decision (not the other action's rule)."""
+    from palast.engine.actions import Count, Deal, Draw, NextPlayer, Partner, Reveal
+    from palast.engine.roles import DUE, VERB
+    from palast.errors import IllegalActionError
+
+    for kind, (game, state) in _one_state_per_kind(spec).items():
+        expected, _, rule = DUE[kind]
+        hand = next(h for h in state.hands if h) if any(state.hands) else (0,)
+        wrong = [Play(hand[0]), Draw(hand[0]), Partner(0), Count(1), Reveal(0), NextPlayer(0),
+                 Deal(((0,),))]
+        for action in (a for a in wrong if not isinstance(a, expected)):
+            with pytest.raises(IllegalActionError) as info:
+                game.apply(state, action)
+            msg = info.value.message
+            assert msg.startswith(f"a {VERB[expected]} is due, not a {VERB[type(action)]}: "), (kind, msg)
+            assert info.value.clauses == spec.rule_clauses(rule, game.ruleset) and info.value.clauses, (kind, msg)
+
+
+def test_replay_names_the_draw_that_is_due(spec: Spec, tmp_path: Path) -> None:
+    rec = read_record(EXAMPLES / "hand-written-round.jsonl")
+    i = next(k for k, a in enumerate(rec.actions) if a.text.startswith("draw "))
+    bad = replace(rec, actions=(*rec.actions[:i], RecordedAction("play jester/red")))
+    report = replay(spec, bad)
+    assert report.status is Status.ILLEGAL and report.rejection is not None
+    assert report.rejection.reason.startswith("a draw is due, not a play: red draws")
+    assert "cannot be drawn" not in report.rejection.reason
+    assert report.rejection.clauses == spec.rule_clauses("role.maid", "reference")
+
+
+def _reseated(rec: Record, players: tuple[str, ...], *, by: bool) -> Record:
+    actions = rec.actions if by else tuple(replace(a, by=None) for a in rec.actions)
+    return replace(rec, players=players, actions=actions)
+
+
+@pytest.mark.parametrize("by", [True, False])
+def test_wrong_seat_order_cites_the_starter_clauses(spec: Spec, by: bool) -> None:
+    """A header whose seat order lets another player start: the rejection cites who starts
+    (setup.first-player), not the deal."""
+    rec = read_record(EXAMPLES / "hand-written-round.jsonl")
+    report = replay(spec, _reseated(rec, ("blue", "red", "green"), by=by))
+    assert report.status is Status.ILLEGAL and report.rejection is not None
+    assert report.rejection.index == 2
+    starter = spec.rule_clauses("setup.first-player", "reference")
+    deal = set(spec.rule_clauses("round.deal", "reference")) | set(spec.rule_clauses("setup.deck", "reference"))
+    assert set(starter) <= set(report.rejection.clauses)
+    assert not deal & set(report.rejection.clauses)
+    assert "blue" in report.rejection.reason and "the header seats blue, red, green" in report.rejection.reason
+
+
+def test_header_only_record_is_not_round_0(tmp_path: Path) -> None:
+    path = tmp_path / "header.jsonl"
+    path.write_text('{"format": "palast-record", "version": 1, "players": ["red", "blue", "green"]}\n')
+    code, out, _ = _cli("replay", str(path))
+    assert code == 0 and "round 0" not in out and "no action" in out

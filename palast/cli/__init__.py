@@ -13,15 +13,51 @@ import click
 
 from palast.errors import InputError
 
+#: click's "no arguments: show the help" signal (click 8.2+), which is not an error.
+_HELP_SIGNALS: tuple[type[Exception], ...] = tuple(
+    getattr(click.exceptions, n) for n in ("NoArgsIsHelpError",) if hasattr(click.exceptions, n))
+
+
+def usage_message(exc: click.UsageError) -> str:
+    """The text of a click usage error in palast's words: ``--players: 'abc' is not a valid
+    integer`` for a bad value (the option or argument, then the problem), otherwise click's
+    message and where to find the options."""
+    def lower(text: str) -> str:
+        return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+    param = exc.param if isinstance(exc, click.BadParameter) else None
+    if param is not None and not isinstance(exc, click.MissingParameter):
+        longs = [o for o in param.opts if o.startswith("--")]
+        name = (longs or param.opts)[0] if isinstance(param, click.Option) else param.human_readable_name
+        return f"{name}: {lower(exc.message.rstrip('.'))}"
+    text = lower(exc.format_message().rstrip("."))
+    return f"{text} (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else text
+
 
 class PalastGroup(click.Group):
-    """A click group that turns :class:`InputError` into exit code 2 with its message."""
+    """A click group that reports bad input one way: :class:`InputError` and click's own
+    usage errors (an unknown option, a value of the wrong type) print ``palast: error: ...``
+    on standard error and exit with code 2."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except _HELP_SIGNALS:
+            raise
+        except click.UsageError as exc:
+            click.echo(f"palast: error: {usage_message(exc)}", err=True)
+            sys.exit(2)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputError as exc:
             click.echo(f"palast: error: {exc.render()}", err=True)
+            sys.exit(2)
+        except _HELP_SIGNALS:
+            raise
+        except click.UsageError as exc:
+            click.echo(f"palast: error: {usage_message(exc)}", err=True)
             sys.exit(2)
 
 

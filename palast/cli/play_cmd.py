@@ -2,13 +2,55 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
+from click.core import ParameterSource
 
 from palast.cli import get_spec, main
 
 
+class PlayerCountOption(click.Option):
+    """``--players``: its ``--help`` line names the player counts the spec allows."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None:
+            return None
+        from palast.errors import InputError
+
+        try:
+            spec = get_spec(ctx, rulings=False)
+        except InputError:  # a broken spec: its error is reported when a command runs
+            return record
+        names, text = record
+        span = f"{spec.min_players} to {spec.max_players} players (the spec's range)"
+        return names, (f"{text[:-1]}; {span}]" if text.endswith("]") else f"{text}  [{span}]")
+
+
+def player_colours(spec: Any, players: int, colours: str | None, players_given: bool) -> list[str]:
+    """The seated colours for ``--players``/``--colours``: the colours given, else the
+    first ``players`` player colours of the spec.
+
+    :raises InputError: for a player count outside the spec's range, or ``--players`` and
+        ``--colours`` (both given) naming different numbers of players.
+    """
+    from palast.errors import InputError
+
+    if colours:
+        seats = [c.strip() for c in colours.split(",") if c.strip()]
+        if players_given and len(seats) != players:
+            raise InputError(f"--players says {players} players, --colours seats {len(seats)} "
+                             f"({', '.join(seats)}); give counts that agree, or only one of them", None, "--colours")
+        return seats
+    if not spec.min_players <= players <= spec.max_players:
+        raise InputError(f"{players} players; the game is for {spec.min_players} to {spec.max_players}",
+                         None, "--players")
+    return list(spec.player_colours[:players])
+
+
 @main.command()
-@click.option("--players", "-n", type=click.IntRange(1, 99), default=4, show_default=True,
+@click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
 @click.option("--colours", default=None, help="Seat these colours instead, comma-separated, in seat order.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="The seed of the game's only random source.")
@@ -17,8 +59,9 @@ from palast.cli import get_spec, main
               help="Check every invariant after every action.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only round ends and the result.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out.")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False), default=None,
-              help="Also write the game record (JSON Lines) to this file, atomically, once the game ends.")
+@click.option("--record", "record_file", default=None, metavar="FILE",
+              help="Also write the game record (JSON Lines) to this file, atomically, once the game ends "
+                   "(its directory is checked before the game is played).")
 @click.pass_context
 def play(ctx: click.Context, players: int, colours: str | None, seed: int, ruleset: str | None, check: bool,
          quiet: bool, no_clauses: bool, record_file: str | None) -> None:
@@ -34,17 +77,15 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     if ruleset is not None and ruleset not in spec.rulesets:
         raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
     rs = ruleset or spec.default_ruleset
-    if colours:
-        seats = [c.strip() for c in colours.split(",") if c.strip()]
-    else:
-        if not spec.min_players <= players <= spec.max_players:
-            raise InputError(f"{players} players; the game is for {spec.min_players} to {spec.max_players}",
-                             None, "--players")
-        seats = list(spec.player_colours[:players])
+    seats = player_colours(spec, players, colours, ctx.get_parameter_source("players") is not ParameterSource.DEFAULT)
     try:
         game = Game(spec, rs, seats, check=check)
     except InputError as exc:
         raise InputError(exc.message, None, "--colours" if colours else "--players") from None
+    if record_file:
+        from palast.record import check_writable
+
+        check_writable(record_file)  # before the game: no output is printed for a record that cannot be written
     names = ", ".join(game.colour_name(s) for s in range(game.n))
     click.echo(f"palast play: {game.n} players ({names}), ruleset {rs}, seed {seed}, target {game.target}")
     state = game.initial_state()

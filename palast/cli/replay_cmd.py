@@ -11,7 +11,7 @@ from palast.cli import get_spec, main
 
 
 @main.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record")
 @click.option("--ruleset", "-r", default=None,
               help="Replay under this ruleset (default: the record's, else the spec's default).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -20,10 +20,18 @@ from palast.cli import get_spec, main
 @click.pass_context
 def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, verbose: bool,
            no_clauses: bool) -> None:
-    """Re-play RECORD (JSON Lines) action by action. Exit 0 when every action is legal and
-    the result line (if any) matches; exit 1 at the first illegal action (its number, line,
-    why and the clause ids), at a variation point the ruleset leaves open, or when the
-    result line disagrees; exit 2 for a malformed record."""
+    """Re-play RECORD (JSON Lines) action by action.
+
+    \b
+    Exit 0: every action is legal and the result line (if any) matches; the record
+            may stop before the game ends if it has no result line; a record that
+            ends at a variation point the ruleset leaves open (a gap) is confirmed
+            when its result line says so ("end": "gap").
+    Exit 1: the first illegal action (its number, line, why and the clause ids); a
+            gap the result line does not state (reached before the last action, or
+            at the end of a record whose result line is missing or says otherwise);
+            a result line that differs from the replay.
+    Exit 2: a malformed record (file, line and problem)."""
     from palast.errors import InputError
     from palast.record import read_record
     from palast.replay import render_text, report_dict

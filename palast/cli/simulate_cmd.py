@@ -9,12 +9,13 @@ from typing import Any
 import click
 
 from palast.cli import get_spec, main
+from palast.cli.play_cmd import PlayerCountOption, player_colours
 
 
 @main.command()
 @click.option("--games", "-g", type=click.IntRange(1, None), default=1000, show_default=True,
               help="Games per ruleset.")
-@click.option("--players", "-n", type=int, default=4, show_default=True,
+@click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True,
               help="Play under this ruleset (repeatable; default: every ruleset of the spec).")
@@ -25,8 +26,8 @@ from palast.cli import get_spec, main
 @click.option("--policy", type=click.Choice(["uniform", "careful"]), default="uniform", show_default=True,
               help="uniform: every legal action equally likely; careful: avoid whispering when possible.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (no progress bar).")
-@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
-              help="Also write PNG plots into this directory (needs matplotlib).")
+@click.option("--plots", "plots_dir", default=None, metavar="DIR",
+              help="Also write PNG plots into this directory (needs matplotlib; checked before any game is played).")
 @click.pass_context
 def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, ...], workers: int, seed: int,
              policy: str, as_json: bool, plots_dir: str | None) -> None:
@@ -38,14 +39,16 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
     from palast.simulate_report import render_text, summary
 
     spec = get_spec(ctx)
-    if not spec.min_players <= players <= spec.max_players:
-        raise InputError(f"{players} players; the game is for {spec.min_players} to {spec.max_players}",
-                         None, "--players")
+    seats = player_colours(spec, players, None, True)
     for r in rulesets:
         if r not in spec.rulesets:
             raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    if plots_dir:
+        from palast.simulate_plots import check_plot_dir
+
+        check_plot_dir(plots_dir)
     chosen = tuple(dict.fromkeys(rulesets)) or tuple(spec.rulesets)
-    config = SimConfig(games, tuple(spec.player_colours[:players]), chosen, seed, policy)
+    config = SimConfig(games, tuple(seats), chosen, seed, policy)
     total = games * len(chosen)
     try:
         tallies = _run(spec, config, workers, total, progress=not as_json and sys.stderr.isatty())

@@ -278,22 +278,22 @@ class Game(RoleActions):
             self._apply_deal(d, action)
         elif k is K.NEXT_PLAYER:
             if not isinstance(action, NextPlayer) or action.seat not in dec.options:
-                raise IllegalActionError("the next player must be one of the players tied for fewest cards",
-                                         self._clauses["turn.next.neutral-tie"])
+                raise self.refusal(dec, action, "the next player must be one of the players tied for fewest cards",
+                                   "turn.next.neutral-tie")
             self.emit(d, "next_player", "turn.next.neutral-tie", player=action.seat,
                                        other=dec.player, points=dec.points)
             self.enter_play(d, action.seat)
         elif k is K.DRAW:
             if not isinstance(action, Draw) or action.card not in d.unseen:
-                raise IllegalActionError("that card cannot be drawn: it is not among the unseen cards",
-                                         self._clauses["role.maid"])
+                raise self.refusal(dec, action, "that card cannot be drawn: it is not among the unseen cards",
+                                   "role.maid")
             d.unseen = remove_one(d.unseen, action.card)
             d.deck_hidden -= 1
             self.receive_draw(d, dec.player, action.card)
         elif k is K.REVEAL:
             if not isinstance(action, Reveal) or action.role not in d.king_unseen:
-                raise IllegalActionError("that King card cannot be revealed: it is not in the King deck",
-                                         self._clauses["king.reveal"])
+                raise self.refusal(dec, action, "that King card cannot be revealed: it is not in the King deck",
+                                   "king.reveal")
             d.king_unseen = remove_one(d.king_unseen, action.role)
             d.king_hidden -= 1
             self.set_king(d, dec.player, action.role)
@@ -334,7 +334,7 @@ class Game(RoleActions):
 
     def _check_and_place_deal(self, d: Draft, action: Action) -> None:
         if not isinstance(action, Deal):
-            raise IllegalActionError("a new round starts with a deal", self._clauses["round.deal"])
+            raise self.refusal(d.decision, action, "a new round starts with a deal", "round.deal")
         if len(action.hands) != self.n or any(len(h) != self.hand_size for h in action.hands):
             sizes = ", ".join(f"{self.colour_name(s)} {len(h)}" for s, h in enumerate(action.hands))
             raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards "
@@ -373,7 +373,7 @@ class Game(RoleActions):
     def _apply_play(self, d: Draft, dec: Decision, action: Action) -> None:
         p = dec.player
         if not isinstance(action, Play):
-            raise IllegalActionError("the player to move must play a hand card", self._clauses["turn.play"])
+            raise self.refusal(dec, action, "the player to move must play a hand card", "turn.play")
         c = action.card
         hand = d.hands[p]
         if c not in hand:

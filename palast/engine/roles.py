@@ -10,13 +10,48 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from palast.engine.actions import Action, Count, Discard, Give, Partner, Swap, TakeBack
+from palast.engine.actions import (
+    Action,
+    Count,
+    Deal,
+    Discard,
+    Draw,
+    Give,
+    NextPlayer,
+    Partner,
+    Play,
+    Reveal,
+    Swap,
+    TakeBack,
+)
 from palast.engine.core import GameCore
 from palast.engine.draft import Draft, distinct, insert_sorted, remove_one
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError
 
 K = DecisionKind
+
+#: The notation verb of each action type (for messages).
+VERB: dict[type, str] = {
+    Play: "play", Partner: "partner", Count: "count", Give: "give", Discard: "discard", Swap: "swap",
+    TakeBack: "take-back", NextPlayer: "next", Deal: "deal", Draw: "draw", Reveal: "reveal",
+}
+#: For each decision kind that waits for an action: the action type it takes, what that
+#: action decides (with ``{who}`` for the deciding player) and the rule it rests on.
+DUE: dict[DecisionKind, tuple[type, str, str]] = {
+    K.DEAL: (Deal, "a new round starts with a deal of every hand", "round.deal"),
+    K.PLAY: (Play, "{who} plays a card from their hand", "turn.play"),
+    K.EXCHANGE_PARTNER: (Partner, "{who} names the opponent to exchange cards with", "role.wizard"),
+    K.EXCHANGE_COUNT: (Count, "{who} says how many cards are exchanged", "role.wizard"),
+    K.EXCHANGE_GIVE: (Give, "{who} gives the cards of the exchange", "role.wizard"),
+    K.EXCHANGE_ANSWER: (Give, "{who} gives the cards in return", "role.wizard"),
+    K.DISCARD: (Discard, "{who} discards a card from their hand", "role.maid"),
+    K.DRAW: (Draw, "{who} draws a card from the draw deck", "role.maid"),
+    K.SWAP: (Swap, "{who} swaps two display cards", "role.cupbearer"),
+    K.TAKE_BACK: (TakeBack, "{who} takes a card of their display back", "role.guard"),
+    K.REVEAL: (Reveal, "{who} reveals the next King card", "king.reveal"),
+    K.NEXT_PLAYER: (NextPlayer, "{who} names which of the tied players moves next", "turn.next.neutral-tie"),
+}
 
 
 def sub_multiset(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
@@ -39,6 +74,25 @@ def minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...]:
 
 class RoleActions(GameCore):
     """Role actions, by action kind; :class:`~palast.engine.game.Game` builds on them."""
+
+    # ------------------------------------------------------------------ refusals
+    def refusal(self, dec: Decision, action: object, reason: str, rule: str) -> IllegalActionError:
+        """The error for an ``action`` that ``dec`` does not accept.
+
+        :param reason: why an action of the right kind is not legal, citing ``rule``.
+        :returns: for an action of the kind ``dec`` waits for, :class:`IllegalActionError`
+            with ``reason`` and the clause ids of ``rule``; for an action of another kind,
+            one that says which action is due (``"a draw is due, not a play: ..."``) with
+            the clause ids of the rule behind the decision (see :data:`DUE`).
+        """
+        due = DUE.get(dec.kind)
+        if due is None or isinstance(action, due[0]):
+            return IllegalActionError(reason, self._clauses[rule])
+        expected, what, due_rule = due
+        got = VERB.get(type(action), type(action).__name__)
+        who = self.colour_name(dec.player) if dec.player >= 0 else ""
+        return IllegalActionError(f"a {VERB[expected]} is due, not a {got}: {what.format(who=who)}",
+                                  self._clauses[due_rule])
 
     # ------------------------------------------------------------------ starting an action
     def role_starter(self, kind: str) -> Callable[[Draft, int, int], None]:
@@ -246,15 +300,15 @@ class RoleActions(GameCore):
         p = dec.player
         if k is K.EXCHANGE_PARTNER:
             if not isinstance(action, Partner) or action.seat not in dec.options:
-                raise IllegalActionError("the Wizard's partner must be an opponent who can exchange cards",
-                                         self._clauses["role.wizard"])
+                raise self.refusal(dec, action, "the Wizard's partner must be an opponent who can exchange cards",
+                                   "role.wizard")
             self.emit(d, "exchange_partner", "role.wizard", player=p, other=action.seat)
             d.decision = Decision(K.EXCHANGE_COUNT, p, partner=action.seat, points=dec.points)
         elif k is K.EXCHANGE_COUNT:
             hi = min(len(d.hands[p]), len(d.hands[dec.partner]))
             if not isinstance(action, Count) or not self._min_count() <= action.n <= hi:
-                raise IllegalActionError(f"the number of cards must be from {self._min_count()} to {hi}, "
-                                         "no more than either hand holds", self._clauses["role.wizard"])
+                raise self.refusal(dec, action, f"the number of cards must be from {self._min_count()} to {hi}, "
+                                   "no more than either hand holds", "role.wizard")
             self.emit(d, "exchange_count", "role.wizard", player=p, other=dec.partner,
                                        count=action.n, points=dec.points)
             if action.n == 0:
@@ -266,8 +320,8 @@ class RoleActions(GameCore):
         elif k is K.EXCHANGE_GIVE or k is K.EXCHANGE_ANSWER:
             if (not isinstance(action, Give) or len(action.cards) != dec.count
                     or not sub_multiset(action.cards, d.hands[p])):
-                raise IllegalActionError(f"give exactly {dec.count} card(s) from your own hand",
-                                         self._clauses["role.wizard"])
+                raise self.refusal(dec, action, f"give exactly {dec.count} card(s) from your own hand",
+                                   "role.wizard")
             given = tuple(sorted(action.cards))
             if k is K.EXCHANGE_GIVE:
                 self.emit(d, "cards_given", "role.wizard", player=p, other=dec.partner,
@@ -282,11 +336,11 @@ class RoleActions(GameCore):
                 self.after_action(d)
         elif k is K.DISCARD:
             if not isinstance(action, Discard) or action.card not in d.hands[p]:
-                raise IllegalActionError("the Maid discards a card from the player's hand", self._clauses["role.maid"])
+                raise self.refusal(dec, action, "the Maid discards a card from the player's hand", "role.maid")
             self._discard_and_draw(d, p, action.card)
         elif k is K.SWAP:
             if not isinstance(action, Swap):
-                raise IllegalActionError("the Cupbearer's choice is a swap", self._clauses["role.cupbearer"])
+                raise self.refusal(dec, action, "the Cupbearer's choice is a swap", "role.cupbearer")
             if action.seat_a > action.seat_b:
                 action = Swap(action.seat_b, action.card_b, action.seat_a, action.card_a)
             if action not in dec.choices:
@@ -298,8 +352,8 @@ class RoleActions(GameCore):
         elif k is K.TAKE_BACK:
             if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[p],
                                                                                               d.last_card):
-                raise IllegalActionError("the Guard takes back another card from the player's own display",
-                                         self._clauses["role.guard"])
+                raise self.refusal(dec, action, "the Guard takes back another card from the player's own display",
+                                   "role.guard")
             d.displays[p] = remove_one(d.displays[p], action.card)
             d.hands[p] = insert_sorted(d.hands[p], action.card)
             self.emit(d, "card_taken_back", "role.guard", player=p, card=action.card)
