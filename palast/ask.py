@@ -58,12 +58,14 @@ def play_actions(game: Game, scenario: Scenario) -> Played:
     from palast.notation import parse_action
 
     state = scenario.start(game)
-    history: list[tuple[str, Step]] = []
-    for i, (text, place) in enumerate(scenario.actions):
+    actions: list[Action] = []
+    for text, place in scenario.actions:  # every action is read, also those after a stop
         try:
-            action: Action = parse_action(game, text)
+            actions.append(parse_action(game, text))
         except NotationError as exc:
             raise ScenarioError(exc.message, scenario.file, place) from None
+    history: list[tuple[str, Step]] = []
+    for i, ((text, place), action) in enumerate(zip(scenario.actions, actions, strict=True)):
         d = state.decision
         stop: dict[str, Any] = {"index": i + 1, "action": text, "place": place or None, "gap": None}
         if d.kind is K.GAP:
@@ -370,10 +372,11 @@ def _all_illegal(scenario: Scenario, stops: dict[str, dict[str, Any]]) -> Scenar
     first = min(stops.values(), key=lambda s: s["index"])
     parts: list[str] = []
     for index in sorted({s["index"] for s in stops.values()}):
-        here = [(r, s) for r, s in stops.items() if s["index"] == index]
-        reasons = "; under ".join(
-            f"{r}: {s['reason']}" + (f" [{', '.join(s['clauses'])}]" if s["clauses"] else "") for r, s in here)
-        parts.append(f"action {index} ({here[0][1]['action']!r}) is illegal under {reasons}")
+        here = {r: s for r, s in stops.items() if s["index"] == index}
+        why = {r: s["reason"] + (f" [{', '.join(s['clauses'])}]" if s["clauses"] else "") for r, s in here.items()}
+        reasons = "; ".join(f"under {g[0]}: {why[g[0]]}" + (f" (the same under {_names(g[1:])})" if g[1:] else "")
+                            for g in _groups(why))
+        parts.append(f"action {index} ({next(iter(here.values()))['action']!r}) is illegal {reasons}")
     return ScenarioError("; ".join(parts), scenario.file, first["place"])
 
 
