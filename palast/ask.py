@@ -1,22 +1,103 @@
 """``palast ask``: what happens in a position, per ruleset, with the clauses behind it.
 
-:func:`ask` computes the answer as plain data (the ``--json`` contract of DESIGN.md);
-:func:`render_text` prints it for a person.
+:func:`ask` computes the answer as plain data (the ``--json`` document described in the
+README, section "Reading ``palast ask``"); :func:`render_text` prints it for a person.
+:func:`play_actions` applies a scenario's actions under one ruleset as far as they go.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from palast.describe import describe_decision, describe_position, event_dict
+from palast.engine import actions as act
 from palast.engine.actions import Action
 from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
+from palast.errors import IllegalActionError, NotationError, ScenarioError
 from palast.notation import format_action
 from palast.scenario import Scenario
 from palast.spec import Spec
 
 K = DecisionKind
+
+#: The kind of action each decision takes (for the reason an action of another kind is illegal).
+_EXPECTED: dict[DecisionKind, type] = {
+    K.PLAY: act.Play, K.DEAL: act.Deal, K.EXCHANGE_PARTNER: act.Partner, K.EXCHANGE_COUNT: act.Count,
+    K.EXCHANGE_GIVE: act.Give, K.EXCHANGE_ANSWER: act.Give, K.DISCARD: act.Discard, K.DRAW: act.Draw,
+    K.SWAP: act.Swap, K.TAKE_BACK: act.TakeBack, K.REVEAL: act.Reveal, K.NEXT_PLAYER: act.NextPlayer,
+}
+
+
+@dataclass(frozen=True)
+class Played:
+    """A scenario's position under one ruleset after its actions, as far as they apply.
+
+    :ivar state: the position reached (before the stopping action, if one stopped play).
+    :ivar history: each action applied, in notation, with its step.
+    :ivar stopped_at: ``None`` when every action applied; otherwise the stopping action as
+        JSON-ready data: ``index`` (1-based), ``action``, ``place`` (in the file),
+        ``why`` (``"illegal"`` or ``"gap"``), ``reason``, ``clauses``, ``gap`` (the open
+        variation point, for ``"gap"``), ``variation_points``.
+    """
+
+    state: State
+    history: list[tuple[str, Step]]
+    stopped_at: dict[str, Any] | None
+
+
+def play_actions(game: Game, scenario: Scenario) -> Played:
+    """Build the scenario's position for ``game`` and apply its actions until one is
+    illegal or play stands at a gap (a variation point the ruleset leaves open).
+
+    :returns: the :class:`Played` position, history and stopping action.
+    :raises ScenarioError: if the position is impossible or an action cannot be read (the
+        notation does not depend on the ruleset), naming the file and place.
+    """
+    from palast.notation import parse_action
+
+    state = scenario.start(game)
+    actions: list[Action] = []
+    for text, place in scenario.actions:  # every action is read, also those after a stop
+        try:
+            actions.append(parse_action(game, text))
+        except NotationError as exc:
+            raise ScenarioError(exc.message, scenario.file, place) from None
+    history: list[tuple[str, Step]] = []
+    for i, ((text, place), action) in enumerate(zip(scenario.actions, actions, strict=True)):
+        d = state.decision
+        stop: dict[str, Any] = {"index": i + 1, "action": text, "place": place or None, "gap": None}
+        if d.kind is K.GAP:
+            vp = game.spec.variation_points.get(d.point)
+            stop.update(why="gap", gap=d.point, clauses=list(vp.clauses()) if vp else [],
+                        reason=f"play stops at variation point {d.point}, which this ruleset leaves open",
+                        variation_points=[d.point])
+            return Played(state, history, stop)
+        if d.kind is K.GAME_OVER:
+            stop.update(why="illegal", reason=describe_decision(game, state), clauses=[],
+                        variation_points=[])
+            return Played(state, history, stop)
+        try:
+            step = game.apply(state, action)
+        except IllegalActionError as exc:
+            reason = exc.message
+            expected = _EXPECTED.get(d.kind)
+            if expected is not None and not isinstance(action, expected):
+                reason = (f"no {text.split()[0].lower()} is due now: "
+                          f"{describe_decision(game, state)}")
+            stop.update(why="illegal", reason=reason, clauses=list(exc.clauses),
+                        variation_points=list(d.points))
+            return Played(state, history, stop)
+        history.append((text, step))
+        state = step.state
+    return Played(state, history, None)
+
+
+def _add(points: list[str], more: Any) -> None:
+    for p in more:
+        if p not in points:
+            points.append(p)
 
 
 def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
@@ -40,12 +121,8 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
         nxt = None
     points: list[str] = []
     for e in step.events:
-        for p in e.points:
-            if p not in points:
-                points.append(p)
-    for p in d.points:
-        if p not in points:
-            points.append(p)
+        _add(points, e.points)
+    _add(points, d.points)
     return {
         "action": format_action(game, action),
         "events": [event_dict(game, e) for e in step.events],
@@ -59,15 +136,30 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
     }
 
 
-def answer_for(game: Game, state: State, history: list[tuple[str, Step]]) -> dict[str, Any]:
-    """The answer for one ruleset: the decision, legal actions and each one's outcome."""
+def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
+               stopped_at: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The answer for one ruleset: the decision, legal actions and each one's outcome.
+
+    :param state: the position to answer (after the scenario's actions, or where they
+        stopped).
+    :param history: the actions applied to reach it, with their steps.
+    :param stopped_at: the stopping action (see :class:`Played`), or ``None``.
+    :returns: a dict with ``decision`` (``kind``, ``player``, ``text``, ``forced``,
+        ``gap``, ``winners`` and ``tiebreak`` at a game end), ``legal_actions``,
+        ``outcomes`` (see :func:`outcome`), ``variation_points`` (every point the answer
+        depends on, the applied actions' included), ``position`` (lines of text),
+        ``history`` (applied actions with their events) and ``stopped_at``.
+    """
     d = state.decision
+    result = state.result if d.kind is K.GAME_OVER else None
     decision: dict[str, Any] = {
         "kind": d.kind.value,
         "player": game.colour_name(d.player) if d.player >= 0 else None,
         "text": describe_decision(game, state),
         "forced": d.forced,
         "gap": d.point if d.kind is K.GAP else None,
+        "winners": [game.colour_name(w) for w in result.winners] if result else None,
+        "tiebreak": (result.tiebreak or None) if result else None,
     }
     legal: list[str] = []
     outcomes: list[dict[str, Any]] = []
@@ -85,11 +177,15 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]]) -> dic
             o = outcome(game, action, game.apply(state, action))
             legal.append(o["action"])
             outcomes.append(o)
-    points: list[str] = list(d.points)
+    points: list[str] = []
+    for _, step in history:
+        for e in step.events:
+            _add(points, e.points)
+    _add(points, d.points)
+    if stopped_at:
+        _add(points, stopped_at["variation_points"])
     for o in outcomes:
-        for p in o["variation_points"]:
-            if p not in points:
-                points.append(p)
+        _add(points, o["variation_points"])
     out: dict[str, Any] = {
         "decision": decision,
         "legal_actions": legal,
@@ -97,6 +193,7 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]]) -> dic
         "variation_points": points,
         "position": describe_position(game, state),
         "history": [{"action": text, "events": [event_dict(game, e) for e in step.events]} for text, step in history],
+        "stopped_at": stopped_at,
     }
     if note:
         out["note"] = note
@@ -124,6 +221,14 @@ def _summary(o: dict[str, Any]) -> str:
     return "; ".join(parts) or "nothing else happens"
 
 
+def _points(*items: dict[str, Any]) -> list[str]:
+    """The ``variation_points`` of answers or outcomes, merged in first-seen order."""
+    seen: list[str] = []
+    for it in items:
+        _add(seen, it.get("variation_points", []))
+    return seen
+
+
 def _groups(keyed: dict[str, Any]) -> list[list[str]]:
     """Rulesets with equal keys, grouped, in first-seen order."""
     out: dict[Any, list[str]] = {}
@@ -136,65 +241,118 @@ def _names(rulesets: list[str]) -> str:
     return " and ".join([", ".join(rulesets[:-1]), rulesets[-1]]) if len(rulesets) > 1 else rulesets[0]
 
 
+def stop_words(stop: dict[str, Any] | None, n_actions: int, *, clauses: bool = True) -> str:
+    """The stopping action (see :class:`Played`) in words, with its clause ids unless
+    ``clauses`` is false; for ``None``, that all ``n_actions`` actions apply."""
+    if stop is None:
+        return "the action applies" if n_actions == 1 else f"all {n_actions} actions apply"
+    head = f"action {stop['index']} ({stop['action']})"
+    cite = f"  [{', '.join(stop['clauses'])}]" if stop["clauses"] and clauses else ""
+    if stop["why"] == "gap":
+        return f"{head} is not applied: {stop['reason']}{cite}"
+    return f"{head} is illegal here: {stop['reason']}{cite}"
+
+
 def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) -> list[dict[str, Any]]:
-    """Where the rulesets' answers differ: the decision, the legal actions, or the outcome
-    of an action legal in all of them.
+    """Where the rulesets' answers differ: how far the scenario's actions apply, the
+    decision, the legal actions, the outcome of an action legal in all of them, or the
+    winners at a game end.
+
+    Decisions, legal actions and outcomes are compared between the rulesets that applied
+    the same number of the scenario's actions (they answer the same question).
 
     :param results: ruleset -> answer (see :func:`answer_for`).
     :param spec: when given, each entry's ``variation_points`` keeps only the points whose
         readings differ between the rulesets compared (the points that explain the
         difference); all points involved are kept under ``involved``.
-    :returns: one dict per difference: ``what`` (``decision``, ``legal_actions`` or
-        ``outcome``), ``groups`` (lists of rulesets that give the same answer),
-        ``rulesets`` (ruleset -> its answer in words), ``variation_points``, ``involved``,
-        ``text``; ``action`` for an outcome; ``only_in`` and ``actions`` (action ->
-        rulesets where it is legal) for legal actions.
+    :returns: one dict per difference: ``what`` (``actions``, ``decision``,
+        ``legal_actions`` or ``outcome``), ``groups`` (lists of rulesets that give the same
+        answer), ``rulesets`` (ruleset -> its answer in words), ``variation_points``,
+        ``involved``, ``text``; ``action`` for an outcome (at a game end: the last action
+        applied, with ``winners``: ruleset -> winners); ``only_in`` and ``actions``
+        (action -> rulesets where it is legal) for legal actions; ``stopped_at`` (ruleset
+        -> index of the stopping action, or ``None``) for actions.
     """
     out: list[dict[str, Any]] = []
     names = list(results)
     if len(names) < 2:
         return out
 
-    def pts(*items: dict[str, Any]) -> list[str]:
-        seen: list[str] = []
-        for it in items:
-            for p in it.get("variation_points", []):
-                if p not in seen:
-                    seen.append(p)
-        return seen
-
-    def explain(points: list[str]) -> list[str]:
+    def explain(points: list[str], among: list[str]) -> list[str]:
         if spec is None:
             return points
         differing = [p for p in points if p in spec.variation_points
-                     and len({spec.variation_points[p].choices.get(r) for r in names}) > 1]
+                     and len({spec.variation_points[p].choices.get(r) for r in among}) > 1]
         return differing or points
 
     def entry(what: str, groups: list[list[str]], words: dict[str, str], points: list[str],
               text: str, **extra: Any) -> dict[str, Any]:
-        return {"what": what, "groups": groups, "rulesets": words, "variation_points": explain(points),
+        among = [r for g in groups for r in g]
+        return {"what": what, "groups": groups, "rulesets": words, "variation_points": explain(points, among),
                 "involved": points, "text": text, **extra}
 
+    stops = {r: results[r].get("stopped_at") for r in names}
+    sgroups = _groups({r: (s["index"], s["why"], s["gap"]) if s else None for r, s in stops.items()})
+    if len(sgroups) > 1:
+        n_actions = max(len(results[r]["history"]) for r in names)  # a ruleset where every action applied
+        words = {r: stop_words(stops[r], n_actions, clauses=False) for r in names}
+        path: list[str] = []  # the points the applied actions and the stopping actions depend on
+        for r in names:
+            for h in results[r]["history"]:
+                for e in h["events"]:
+                    _add(path, e.get("variation_points", []))
+            _add(path, (stops[r] or {}).get("variation_points", []))
+        out.append(entry("actions", sgroups, words, path,
+                         "the scenario's actions apply differently: "
+                         + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in sgroups),
+                         stopped_at={r: s["index"] if s else None for r, s in stops.items()}))
+    for among in _groups({r: len(results[r]["history"]) for r in names}):
+        if len(among) > 1:
+            stop = stops[among[0]]
+            where = (f"before action {stop['index']} ({stop['action']}), where {_names(among)} stop: "
+                     if stop else "")
+            out.extend(_compare({r: results[r] for r in among}, entry, where))
+    return out
+
+
+def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list[dict[str, Any]]:
+    """The differences between rulesets that applied the same actions (see
+    :func:`disagreements`); ``where`` prefixes each text."""
+    out: list[dict[str, Any]] = []
+    names = list(results)
     decs = {r: results[r]["decision"] for r in names}
-    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"]) for r, d in decs.items()})
+    if all(d["kind"] == K.GAME_OVER.value for d in decs.values()):
+        # the game is over everywhere: the question is who won (game-end-tiebreak, final-tie)
+        wgroups = _groups({r: (tuple(d["winners"] or ()), d["tiebreak"]) for r, d in decs.items()})
+        if len(wgroups) > 1:
+            history = results[names[0]]["history"]
+            last = history[-1]["action"] if history else None
+            words = {r: decs[r]["text"] for r in names}
+            out.append(entry("outcome", wgroups, words, _points(*results.values()),
+                             where + (f"{last}: " if last else "") + "the rulesets choose different winners: "
+                             + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in wgroups),
+                             action=last, winners={r: decs[r]["winners"] for r in names}))
+        return out
+    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"], tuple(d["winners"] or ()))
+                       for r, d in decs.items()})
     if len(dgroups) > 1:
         words = {r: decs[r]["text"] for r in names}
-        out.append(entry("decision", dgroups, words, pts(*results.values()),
-                         "the rulesets disagree on what must be decided: "
+        out.append(entry("decision", dgroups, words, _points(*results.values()),
+                         where + "the rulesets disagree on what must be decided: "
                          + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in dgroups)))
     legal = {r: set(results[r]["legal_actions"]) for r in names}
     common = set.intersection(*legal.values())
     if any(legal[r] != common for r in names):
         only = {r: sorted(legal[r] - common) for r in names}
         every = sorted(set.union(*legal.values()) - common)
-        where = {a: [r for r in names if a in legal[r]] for a in every}
+        in_rulesets = {a: [r for r in names if a in legal[r]] for a in every}
         lgroups = _groups({r: frozenset(legal[r]) for r in names})
         words = {r: f"{len(legal[r])} legal actions" + (f", among them {', '.join(only[r])}" if only[r] else "")
                  for r in names}
-        text = "legal actions differ: " + "; ".join(
-            f"{a} is legal under {_names(rs)} only" for a, rs in where.items())
-        out.append(entry("legal_actions", lgroups, words, pts(*results.values()), text, only_in=only,
-                         actions=where))
+        text = where + "legal actions differ: " + "; ".join(
+            f"{a} is legal under {_names(rs)} only" for a, rs in in_rulesets.items())
+        out.append(entry("legal_actions", lgroups, words, _points(*results.values()), text, only_in=only,
+                         actions=in_rulesets))
     for action in results[names[0]]["legal_actions"]:
         if action not in common:
             continue
@@ -202,43 +360,77 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
         ogroups = _groups({r: _signature(o) for r, o in per.items()})
         if len(ogroups) > 1:
             words = {r: _summary(o) for r, o in per.items()}
-            out.append(entry("outcome", ogroups, words, pts(*per.values()),
-                             f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
+            out.append(entry("outcome", ogroups, words, _points(*per.values()),
+                             where + f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
                              action=action))
     return out
+
+
+def _all_illegal(scenario: Scenario, stops: dict[str, dict[str, Any]]) -> ScenarioError:
+    """The error for actions illegal under every ruleset asked: each ruleset's reason,
+    placed at the earliest stopping action."""
+    first = min(stops.values(), key=lambda s: s["index"])
+    parts: list[str] = []
+    for index in sorted({s["index"] for s in stops.values()}):
+        here = {r: s for r, s in stops.items() if s["index"] == index}
+        why = {r: s["reason"] + (f" [{', '.join(s['clauses'])}]" if s["clauses"] else "") for r, s in here.items()}
+        reasons = "; ".join(f"under {g[0]}: {why[g[0]]}" + (f" (the same under {_names(g[1:])})" if g[1:] else "")
+                            for g in _groups(why))
+        parts.append(f"action {index} ({next(iter(here.values()))['action']!r}) is illegal {reasons}")
+    return ScenarioError("; ".join(parts), scenario.file, first["place"])
 
 
 def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> dict[str, Any]:
     """Answer a scenario under each of its rulesets (or ``rulesets``).
 
-    :returns: the ``--json`` document: ``scenario``, ``players``, ``rulesets`` (ruleset ->
-        answer, see :func:`answer_for`), ``variation_points`` (every point an answer
-        depends on, under any ruleset) and ``disagreements`` (see :func:`disagreements`).
-    :raises ScenarioError: if the scenario's position or actions are impossible under a
-        ruleset.
+    Under a ruleset where one of the scenario's actions is illegal, or play stands at a
+    gap before it, the answer is for the position before that action, with the action
+    named under ``stopped_at`` (see :func:`play_actions`).
+
+    :returns: the ``--json`` document: ``scenario``, ``title``, ``question``, ``players``,
+        ``actions`` (the scenario's actions, in notation), ``rulesets`` (ruleset -> answer,
+        see :func:`answer_for`), ``variation_points`` (every point an answer depends on,
+        under any ruleset) and ``disagreements`` (see :func:`disagreements`).
+    :raises ScenarioError: if the scenario's position is impossible, an action cannot be
+        read, or the actions are illegal under every ruleset asked (with each one's reason
+        and clause ids).
     """
     results: dict[str, dict[str, Any]] = {}
     chosen = rulesets or list(scenario.rulesets)
     game = None
     for r in chosen:
         game = scenario.game(spec, r)
-        state, history = scenario.position(game)
-        results[r] = answer_for(game, state, history)
+        played = play_actions(game, scenario)
+        results[r] = answer_for(game, played.state, played.history, played.stopped_at)
+    stops = {r: res["stopped_at"] for r, res in results.items() if res["stopped_at"]}
+    if results and len(stops) == len(results) and all(s["why"] == "illegal" for s in stops.values()):
+        raise _all_illegal(scenario, stops)
     players = [game.colour_name(s) for s in range(game.n)] if game else []
     return {
         "scenario": scenario.file,
         "title": scenario.title,
         "question": scenario.question,
         "players": players,
+        "actions": [text for text, _ in scenario.actions],
         "rulesets": results,
         "variation_points": list(dict.fromkeys(p for r in results.values() for p in r["variation_points"])),
         "disagreements": disagreements(results, spec),
     }
 
 
+def _event_lines(events: list[dict[str, Any]], clauses: bool) -> list[str]:
+    lines = []
+    for e in events:
+        cite = f"  [{', '.join(e['clauses'])}]" if clauses else ""
+        vp = f" (variation point: {', '.join(e['variation_points'])})" if e.get("variation_points") else ""
+        lines.append(f"      - {e['text']}{vp}{cite}")
+    return lines
+
+
 def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
-    """The answer as text for a terminal: per ruleset the decision, each legal action's
-    outcome with events and clause ids, then where the rulesets disagree."""
+    """The answer as text for a terminal: per ruleset the actions applied with their
+    events, where they stopped, the decision, each legal action's outcome with events and
+    clause ids, then where the rulesets disagree."""
     lines: list[str] = []
     head = answer.get("title") or answer["scenario"]
     lines.append(f"== {head}")
@@ -248,22 +440,27 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
     same = all(p == positions[0] for p in positions)
     if positions and same:
         lines.extend("   " + x for x in positions[0])
+    n_actions = len(answer.get("actions", []))
     for r, res in answer["rulesets"].items():
+        stop = res.get("stopped_at")
         lines.append("")
-        lines.append(f"-- ruleset {r}: {res['decision']['text']}")
-        if not same:  # the scenario's actions led to different positions under the rulesets
-            lines.extend("   " + x for x in res["position"])
+        if stop:
+            lines.append(f"-- ruleset {r}: {stop_words(stop, n_actions, clauses=clauses)}")
+        else:
+            lines.append(f"-- ruleset {r}: {res['decision']['text']}")
         for h in res["history"]:
             lines.append(f"   (applied) {h['action']}")
+            lines.extend(_event_lines(h["events"], clauses))
+        if not same:  # the scenario's actions led to different positions under the rulesets
+            lines.extend("   " + x for x in res["position"])
+        if stop and stop["why"] != "gap":
+            lines.append(f"   instead, {res['decision']['text']}")
         if res.get("note"):
             lines.append(f"   {res['note']}")
         for o in res["outcomes"]:
             prob = f"  [p = {o['probability']}]" if "probability" in o else ""
             lines.append(f"   {o['action']}{prob}")
-            for e in o["events"]:
-                cite = f"  [{', '.join(e['clauses'])}]" if clauses else ""
-                vp = f" (variation point: {', '.join(e['variation_points'])})" if e.get("variation_points") else ""
-                lines.append(f"      - {e['text']}{vp}{cite}")
+            lines.extend(_event_lines(o["events"], clauses))
             tail = []
             if o["gap"]:
                 tail.append(f"gap: {o['gap']}")

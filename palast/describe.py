@@ -142,8 +142,11 @@ def describe_decision(game: Game, state: State) -> str:
     if k is K.NEXT_PLAYER:
         return f"{p} must name who plays next among {_names(game, d.options)} (tied for fewest cards displayed)"
     if k is K.GAME_OVER:
-        assert state.result is not None
-        return f"the game is over: {_names(game, state.result.winners)} won"
+        res = state.result
+        assert res is not None
+        how = f" (tie-break: {res.tiebreak})" if res.tiebreak else ""
+        won = "share the win" if res.shared else "won"
+        return f"the game is over: {_names(game, res.winners)} {won}{how}"
     return f"play stops at variation point {d.point}, which this ruleset leaves open"
 
 

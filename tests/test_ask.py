@@ -1,0 +1,234 @@
+"""``palast ask`` with a scenario's actions: answered per ruleset as far as they apply
+(an action illegal, or play at a gap, under one ruleset only), winners that differ at a game
+end reported as a disagreement, the events of applied actions in the text, and the README's
+own scenario and shown output."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from palast.ask import ask, render_text
+from palast.cli import main
+from palast.errors import ScenarioError
+from palast.scenario import load_scenario, parse_scenario
+from palast.spec import Spec
+from palast.yamlio import read_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+README = ROOT / "README.md"
+
+
+def with_actions(spec: Spec, source: Path, actions: list[str], key: str | None = None) -> Any:
+    """The scenario of ``source`` (an example, or the ``scenario`` of a ruling when ``key``
+    is given) with ``actions`` to apply."""
+    doc = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data = doc[key] if key else doc
+    data = {**data, "actions": actions}
+    return parse_scenario(yaml.safe_dump(data, sort_keys=False), spec, f"{source.name}+actions")
+
+
+def readme_scenario() -> str:
+    """The first ```yaml block of the README (what ``awk '/^```yaml/{f=1;next} ...'`` extracts)."""
+    text = README.read_text(encoding="utf-8")
+    m = re.search(r"^```yaml\n(.*?)^```", text, re.S | re.M)
+    assert m, "the README has no yaml block"
+    return m.group(1)
+
+
+def by_what(answer: dict[str, Any], what: str) -> list[dict[str, Any]]:
+    return [d for d in answer["disagreements"] if d["what"] == what]
+
+
+# ---------------------------------------------------------------- finding 1: actions per ruleset
+def test_readme_scenario_answers_with_source_b_stopped_at_its_gap(spec: Spec) -> None:
+    sc = parse_scenario(readme_scenario(), spec, "README.md")
+    assert sc.actions, "the README's scenario example should apply an action"
+    a = ask(spec, sc)
+    for r in ("source-a", "reference"):
+        res = a["rulesets"][r]
+        assert res["stopped_at"] is None
+        assert [h["action"] for h in res["history"]] == ["play jester/grey"]
+        assert "round_ended" in [e["kind"] for e in res["history"][0]["events"]]
+    stop = a["rulesets"]["source-b"]["stopped_at"]
+    assert stop["index"] == 1 and stop["action"] == "play jester/grey"
+    assert stop["why"] == "gap" and stop["gap"] == "banned-jester-forced"
+    assert "A.king.jester" in stop["clauses"] and stop["place"].startswith("line ")
+    assert a["rulesets"]["source-b"]["history"] == []
+    (d,) = by_what(a, "actions")
+    assert d["groups"] == [["source-a", "reference"], ["source-b"]]
+    assert d["variation_points"] == ["banned-jester-forced"]
+    assert d["stopped_at"] == {"source-a": None, "source-b": 1, "reference": None}
+
+
+def test_readme_scenario_exits_0_on_the_command_line(tmp_path: Path) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text(readme_scenario(), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "palast", "ask", str(f), "--json"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["actions"] == ["play jester/grey"]
+    assert doc["rulesets"]["source-b"]["stopped_at"]["gap"] == "banned-jester-forced"
+
+
+def test_action_illegal_under_one_ruleset_only(spec: Spec) -> None:
+    """The Marshal acts as red's sixth card played under source-a and the reference (a King
+    card is revealed); under source-b it does not, so `reveal maid` is illegal there."""
+    sc = with_actions(spec, EXAMPLES / "sixth-card-played.yaml", ["play marshal/grey", "reveal maid"])
+    a = ask(spec, sc)
+    for r in ("source-a", "reference"):
+        res = a["rulesets"][r]
+        assert res["stopped_at"] is None and len(res["history"]) == 2
+    res = a["rulesets"]["source-b"]
+    stop = res["stopped_at"]
+    assert (stop["index"], stop["action"], stop["why"], stop["gap"]) == (2, "reveal maid", "illegal", None)
+    assert stop["reason"]
+    assert [h["action"] for h in res["history"]] == ["play marshal/grey"]
+    assert "action_skipped" in [e["kind"] for e in res["history"][0]["events"]]
+    assert res["legal_actions"], "the answer shows what may be done instead"
+    (d,) = by_what(a, "actions")
+    assert d["groups"] == [["source-a", "reference"], ["source-b"]]
+    assert "sixth-card-action" in d["variation_points"]
+    assert "action 2 (reveal maid) is illegal here" in d["text"]
+    text = render_text(a)
+    assert "-- ruleset source-b: action 2 (reveal maid) is illegal here" in text
+    assert "the rulesets agree" not in text
+
+
+def test_actions_illegal_under_every_ruleset_give_each_reason(spec: Spec) -> None:
+    sc = load_scenario(ROOT / "tests" / "bad_inputs" / "scenarios" / "illegal-action.yaml", spec)
+    with pytest.raises(ScenarioError) as err:
+        ask(spec, sc)
+    msg = str(err.value)
+    assert "(actions[0])" in msg and "action 1 ('play jester/grey') is illegal under source-a" in msg
+    assert "source-a: a banned Jester may not be played [" in msg
+    assert "(the same under source-b and reference)" in msg
+
+
+def test_a_malformed_action_after_a_stop_is_still_bad_input(spec: Spec) -> None:
+    text = readme_scenario().replace("actions: [play jester/grey]", "actions: [play jester/grey, frobnicate]")
+    with pytest.raises(ScenarioError, match=r"\(actions\[1\]\): unknown action 'frobnicate'"):
+        ask(spec, parse_scenario(text, spec, "README.md"), ["source-b"])
+
+
+def test_a_single_ruleset_at_a_gap_is_answered(spec: Spec) -> None:
+    sc = parse_scenario(readme_scenario(), spec, "README.md")
+    a = ask(spec, sc, ["source-b"])
+    assert a["rulesets"]["source-b"]["stopped_at"]["why"] == "gap"
+    assert a["disagreements"] == []
+
+
+# ---------------------------------------------------------------- finding 2: winners at a game end
+def test_different_winners_at_a_game_end_are_a_disagreement(spec: Spec) -> None:
+    sc = with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play wizard/green"])
+    a = ask(spec, sc)
+    winners = {r: res["decision"]["winners"] for r, res in a["rulesets"].items()}
+    assert winners == {"source-a": ["blue"], "source-b": ["red"], "reference": ["red"]}
+    assert all(res["decision"]["kind"] == "game-over" for res in a["rulesets"].values())
+    (d,) = by_what(a, "outcome")
+    assert d["action"] == "play wizard/green"
+    assert d["groups"] == [["source-a"], ["source-b", "reference"]]
+    assert d["variation_points"] == ["game-end-tiebreak"]
+    assert d["winners"] == winners
+    assert "game-end-tiebreak" in a["variation_points"]
+    text = render_text(a)
+    assert "the rulesets agree" not in text and "choose different winners" in text
+
+
+def test_a_final_tie_names_final_tie(spec: Spec) -> None:
+    ruling = ROOT / "spec" / "rulings" / "game-end-final-tie.yaml"
+    action = read_yaml(ruling).data["action"]
+    a = ask(spec, with_actions(spec, ruling, [action], key="scenario"))
+    res = a["rulesets"]
+    assert res["source-a"]["decision"]["gap"] == "final-tie"
+    assert res["reference"]["decision"]["winners"] == ["red", "blue"]
+    (d,) = by_what(a, "decision")
+    assert d["groups"] == [["source-a", "source-b"], ["reference"]]
+    assert "final-tie" in d["variation_points"] and "final-tie" in a["variation_points"]
+
+
+# ---------------------------------------------------------------- finding 5: events of applied actions
+def test_text_shows_the_events_of_applied_actions(spec: Spec) -> None:
+    sc = with_actions(spec, EXAMPLES / "sixth-card-played.yaml", ["play marshal/grey", "reveal maid"])
+    lines = render_text(ask(spec, sc, ["source-a"])).splitlines()
+    i = lines.index("   (applied) reveal maid")
+    assert "reveals the King card of the maid" in lines[i + 1]
+    assert re.search(r"\[A\.[a-z.-]+", lines[i + 1]), lines[i + 1]
+    j = lines.index("   (applied) play marshal/grey")
+    assert lines[j + 1].startswith("      - red plays marshal/grey  [")
+
+
+# ---------------------------------------------------------------- finding 10 and the README
+def test_help_points_to_the_readme_not_design_md() -> None:
+    r = CliRunner().invoke(main, ["ask", "--help"])
+    assert r.exit_code == 0
+    assert "DESIGN.md" not in r.output and "README" in r.output
+
+
+def test_readme_documents_the_json_fields(spec: Spec) -> None:
+    """Every key of the ``--json`` document (top level, answer, decision, outcome, event,
+    stopped_at, disagreement) is named in the README's section on ``palast ask``."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Reading `palast ask`"):text.index("### Rulesets")]
+    answers = [ask(spec, parse_scenario(readme_scenario(), spec, "README.md")),
+               ask(spec, with_actions(spec, EXAMPLES / "sixth-card-played.yaml", ["play marshal/grey", "reveal maid"])),
+               ask(spec, with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play wizard/green"])),
+               ask(spec, load_scenario(EXAMPLES / "marshal-empty-king-deck.yaml", spec))]
+    keys: set[str] = set()
+    for a in answers:
+        keys |= set(a)
+        for d in a["disagreements"]:
+            keys |= set(d)
+        for res in a["rulesets"].values():
+            keys |= set(res) | set(res["decision"]) | set(res["stopped_at"] or {})
+            for o in res["outcomes"]:
+                keys |= set(o)
+                for e in o["events"]:
+                    keys |= set(e)
+    assert {"stopped_at", "winners", "tiebreak", "history", "probability", "note"} <= keys
+    missing = sorted(k for k in keys if f"`{k}`" not in section)
+    assert not missing, f"JSON fields the README does not name: {missing}"
+
+
+def _shown_outputs() -> list[tuple[str, list[str]]]:
+    """The README's shown ``palast ask`` output blocks: (the command's argument, lines)."""
+    text = README.read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"^```\n(\$ palast ask .*?)^```", text, re.S | re.M):
+        first, *rest = block.splitlines()
+        out.append((first.removeprefix("$ palast ask ").strip(), rest))
+    return out
+
+
+def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
+    """Every line of a shown output (but the `...` elisions; a line ending in `...` is a
+    prefix) appears, in order, in what `palast ask` prints."""
+    shown = _shown_outputs()
+    assert len(shown) >= 2
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(readme_scenario(), encoding="utf-8")
+    for arg, lines in shown:
+        path = scenario if arg == "scenario.yaml" else ROOT / arg
+        r = CliRunner().invoke(main, ["ask", str(path)])
+        assert r.exit_code == 0, r.output
+        printed = r.output.splitlines()
+        at = 0
+        for want in lines:
+            if want.strip() == "...":
+                continue
+            prefix = want.endswith("...")
+            stem = want[:-3] if prefix else want
+            while at < len(printed) and not (printed[at].startswith(stem) if prefix else printed[at] == want):
+                at += 1
+            assert at < len(printed), f"README line not printed by `palast ask {arg}` (in order): {want!r}"
+            at += 1
