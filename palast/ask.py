@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from palast.describe import describe_decision, describe_position, event_dict
-from palast.engine import actions as act
 from palast.engine.actions import Action
 from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
@@ -21,14 +20,6 @@ from palast.scenario import Scenario
 from palast.spec import Spec
 
 K = DecisionKind
-
-#: The kind of action each decision takes (for the reason an action of another kind is illegal).
-_EXPECTED: dict[DecisionKind, type] = {
-    K.PLAY: act.Play, K.DEAL: act.Deal, K.EXCHANGE_PARTNER: act.Partner, K.EXCHANGE_COUNT: act.Count,
-    K.EXCHANGE_GIVE: act.Give, K.EXCHANGE_ANSWER: act.Give, K.DISCARD: act.Discard, K.DRAW: act.Draw,
-    K.SWAP: act.Swap, K.TAKE_BACK: act.TakeBack, K.REVEAL: act.Reveal, K.NEXT_PLAYER: act.NextPlayer,
-}
-
 
 @dataclass(frozen=True)
 class Played:
@@ -81,12 +72,8 @@ def play_actions(game: Game, scenario: Scenario) -> Played:
         try:
             step = game.apply(state, action)
         except IllegalActionError as exc:
-            reason = exc.message
-            expected = _EXPECTED.get(d.kind)
-            if expected is not None and not isinstance(action, expected):
-                reason = (f"no {text.split()[0].lower()} is due now: "
-                          f"{describe_decision(game, state)}")
-            stop.update(why="illegal", reason=reason, clauses=list(exc.clauses),
+            # the engine's reason says which action is due when this one is of another kind
+            stop.update(why="illegal", reason=exc.message, clauses=list(exc.clauses),
                         variation_points=list(d.points))
             return Played(state, history, stop)
         history.append((text, step))
