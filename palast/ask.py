@@ -270,7 +270,7 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
             return points
         differing = [p for p in points if p in spec.variation_points
                      and len({spec.variation_points[p].choices.get(r) for r in among}) > 1]
-        return differing or points
+        return differing  # a point every ruleset compared reads alike explains nothing
 
     def entry(what: str, groups: list[list[str]], words: dict[str, str], points: list[str],
               text: str, **extra: Any) -> dict[str, Any]:

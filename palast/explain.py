@@ -2,7 +2,7 @@
 
 :func:`explain_point` gathers everything about a point from ``spec/variation_points.yaml``
 and runs its witness ruling in the engine under every ruleset; :func:`render_explanation`
-prints it. ``palast explain VP-ID`` and the rulebook use both.
+prints it. ``palast explain POINT...`` and the rulebook use both.
 """
 
 from __future__ import annotations

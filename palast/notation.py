@@ -153,4 +153,18 @@ def parse_action(game: Game, text: str) -> Action:
             return Deal(tuple(hands[s] for s in range(game.n)), deck)
     except NotationError as exc:
         raise NotationError(f"in action {s!r}: {exc.message}") from None
-    raise NotationError(f"unknown action {s!r}; an action starts with one of: {', '.join(VERBS)}")
+    verbs = ", ".join(VERBS)
+    if _is_cards(game, s):
+        raise NotationError(f"{s!r} is a card, not an action; an action starts with one of: {verbs} "
+                            f"(e.g. 'play {s.split(',')[0]}'); if it belongs to a give or deal before it, "
+                            "write that whole action as one entry (in a YAML [...] list, put it in quotes)")
+    raise NotationError(f"unknown action {s!r}; an action starts with one of: {verbs}")
+
+
+def _is_cards(game: Game, text: str) -> bool:
+    """True if ``text`` is a card or a comma-separated list of cards (the rest of a
+    ``give`` cut off at a comma)."""
+    try:
+        return bool(_cards(game, text))
+    except NotationError:
+        return False

@@ -480,6 +480,42 @@ def check_rulings(spec: Spec, rulings: Sequence[Ruling], rulesets: Sequence[str]
     return [c for r in rulings for c in check_ruling(spec, r, rulesets)]
 
 
+def outcome_groups(checks: Sequence[Check]) -> list[list[str]]:
+    """The rulesets of ``checks`` grouped by equal outcome (every checked field the same),
+    groups in the order their first ruleset appears.
+
+    :returns: lists of ruleset ids; one list when every ruleset gives the same outcome.
+    """
+    import json
+
+    groups: dict[str, list[str]] = {}
+    for c in checks:
+        groups.setdefault(json.dumps(c.outcome.values, sort_keys=True, default=str), []).append(c.ruleset)
+    return list(groups.values())
+
+
+def points_explaining(spec: Spec, groups: Sequence[Sequence[str]], points: Sequence[str]) -> list[str]:
+    """The variation points of ``points`` that can explain why the rulesets of ``groups``
+    (rulesets that give the same outcome) differ: those that two rulesets in different
+    groups read differently (``open`` counts as a reading of its own). A point every
+    ruleset compared reads alike, or that only rulesets of one group read differently,
+    explains no difference between the groups.
+
+    :param groups: lists of ruleset ids, as :func:`outcome_groups` returns them.
+    :param points: candidate point ids, in the order to keep; unknown ids are dropped.
+    :returns: the explaining points, without repeats, in the order of ``points``.
+    """
+    out: list[str] = []
+    for p in dict.fromkeys(points):
+        if p not in spec.variation_points:
+            continue
+        readings = [{spec.reading(rs, p) for rs in g} for g in groups]
+        # two groups hold rulesets reading p differently unless both read it one same way
+        if any(a != b or len(a) > 1 for i, a in enumerate(readings) for b in readings[i + 1:]):
+            out.append(p)
+    return out
+
+
 def rulings_naming(spec: Spec, point: str) -> list[str]:
     """The ids of the rulings whose ``variation_points`` name ``point`` (read cheaply,
     without validating the files)."""

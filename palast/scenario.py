@@ -32,7 +32,7 @@ from palast.engine.game import Game, Step
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError, NotationError, ScenarioError
 from palast.spec import Spec
-from palast.yamlio import Document, PathPart, format_path, json_keys, parse_yaml, read_yaml
+from palast.yamlio import Document, PathPart, format_path, parse_yaml, read_yaml
 
 #: The scenario key to point at when a state invariant fails on a scenario's position.
 _INVARIANT_KEYS: dict[str, str] = {
@@ -157,12 +157,12 @@ class Scenario:
         return state, steps
 
 
-def _schema_problems(doc: Document, spec: Spec) -> list[str]:
+def _schema_problems(doc: Document, spec: Spec, base: tuple[PathPart, ...]) -> list[str]:
+    """The schema's problems with the scenario at ``base`` in ``doc``, each as ``place: problem``."""
     from palast.schemas import schema_errors
 
     return [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
-            for p in schema_errors(Document(json_keys(doc.data), doc.file, doc.root), spec.root / "schema",
-                                   "scenario.schema.json")]
+            for p in schema_errors(doc, spec.root / "schema", "scenario.schema.json", base)]
 
 
 def load_scenario(path: Path | str, spec: Spec) -> Scenario:
@@ -199,8 +199,7 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a mapping with at least 'players' and 'to_move'",
                             doc.file, doc.place(list(base)))
-    sub = Document(data, doc.file, doc.root)
-    problems = [f"{doc.place(list(base))}: {p}" if base else p for p in _schema_problems(sub, spec)]
+    problems = _schema_problems(doc, spec, base)
     players = data.get("players")
     if "to_move" not in data and isinstance(players, list) and players and all(isinstance(x, str) for x in players):
         problems = [f"{p} (one of the players: {', '.join(players)})" if "missing key 'to_move'" in p else p
@@ -208,6 +207,17 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
     if problems:
         raise ScenarioError(_join(problems), doc.file)
     return _Builder(doc, spec, data, base).build()
+
+
+#: Words people write for "no King card in force"; YAML reads only ``null`` or ``~`` as nothing.
+_NO_ROLE = frozenset({"none", "null", "nothing", "no", "-", "nil"})
+
+def _first_card(text: str) -> str:
+    """The first card written in ``text`` (a piece of a split action), for an example."""
+    for t in text.replace(":", " ").replace(",", " ").split():
+        if "/" in t:
+            return t
+    return text.strip()
 
 
 #: The most problems a message lists; the rest are counted.
@@ -367,7 +377,10 @@ class _Builder:
         king_roles = [spec.roles.index(r) for r in spec.king_roles]
         kings = f"King cards: {', '.join(spec.king_roles)}"
         banned = -1
-        if data.get("banned") is not None:
+        if isinstance(data.get("banned"), str) and data["banned"].strip().lower() in _NO_ROLE:
+            self.err(["banned"], f"{data['banned']!r} is not a role; when no King card is in force write "
+                                 "banned: null (or leave banned out)")
+        elif data.get("banned") is not None:
             b = self.role(["banned"], data["banned"])
             if b is not None:
                 if b not in king_roles:
@@ -426,6 +439,7 @@ class _Builder:
         tally = tuple(int(tally_raw.get(s, 0)) for s in range(len(players)))
         actions = tuple((str(a), self.doc.place([*self.base, "actions", i]))
                         for i, a in enumerate(data.get("actions") or []))
+        self.check_split_actions([str(a) for a in data.get("actions") or []])
         if self.problems:
             raise ScenarioError(_join(self.problems), self.doc.file)
         assert to_move is not None
@@ -437,6 +451,53 @@ class _Builder:
             question=str(data.get("question", "")), note=str(data.get("note", "")), document=self.doc,
             base=self.base,
         )
+
+    def check_split_actions(self, actions: list[str]) -> None:
+        """Report entries of ``actions`` that are cards rather than actions: most often the
+        rest of a ``give``/``deal`` whose cards YAML split at a comma in a ``[...]`` list,
+        which must then be quoted. Other unreadable actions are reported when applied."""
+        from palast.notation import VERBS
+
+        def verb(text: str) -> str:
+            return text.strip().split(" ", 1)[0].lower()
+
+        def cards_only(text: str) -> bool:
+            items = [t for t in text.replace(":", ",").replace(" ", ",").split(",") if t.strip()]
+            if not items:
+                return False
+            for t in items:
+                try:
+                    self.cards.parse_card(t)
+                except NotationError:
+                    if "/" in t or t.lower() in ("deck", *self.cards.colours):
+                        continue
+                    return False
+            return any("/" in t for t in items)
+
+        start: int | None = None  # the entry the split pieces since the last verb belong to
+        covered = -1  # pieces up to here are named in the message about a split action
+        for i, text in enumerate(actions):
+            if i <= covered:
+                continue
+            if verb(text) in VERBS:
+                start = i
+                continue
+            if not cards_only(text):
+                start = None
+                continue
+            if start is not None and verb(actions[start]) in ("give", "deal"):
+                j = i
+                while j + 1 < len(actions) and verb(actions[j + 1]) not in VERBS and cards_only(actions[j + 1]):
+                    j += 1
+                joined = ",".join(a.strip() for a in actions[start:j + 1])
+                self.err(["actions", i], f"{text!r} is not an action: YAML splits a [...] list at every comma, "
+                                         f"so it cut {joined!r} after {actions[start].strip()!r}; put that "
+                                         f"action in quotes: \"{joined}\"")
+                start, covered = None, j
+            else:
+                self.err(["actions", i], f"{text!r} is a card, not an action; an action starts with one of: "
+                                         f"{', '.join(VERBS)} (e.g. 'play {_first_card(text)}'); an action holding a "
+                                         "comma (give CARD,CARD) must be put in quotes inside a [...] list")
 
     def _name(self, seat: int) -> str:
         return str(self.data["players"][seat])

@@ -10,13 +10,13 @@ file and the place (:func:`schema_file_problems`), never as an error inside json
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from palast.errors import SpecError
-from palast.yamlio import Document, json_keys
+from palast.yamlio import Document, PathPart, json_keys
 
 
 def _inline_refs(node: Any, schemas: Mapping[str, Any], current: str) -> Any:
@@ -87,9 +87,29 @@ def _broken_schema(schema_dir: Path) -> SpecError | None:
     return problems[0] if problems else None
 
 
+def strict_validator_class() -> Any:
+    """JSON Schema draft 2020-12 with ``integer`` meaning a whole number written as one:
+    ``2`` is an integer and ``2.0`` is not (the standard counts ``2.0`` as an integer, which
+    let ``round: 2.0`` pass while ``scores: {red: 1.5}`` was refused). ``true`` and
+    ``false`` are not integers either.
+
+    :returns: the validator class (built once).
+    """
+    return _strict_class()
+
+
+@lru_cache(maxsize=1)
+def _strict_class() -> Any:
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(base, type_checker=checker)  # type: ignore[no-untyped-call]
+
+
 @lru_cache(maxsize=32)
 def _schema_validator(schema_dir: Path, name: str) -> Any:
-    import jsonschema
 
     schemas = _schemas(schema_dir)
     if name not in schemas:
@@ -101,7 +121,7 @@ def _schema_validator(schema_dir: Path, name: str) -> Any:
     except RecursionError:
         raise SpecError(f"a $ref in {name} refers to itself", str(schema_dir)) from None
     try:
-        return jsonschema.Draft202012Validator(schema)
+        return strict_validator_class()(schema)
     except Exception:  # not a JSON Schema at all (a list, a number): say which file
         broken = _broken_schema(schema_dir)
         if broken is None:
@@ -116,28 +136,26 @@ def friendly_message(err: Any) -> str:
     or a value matching none of the alternatives gets the schema's ``description`` of what
     is expected.
     """
-    import difflib
-
     v = err.validator
     schema = err.schema if isinstance(err.schema, dict) else {}
     desc = schema.get("description")
     if v == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = sorted(schema.get("properties", {}))
-        extra = [k for k in err.instance if k not in allowed]
-        parts = []
-        for k in extra[:10]:
-            close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            parts.append(f"unknown key {k!r}{hint}")
+        allowed, extra = unknown_keys(err)
+        parts = [unknown_key_message(k, allowed) for k in extra[:10]]
         if len(extra) > 10:
             parts.append(f"and {len(extra) - 10} more unknown keys")
-        known = f" (allowed keys: {', '.join(allowed)})" if allowed else ""
-        return "; ".join(parts) + known
+        return "; ".join(parts) + allowed_keys(allowed)
     if v == "required":
         missing = str(err.message).split("'")[1] if "'" in str(err.message) else str(err.message)
         sub = schema.get("properties", {}).get(missing, {})
         what = sub.get("description") if isinstance(sub, dict) else None
         return f"missing key {missing!r}" + (f": add {missing}: {what}" if what else "")
+    if v == "type" and _is_integer_type(schema.get("type")) and isinstance(err.instance, float):
+        expected = desc if desc and "whole number" in desc else "a whole number" + (f" ({desc})" if desc else "")
+        if err.instance.is_integer():
+            return (f"expected {expected}, written without a decimal point; found {err.instance!r} "
+                    f"(write {int(err.instance)})")
+        return f"expected {expected}; found {err.instance!r}"
     if v in ("type", "oneOf", "anyOf"):
         expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
         return f"expected {expected}; found {err.instance!r}"
@@ -152,24 +170,69 @@ def friendly_message(err: Any) -> str:
     return str(err.message)
 
 
-def schema_errors(doc: Document, schema_dir: Path, schema_name: str) -> list[str]:
-    """Validate ``doc`` against a schema in ``schema_dir``; return one message per problem.
+def _is_integer_type(t: Any) -> bool:
+    return t == "integer" or (isinstance(t, list) and "integer" in t and "number" not in t)
 
-    Each message names the file, line and key path of the offending value and says what
-    is expected (:func:`friendly_message`).
+
+def unknown_keys(err: Any) -> tuple[list[str], list[Any]]:
+    """For an ``additionalProperties`` error: the keys the schema allows (sorted) and the
+    keys of the mapping it does not allow (in the mapping's order)."""
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    allowed = sorted(schema.get("properties", {}))
+    instance = err.instance if isinstance(err.instance, dict) else {}
+    return allowed, [k for k in instance if k not in allowed]
+
+
+def unknown_key_message(key: Any, allowed: list[str]) -> str:
+    """``"unknown key 'banner'; did you mean 'banned'?"`` (the hint only for a close match)."""
+    import difflib
+
+    close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown key {key!r}{hint}"
+
+
+def allowed_keys(allowed: list[str]) -> str:
+    """``" (allowed keys: a, b)"``, or ``""`` when no key is allowed."""
+    return f" (allowed keys: {', '.join(allowed)})" if allowed else ""
+
+
+def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
+                  base: Sequence[PathPart] = ()) -> list[str]:
+    """Validate ``doc`` (or the value at key path ``base`` inside it) against a schema in
+    ``schema_dir``; return one message per problem.
+
+    Each message names the file, line, column and key path of the offending value and says
+    what is expected (:func:`friendly_message`). An unknown key is placed at the key
+    itself, one message per key (the last one of a mapping lists the allowed keys).
 
     :raises SpecError: if a schema file is missing, not JSON, or not a valid JSON Schema.
     """
     validator = _schema_validator(schema_dir, schema_name)
+    data: Any = doc.data
+    for part in base:
+        data = data[part]
     out = []
     try:
-        errors = sorted(validator.iter_errors(json_keys(doc.data)), key=lambda e: list(map(str, e.absolute_path)))
+        errors = sorted(validator.iter_errors(json_keys(data)), key=lambda e: list(map(str, e.absolute_path)))
     except Exception:  # a schema that is not a JSON Schema fails inside jsonschema; say which file
         broken = _broken_schema(schema_dir)
         if broken is None:
             raise
         raise broken from None
     for err in errors:
-        path = list(err.absolute_path)
+        path = [*base, *err.absolute_path]
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed, extra = unknown_keys(err)
+            if extra:
+                shown = extra[:10]
+                for i, key in enumerate(shown):
+                    last = i == len(shown) - 1 and len(extra) <= 10
+                    out.append(f"{doc.file}: {doc.place_key(path, key)}: {unknown_key_message(key, allowed)}"
+                               + (allowed_keys(allowed) if last else ""))
+                if len(extra) > 10:
+                    out.append(f"{doc.file}: {doc.place(path)}: and {len(extra) - 10} more unknown keys"
+                               + allowed_keys(allowed))
+                continue
         out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
     return out

@@ -76,6 +76,21 @@ class Document:
         loc = f"line {mark.line + 1}, column {mark.column + 1}"
         return f"{loc} ({where})" if where else loc
 
+    def place_key(self, path: Sequence[PathPart], key: PathPart) -> str:
+        """Return ``"line L, column C (a.b.key)"`` for the key ``key`` itself in the mapping
+        at ``path`` (where an unknown or misspelt key is to be reported), or
+        :meth:`place` of ``path`` if the mapping holds no such key."""
+        node = self.root
+        for part in path:
+            node = _child(node, part)
+            if node is None:
+                return self.place(path)
+        key_node = _key_node(node, key)
+        if key_node is None:
+            return self.place(path)
+        mark = key_node.start_mark
+        return f"line {mark.line + 1}, column {mark.column + 1} ({format_path([*path, key])})"
+
     def error(self, path: Sequence[PathPart], message: str, cls: type[InputError] = InputError) -> InputError:
         """Build an :class:`InputError` (or ``cls``) for the value at ``path``."""
         return cls(message, self.file, self.place(path))
@@ -100,6 +115,16 @@ def format_path(path: Sequence[PathPart]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
+
+
+def _key_node(node: yaml.Node | None, key: PathPart) -> yaml.Node | None:
+    """The key node ``key`` of the mapping ``node``, or ``None``."""
+    if isinstance(node, yaml.MappingNode):
+        pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
+        for k, _value in pairs:
+            if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                return k
+    return None
 
 
 def _child(node: yaml.Node | None, part: PathPart) -> yaml.Node | None:

@@ -310,3 +310,16 @@ def test_dot_stand_in_renders_svg(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     svg = out.read_text(encoding="utf-8")
     assert "<svg" in svg and "cupbearer" in svg and "play" in svg
+
+
+def test_rulings_table_names_only_points_that_explain_a_difference(book: Book, spec: Spec) -> None:
+    """Review finding 9: the rulings table names, after "source-a = reference ≠ source-b at",
+    only variation points that rulesets of different groups read differently; a point all
+    rulesets read alike (such as next-round-starter) is never named there."""
+    index = book.page("rulings")
+    linked = {link.rsplit("#vp-", 1)[1] for link in index.links if "#vp-" in link}
+    alike = {v.id for v in spec.variation_points.values() if len({spec.reading(r, v.id) for r in spec.rulesets}) == 1}
+    assert "next-round-starter" in alike
+    assert linked, "the table names no variation point at all"
+    assert not linked & alike, sorted(linked & alike)
+    assert "banned-jester-forced" in linked

@@ -42,6 +42,26 @@ CASES: dict[str, tuple[str, str, str]] = {
     "tab-indented.yaml": (
         "line 5, column 1: a tab character; YAML indents with spaces only, so replace the tab with spaces",
         "\t", "  "),
+    # review finding 3: an unknown key is placed at the key, not at line 1, column 1
+    "unknown-key-banner.yaml": (
+        "line 6, column 1 (banner): unknown key 'banner'; did you mean 'banned'?",
+        "banner:", "banned:"),
+    # review finding 11: no King card in force is null, not the word none
+    "banned-none.yaml": (
+        "line 4, column 9 (banned): 'none' is not a role; when no King card is in force write banned: null "
+        "(or leave banned out)",
+        "banned: none", "banned: null"),
+    # review finding 11: numbers are whole numbers everywhere; round: 2.0 was accepted
+    "round-decimal.yaml": (
+        "line 4, column 8 (round): expected a whole number (the round number, 1 or more), written without a "
+        "decimal point; found 2.0 (write 2)",
+        "round: 2.0", "round: 2"),
+    # review finding 4: YAML splits give CARD,CARD at the comma inside [...]
+    "give-not-quoted.yaml": (
+        "line 15, column 66 (actions[4]): 'jester/red' is not an action: YAML splits a [...] list at every "
+        "comma, so it cut 'give maid/grey,jester/red' after 'give maid/grey'; put that action in quotes: "
+        "\"give maid/grey,jester/red\"",
+        "give maid/grey,jester/red]", "\"give maid/grey,jester/red\"]"),
 }
 
 
@@ -117,3 +137,77 @@ def test_german_file_fixed_equals_its_english_translation(spec: Spec) -> None:
                    ("Hofmarschall", "marshal"), ("Zauberer", "wizard")):
         english = english.replace(de, en)
     assert parse_scenario(german, spec) == parse_scenario(english, spec)
+
+
+# --------------------------------------------------------------- review findings 3, 4, 11
+def _problem(spec: Spec, text: str) -> str:
+    """The message loading scenario ``text`` gives (it must fail)."""
+    from palast.errors import ScenarioError
+
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, spec, "s.yaml")
+    return err.value.render()
+
+
+WIZARD = ("players: [red, blue, green]\nto_move: red\nhands:\n  red: [wizard/red, maid/grey, jester/red, guard/red]\n"
+          "  blue: [treasurer/blue, guard/blue, jester/blue, treasurer/grey]\n")
+
+
+def test_give_split_at_its_commas_is_one_problem_with_the_quoted_action(spec: Spec) -> None:
+    """``give A,B,C`` in a [...] list becomes three entries; one message names the whole
+    action to quote, and the pieces after the first are not reported again."""
+    msg = _problem(spec, WIZARD + "actions: [play wizard/red, partner blue, count 3, give maid/grey,jester/red,"
+                                  "guard/red]\n")
+    assert msg.count("is not an action") == 1 and "problems" not in msg, msg
+    assert "line 6, column 66 (actions[4]): 'jester/red' is not an action" in msg, msg
+    assert "put that action in quotes: \"give maid/grey,jester/red,guard/red\"" in msg, msg
+    fixed = WIZARD + "actions: [play wizard/red, partner blue, count 3, \"give maid/grey,jester/red,guard/red\"]\n"
+    assert parse_scenario(fixed, spec).actions[3][0] == "give maid/grey,jester/red,guard/red"
+
+
+def test_deal_split_at_a_comma_names_the_deal_to_quote(spec: Spec) -> None:
+    msg = _problem(spec, "players: [red, blue, green]\nto_move: red\n"
+                         "actions: [deal red:maid/red,guard/red blue:maid/blue]\n")
+    assert "(actions[1]): 'guard/red blue:maid/blue' is not an action" in msg, msg
+    assert "\"deal red:maid/red,guard/red blue:maid/blue\"" in msg, msg
+
+
+def test_a_card_alone_is_not_an_action(spec: Spec) -> None:
+    """A bare card with no give or deal before it: the message says what an action is."""
+    msg = _problem(spec, "players: [red, blue, green]\nto_move: red\nhands:\n  red: [maid/red]\n"
+                         "actions: [maid/red]\n")
+    assert "(actions[0]): 'maid/red' is a card, not an action; an action starts with one of: play" in msg, msg
+    assert "e.g. 'play maid/red'" in msg, msg
+
+
+def test_notation_says_a_card_is_not_an_action(spec: Spec) -> None:
+    """The same hint where actions are read one by one (records, ``ask``'s actions)."""
+    from palast.engine import Game
+    from palast.errors import NotationError
+    from palast.notation import parse_action
+
+    game = Game(spec, spec.default_ruleset, (0, 1, 2))
+    with pytest.raises(NotationError, match=r"'guard/red' is a card, not an action; .*e\.g\. 'play guard/red'"):
+        parse_action(game, "guard/red")
+    with pytest.raises(NotationError, match=r"^unknown action 'lay maid/red'"):
+        parse_action(game, "lay maid/red")
+
+
+def test_whole_numbers_only_everywhere(spec: Spec) -> None:
+    """``round: 2.0`` and ``scores: {red: 1.5}`` are refused alike; ``round: 2`` is read."""
+    base = "players: [red, blue, green]\nto_move: red\n"
+    assert "found 2.0 (write 2)" in _problem(spec, base + "round: 2.0\n")
+    whole = "expected a whole number, 0 or more; found"
+    assert "(scores.red): expected a whole number, 0 or more, written without a decimal point; found 2.0" \
+        in _problem(spec, base + "scores: {red: 2.0}\n")
+    assert f"(played.red): {whole} 1.5" in _problem(spec, base + "played: {red: 1.5}\n")
+    assert "(deck): expected a number of cards" in _problem(spec, base + "deck: 3.0\n")
+    assert "(round): expected the round number" in _problem(spec, base + "round: true\n")
+    assert parse_scenario(base + "round: 2\n", spec).round == 2
+
+
+def test_every_unknown_key_is_placed_at_its_own_line(spec: Spec) -> None:
+    msg = _problem(spec, "players: [red, blue, green]\nto_move: red\nhand: {}\nscores: {}\n  \nbanner: jester\n")
+    assert "line 3, column 1 (hand): unknown key 'hand'; did you mean 'hands'?" in msg, msg
+    assert "line 6, column 1 (banner): unknown key 'banner'; did you mean 'banned'?" in msg, msg
+    assert "line 1, column 1" not in msg, msg

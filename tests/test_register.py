@@ -161,6 +161,44 @@ def test_explain_unknown_point_exits_2_with_known_ids() -> None:
     assert "Traceback" not in r.stderr
 
 
+def test_explain_takes_several_points() -> None:
+    """Review finding 11: several ids in one call, text and JSON; every unknown id named,
+    under the argument's own name (POINT)."""
+    r = run("explain", "cupbearer-scope", "banned-jester-forced")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.startswith("cupbearer-scope: ") and "\nbanned-jester-forced: " in r.stdout
+    r = run("explain", "cupbearer-scope", "banned-jester-forced", "--json")
+    assert r.exit_code == 0, r.stderr
+    assert [d["id"] for d in json.loads(r.stdout)] == ["cupbearer-scope", "banned-jester-forced"]
+    r = run("explain", "cupbearer-scope", "nope", "cupbearer-scop")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "POINT: unknown variation points 'nope', 'cupbearer-scop' (did you mean 'cupbearer-scope'?)" in r.stderr
+    assert "VP-ID" not in r.stderr and "VP-ID" not in run("explain", "--help").stdout
+
+
+def test_points_explaining_keeps_only_points_read_differently_across_groups(spec: Spec) -> None:
+    """Review finding 9: a point explains why groups of rulesets differ only if rulesets of
+    different groups read it differently."""
+    from palast.rulings import points_explaining
+
+    rulesets = list(spec.rulesets)
+    alike = [v.id for v in spec.variation_points.values() if len({spec.reading(r, v.id) for r in rulesets}) == 1]
+    differ = [v.id for v in spec.variation_points.values() if v.id not in alike]
+    assert "next-round-starter" in alike and alike and differ
+    for first in rulesets:
+        groups = [[first], [r for r in rulesets if r != first]]
+        got = points_explaining(spec, groups, [*alike, *differ, "no-such-point"])
+        assert not set(got) & set(alike), groups
+        for p in differ:
+            across = {(a, b) for a in groups[0] for b in groups[1] if spec.reading(a, p) != spec.reading(b, p)}
+            assert (p in got) == bool(across), (p, groups)
+    # rulesets that read a point differently but answer alike (one group): nothing to explain
+    assert points_explaining(spec, [rulesets], differ) == []
+    # the order of the candidates is kept and repeats dropped
+    assert points_explaining(spec, [rulesets[:1], rulesets[1:]], differ[::-1] + differ[::-1]) == \
+        points_explaining(spec, [rulesets[:1], rulesets[1:]], differ)[::-1]
+
+
 def _ruling_scenario(spec: Spec, name: str) -> Any:
     doc = read_yaml(rulings_dir(spec) / f"{name}.yaml")
     return scenario_from_document(doc, spec, base=("scenario",))

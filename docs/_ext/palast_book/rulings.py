@@ -10,7 +10,6 @@ on the engine's code as well as on the spec.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from palast.describe import describe_decision, describe_event
 from palast.engine import Event, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
-from palast.rulings import Check, Ruling, check_ruling, load_rulings, rulings_dir
+from palast.rulings import Check, Ruling, check_ruling, load_rulings, outcome_groups, points_explaining, rulings_dir
 from palast.scenario import Scenario
 from palast.spec import Spec
 
@@ -217,14 +216,14 @@ class RulingsDirective(RulingBase):
         rows: list[list[Any]] = []
         for r in rulings_of(spec):
             checks = checks_of(spec, r)
-            groups: dict[str, list[str]] = {}
-            for c in checks:
-                groups.setdefault(json.dumps(c.outcome.values, sort_keys=True, default=str), []).append(c.ruleset)
+            groups = outcome_groups(checks)
             if len(groups) > 1:
-                differs: list[nodes.Node] = [text(" ≠ ".join(" = ".join(g) for g in groups.values()),
-                                                  "pal-disagree")]
-                if r.variation_points:
-                    differs += [text(" at ", "pal-muted")] + joined([self.ref("vp", v, v) for v in r.variation_points])
+                differs: list[nodes.Node] = [text(" ≠ ".join(" = ".join(g) for g in groups), "pal-disagree")]
+                # only the points that rulesets of different groups read differently explain it
+                candidates = [*r.variation_points, *(p for c in checks for p in c.outcome.variation_points)]
+                points = points_explaining(spec, groups, candidates)
+                if points:
+                    differs += [text(" at ", "pal-muted")] + joined([self.ref("vp", v, v) for v in points])
             else:
                 differs = [text("same under " + ", ".join(c.ruleset for c in checks), "pal-muted")]
             rows.append([[self.ref("ruling", r.id, r.title), text(r.id, "pal-muted", "pal-block")], r.question,
@@ -291,11 +290,10 @@ class RulingDirective(RulingBase):
     def outcomes(self, spec: Spec, ruling: Ruling, checks: list[Check]) -> list[nodes.Node]:
         """Rulesets with the same computed outcome grouped; for each group the events with
         their clauses, the stated fields, and whether the engine agrees with the ruling."""
-        groups: dict[str, list[Check]] = {}
-        for c in checks:
-            groups.setdefault(json.dumps(c.outcome.values, sort_keys=True, default=str), []).append(c)
+        by_ruleset = {c.ruleset: c for c in checks}
         out: list[nodes.Node] = []
-        for group in groups.values():
+        for names in outcome_groups(checks):
+            group = [by_ruleset[rs] for rs in names]
             first = group[0]
             box = nodes.container(classes=["pal-outcome"])
             head = nodes.paragraph(classes=["pal-outcome-head"])
