@@ -209,3 +209,14 @@ def test_cli_simulate_writes_plots(tmp_path: Path) -> None:
     for name in names:
         assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert r.stdout.count("plot written:") == 5
+
+
+def test_building_a_game_consults_no_reading(spec: Spec) -> None:
+    """The engine's constructor reads no variation point's reading through ``params``: a
+    reading read there would count as consulted at every action, inflating the figures
+    and making simulate examine every action under every other ruleset."""
+    from palast.simulate import WatchedGame
+
+    for ruleset in spec.rulesets:
+        game = WatchedGame(spec, ruleset, list(spec.player_colours[:4]))
+        assert game.params.always == frozenset(), (ruleset, sorted(game.params.always))

@@ -86,8 +86,12 @@ class GameCore:
         n = self.n
         self._pairs_any = [(a, b) for a in range(n) for b in range(a + 1, n)]
         self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
-        tiebreak_point = self.params["winner.tiebreak"].point
-        self._tiebreak_order: tuple[str, ...] = tuple(r.id for r in spec.variation_points[tiebreak_point].readings)
+        # the tie-breaks in the spec's order (final-tie: cascade); taken from the spec, not
+        # from self.params, so building a game consults no reading (palast.simulate counts
+        # the readings an action consults)
+        self._tiebreak_order: tuple[str, ...] = next(
+            tuple(r.id for r in vp.readings) for vp in spec.variation_points.values()
+            if vp.parameter == "winner.tiebreak")
         self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
             self.role_starter(kind) for kind in self.action_kind)
 
