@@ -232,3 +232,22 @@ def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
                 at += 1
             assert at < len(printed), f"README line not printed by `palast ask {arg}` (in order): {want!r}"
             at += 1
+
+
+def test_a_refused_cupbearer_swap_names_its_reason(spec: Spec) -> None:
+    """A refused swap says why, in the ruleset's own terms: under source-a (and the
+    reference) the Cupbearer's player may not take a second role of a kind
+    (cupbearer-actor-duplicate: forbidden), which source-b allows; a card not displayed
+    and the Cupbearer just played are named as such (role.cupbearer)."""
+    sc = with_actions(spec, EXAMPLES / "game-end-tie.yaml",
+                      ["play cupbearer/red", "swap green:maid/blue blue:wizard/blue"])
+    a = ask(spec, sc)
+    for ruleset in ("source-a", "reference"):
+        stop = a["rulesets"][ruleset]["stopped_at"]
+        assert stop["index"] == 2 and "green, who plays the Cupbearer, would display a second wizard" in stop["reason"]
+        assert "cupbearer-actor-duplicate: forbidden" in stop["reason"]
+    assert a["rulesets"]["source-b"]["stopped_at"] is None
+    for swap, why in (("swap red:wizard/blue blue:treasurer/grey", "red displays no wizard/blue"),
+                      ("swap green:cupbearer/red blue:wizard/blue", "the Cupbearer just played (cupbearer/red)")):
+        with pytest.raises(ScenarioError, match=re.escape(why)):
+            ask(spec, with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play cupbearer/red", swap]))

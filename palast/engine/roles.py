@@ -344,10 +344,8 @@ class RoleActions(GameCore):
             if action.seat_a > action.seat_b:
                 action = Swap(action.seat_b, action.card_b, action.seat_a, action.card_a)
             if action not in dec.choices:
-                raise IllegalActionError(
-                    "that swap is not allowed: the Cupbearer just played cannot move, the displays must be "
-                    "ones the ruleset lets the Cupbearer reach, and no swap may repeat a role in another "
-                    "player's display", self._clauses["role.cupbearer"])
+                raise IllegalActionError(f"that swap is not allowed: {self._swap_refusal(d, p, action)}",
+                                         self._clauses["role.cupbearer"])
             self._swap(d, p, action, dec)
         elif k is K.TAKE_BACK:
             if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[p],
@@ -360,6 +358,37 @@ class RoleActions(GameCore):
             self.after_action(d)
         else:
             raise IllegalActionError(f"no action is expected for a {k.value} decision here")
+
+    def _swap_refusal(self, d: Draft, p: int, sw: Swap) -> str:
+        """Why swap ``sw`` is not among seat ``p``'s legal Cupbearer swaps, in the terms of
+        this game's readings (role.cupbearer, cupbearer-scope, cupbearer-actor-duplicate)."""
+        fc = self.cards.format_card
+        name = self.colour_name
+        a, ca, b, cb = sw.seat_a, sw.card_a, sw.seat_b, sw.card_b
+        if a == b:
+            return "a swap takes one card from each of two different displays"
+        for seat, card in ((a, ca), (b, cb)):
+            shown = d.displays[seat]
+            if card not in shown:
+                return f"{name(seat)} displays no {fc(card)}"
+            if seat == p and card == d.last_card and shown.count(card) == 1:
+                return f"the Cupbearer just played ({fc(card)}) cannot be moved"
+        scope = self.params["cupbearer.scope"]
+        if scope.value != "any-two" and p not in (a, b):
+            return (f"one of the two displays must be {name(p)}'s own (variation point {scope.point}: "
+                    f"{scope.value})")
+        nr = self._nr
+        ra, rb = ca % nr, cb % nr
+        if ra != rb:
+            dup = self.params["cupbearer.actor_duplicate"]
+            for seat, gets, keeps in ((a, rb, d.displays[a]), (b, ra, d.displays[b])):
+                if any(c % nr == gets for c in keeps):
+                    role = self.spec.roles[gets]
+                    if seat == p:
+                        return (f"{name(seat)}, who plays the Cupbearer, would display a second {role} (variation "
+                                f"point {dup.point}: {dup.value})")
+                    return f"{name(seat)} would display a second {role}; no swap may repeat a role in another display"
+        return "it is not one of the swaps this ruleset allows"
 
     def _discard_and_draw(self, d: Draft, p: int, card: int) -> None:
         d.hands[p] = remove_one(d.hands[p], card)
