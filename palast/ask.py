@@ -425,9 +425,11 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
         lines.append(f"Q: {answer['question']}")
     positions = [res["position"] for res in answer["rulesets"].values()]
     same = all(p == positions[0] for p in positions)
-    if positions and same:
-        lines.extend("   " + x for x in positions[0])
     n_actions = len(answer.get("actions", []))
+    if positions and same:
+        if n_actions:
+            lines.append(f"   the position after the scenario's {n_actions} action{'s' if n_actions > 1 else ''}:")
+        lines.extend("   " + x for x in positions[0])
     for r, res in answer["rulesets"].items():
         stop = res.get("stopped_at")
         lines.append("")

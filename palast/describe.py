@@ -18,6 +18,16 @@ def _names(game: Game, seats: tuple[int, ...]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+
+#: Why an action does nothing, by the rule its ``action_void`` event cites.
+_VOID: dict[str, str] = {
+    "role.maid.empty-deck": "the draw deck is empty",
+    "role.cupbearer.void": "no swap is allowed",
+    "role.guard.void": "there is no other card in the player's display to take back",
+    "role.wizard.void": "no exchange is possible",
+    "role.maid": "the player has no card to discard",
+}
+
 def describe_event(game: Game, e: Event) -> str:
     """One sentence for event ``e`` (without its clauses)."""
     p = game.colour_name(e.player) if e.player >= 0 else ""
@@ -73,6 +83,9 @@ def describe_event(game: Game, e: Event) -> str:
     if k == "action_skipped":
         return f"this is {p}'s sixth card played this round: its action is not carried out"
     if k == "action_void":
+        why = _VOID.get(e.rule)
+        if why:
+            return f"the {role} does nothing: {why}"
         return f"the {role} has nothing to act on: its action does nothing" if role else "the action does nothing"
     if k == "action_none":
         return f"the {role} has no action"

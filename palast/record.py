@@ -452,6 +452,8 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     :raises InputError: naming ``path``, if it is a directory or not a regular file, its
         directory does not exist, or nothing can be written there.
     """
+    if not os.fspath(path):
+        raise InputError("the record needs a file name (--record FILE)", None, "--record")
     target, directory = _record_target(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")

@@ -154,6 +154,7 @@ BAD_ARGUMENTS: list[tuple[tuple[str, ...], str]] = [
     (("replay", "examples/records/seed7-reference.jsonl", "--ruleset", "nope"), "--ruleset: unknown ruleset 'nope'"),
     (("replay", "no-such-record.jsonl"), "no-such-record.jsonl: cannot read the file"),
     (("play", "-q", "--record", "no/such/dir/game.jsonl"), "the directory to write the record in does not exist"),
+    (("play", "-q", "--record", ""), "--record: the record needs a file name"),
     (("--spec", "no-such-spec-dir", "spec", "check"),
      "palast: error: --spec: directory 'no-such-spec-dir' does not exist"),
     (("--spec", "no-such-spec-dir", "ask", "examples/guard-alone.yaml"), "palast: error: --spec: directory"),

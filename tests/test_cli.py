@@ -81,6 +81,20 @@ def test_spec_check_fails_with_reason(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+def test_spec_check_fails_on_a_yaml_error_with_exit_1(tmp_path: Path) -> None:
+    """A spec file that is not valid YAML is a failed check like any other (exit 1), with
+    the file and line."""
+    import shutil
+
+    broken = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", broken)
+    with (broken / "rules.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("x: [\n")
+    r = run("--spec", str(broken), "spec", "check")
+    assert r.returncode == 1, r.stderr
+    assert "rules.yaml" in r.stderr and "not valid YAML" in r.stderr and "Traceback" not in r.stderr
+
+
 BAD = {
     "yaml-error": ("players: [red, blue\nto_move: red\n", "not valid YAML"),
     "unknown-role": ("players: [red, blue, green]\nto_move: red\nhands:\n  red: [maide/red]\n", "unknown role 'maide'"),

@@ -82,7 +82,7 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
         game = Game(spec, rs, seats, check=check)
     except InputError as exc:
         raise InputError(exc.message, None, "--colours" if colours else "--players") from None
-    if record_file:
+    if record_file is not None:
         from palast.record import check_writable
 
         check_writable(record_file)  # before the game: no output is printed for a record that cannot be written
@@ -115,7 +115,7 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     else:
         click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open "
                    "(try --ruleset reference)")
-    if record_file:
+    if record_file is not None:
         from palast.record import record_game, write_record
 
         write_record(record_file, record_game(game, moves, seed=seed, policy="uniform", written_by="palast play"))

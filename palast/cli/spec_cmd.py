@@ -20,8 +20,8 @@ def check(ctx: click.Context) -> None:
     """Validate every spec file against its schema, every schema against the JSON Schema
     meta-schema, and every reference between them (clause ids, third-party names,
     variation points, rulesets, engine parameters, invariants). Exit 1 with the reasons
-    when anything is wrong."""
-    from palast.errors import SpecError
+    when anything is wrong, a spec file that is not valid YAML included."""
+    from palast.errors import InputError, SpecError
     from palast.schemas import schema_file_problems
     from palast.spec import load_spec
 
@@ -31,7 +31,7 @@ def check(ctx: click.Context) -> None:
         broken = schema_file_problems(s.root / "schema")
         if broken:
             raise SpecError("\n  - ".join(["schema files that are not JSON Schemas:", *(b.render() for b in broken)]))
-    except SpecError as exc:
+    except InputError as exc:  # a SpecError, or a spec file the YAML reader refuses
         click.echo(f"spec check failed: {exc.render()}", err=True)
         sys.exit(1)
     click.echo(f"spec ok: {s.root}")

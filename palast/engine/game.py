@@ -416,7 +416,7 @@ class Game(RoleActions):
             self.end_round(d, "whisper", p)
             return
         if len(roles_before) + 1 >= self.six:
-            self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
+            self.emit(d, "action_not_carried_out", "round.end.no-action-six", player=p, role=role)
             self.end_round(d, "six", p)
             return
         if d.played[p] == self.six:
