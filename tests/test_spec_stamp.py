@@ -1,0 +1,56 @@
+"""The spec-validation stamp (palast.spec_stamp): a spec validated once, byte for byte, is
+trusted without the rulings' checks; any change to it is validated again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import palast.spec as spec_module
+from palast.errors import SpecError
+from palast.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_stamped_spec_is_not_validated_again_but_a_changed_one_is(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    copy = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", copy)
+    first = load_spec(copy, rulings=False)
+    assert len(list((tmp_path / "cache").glob("spec-valid-*"))) == 1
+
+    def refuse(*args: object, **kwargs: object) -> list[str]:
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(spec_module, "schema_errors", refuse)
+    again = load_spec(copy, rulings=False)
+    assert again.variation_points.keys() == first.variation_points.keys()
+    assert again.rulesets == first.rulesets
+    monkeypatch.undo()
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    # one clause id changed: other bytes, so no stamp vouches for them
+    vp = copy / "variation_points.yaml"
+    vp.write_text(vp.read_text(encoding="utf-8").replace("A.role.courtesan", "A.role.nonexistent", 1),
+                  encoding="utf-8")
+    with pytest.raises(SpecError, match=r"A\.role\.nonexistent"):
+        load_spec(copy, rulings=False)
+
+
+def test_spec_check_always_validates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the rulings (palast spec check, palast rulings) the stamp is never used."""
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    load_spec(ROOT / "spec", rulings=False)
+    calls: list[object] = []
+    real = spec_module.schema_errors
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spec_module, "schema_errors", counting)
+    load_spec(ROOT / "spec")
+    assert len(calls) == len(spec_module.SPEC_FILES)
