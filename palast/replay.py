@@ -195,6 +195,11 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
                    _d: str = decision_text) -> ReplayReport:
             return done(Status.ILLEGAL, rejection=Rejection(_i, _ra.line, _ra.text, _ra.by, _d, reason, clauses))
 
+        seated = {game.colour_name(s) for s in range(game.n)}
+        if ra.by is not None and ra.by.lower() not in seated | {"chance"}:
+            raise RecordError(f"action {index}: \"by\": {ra.by!r} is not a seated player (players: "
+                              f"{', '.join(game.colour_name(s) for s in range(game.n))}; \"chance\" for deals, "
+                              "draws and King cards)", record.file, f"line {ra.line}")
         if ra.by is not None and dec.kind is not K.GAME_OVER:
             who = "chance" if dec.is_chance else game.colour_name(dec.player)
             # a draw or King card reveal is chance, but a player carries it out: accept either name
