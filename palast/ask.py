@@ -375,7 +375,8 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
     named under ``stopped_at`` (see :func:`play_actions`).
 
     :returns: the ``--json`` document: ``scenario``, ``title``, ``question``, ``players``,
-        ``actions`` (the scenario's actions, in notation), ``rulesets`` (ruleset -> answer,
+        ``actions`` (the scenario's actions, in notation), ``warnings`` (see
+        :func:`short_handed`), ``rulesets`` (ruleset -> answer,
         see :func:`answer_for`), ``variation_points`` (every point an answer depends on,
         under any ruleset) and ``disagreements`` (see :func:`disagreements`).
     :raises ScenarioError: if the scenario's position is impossible, an action cannot be
@@ -399,10 +400,33 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         "question": scenario.question,
         "players": players,
         "actions": [text for text, _ in scenario.actions],
+        "warnings": short_handed(game, scenario.start(game)) if game else [],
         "rulesets": results,
         "variation_points": list(dict.fromkeys(p for r in results.values() for p in r["variation_points"])),
         "disagreements": disagreements(results, spec),
     }
+
+
+def short_handed(game: Game, state: State) -> list[str]:
+    """Warnings for a scenario position no real deal leads to: during a round, a player
+    whose hand and display together do not hold the hand size (invariant
+    hand-plus-display; scenarios may leave cards out, so this is a warning, not an error).
+
+    :returns: one sentence per such player (empty when every player holds the hand size
+        or the position is between rounds).
+    """
+    k = state.decision.kind
+    if k is K.DEAL or k is K.GAME_OVER:
+        return []
+    out = []
+    for s in range(game.n):
+        held = len(state.hands[s]) + len(state.displays[s])
+        if held != game.hand_size:
+            out.append(f"{game.colour_name(s)} holds {len(state.hands[s])} card(s) in hand and displays "
+                       f"{len(state.displays[s])}: in a round that began with a real deal, hand and display "
+                       f"always hold {game.hand_size} together (invariant hand-plus-display), so the answer is "
+                       "about a position play cannot reach")
+    return out
 
 
 def _event_lines(events: list[dict[str, Any]], clauses: bool) -> list[str]:
@@ -423,6 +447,7 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
     lines.append(f"== {head}")
     if answer.get("question"):
         lines.append(f"Q: {answer['question']}")
+    lines.extend(f"   warning: {w}" for w in answer.get("warnings", []))
     positions = [res["position"] for res in answer["rulesets"].values()]
     same = all(p == positions[0] for p in positions)
     n_actions = len(answer.get("actions", []))

@@ -251,3 +251,17 @@ def test_a_refused_cupbearer_swap_names_its_reason(spec: Spec) -> None:
                       ("swap green:cupbearer/red blue:wizard/blue", "the Cupbearer just played (cupbearer/red)")):
         with pytest.raises(ScenarioError, match=re.escape(why)):
             ask(spec, with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play cupbearer/red", swap]))
+
+
+def test_a_short_handed_position_is_answered_with_a_warning(spec: Spec) -> None:
+    """A scenario may leave cards out; ask answers it but warns, per player, that hand and
+    display do not hold the hand size (invariant hand-plus-display). The examples, complete
+    positions, draw no warning."""
+    sc = parse_scenario("players: [red, blue, green]\nto_move: red\nhands:\n  red: [maid/red]\n"
+                        "displays:\n  red: [guard/red, wizard/red, treasurer/red, jester/red, marshal/red]\n",
+                        spec, "short.yaml")
+    warnings = ask(spec, sc)["warnings"]
+    assert [w.split()[0] for w in warnings] == ["blue", "green"]
+    assert all("hand-plus-display" in w for w in warnings)
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        assert ask(spec, load_scenario(path, spec))["warnings"] == [], path.name
