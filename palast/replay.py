@@ -166,10 +166,19 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
     missing or says something else, is :attr:`Status.GAP` (exit code 1).
 
     :returns: the :class:`ReplayReport`.
-    :raises RecordError: (bad input, exit 2) for a header naming unknown things or an
-        action whose notation cannot be read, with the file and line.
+    :raises RecordError: (bad input, exit 2) for a header naming unknown things, an
+        action whose notation cannot be read or whose ``by`` names no seated player, or a
+        result naming an unknown variation point, with the file and line.
     """
     game = record_game_for(spec, record, ruleset)
+    res = record.result
+    if res is not None and res.gap is not None and res.gap not in spec.variation_points:
+        import difflib
+
+        close = difflib.get_close_matches(res.gap, list(spec.variation_points), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise RecordError(f"result: \"gap\": {res.gap!r} is not a variation point of the spec{hint}",
+                          record.file, f"line {res.line}")
     notes: list[str] = []
     digest = spec_digest(spec)
     if record.spec_digest is not None and record.spec_digest != digest:

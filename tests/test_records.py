@@ -19,7 +19,7 @@ from palast.engine import Game, Play
 from palast.engine.state import DecisionKind
 from palast.notation import format_action, parse_action
 from palast.play import play_game, play_moves, uniform_policy
-from palast.record import Record, RecordedAction, parse_record, read_record, record_game, write_record
+from palast.record import Record, RecordedAction, RecordError, parse_record, read_record, record_game, write_record
 from palast.replay import Status, replay
 from palast.spec import Spec
 from tests.conftest import PLAYER_COUNTS, RULESETS, make_game
@@ -268,8 +268,11 @@ def test_gap_exit_rule(spec: Spec) -> None:
     claims_end = replay(spec, replace(rec, result=replace(rec.result, end="game-over", gap=None)))
     assert claims_end.status is Status.GAP and claims_end.status.exit_code == 1
     assert any("end: the record says game-over" in m for m in claims_end.mismatches)
-    wrong_gap = replay(spec, replace(rec, result=replace(rec.result, gap="not-" + rec.result.gap)))
+    other = next(p for p in spec.variation_points if p != rec.result.gap)
+    wrong_gap = replay(spec, replace(rec, result=replace(rec.result, gap=other)))
     assert wrong_gap.status is Status.MISMATCH and wrong_gap.status.exit_code == 1
+    with pytest.raises(RecordError, match="is not a variation point of the spec"):  # bad input: exit 2
+        replay(spec, replace(rec, result=replace(rec.result, gap="not-" + rec.result.gap)))
     beyond = replace(rec, actions=(*rec.actions, rec.actions[-1]))
     after = replay(spec, beyond)
     assert after.status is Status.GAP and after.status.exit_code == 1 and after.applied == len(rec.actions)
