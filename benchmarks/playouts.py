@@ -18,23 +18,15 @@ import random
 import time
 
 from palast.engine import Game
+from palast.play import play_moves
 from palast.spec import load_spec
 
 
 def count_actions(game: Game, seed: int) -> tuple[int, int]:
-    """Actions and rounds of the game ``seed`` (played through ``apply``)."""
-    rng = random.Random(seed)
-    s = game.initial_state()
-    n = 0
-    while not s.is_terminal:
-        if s.decision.is_chance:
-            a = game.sample_chance(s, rng)
-        else:
-            acts = game.legal_actions(s)
-            a = acts[int(rng.random() * len(acts))]
-        s = game.apply(s, a).state
-        n += 1
-    return n, s.round
+    """Actions and rounds of the game ``seed`` (played through ``apply`` by
+    :func:`palast.play.play_moves`, the same seeded uniform play as :meth:`Game.playout`)."""
+    moves = list(play_moves(game, seed))
+    return len(moves), moves[-1].step.state.round
 
 
 def main() -> None:
