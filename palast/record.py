@@ -29,13 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind, State
 from palast.errors import InputError
 from palast.notation import format_action
 from palast.play import Move
+from palast.schemas import strict_validator_class
 from palast.spec import Spec
 from palast.yamlio import MAX_BYTES, read_text
 
@@ -95,7 +94,7 @@ _RESULT_SCHEMA: dict[str, Any] = {
         "note": {"type": "string"},
     },
 }
-_VALIDATORS = {kind: jsonschema.Draft202012Validator(schema)
+_VALIDATORS = {kind: strict_validator_class()(schema)  # 7.0 is not a whole number
                for kind, schema in (("header", _HEADER_SCHEMA), ("action", _ACTION_SCHEMA),
                                     ("result", _RESULT_SCHEMA))}
 
