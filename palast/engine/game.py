@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
+from operator import itemgetter
 
 from palast.engine.actions import (
     Action,
@@ -30,6 +31,16 @@ from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, Decision
 from palast.errors import IllegalActionError
 
 K = DecisionKind
+# enum members as module constants (attribute access on an Enum class is slow on 3.11)
+_PLAY = K.PLAY
+_DEAL = K.DEAL
+_DRAW = K.DRAW
+_REVEAL = K.REVEAL
+_NEXT_PLAYER = K.NEXT_PLAYER
+_EXCHANGE_GIVE = K.EXCHANGE_GIVE
+_EXCHANGE_ANSWER = K.EXCHANGE_ANSWER
+_GAME_OVER = K.GAME_OVER
+_GAP = K.GAP
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +101,15 @@ class Game(RoleActions):
         """
         d = state.decision
         k = d.kind
-        if k is K.PLAY:
+        if k is _PLAY:
             return self._legal_plays(state, d)
-        if k is K.DEAL or k is K.GAME_OVER or k is K.GAP:
+        if k is _DEAL or k is _GAME_OVER or k is _GAP:
             return []
-        if k is K.NEXT_PLAYER:
+        if k is _NEXT_PLAYER:
             return [NextPlayer(s) for s in d.options]
-        if k is K.DRAW:
+        if k is _DRAW:
             return [Draw(c) for c in distinct(state.unseen)]
-        if k is K.REVEAL:
+        if k is _REVEAL:
             return [Reveal(r) for r in distinct(state.king_unseen)]
         return self.legal_role_actions(state, d)
 
@@ -130,11 +141,11 @@ class Game(RoleActions):
         """For a draw or King card reveal from an unknown deck: each outcome and its exact
         probability. :raises ValueError: for other decisions (a deal is not enumerated)."""
         k = state.decision.kind
-        if k is K.DRAW:
+        if k is _DRAW:
             pool: tuple[int, ...] = state.unseen
             total = len(pool)
             return [(Draw(c), Fraction(n, total)) for c, n in sorted(Counter(pool).items())]
-        if k is K.REVEAL:
+        if k is _REVEAL:
             total = len(state.king_unseen)
             return [(Reveal(r), Fraction(n, total)) for r, n in sorted(Counter(state.king_unseen).items())]
         raise ValueError(f"{k.value} is not an enumerable chance decision")
@@ -178,18 +189,18 @@ class Game(RoleActions):
         :raises ValueError: if ``state`` is not at a chance decision.
         """
         k = state.decision.kind
-        if k is K.DEAL:
+        if k is _DEAL:
             rnd = rng.random
             pool = self.all_cards
             keys = [rnd() for _ in pool]
-            cards = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
+            # the cards in the order of their random keys: a uniformly random shuffle
+            cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
             hs = self.hand_size
-            hands = tuple(tuple(sorted(cards[i * hs:(i + 1) * hs])) for i in range(self.n))
-            rest = tuple(cards[self.n * hs:])
-            return Deal(hands, rest if deck_order else None)
-        if k is K.DRAW:
+            hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
+            return Deal(hands, cards[self.n * hs:] if deck_order else None)
+        if k is _DRAW:
             return Draw(state.unseen[int(rng.random() * len(state.unseen))])
-        if k is K.REVEAL:
+        if k is _REVEAL:
             return Reveal(state.king_unseen[int(rng.random() * len(state.king_unseen))])
         raise ValueError(f"{k.value} is not a chance decision")
 
@@ -235,18 +246,21 @@ class Game(RoleActions):
         playable = self.playable_cards
         play_card = self._play_card
         legal_role = self.legal_role_actions
+        carry_out = self.carry_out_role_action
         apply_role = self.apply_role_action
+        give_choices = self.give_choices
+        give = self.give_action
         while d.decision.kind not in terminal and n != limit:
             dec = d.decision
             kind = dec.kind
-            if kind is K.PLAY:
+            if kind is _PLAY:
                 if choose is None:
                     cards = playable(d, dec)
                     play_card(d, dec, cards[int(rnd() * len(cards))])
                     n += 1
                     continue
                 acts = legal_plays(d, dec)
-            elif kind is K.DEAL:
+            elif kind is _DEAL:
                 self._apply_deal(d, self.sample_chance(d, rng), sampled=True)
                 n += 1
                 continue
@@ -254,11 +268,21 @@ class Game(RoleActions):
                 step(d, self.sample_chance(d, rng))
                 n += 1
                 continue
-            elif kind is K.NEXT_PLAYER:
+            elif kind is _NEXT_PLAYER:
                 acts = self.legal_actions(d)
+            elif (kind is _EXCHANGE_GIVE or kind is _EXCHANGE_ANSWER) and choose is None:
+                # the same uniform choice among the same list as legal_actions, without
+                # making an action of every card set
+                sets = give_choices(d, dec)
+                carry_out(d, dec, give(sets[int(rnd() * len(sets))]))
+                n += 1
+                continue
             else:
                 acts = legal_role(d, dec)
-                apply_role(d, dec, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
+                if choose is None:  # one of the legal actions: carried out without a second check
+                    carry_out(d, dec, acts[int(rnd() * len(acts))])
+                else:
+                    apply_role(d, dec, choose(d, acts, rng))
                 n += 1
                 continue
             step(d, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
@@ -272,33 +296,33 @@ class Game(RoleActions):
         """
         dec = d.decision
         k = dec.kind
-        if k is K.PLAY:
+        if k is _PLAY:
             self._apply_play(d, dec, action)
-        elif k is K.DEAL:
+        elif k is _DEAL:
             self._apply_deal(d, action)
-        elif k is K.NEXT_PLAYER:
+        elif k is _NEXT_PLAYER:
             if not isinstance(action, NextPlayer) or action.seat not in dec.options:
                 raise self.refusal(dec, action, "the next player must be one of the players tied for fewest cards",
                                    "turn.next.neutral-tie")
             self.emit(d, "next_player", "turn.next.neutral-tie", player=action.seat,
                                        other=dec.player, points=dec.points)
             self.enter_play(d, action.seat)
-        elif k is K.DRAW:
+        elif k is _DRAW:
             if not isinstance(action, Draw) or action.card not in d.unseen:
                 raise self.refusal(dec, action, "that card cannot be drawn: it is not among the unseen cards",
                                    "role.maid")
             d.unseen = remove_one(d.unseen, action.card)
             d.deck_hidden -= 1
             self.receive_draw(d, dec.player, action.card)
-        elif k is K.REVEAL:
+        elif k is _REVEAL:
             if not isinstance(action, Reveal) or action.role not in d.king_unseen:
                 raise self.refusal(dec, action, "that King card cannot be revealed: it is not in the King deck",
                                    "king.reveal")
             d.king_unseen = remove_one(d.king_unseen, action.role)
             d.king_hidden -= 1
             self.set_king(d, dec.player, action.role)
-        elif k is K.GAME_OVER or k is K.GAP:
-            raise IllegalActionError("the game is over" if k is K.GAME_OVER
+        elif k is _GAME_OVER or k is _GAP:
+            raise IllegalActionError("the game is over" if k is _GAME_OVER
                                      else f"play stopped at open variation point {dec.point}")
         else:
             self.apply_role_action(d, dec, action)

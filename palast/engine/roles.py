@@ -28,8 +28,21 @@ from palast.engine.core import GameCore
 from palast.engine.draft import Draft, distinct, insert_sorted, remove_one
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError
+from palast.spec import Spec
 
 K = DecisionKind
+# enum members as module constants (attribute access on an Enum class is slow on 3.11)
+_EXCHANGE_PARTNER = K.EXCHANGE_PARTNER
+_EXCHANGE_COUNT = K.EXCHANGE_COUNT
+_EXCHANGE_GIVE = K.EXCHANGE_GIVE
+_EXCHANGE_ANSWER = K.EXCHANGE_ANSWER
+_DISCARD = K.DISCARD
+_DRAW = K.DRAW
+_SWAP = K.SWAP
+_TAKE_BACK = K.TAKE_BACK
+_REVEAL = K.REVEAL
+#: at most this many Give actions are kept for reuse (the key space of the cards given is large)
+_GIVE_CACHE = 50_000
 
 #: The notation verb of each action type (for messages).
 VERB: dict[type, str] = {
@@ -73,7 +86,61 @@ def minus(big: tuple[int, ...], small: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class RoleActions(GameCore):
-    """Role actions, by action kind; :class:`~palast.engine.game.Game` builds on them."""
+    """Role actions, by action kind; :class:`~palast.engine.game.Game` builds on them.
+
+    Takes the arguments of :class:`~palast.engine.core.GameCore`. Actions and decisions
+    are immutable, so the legal-action lists reuse one object per value instead of
+    building new ones at every decision.
+    """
+
+    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
+        super().__init__(spec, ruleset, players, check=check)
+        ids = range(len(self.cards.colours) * self._nr)  # every card id, seated or not
+        self._others: tuple[tuple[int, ...], ...] = tuple(tuple(o for o in range(self.n) if o != p)
+                                                          for p in range(self.n))
+        self._partner_actions: tuple[Partner, ...] = tuple(Partner(s) for s in range(self.n))
+        self._count_actions: tuple[Count, ...] = tuple(Count(k) for k in range(len(self.all_cards) + 1))
+        self._discard_actions: tuple[Discard, ...] = tuple(Discard(c) for c in ids)
+        self._take_back_actions: tuple[TakeBack, ...] = tuple(TakeBack(c) for c in ids)
+        self._swap_actions: dict[tuple[int, int, int, int], Swap] = {}
+        self._give_actions: dict[tuple[int, ...], Give] = {}
+        self._shared: dict[tuple[object, ...], Decision] = {}
+        Lister = Callable[[State | Draft, Decision], list[Action]]
+        self._role_legal: dict[DecisionKind, Lister] = {
+            _EXCHANGE_PARTNER: self._legal_partners, _EXCHANGE_COUNT: self._legal_counts,
+            _EXCHANGE_GIVE: self._legal_gives, _EXCHANGE_ANSWER: self._legal_gives,
+            _DISCARD: self._legal_discards, _SWAP: self._legal_swaps, _TAKE_BACK: self._legal_take_backs,
+        }
+        self._role_check: dict[DecisionKind, Callable[[Draft, Decision, Action], Action]] = {
+            _EXCHANGE_PARTNER: self._check_partner, _EXCHANGE_COUNT: self._check_count,
+            _EXCHANGE_GIVE: self._check_give, _EXCHANGE_ANSWER: self._check_give,
+            _DISCARD: self._check_discard, _SWAP: self._check_swap, _TAKE_BACK: self._check_take_back,
+        }
+        self._role_carry_out: dict[DecisionKind, Callable[[Draft, Decision, Action], None]] = {
+            _EXCHANGE_PARTNER: self._do_partner, _EXCHANGE_COUNT: self._do_count,
+            _EXCHANGE_GIVE: self._do_give, _EXCHANGE_ANSWER: self._do_give,
+            _DISCARD: self._do_discard, _SWAP: self._do_swap, _TAKE_BACK: self._do_take_back,
+        }
+
+    def give_action(self, cards: tuple[int, ...]) -> Give:
+        """The :class:`Give` of ``cards`` (sorted card ids), reused when asked for again."""
+        g = self._give_actions.get(cards)
+        if g is None:
+            if len(self._give_actions) >= _GIVE_CACHE:
+                self._give_actions.clear()
+            g = self._give_actions[cards] = Give(cards)
+        return g
+
+    def shared_decision(self, kind: DecisionKind, player: int, partner: int, count: int,
+                        options: tuple[int, ...], points: tuple[str, ...]) -> Decision:
+        """The :class:`Decision` with these fields (the others at their defaults); one
+        object serves every position that waits for the same decision."""
+        key = (kind, player, partner, count, options, points)
+        dec = self._shared.get(key)
+        if dec is None:
+            dec = self._shared[key] = Decision(kind, player, partner=partner, count=count, options=options,
+                                               points=points)
+        return dec
 
     # ------------------------------------------------------------------ refusals
     def refusal(self, dec: Decision, action: object, reason: str, rule: str) -> IllegalActionError:
@@ -120,11 +187,13 @@ class RoleActions(GameCore):
         self._starters[role](d, p, role)
 
     def _start_reveal_hand(self, d: Draft, p: int, role: int) -> None:
-        self.emit(d, "hand_shown", self._role_rule[role], player=p, cards=d.hands[p])
+        if d.events is not None:
+            self.emit(d, "hand_shown", self._role_rule[role], player=p, cards=d.hands[p])
         self.after_action(d)
 
     def _start_none(self, d: Draft, p: int, role: int) -> None:
-        self.emit(d, "action_none", self._role_rule[role], player=p, role=role)
+        if d.events is not None:
+            self.emit(d, "action_none", self._role_rule[role], player=p, role=role)
         self.after_action(d)
 
     def _start_swap(self, d: Draft, p: int, role: int) -> None:
@@ -140,14 +209,15 @@ class RoleActions(GameCore):
                       points=(scope.point, dup.point))
             self.after_action(d)
         else:
-            d.decision = Decision(K.SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))
+            d.decision = Decision(_SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))
 
     def _start_take_back(self, d: Draft, p: int, role: int) -> None:
         if not self._take_back_options(d.displays[p], d.last_card):
-            self.emit(d, "action_void", "role.guard.void", player=p, role=role)
+            if d.events is not None:
+                self.emit(d, "action_void", "role.guard.void", player=p, role=role)
             self.after_action(d)
         else:
-            d.decision = self.simple_decision(K.TAKE_BACK, p)
+            d.decision = self._simple[_TAKE_BACK, p]
 
     def _start_reveal_king(self, d: Draft, p: int, role: int) -> None:
         self._reveal(d, p)
@@ -163,7 +233,8 @@ class RoleActions(GameCore):
         least = self._min_count()
         partners: tuple[int, ...] = ()
         if len(d.hands[p]) >= least:
-            partners = tuple(o for o in range(self.n) if o != p and len(d.hands[o]) >= least)
+            hands = d.hands
+            partners = tuple([o for o in self._others[p] if len(hands[o]) >= least])
         if not partners:
             imp = self.params["action.impossible"]
             if imp.is_gap:
@@ -172,7 +243,7 @@ class RoleActions(GameCore):
             self.emit(d, "action_void", "role.wizard.void", player=p, role=role, points=(imp.point,))
             self.after_action(d)
             return
-        d.decision = Decision(K.EXCHANGE_PARTNER, p, options=partners, points=(mc.point,))
+        d.decision = self.shared_decision(_EXCHANGE_PARTNER, p, -1, -1, partners, (mc.point,))
 
     def _start_maid(self, d: Draft, p: int, role: int) -> None:
         if not d.hands[p]:
@@ -193,9 +264,9 @@ class RoleActions(GameCore):
                                            points=(s.point,))
                 self.after_action(d)
                 return
-            d.decision = Decision(K.DISCARD, p, points=(s.point,))
+            d.decision = self.shared_decision(_DISCARD, p, -1, -1, (), (s.point,))
             return
-        d.decision = self.simple_decision(K.DISCARD, p)
+        d.decision = self._simple[_DISCARD, p]
 
     def _reveal(self, d: Draft, p: int) -> None:
         if d.king_deck:
@@ -204,7 +275,7 @@ class RoleActions(GameCore):
             self.set_king(d, p, role)
             return
         if d.king_hidden > 0:
-            d.decision = self.simple_decision(K.REVEAL, p)
+            d.decision = self._simple[_REVEAL, p]
             return
         s = self.params["king.reshuffle"]
         if s.is_gap:
@@ -223,7 +294,7 @@ class RoleActions(GameCore):
         d.king_unseen = tuple(sorted(pool))
         d.king_hidden = len(pool)
         d.king_spent = ()
-        d.decision = Decision(K.REVEAL, p, points=(s.point,))
+        d.decision = Decision(_REVEAL, p, points=(s.point,))
 
     # ------------------------------------------------------------------ legal choices
     @staticmethod
@@ -253,6 +324,7 @@ class RoleActions(GameCore):
                 disp = remove_one(disp, last_card)
             cand.append(sorted(set(disp)))
         out: list[Swap] = []
+        made = self._swap_actions
         for a, b in pairs:
             cand_b = cand[b]
             if not cand_b:
@@ -268,96 +340,171 @@ class RoleActions(GameCore):
                     rb = cb % nr
                     if ra != rb and (ra_clash or (rb in roles_a and guard_a)):
                         continue
-                    out.append(Swap(a, ca, b, cb))
+                    key = (a, ca, b, cb)
+                    sw = made.get(key)
+                    if sw is None:
+                        sw = made[key] = Swap(a, ca, b, cb)
+                    out.append(sw)
         return out
 
     def legal_role_actions(self, state: State | Draft, dec: Decision) -> list[Action]:
-        """The legal actions of a role's decision (exchange, discard, swap, take-back)."""
-        k = dec.kind
-        p = dec.player
-        if k is K.EXCHANGE_PARTNER:
-            return [Partner(o) for o in dec.options]
-        if k is K.EXCHANGE_COUNT:
-            hi = min(len(state.hands[p]), len(state.hands[dec.partner]))
-            return [Count(n) for n in range(self._min_count(), hi + 1)]
-        if k is K.EXCHANGE_GIVE or k is K.EXCHANGE_ANSWER:
-            return [Give(c) for c in sorted(set(combinations(state.hands[p], dec.count)))]
-        if k is K.DISCARD:
-            return [Discard(c) for c in distinct(state.hands[p])]
-        if k is K.SWAP:
-            return list(dec.choices)  # type: ignore[arg-type]
-        if k is K.TAKE_BACK:
-            return [TakeBack(c) for c in self._take_back_options(state.displays[p], state.last_card)]
-        raise ValueError(f"no role decision {k.value}")
+        """The legal actions of a role's decision (exchange, discard, swap, take-back), in a
+        fixed order.
+
+        :raises ValueError: if ``dec`` is not a role's decision.
+        """
+        lister = self._role_legal.get(dec.kind)
+        if lister is None:
+            raise ValueError(f"no role decision {dec.kind.value}")
+        return lister(state, dec)
+
+    def _legal_partners(self, state: State | Draft, dec: Decision) -> list[Action]:
+        pa = self._partner_actions
+        return [pa[o] for o in dec.options]
+
+    def _legal_counts(self, state: State | Draft, dec: Decision) -> list[Action]:
+        hi = min(len(state.hands[dec.player]), len(state.hands[dec.partner]))
+        return list(self._count_actions[self._min_count():hi + 1])
+
+    def _legal_gives(self, state: State | Draft, dec: Decision) -> list[Action]:
+        made = self._give_actions
+        give = self.give_action
+        return [made[c] if c in made else give(c) for c in self.give_choices(state, dec)]
+
+    def give_choices(self, state: State | Draft, dec: Decision) -> list[tuple[int, ...]]:
+        """The card sets the player deciding a Wizard exchange's ``dec`` may give (each
+        ``dec.count`` cards of their hand, sorted), in the order of :meth:`legal_role_actions`
+        (role.wizard)."""
+        hand = state.hands[dec.player]
+        different = sorted(set(hand))
+        if len(different) == len(hand) and different == list(hand):
+            # a sorted hand of different cards: combinations come distinct and in order
+            combos: list[tuple[int, ...]] = list(combinations(hand, dec.count))
+        else:
+            combos = sorted(set(combinations(hand, dec.count)))
+        return combos
+
+    def _legal_discards(self, state: State | Draft, dec: Decision) -> list[Action]:
+        da = self._discard_actions
+        return [da[c] for c in distinct(state.hands[dec.player])]
+
+    def _legal_swaps(self, state: State | Draft, dec: Decision) -> list[Action]:
+        return list(dec.choices)  # type: ignore[arg-type]
+
+    def _legal_take_backs(self, state: State | Draft, dec: Decision) -> list[Action]:
+        ta = self._take_back_actions
+        return [ta[c] for c in self._take_back_options(state.displays[dec.player], state.last_card)]
 
     # ------------------------------------------------------------------ carrying out choices
     def apply_role_action(self, d: Draft, dec: Decision, action: Action) -> None:
         """Carry out ``action`` for a role's pending decision ``dec``.
 
-        :raises IllegalActionError: if ``action`` is not a legal choice.
+        :raises IllegalActionError: if ``action`` is not a legal choice (the reason and the
+            clause ids of the rule it breaks).
         """
         k = dec.kind
+        checker = self._role_check.get(k)
+        if checker is None:
+            raise IllegalActionError(f"no action is expected for a {k.value} decision here")
+        self._role_carry_out[k](d, dec, checker(d, dec, action))
+
+    def carry_out_role_action(self, d: Draft, dec: Decision, action: Action) -> None:
+        """Carry out ``action``, one of :meth:`legal_role_actions` for ``dec``, without
+        checking it again (the playout's fast path; :meth:`apply_role_action` checks)."""
+        self._role_carry_out[dec.kind](d, dec, action)
+
+    # each checker returns the action as its carrying-out takes it, or raises IllegalActionError
+    def _check_partner(self, d: Draft, dec: Decision, action: Action) -> Action:
+        if not isinstance(action, Partner) or action.seat not in dec.options:
+            raise self.refusal(dec, action, "the Wizard's partner must be an opponent who can exchange cards",
+                               "role.wizard")
+        return action
+
+    def _check_count(self, d: Draft, dec: Decision, action: Action) -> Action:
+        hi = min(len(d.hands[dec.player]), len(d.hands[dec.partner]))
+        if not isinstance(action, Count) or not self._min_count() <= action.n <= hi:
+            raise self.refusal(dec, action, f"the number of cards must be from {self._min_count()} to {hi}, "
+                               "no more than either hand holds", "role.wizard")
+        return action
+
+    def _check_give(self, d: Draft, dec: Decision, action: Action) -> Action:
+        if (not isinstance(action, Give) or len(action.cards) != dec.count
+                or not sub_multiset(action.cards, d.hands[dec.player])):
+            raise self.refusal(dec, action, f"give exactly {dec.count} card(s) from your own hand", "role.wizard")
+        return action
+
+    def _check_discard(self, d: Draft, dec: Decision, action: Action) -> Action:
+        if not isinstance(action, Discard) or action.card not in d.hands[dec.player]:
+            raise self.refusal(dec, action, "the Maid discards a card from the player's hand", "role.maid")
+        return action
+
+    def _check_swap(self, d: Draft, dec: Decision, action: Action) -> Action:
+        if not isinstance(action, Swap):
+            raise self.refusal(dec, action, "the Cupbearer's choice is a swap", "role.cupbearer")
+        if action.seat_a > action.seat_b:
+            action = Swap(action.seat_b, action.card_b, action.seat_a, action.card_a)
+        if action not in dec.choices:
+            raise IllegalActionError(f"that swap is not allowed: {self._swap_refusal(d, dec.player, action)}",
+                                     self._clauses["role.cupbearer"])
+        return action
+
+    def _check_take_back(self, d: Draft, dec: Decision, action: Action) -> Action:
+        if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[dec.player],
+                                                                                          d.last_card):
+            raise self.refusal(dec, action, "the Guard takes back another card from the player's own display",
+                               "role.guard")
+        return action
+
+    def _do_partner(self, d: Draft, dec: Decision, action: Action) -> None:
         p = dec.player
-        if k is K.EXCHANGE_PARTNER:
-            if not isinstance(action, Partner) or action.seat not in dec.options:
-                raise self.refusal(dec, action, "the Wizard's partner must be an opponent who can exchange cards",
-                                   "role.wizard")
-            self.emit(d, "exchange_partner", "role.wizard", player=p, other=action.seat)
-            d.decision = Decision(K.EXCHANGE_COUNT, p, partner=action.seat, points=dec.points)
-        elif k is K.EXCHANGE_COUNT:
-            hi = min(len(d.hands[p]), len(d.hands[dec.partner]))
-            if not isinstance(action, Count) or not self._min_count() <= action.n <= hi:
-                raise self.refusal(dec, action, f"the number of cards must be from {self._min_count()} to {hi}, "
-                                   "no more than either hand holds", "role.wizard")
-            self.emit(d, "exchange_count", "role.wizard", player=p, other=dec.partner,
-                                       count=action.n, points=dec.points)
-            if action.n == 0:
-                self.emit(d, "cards_exchanged", "role.wizard", player=p, other=dec.partner,
-                                           count=0, points=dec.points)
-                self.after_action(d)
-            else:
-                d.decision = Decision(K.EXCHANGE_GIVE, p, partner=dec.partner, count=action.n)
-        elif k is K.EXCHANGE_GIVE or k is K.EXCHANGE_ANSWER:
-            if (not isinstance(action, Give) or len(action.cards) != dec.count
-                    or not sub_multiset(action.cards, d.hands[p])):
-                raise self.refusal(dec, action, f"give exactly {dec.count} card(s) from your own hand",
-                                   "role.wizard")
-            given = tuple(sorted(action.cards))
-            if k is K.EXCHANGE_GIVE:
-                self.emit(d, "cards_given", "role.wizard", player=p, other=dec.partner,
-                                           cards=given)
-                d.decision = Decision(K.EXCHANGE_ANSWER, dec.partner, partner=p, count=dec.count, given=given)
-            else:
-                actor, other = dec.partner, p
-                d.hands[actor] = tuple(sorted(minus(d.hands[actor], dec.given) + given))
-                d.hands[other] = tuple(sorted(minus(d.hands[other], given) + dec.given))
-                self.emit(d, "cards_exchanged", "role.wizard", player=actor, other=other,
-                                           count=dec.count, cards=dec.given + given)
-                self.after_action(d)
-        elif k is K.DISCARD:
-            if not isinstance(action, Discard) or action.card not in d.hands[p]:
-                raise self.refusal(dec, action, "the Maid discards a card from the player's hand", "role.maid")
-            self._discard_and_draw(d, p, action.card)
-        elif k is K.SWAP:
-            if not isinstance(action, Swap):
-                raise self.refusal(dec, action, "the Cupbearer's choice is a swap", "role.cupbearer")
-            if action.seat_a > action.seat_b:
-                action = Swap(action.seat_b, action.card_b, action.seat_a, action.card_a)
-            if action not in dec.choices:
-                raise IllegalActionError(f"that swap is not allowed: {self._swap_refusal(d, p, action)}",
-                                         self._clauses["role.cupbearer"])
-            self._swap(d, p, action, dec)
-        elif k is K.TAKE_BACK:
-            if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[p],
-                                                                                              d.last_card):
-                raise self.refusal(dec, action, "the Guard takes back another card from the player's own display",
-                                   "role.guard")
-            d.displays[p] = remove_one(d.displays[p], action.card)
-            d.hands[p] = insert_sorted(d.hands[p], action.card)
-            self.emit(d, "card_taken_back", "role.guard", player=p, card=action.card)
+        seat = action.seat  # type: ignore[union-attr]
+        if d.events is not None:
+            self.emit(d, "exchange_partner", "role.wizard", player=p, other=seat)
+        d.decision = self.shared_decision(_EXCHANGE_COUNT, p, seat, -1, (), dec.points)
+
+    def _do_count(self, d: Draft, dec: Decision, action: Action) -> None:
+        p = dec.player
+        n = action.n  # type: ignore[union-attr]
+        if d.events is not None:
+            self.emit(d, "exchange_count", "role.wizard", player=p, other=dec.partner, count=n, points=dec.points)
+        if n == 0:
+            if d.events is not None:
+                self.emit(d, "cards_exchanged", "role.wizard", player=p, other=dec.partner, count=0,
+                          points=dec.points)
             self.after_action(d)
         else:
-            raise IllegalActionError(f"no action is expected for a {k.value} decision here")
+            d.decision = self.shared_decision(_EXCHANGE_GIVE, p, dec.partner, n, (), ())
+
+    def _do_give(self, d: Draft, dec: Decision, action: Action) -> None:
+        p = dec.player
+        given = tuple(sorted(action.cards))  # type: ignore[union-attr]
+        if dec.kind is _EXCHANGE_GIVE:
+            if d.events is not None:
+                self.emit(d, "cards_given", "role.wizard", player=p, other=dec.partner, cards=given)
+            d.decision = Decision(_EXCHANGE_ANSWER, dec.partner, partner=p, count=dec.count, given=given)
+            return
+        actor, other = dec.partner, p
+        d.hands[actor] = tuple(sorted(minus(d.hands[actor], dec.given) + given))
+        d.hands[other] = tuple(sorted(minus(d.hands[other], given) + dec.given))
+        if d.events is not None:
+            self.emit(d, "cards_exchanged", "role.wizard", player=actor, other=other, count=dec.count,
+                      cards=dec.given + given)
+        self.after_action(d)
+
+    def _do_discard(self, d: Draft, dec: Decision, action: Action) -> None:
+        self._discard_and_draw(d, dec.player, action.card)  # type: ignore[union-attr]
+
+    def _do_swap(self, d: Draft, dec: Decision, action: Action) -> None:
+        self._swap(d, dec.player, action, dec)  # type: ignore[arg-type]
+
+    def _do_take_back(self, d: Draft, dec: Decision, action: Action) -> None:
+        p = dec.player
+        card = action.card  # type: ignore[union-attr]
+        d.displays[p] = remove_one(d.displays[p], card)
+        d.hands[p] = insert_sorted(d.hands[p], card)
+        if d.events is not None:
+            self.emit(d, "card_taken_back", "role.guard", player=p, card=card)
+        self.after_action(d)
 
     def _swap_refusal(self, d: Draft, p: int, sw: Swap) -> str:
         """Why swap ``sw`` is not among seat ``p``'s legal Cupbearer swaps, in the terms of
@@ -400,13 +547,14 @@ class RoleActions(GameCore):
                 d.deck_bottom = d.deck_bottom + (card,)
         else:
             d.discard = d.discard + (card,)
-        self.emit(d, "card_discarded", "role.maid", player=p, card=card)
+        if d.events is not None:
+            self.emit(d, "card_discarded", "role.maid", player=p, card=card)
         if d.deck:
             top = d.deck[0]
             d.deck = d.deck[1:]
             self.receive_draw(d, p, top)
         elif d.deck_hidden > 0:
-            d.decision = self.simple_decision(K.DRAW, p)
+            d.decision = self._simple[_DRAW, p]
         elif d.deck_bottom:
             top = d.deck_bottom[0]
             d.deck_bottom = d.deck_bottom[1:]
@@ -422,8 +570,9 @@ class RoleActions(GameCore):
         db = remove_one(d.displays[b], cb) + (ca,)
         d.displays[a] = da
         d.displays[b] = db
-        self.emit(d, "cards_swapped", "role.cupbearer", player=p, seats=(a, b), cards=(ca, cb),
-                                   points=dec.points)
+        if d.events is not None:
+            self.emit(d, "cards_swapped", "role.cupbearer", player=p, seats=(a, b), cards=(ca, cb),
+                      points=dec.points)
         mine = d.displays[p]
         nr = self._nr
         if len({c % nr for c in mine}) < len(mine):
