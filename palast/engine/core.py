@@ -155,10 +155,15 @@ class GameCore:
         if not hand:
             self._gap(d, "play.empty_hand", seat)
             return
+        banned = d.king_in_force
+        restricted = banned >= 0 and not self.playable_when_banned[banned]
+        display = d.displays[seat]
+        if not display and not restricted:  # every hand card may be played, none repeats a role
+            d.decision = self._play_decisions[seat]
+            return
         nr = self._nr
         held = {c % nr for c in hand}
-        banned = d.king_in_force
-        if banned in held and not self.playable_when_banned[banned]:
+        if restricted and banned in held:
             if len(held) == 1:
                 s = self.params["jester.forced"]
                 if s.is_gap:
@@ -167,7 +172,6 @@ class GameCore:
                 d.decision = Decision(_PLAY, seat, forced=True, points=(s.point,))
                 return
             held.discard(banned)
-        display = d.displays[seat]
         if display:
             shown = {x % nr for x in display}
             if not held.isdisjoint(shown) and not held <= shown:

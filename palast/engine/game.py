@@ -425,9 +425,9 @@ class Game(RoleActions):
         before = d.displays[p]
         i = hand.index(c)
         d.hands[p] = hand[:i] + hand[i + 1:]
-        after = before + (c,)
-        d.displays[p] = after
-        d.played[p] += 1
+        d.displays[p] = before + (c,)
+        played = d.played[p] + 1
+        d.played[p] = played
         d.last_card = c
         if d.events is not None:
             self.emit(d, "card_played", "turn.play", player=p, card=c)
@@ -436,14 +436,16 @@ class Game(RoleActions):
             return
         roles_before = {x % nr for x in before}
         if role in roles_before:
-            self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
+            if d.events is not None:
+                self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
             self.end_round(d, "whisper", p)
             return
         if len(roles_before) + 1 >= self.six:
-            self.emit(d, "action_not_carried_out", "round.end.no-action-six", player=p, role=role)
+            if d.events is not None:
+                self.emit(d, "action_not_carried_out", "round.end.no-action-six", player=p, role=role)
             self.end_round(d, "six", p)
             return
-        if d.played[p] == self.six:
+        if played == self.six:
             sixth = self.params["action.sixth_played"]
             if sixth.is_gap:
                 self._gap(d, "action.sixth_played", p)
@@ -454,7 +456,8 @@ class Game(RoleActions):
                 self.after_action(d)
                 return
         if role == banned:
-            self.emit(d, "action_muted", "king.mute", player=p, role=role)
+            if d.events is not None:
+                self.emit(d, "action_muted", "king.mute", player=p, role=role)
             self.after_action(d)
             return
         self._starters[role](d, p, role)
