@@ -106,11 +106,14 @@ class Game(RoleActions):
         if k is _DEAL or k is _GAME_OVER or k is _GAP:
             return []
         if k is _NEXT_PLAYER:
-            return [NextPlayer(s) for s in d.options]
+            na = self._next_actions
+            return [na[s] for s in d.options]
         if k is _DRAW:
-            return [Draw(c) for c in distinct(state.unseen)]
+            da = self._draw_actions
+            return [da[c] for c in distinct(state.unseen)]
         if k is _REVEAL:
-            return [Reveal(r) for r in distinct(state.king_unseen)]
+            ra = self._reveal_actions
+            return [ra[r] for r in distinct(state.king_unseen)]
         return self.legal_role_actions(state, d)
 
     def _legal_plays(self, state: State | Draft, d: Decision) -> list[Action]:
@@ -199,9 +202,9 @@ class Game(RoleActions):
             hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
             return Deal(hands, cards[self.n * hs:] if deck_order else None)
         if k is _DRAW:
-            return Draw(state.unseen[int(rng.random() * len(state.unseen))])
+            return self._draw_actions[state.unseen[int(rng.random() * len(state.unseen))]]
         if k is _REVEAL:
-            return Reveal(state.king_unseen[int(rng.random() * len(state.king_unseen))])
+            return self._reveal_actions[state.king_unseen[int(rng.random() * len(state.king_unseen))]]
         raise ValueError(f"{k.value} is not a chance decision")
 
     # ------------------------------------------------------------------ apply

@@ -102,6 +102,9 @@ class RoleActions(GameCore):
         self._count_actions: tuple[Count, ...] = tuple(Count(k) for k in range(len(self.all_cards) + 1))
         self._discard_actions: tuple[Discard, ...] = tuple(Discard(c) for c in ids)
         self._take_back_actions: tuple[TakeBack, ...] = tuple(TakeBack(c) for c in ids)
+        self._next_actions: tuple[NextPlayer, ...] = tuple(NextPlayer(s) for s in range(self.n))
+        self._draw_actions: tuple[Draw, ...] = tuple(Draw(c) for c in ids)
+        self._reveal_actions: tuple[Reveal, ...] = tuple(Reveal(r) for r in range(self._nr))
         self._swap_actions: dict[tuple[int, int, int, int], Swap] = {}
         self._give_actions: dict[tuple[int, ...], Give] = {}
         self._shared: dict[tuple[object, ...], Decision] = {}
