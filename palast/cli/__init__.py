@@ -6,6 +6,7 @@ Heavy libraries (z3, sphinx) are imported only by the commands that need them.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
@@ -34,10 +35,29 @@ def usage_message(exc: click.UsageError) -> str:
     return f"{text} (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else text
 
 
+#: Each command and the module of this package that defines it (imported when the command
+#: runs or help lists it, so ``palast ask`` does not load the other commands' code).
+COMMAND_MODULES: dict[str, str] = {
+    "ask": "ask_cmd", "explain": "explain_cmd", "play": "play_cmd", "prove": "prove_cmd",
+    "replay": "replay_cmd", "rulings": "rulings_cmd", "simulate": "simulate_cmd", "spec": "spec_cmd",
+}
+
+
 class PalastGroup(click.Group):
     """A click group that reports bad input one way: :class:`InputError` and click's own
     usage errors (an unknown option, a value of the wrong type) print ``palast: error: ...``
-    on standard error and exit with code 2."""
+    on standard error and exit with code 2. Commands are loaded lazily from
+    :data:`COMMAND_MODULES` (click's "lazily loading subcommands" pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The names of every command, loaded or not, sorted."""
+        return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command named ``cmd_name`` (its module imported first), or ``None``."""
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            importlib.import_module(f"palast.cli.{COMMAND_MODULES[cmd_name]}")  # registers it on main
+        return super().get_command(ctx, cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
@@ -81,13 +101,3 @@ def get_spec(ctx: click.Context, *, rulings: bool = True) -> Any:
     return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None, rulings)
 
 
-from palast.cli import (  # noqa: E402,F401  (register commands)
-    ask_cmd,
-    explain_cmd,
-    play_cmd,
-    prove_cmd,
-    replay_cmd,
-    rulings_cmd,
-    simulate_cmd,
-    spec_cmd,
-)
