@@ -153,21 +153,28 @@ def friendly_message(err: Any) -> str:
     if v == "type" and _is_integer_type(schema.get("type")) and isinstance(err.instance, float):
         expected = desc if desc and "whole number" in desc else "a whole number" + (f" ({desc})" if desc else "")
         if err.instance.is_integer():
-            return (f"expected {expected}, written without a decimal point; found {err.instance!r} "
+            return (f"expected {expected}, written without a decimal point; found {shown(err.instance)} "
                     f"(write {int(err.instance)})")
-        return f"expected {expected}; found {err.instance!r}"
+        return f"expected {expected}; found {shown(err.instance)}"
     if v in ("type", "oneOf", "anyOf"):
         expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
-        return f"expected {expected}; found {err.instance!r}"
+        return f"expected {expected}; found {shown(err.instance)}"
     if v == "minimum":
-        return f"must be at least {err.validator_value}; found {err.instance!r}"
+        return f"must be at least {err.validator_value}; found {shown(err.instance)}"
     if v == "minItems":
         return f"needs at least {err.validator_value} item(s)"
     if v == "const":
-        return f"must be {err.validator_value!r}; found {err.instance!r}"
+        return f"must be {err.validator_value!r}; found {shown(err.instance)}"
     if v == "enum":
-        return f"must be one of {', '.join(map(str, err.validator_value))}; found {err.instance!r}"
+        return f"must be one of {', '.join(map(str, err.validator_value))}; found {shown(err.instance)}"
     return str(err.message)
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as the user wrote it, in JSON flow style (which YAML reads too): ``null``,
+    ``true``, ``"text"``, ``[1, 2]``; cut to about ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _is_integer_type(t: Any) -> bool:

@@ -6,6 +6,7 @@ the file, the line and column, and the key path of the offending value.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -297,23 +298,26 @@ def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML
     At most ``max_bytes + 1`` bytes are ever read, so a device, a pipe or a file that
     grows while it is read cannot exhaust memory. A UTF-8 byte order mark is dropped.
 
-    :param path: the file.
+    :param path: the file; ``"-"`` reads standard input (named ``<stdin>`` in messages).
     :param max_bytes: the largest size accepted.
     :param kind: what the file is, for the message (``"YAML files"``, ``"records"``).
     :returns: the text.
     :raises InputError: if the file is missing, a directory, unreadable, larger than
         ``max_bytes`` or not UTF-8.
     """
-    p = Path(path)
     name = str(path)
+    too_big = (f"the file is {{size}} bytes; palast reads {kind} of up to {max_bytes} bytes "
+               "(a position, a record or a spec file needs far less)")
+    if name == "-":  # standard input, read as far as the limit allows
+        raw = sys.stdin.buffer.read(max_bytes + 1)
+        return _decode(raw, "<stdin>", max_bytes, too_big)
+    p = Path(path)
     try:
         size = p.stat().st_size
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
     if p.is_dir():
         raise InputError("is a directory, not a file", name)
-    too_big = (f"the file is {{size}} bytes; palast reads {kind} of up to {max_bytes} bytes "
-               "(a position, a record or a spec file needs far less)")
     if size > max_bytes:
         raise InputError(too_big.format(size=size), name)
     try:
@@ -321,6 +325,10 @@ def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML
             raw = fh.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", name) from None
+    return _decode(raw, name, max_bytes, too_big)
+
+
+def _decode(raw: bytes, name: str, max_bytes: int, too_big: str) -> str:
     if len(raw) > max_bytes:
         raise InputError(too_big.format(size=f"more than {max_bytes}"), name)
     try:
@@ -339,4 +347,5 @@ def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
         :data:`MAX_BYTES`, not UTF-8, or not valid YAML (see :func:`read_text` and
         :func:`parse_yaml`).
     """
-    return parse_yaml(read_text(path, max_bytes), str(path))
+    name = "<stdin>" if str(path) == "-" else str(path)
+    return parse_yaml(read_text(path, max_bytes), name)

@@ -265,3 +265,20 @@ def test_a_short_handed_position_is_answered_with_a_warning(spec: Spec) -> None:
     assert all("hand-plus-display" in w for w in warnings)
     for path in sorted(EXAMPLES.glob("*.yaml")):
         assert ask(spec, load_scenario(path, spec))["warnings"] == [], path.name
+
+
+# ---------------------------------------------------------------- standard input
+def test_ask_dash_reads_the_scenario_from_standard_input() -> None:
+    """``palast ask -`` answers the scenario piped in exactly as it answers the file."""
+    path = EXAMPLES / "guard-alone.yaml"
+    from_file = CliRunner().invoke(main, ["ask", "--json", str(path)])
+    from_stdin = CliRunner().invoke(main, ["ask", "--json", "-"], input=path.read_text(encoding="utf-8"))
+    assert from_file.exit_code == 0 and from_stdin.exit_code == 0, from_stdin.output
+    assert json.loads(from_stdin.output)["rulesets"] == json.loads(from_file.output)["rulesets"]
+
+
+def test_ask_dash_names_standard_input_in_a_message() -> None:
+    r = CliRunner().invoke(main, ["ask", "-"], input="players: [red\n")
+    assert r.exit_code == 2
+    assert "<stdin>: line 2, column 1: not valid YAML" in r.output
+    assert "Traceback" not in r.output

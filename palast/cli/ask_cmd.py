@@ -10,15 +10,16 @@ from palast.cli import get_spec, main
 
 
 @main.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document (its fields: README, section 'Reading palast ask').")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Ask only these rulesets (repeatable).")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of the text output.")
 @click.pass_context
 def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, ...], no_clauses: bool) -> None:
-    """What happens in SCENARIO: per ruleset, who must decide what, the legal actions, what
-    each leads to (events with clause ids) and where the rulesets disagree.
+    """What happens in SCENARIO (a YAML file, or - to read it from standard input): per
+    ruleset, who must decide what, the legal actions, what each leads to (events with
+    clause ids) and where the rulesets disagree.
 
     The scenario's actions are applied first, under each ruleset as far as they go; where
     one is illegal or play stops at a variation point the ruleset leaves open, that
