@@ -149,7 +149,8 @@ def parse_action(game: Game, text: str) -> Action:
                         raise NotationError(f"the deal names {who} twice")
                     hands[seat] = tuple(sorted(_cards(game, listed)))
             if set(hands) != set(range(game.n)):
-                raise NotationError("a deal must give a hand to every seated player")
+                missing = ", ".join(game.colour_name(s) for s in range(game.n) if s not in hands)
+                raise NotationError(f"a deal must give a hand to every seated player; it gives none to {missing}")
             return Deal(tuple(hands[s] for s in range(game.n)), deck)
     except NotationError as exc:
         raise NotationError(f"in action {s!r}: {exc.message}") from None
