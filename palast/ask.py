@@ -120,6 +120,7 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
         "gap": d.point if d.kind is K.GAP else None,
         "winners": [game.colour_name(w) for w in s.result.winners] if s.result else None,
         "variation_points": points,
+        "position": describe_position(game, s),
     }
 
 
@@ -187,9 +188,28 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
     return out
 
 
-def _signature(o: dict[str, Any]) -> tuple[Any, ...]:
+def _signature(o: dict[str, Any], position: bool = True) -> tuple[Any, ...]:
+    """What an outcome comes to, without the clauses cited (each ruleset cites its own
+    sources): the events in words, who decides what next and, if ``position``, the
+    position reached."""
     return (o["round_end"], tuple(sorted(o["scores"].items())), o["next_to_move"], o["next_decision"], o["gap"],
-            tuple(e["kind"] for e in o["events"]), tuple(o["winners"] or ()))
+            tuple((e["kind"], e["text"]) for e in o["events"]), tuple(o["winners"] or ()),
+            tuple(o["position"]) if position else ())
+
+
+def _details(per: dict[str, dict[str, Any]], position: bool = True) -> dict[str, list[str]]:
+    """For each ruleset, the lines of its events (in words) and, if ``position``, of the
+    position that not every ruleset in ``per`` shares (``per``: ruleset -> outcome or
+    answer, with ``events`` or ``history``, and ``position``)."""
+    lines: dict[str, list[str]] = {}
+    for r, o in per.items():
+        events = o["events"] if "events" in o else [e for h in o["history"] for e in h["events"]]
+        # a player's line whole; the line of decks, King cards and round part by part
+        parts = [p for x in o["position"] for p in (" ".join(x.split()).split("; ") if x.startswith("draw deck")
+                                                    else [" ".join(x.split())])] if position else []
+        lines[r] = [e["text"] for e in events] + parts
+    common = set.intersection(*(set(v) for v in lines.values()))
+    return {r: [x for x in v if x not in common] for r, v in lines.items()}
 
 
 def _summary(o: dict[str, Any]) -> str:
@@ -242,8 +262,9 @@ def stop_words(stop: dict[str, Any] | None, n_actions: int, *, clauses: bool = T
 
 def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) -> list[dict[str, Any]]:
     """Where the rulesets' answers differ: how far the scenario's actions apply, the
-    decision, the legal actions, the outcome of an action legal in all of them, or the
-    winners at a game end.
+    position they lead to, the decision, the legal actions, the outcome of an action legal
+    in all of them (its events in words, the position it reaches, who decides next), or
+    the winners at a game end.
 
     Decisions, legal actions and outcomes are compared between the rulesets that applied
     the same number of the scenario's actions (they answer the same question).
@@ -252,7 +273,7 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
     :param spec: when given, each entry's ``variation_points`` keeps only the points whose
         readings differ between the rulesets compared (the points that explain the
         difference); all points involved are kept under ``involved``.
-    :returns: one dict per difference: ``what`` (``actions``, ``decision``,
+    :returns: one dict per difference: ``what`` (``actions``, ``position``, ``decision``,
         ``legal_actions`` or ``outcome``), ``groups`` (lists of rulesets that give the same
         answer), ``rulesets`` (ruleset -> its answer in words), ``variation_points``,
         ``involved``, ``text``; ``action`` for an outcome (at a game end: the last action
@@ -307,6 +328,20 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
     :func:`disagreements`); ``where`` prefixes each text."""
     out: list[dict[str, Any]] = []
     names = list(results)
+    pgroups = _groups({r: (tuple((e["kind"], e["text"]) for h in results[r]["history"] for e in h["events"]),
+                           tuple(results[r]["position"])) for r in names})
+    same_start = len(pgroups) == 1
+    if not same_start:
+        only = _details(results)
+        words = {r: "; ".join(only[r]) or "the same events and position" for r in names}
+        path: list[str] = []
+        for r in names:
+            for h in results[r]["history"]:
+                for e in h["events"]:
+                    _add(path, e.get("variation_points", []))
+        out.append(entry("position", pgroups, words, path,
+                         where + "the scenario's actions lead to different positions: "
+                         + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in pgroups)))
     decs = {r: results[r]["decision"] for r in names}
     if all(d["kind"] == K.GAME_OVER.value for d in decs.values()):
         # the game is over everywhere: the question is who won (game-end-tiebreak, final-tie)
@@ -344,9 +379,12 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
         if action not in common:
             continue
         per = {r: next(o for o in results[r]["outcomes"] if o["action"] == action) for r in names}
-        ogroups = _groups({r: _signature(o) for r, o in per.items()})
+        # where the positions answered differ already, so do the positions reached: compare
+        # the rest of the outcome then
+        ogroups = _groups({r: _signature(o, same_start) for r, o in per.items()})
         if len(ogroups) > 1:
-            words = {r: _summary(o) for r, o in per.items()}
+            only = _details(per, same_start)
+            words = {r: "; ".join([_summary(o), *only[r]]) for r, o in per.items()}
             out.append(entry("outcome", ogroups, words, _points(*per.values()),
                              where + f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
                              action=action))
@@ -438,6 +476,21 @@ def _event_lines(events: list[dict[str, Any]], clauses: bool) -> list[str]:
     return lines
 
 
+def _position_label(answer: dict[str, Any], n_actions: int) -> str:
+    """What the position shown once for every ruleset is: after how many of the
+    scenario's ``n_actions`` actions (the same under every ruleset, or not)."""
+    applied = {len(res["history"]) for res in answer["rulesets"].values()}
+    plural = "s" if n_actions > 1 else ""
+    if len(applied) > 1:
+        return f"the position reached (after a different number of the scenario's {n_actions} actions per ruleset)"
+    k = applied.pop()
+    if k == n_actions:
+        return f"the position after the scenario's {n_actions} action{plural}"
+    if k == 0:
+        return f"the position as given (the scenario's {n_actions} action{plural} applied under no ruleset)"
+    return f"the position after the first {k} of the scenario's {n_actions} actions"
+
+
 def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
     """The answer as text for a terminal: per ruleset the actions applied with their
     events, where they stopped, the decision, each legal action's outcome with events and
@@ -453,7 +506,7 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
     n_actions = len(answer.get("actions", []))
     if positions and same:
         if n_actions:
-            lines.append(f"   the position after the scenario's {n_actions} action{'s' if n_actions > 1 else ''}:")
+            lines.append(f"   {_position_label(answer, n_actions)}:")
         lines.extend("   " + x for x in positions[0])
     for r, res in answer["rulesets"].items():
         stop = res.get("stopped_at")

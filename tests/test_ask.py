@@ -5,6 +5,7 @@ own scenario and shown output."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from palast.ask import ask, render_text
+from palast.ask import ask, disagreements, render_text
 from palast.cli import main
 from palast.errors import ScenarioError
 from palast.scenario import load_scenario, parse_scenario
@@ -282,3 +283,79 @@ def test_ask_dash_names_standard_input_in_a_message() -> None:
     assert r.exit_code == 2
     assert "<stdin>: line 2, column 1: not valid YAML" in r.output
     assert "Traceback" not in r.output
+
+
+# ---------------------------------------------------------------- outcomes compared by what they come to
+RESHUFFLE = """\
+players: [red, blue, green]
+banned: jester
+king_deck: 0
+to_move: red
+hands:
+  red: [marshal/red, jester/red]
+deck: 17
+"""
+
+
+def test_an_outcome_differing_only_in_an_event_detail_is_a_disagreement(spec: Spec) -> None:
+    """Under every ruleset the Marshal reshuffles the empty King deck (same event kinds, same
+    next decision), but source-b's deck holds one King card fewer and keeps the Jester
+    banned (king-reshuffle-scope): ask must not say the rulesets agree."""
+    a = ask(spec, parse_scenario(RESHUFFLE, spec, "reshuffle.yaml"))
+    [d] = [d for d in a["disagreements"] if d["what"] == "outcome"]
+    assert d["action"] == "play marshal/red"
+    assert sorted(map(sorted, d["groups"])) == [["reference", "source-a"], ["source-b"]]
+    assert "king-reshuffle-scope" in d["variation_points"]
+    assert "King deck 5" in d["rulesets"]["source-b"] and "King deck 6" in d["rulesets"]["source-a"]
+
+
+def test_actions_leading_to_different_positions_are_a_disagreement(spec: Spec) -> None:
+    """The same scenario with the Marshal applied: the positions answered differ, which is
+    said once (``position``), not again for every King card that may come up next."""
+    a = ask(spec, parse_scenario(RESHUFFLE + "actions: [play marshal/red]\n", spec, "reshuffle.yaml"))
+    whats = [d["what"] for d in a["disagreements"]]
+    assert whats.count("position") == 1 and "outcome" not in whats
+    [d] = [d for d in a["disagreements"] if d["what"] == "position"]
+    assert "banned role: jester" in d["rulesets"]["source-b"] and "banned role: none" in d["rulesets"]["reference"]
+
+
+def test_clause_ids_alone_do_not_make_a_disagreement(spec: Spec) -> None:
+    """Each ruleset cites its own sources: answers that differ only in the clause ids of
+    their events agree (the clauses of source-b's events are replaced here)."""
+    a = ask(spec, load_scenario(EXAMPLES / "guard-alone.yaml", spec))
+    assert a["disagreements"] == []
+    results = copy.deepcopy(a["rulesets"])
+    for o in results["source-b"]["outcomes"]:
+        for e in o["events"]:
+            e["clauses"] = ["B.only"]
+    assert disagreements(results) == []
+    results["source-b"]["outcomes"][0]["events"][0]["text"] += " (changed)"
+    assert [d["what"] for d in disagreements(results)] == ["outcome"]
+
+
+def test_a_gap_cites_the_rule_being_applied(spec: Spec) -> None:
+    """action-impossible is named by the Wizard's and the Maid's rules: a Maid played from
+    an otherwise empty hand stops at the gap citing the Maid's clauses, not the Wizard's."""
+    text = "players: [red, blue, green]\nto_move: red\nhands:\n  red: [maid/red]\ndeck: 17\n"
+    a = ask(spec, parse_scenario(text, spec, "maid.yaml"))
+    for ruleset in ("source-a", "source-b"):
+        [o] = a["rulesets"][ruleset]["outcomes"]
+        [gap] = [e for e in o["events"] if e["kind"] == "rule_gap"]
+        assert o["gap"] == "action-impossible"
+        assert gap["rule"] == "role.maid"
+        assert set(gap["clauses"]) <= set(spec.rules["role.maid"].clauses)
+        assert not any("wizard" in c or "zauberer" in c for c in gap["clauses"])
+
+
+def test_the_position_label_says_how_many_actions_applied(spec: Spec) -> None:
+    """A scenario whose only action stops under every ruleset (red has no card to play)
+    shows the position as given, not "after the scenario's 1 action"."""
+    text = ("players: [red, blue, green]\nto_move: red\nhands:\n  blue: [maid/blue]\ndeck: 17\n"
+            "actions: [play maid/red]\n")
+    out = render_text(ask(spec, parse_scenario(text, spec, "stop.yaml")))
+    assert "the position as given (the scenario's 1 action applied under no ruleset):" in out
+    assert "after the scenario's 1 action" not in out
+    two = text.replace("actions: [play maid/red]", "to_move: blue\nactions: [play maid/blue, play maid/red]")
+    two = two.replace("to_move: red\n", "", 1)
+    out = render_text(ask(spec, parse_scenario(two, spec, "stop.yaml")))
+    assert "the position after the first 1 of the scenario's 2 actions:" in out

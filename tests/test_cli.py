@@ -61,6 +61,22 @@ def test_play_prints_a_game(n: int, ruleset: str) -> None:
     assert again.stdout == r.stdout
 
 
+def test_play_labels_each_deal_with_the_round_it_starts() -> None:
+    """Every ``[round k] chance: deal`` line is followed by the event that round k is dealt,
+    and the round labels never go back."""
+    r = run("play", "--players", "3", "--seed", "4", "--ruleset", "source-b")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    deals = [i for i, x in enumerate(lines) if "] chance: deal" in x]
+    assert len(deals) >= 2
+    for i in deals:
+        k = int(lines[i].split("]")[0].removeprefix("[round "))
+        dealt = next(x for x in lines[i + 1:] if " is dealt" in x)
+        assert dealt.strip().startswith(f"round {k} is dealt"), (lines[i], dealt)
+    labels = [int(x.split("]")[0].removeprefix("[round ")) for x in lines if x.startswith("[round ")]
+    assert labels == sorted(labels)
+
+
 def test_spec_check_ok() -> None:
     r = run("spec", "check")
     assert r.returncode == 0, r.stderr
@@ -207,3 +223,10 @@ def test_simulate_plots_place_is_checked_before_playing(tmp_path: Path, monkeypa
     monkeypatch.setattr(palast.simulate, "simulate", interrupted)
     code, _, _ = invoke("simulate", "-g", "3", "-n", "3", "--plots", str(tmp_path / "new" / "plots"))
     assert code == 130 and not (tmp_path / "new").exists()
+
+
+def test_empty_colours_are_bad_input_not_ignored() -> None:
+    for given in ("", " , "):
+        code, out, err = invoke("play", "--colours", given)
+        assert code == 2 and out == ""
+        assert "--colours: names no colour" in err

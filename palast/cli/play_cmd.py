@@ -37,8 +37,11 @@ def player_colours(spec: Any, players: int, colours: str | None, players_given: 
     """
     from palast.errors import InputError
 
-    if colours:
+    if colours is not None:
         seats = [c.strip() for c in colours.split(",") if c.strip()]
+        if not seats:
+            raise InputError("names no colour; give the seated colours in seat order, comma-separated, "
+                             "e.g. red,blue,green", None, "--colours")
         if players_given and len(seats) != players:
             raise InputError(f"--players says {players} players, --colours seats {len(seats)} "
                              f"({', '.join(seats)}); give counts that agree, or only one of them", None, "--colours")
@@ -81,7 +84,7 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     try:
         game = Game(spec, rs, seats, check=check)
     except InputError as exc:
-        raise InputError(exc.message, None, "--colours" if colours else "--players") from None
+        raise InputError(exc.message, None, "--colours" if colours is not None else "--players") from None
     if record_file is not None:
         from palast.record import check_writable
 
@@ -100,7 +103,8 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
                 text = "deal (hands: " + "; ".join(
                     f"{game.colour_name(s)} {game.cards.format_cards(h)}" for s, h in enumerate(move.action.hands)  # type: ignore[union-attr]
                 ) + ")"
-            click.echo(f"[round {max(move.before.round, 1)}] {who}: {text}")
+            # a deal belongs to the round it starts; every other action to the round under way
+            click.echo(f"[round {move.step.state.round}] {who}: {text}")
         for e in move.step.events:
             if quiet and e.kind not in ("round_ended", "points_scored", "game_ended", "rule_gap"):
                 continue

@@ -187,11 +187,15 @@ class GameCore:
                 return
         d.decision = self._play_decisions[seat]
 
-    def _gap(self, d: Draft, parameter: str, seat: int) -> None:
+    def _gap(self, d: Draft, parameter: str, seat: int, rule: str | None = None) -> None:
+        """Stop play at the open variation point that sets ``parameter``: a gap decision
+        and a ``rule_gap`` event citing ``rule`` (the rule being applied), or else the first
+        rule of the spec that names the point."""
         point = self.params[parameter].point
         d.decision = Decision(_GAP, seat, point=point, points=(point,))
-        rules = [r for r in self.spec.rules.values() if point in r.variation_points]
-        rule = rules[0].id if rules else "turn.play"
+        if rule is None:
+            rules = [r for r in self.spec.rules.values() if point in r.variation_points]
+            rule = rules[0].id if rules else "turn.play"
         self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
 
     def after_action(self, d: Draft) -> None:

@@ -231,7 +231,7 @@ class RoleActions(GameCore):
     def _start_exchange(self, d: Draft, p: int, role: int) -> None:
         mc = self.params["wizard.min_count"]
         if mc.is_gap:
-            self._gap(d, "wizard.min_count", p)
+            self._gap(d, "wizard.min_count", p, "role.wizard")
             return
         least = self._min_count()
         partners: tuple[int, ...] = ()
@@ -241,7 +241,7 @@ class RoleActions(GameCore):
         if not partners:
             imp = self.params["action.impossible"]
             if imp.is_gap:
-                self._gap(d, "action.impossible", p)
+                self._gap(d, "action.impossible", p, "role.wizard.void")
                 return
             self.emit(d, "action_void", "role.wizard.void", player=p, role=role, points=(imp.point,))
             self.after_action(d)
@@ -252,7 +252,7 @@ class RoleActions(GameCore):
         if not d.hands[p]:
             imp = self.params["action.impossible"]
             if imp.is_gap:
-                self._gap(d, "action.impossible", p)
+                self._gap(d, "action.impossible", p, "role.maid")
                 return
             self.emit(d, "action_void", "role.maid", player=p, role=role, points=(imp.point,))
             self.after_action(d)
@@ -260,7 +260,7 @@ class RoleActions(GameCore):
         if len(d.deck) + d.deck_hidden + len(d.deck_bottom) == 0:
             s = self.params["maid.empty_deck"]
             if s.is_gap:
-                self._gap(d, "maid.empty_deck", p)
+                self._gap(d, "maid.empty_deck", p, "role.maid.empty-deck")
                 return
             if s.value == "no-action":
                 self.emit(d, "action_void", "role.maid.empty-deck", player=p, role=role,
