@@ -131,8 +131,9 @@ def _who_decides(previous: Step | None) -> tuple[str, tuple[str, ...]]:
 def _compare_result(game: Game, expected: RecordResult, state: State) -> list[str]:
     actual = result_of(game, state)
     if actual is None:
-        return [f"the record's result says the game ended ({expected.end or 'result given'}), but after the last "
-                f"action it goes on: {describe_decision(game, state)}"]
+        said = f'"end": "{expected.end}"' if expected.end else "a result line, which says the record is complete"
+        return [f"the record's result says play is over ({said}), but after the last action it goes on: "
+                f"{describe_decision(game, state)}"]
     out: list[str] = []
     if expected.end is not None and expected.end != actual.end:
         out.append(f"end: the record says {expected.end}, the replay gives {actual.end}")

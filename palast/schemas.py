@@ -10,6 +10,7 @@ file and the place (:func:`schema_file_problems`), never as an error inside json
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -227,6 +228,7 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
         if broken is None:
             raise
         raise broken from None
+    errors = [e for err in errors for e in _deepest(err)]
     for err in errors:
         path = [*base, *err.absolute_path]
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
@@ -242,4 +244,23 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
                                + allowed_keys(allowed))
                 continue
         out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
-    return out
+    return sorted(out, key=_line_order)
+
+
+def _deepest(err: Any) -> list[Any]:
+    """For a value matching none of a ``oneOf``/``anyOf``'s alternatives, the errors
+    inside it (an item of a list that is not a card, say), where an alternative fits its
+    shape; otherwise ``[err]`` itself."""
+    if err.validator not in ("oneOf", "anyOf") or not err.context:
+        return [err]
+    inner = [e for e in err.context if e.relative_path]
+    return [d for e in inner for d in _deepest(e)] if inner else [err]
+
+
+def _line_order(message: str) -> tuple[int, int]:
+    """Sort key of a message by the line and column it names (messages naming none first)."""
+    m = _PLACE.search(message)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+_PLACE = re.compile(r"line (\d+), column (\d+)")

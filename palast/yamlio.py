@@ -183,6 +183,9 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
             pairs: list[tuple[yaml.Node, yaml.Node]] = node.value
             for key, value in pairs:
                 if isinstance(key, yaml.ScalarNode):
+                    if key.tag == "tag:yaml.org,2002:null":
+                        return path, key.start_mark, ("a key is empty (null, ~ or nothing before the colon); "
+                                                      "write the key's name")
                     if key.value in seen:
                         return [*path, key.value], key.start_mark, f"the key {key.value!r} is given twice"
                     seen.add(key.value)
@@ -265,13 +268,19 @@ def parse_yaml(text: str, file: str) -> Document:
             raise InputError("a second YAML document starts here ('---'); a file holds one document", file,
                              place) from None
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it has no mark
+        pos = exc.position
+        place = f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
+        raise InputError(f"a control character (U+{exc.character:04X}) that YAML does not allow; remove it, or "
+                         "save the file as plain text", file, place) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
     found = _check_tree(root)
     if found:
         bad_path, bad_mark, what = found
         shown = format_path(bad_path) if len(bad_path) <= 8 else f"{format_path(bad_path[:4])}..."
-        raise InputError(what, file, f"line {bad_mark.line + 1}, column {bad_mark.column + 1} ({shown})")
+        at = f"line {bad_mark.line + 1}, column {bad_mark.column + 1}"
+        raise InputError(what, file, f"{at} ({shown})" if shown else at)
     if root is None:
         return Document(None, file, None)
     try:
