@@ -289,6 +289,10 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
         except OSError:
             key = None
     trusted = key is not None and spec_stamp.is_stamped(key)
+    kept = spec_stamp.load_documents(key) if trusted and key is not None else None
+    if kept is not None and set(kept) == {f for f, _ in SPEC_FILES}:
+        # the very bytes validated before, parsed before: no YAML to read
+        return _build(root_path, {f: Document(kept[f], str(root_path / f), None) for f, _ in SPEC_FILES})
     docs: dict[str, Document] = {}
     problems: list[str] = []
     for fname, schema in SPEC_FILES:
@@ -304,12 +308,15 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
         raise SpecError(_join(problems), str(root_path))
     spec = _build(root_path, docs)
     if trusted:
+        if key is not None:
+            spec_stamp.save_documents(key, {f: d.data for f, d in docs.items()})
         return spec
     problems = cross_check(spec, sources, rulings=rulings)
     if problems:
         raise SpecError(_join(problems), str(root_path))
     if key is not None:
         spec_stamp.stamp(key)
+        spec_stamp.save_documents(key, {f: d.data for f, d in docs.items()})
     return spec
 
 

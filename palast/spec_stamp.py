@@ -1,5 +1,6 @@
 """A record that a spec, byte for byte, has passed validation, so that commands which
-only read it (``palast ask``) need not validate it again on every start.
+only read it (``palast ask``) need not validate it again on every start — nor parse its
+YAML again: beside the stamp lies the parsed data of the spec files.
 
 A *stamp* is an empty file in palast's cache directory whose name is the SHA-256 of
 everything validation depends on: the spec files and their JSON Schemas, the rule
@@ -8,15 +9,22 @@ modules. Any change to any of them gives another name, so a stamp can only vouch
 very bytes that were validated. The cache directory is ``$PALAST_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/palast``, else ``~/.cache/palast``; when it cannot be written the spec
 is simply validated each time.
+
+The parsed data is kept in :mod:`marshal` format, the format of Python's own bytecode
+cache, which holds exactly the dicts, lists, strings, numbers, booleans and ``None`` a YAML
+file gives (integer keys included) and, unlike pickle, never builds other objects. A file
+that cannot be read back as such data is ignored and the YAML parsed again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -67,3 +75,49 @@ def stamp(key: str) -> None:
         os.replace(tmp, folder / f"spec-valid-{key}")
     except OSError:
         pass
+
+
+def save_documents(key: str, data: dict[str, Any]) -> None:
+    """Keep ``data`` (spec file name -> its parsed YAML) beside the stamp ``key``
+    (atomically; silently not at all when the cache directory cannot be written)."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".spec-data-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump(data, fh)
+        target = folder / f"spec-data-{key}.marshal"
+        os.replace(tmp, target)
+        for old in folder.glob("spec-data-*.marshal"):  # the data of specs since changed
+            if old != target:
+                old.unlink(missing_ok=True)
+    except (OSError, ValueError):
+        pass
+
+
+def load_documents(key: str) -> dict[str, Any] | None:
+    """The parsed spec files kept for stamp ``key``, or ``None`` when there are none or
+    the file does not hold a mapping of file names to plain data."""
+    try:
+        data = marshal.loads((cache_dir() / f"spec-data-{key}.marshal").read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data) or not _plain(data):
+        return None
+    return data
+
+
+def _plain(value: Any) -> bool:
+    """True if ``value`` holds only what YAML gives: dicts, lists, text, numbers, booleans,
+    ``None`` (no code objects, sets or bytes)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif not (v is None or isinstance(v, (str, int, float))):
+            return False
+    return True

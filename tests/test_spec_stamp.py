@@ -3,6 +3,7 @@ trusted without the rulings' checks; any change to it is validated again."""
 
 from __future__ import annotations
 
+import marshal
 import shutil
 from pathlib import Path
 
@@ -54,3 +55,41 @@ def test_spec_check_always_validates(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(spec_module, "schema_errors", counting)
     load_spec(ROOT / "spec")
     assert len(calls) == len(spec_module.SPEC_FILES)
+
+
+def test_a_stamped_spec_is_read_from_its_kept_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second load of the same bytes reads no YAML: the parsed data kept beside the
+    stamp gives the same spec (integer keys, such as the targets by player count, kept)."""
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_spec(ROOT / "spec", rulings=False)
+    assert len(list((tmp_path / "cache").glob("spec-data-*.marshal"))) == 1
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("YAML read again")
+
+    monkeypatch.setattr(spec_module, "read_yaml", refuse)
+    again = load_spec(ROOT / "spec", rulings=False)
+    assert again.game == first.game and again.rules == first.rules and again.clauses == first.clauses
+    assert [again.target(n) for n in (3, 4, 5)] == [first.target(n) for n in (3, 4, 5)]
+
+
+@pytest.mark.parametrize("content", [b"not marshal data", marshal.dumps({"game.yaml": {1, 2}}),
+                                     marshal.dumps(["a list"]), b""])
+def test_kept_data_that_is_not_plain_yaml_data_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          content: bytes) -> None:
+    """A damaged or foreign data file is not used: the YAML is parsed again."""
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_spec(ROOT / "spec", rulings=False)
+    [kept] = (tmp_path / "cache").glob("spec-data-*.marshal")
+    kept.write_bytes(content)
+    reads: list[object] = []
+    real = spec_module.read_yaml
+
+    def counting(*args: object, **kwargs: object) -> object:
+        reads.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spec_module, "read_yaml", counting)
+    again = load_spec(ROOT / "spec", rulings=False)
+    assert len(reads) == len(spec_module.SPEC_FILES)
+    assert again.rules == first.rules
