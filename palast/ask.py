@@ -148,6 +148,7 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
         "gap": d.point if d.kind is K.GAP else None,
         "winners": [game.colour_name(w) for w in result.winners] if result else None,
         "tiebreak": (result.tiebreak or None) if result else None,
+        "variation_points": list(d.points),
     }
     legal: list[str] = []
     outcomes: list[dict[str, Any]] = []
@@ -188,13 +189,23 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
     return out
 
 
+#: Event kinds that all say "the role's action has no effect" (for different reasons: a
+#: muted role, a sixth card played, nothing to do, no action at all): outcomes that differ
+#: only in which of these they name come to the same thing.
+_NO_EFFECT = frozenset({"action_none", "action_void", "action_muted", "action_skipped", "action_not_carried_out"})
+
+
+def _effects(events: Any) -> tuple[str, ...]:
+    """The kinds of ``events`` (event dicts), each no-effect kind as ``"no_action"``."""
+    return tuple("no_action" if e["kind"] in _NO_EFFECT else e["kind"] for e in events)
+
+
 def _signature(o: dict[str, Any], position: bool = True) -> tuple[Any, ...]:
-    """What an outcome comes to, without the clauses cited (each ruleset cites its own
-    sources): the events in words, who decides what next and, if ``position``, the
-    position reached."""
+    """What an outcome comes to: its effects (event kinds, the reasons for no effect and
+    the clauses cited aside), the round end, scores, who decides what next, the winners
+    and, if ``position``, the position reached (hands, displays, decks, King cards)."""
     return (o["round_end"], tuple(sorted(o["scores"].items())), o["next_to_move"], o["next_decision"], o["gap"],
-            tuple((e["kind"], e["text"]) for e in o["events"]), tuple(o["winners"] or ()),
-            tuple(o["position"]) if position else ())
+            _effects(o["events"]), tuple(o["winners"] or ()), tuple(o["position"]) if position else ())
 
 
 def _details(per: dict[str, dict[str, Any]], position: bool = True) -> dict[str, list[str]]:
@@ -273,8 +284,8 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
     :param spec: when given, each entry's ``variation_points`` keeps only the points whose
         readings differ between the rulesets compared (the points that explain the
         difference); all points involved are kept under ``involved``.
-    :returns: one dict per difference: ``what`` (``actions``, ``position``, ``decision``,
-        ``legal_actions`` or ``outcome``), ``groups`` (lists of rulesets that give the same
+    :returns: one dict per difference: ``what`` (``actions``, ``position``, ``history``,
+        ``decision``, ``legal_actions`` or ``outcome``), ``groups`` (lists of rulesets that give the same
         answer), ``rulesets`` (ruleset -> its answer in words), ``variation_points``,
         ``involved``, ``text``; ``action`` for an outcome (at a game end: the last action
         applied, with ``winners``: ruleset -> winners); ``only_in`` and ``actions``
@@ -328,24 +339,31 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
     :func:`disagreements`); ``where`` prefixes each text."""
     out: list[dict[str, Any]] = []
     names = list(results)
-    pgroups = _groups({r: (tuple((e["kind"], e["text"]) for h in results[r]["history"] for e in h["events"]),
-                           tuple(results[r]["position"])) for r in names})
+    decs = {r: results[r]["decision"] for r in names}
+    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"], tuple(d["winners"] or ()))
+                       for r, d in decs.items()})
+    pgroups = _groups({r: tuple(results[r]["position"]) for r in names})
     same_start = len(pgroups) == 1
     if not same_start:
         only = _details(results)
-        words = {r: "; ".join(only[r]) or "the same events and position" for r in names}
-        path: list[str] = []
-        for r in names:
-            for h in results[r]["history"]:
-                for e in h["events"]:
-                    _add(path, e.get("variation_points", []))
-        out.append(entry("position", pgroups, words, path,
+        words = {r: "; ".join(only[r]) for r in names}
+        out.append(entry("position", pgroups, words, _history_points(*results.values()),
                          where + "the scenario's actions lead to different positions: "
                          + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in pgroups)))
-    decs = {r: results[r]["decision"] for r in names}
+    elif len(dgroups) == 1:
+        # the same position and decision, reached through different effects (a hand shown
+        # under one ruleset only, say); a different decision is reported below instead
+        hgroups = _groups({r: _effects(e for h in results[r]["history"] for e in h["events"]) for r in names})
+        if len(hgroups) > 1:
+            only = _details(results, position=False)
+            words = {r: "; ".join(only[r]) for r in names}
+            out.append(entry("history", hgroups, words, _history_points(*results.values()),
+                             where + "the scenario's actions play out differently: "
+                             + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in hgroups)))
     if all(d["kind"] == K.GAME_OVER.value for d in decs.values()):
-        # the game is over everywhere: the question is who won (game-end-tiebreak, final-tie)
-        wgroups = _groups({r: (tuple(d["winners"] or ()), d["tiebreak"]) for r, d in decs.items()})
+        # the game is over everywhere: the question is who won (game-end-tiebreak,
+        # final-tie); the same winners by different tie-breaks are no disagreement
+        wgroups = _groups({r: tuple(d["winners"] or ()) for r, d in decs.items()})
         if len(wgroups) > 1:
             history = results[names[0]]["history"]
             last = history[-1]["action"] if history else None
@@ -355,11 +373,9 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
                              + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in wgroups),
                              action=last, winners={r: decs[r]["winners"] for r in names}))
         return out
-    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"], tuple(d["winners"] or ()))
-                       for r, d in decs.items()})
     if len(dgroups) > 1:
         words = {r: decs[r]["text"] for r in names}
-        out.append(entry("decision", dgroups, words, _points(*results.values()),
+        out.append(entry("decision", dgroups, words, _history_points(*results.values()),
                          where + "the rulesets disagree on what must be decided: "
                          + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in dgroups)))
     legal = {r: set(results[r]["legal_actions"]) for r in names}
@@ -373,7 +389,7 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
                  for r in names}
         text = where + "legal actions differ: " + "; ".join(
             f"{a} is legal under {_names(rs)} only" for a, rs in in_rulesets.items())
-        out.append(entry("legal_actions", lgroups, words, _points(*results.values()), text, only_in=only,
+        out.append(entry("legal_actions", lgroups, words, _history_points(*results.values()), text, only_in=only,
                          actions=in_rulesets))
     for action in results[names[0]]["legal_actions"]:
         if action not in common:
@@ -389,6 +405,20 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
                              where + f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
                              action=action))
     return out
+
+
+def _history_points(*answers: dict[str, Any]) -> list[str]:
+    """The variation points the answers' positions and decisions depend on: those of the
+    applied actions' events, of the stopping action and of the decision (not those of the
+    outcomes of the legal actions)."""
+    seen: list[str] = []
+    for a in answers:
+        for h in a["history"]:
+            for e in h["events"]:
+                _add(seen, e.get("variation_points", []))
+        _add(seen, (a.get("stopped_at") or {}).get("variation_points", []))
+        _add(seen, a["decision"].get("variation_points", []))
+    return seen
 
 
 def _all_illegal(scenario: Scenario, stops: dict[str, dict[str, Any]]) -> ScenarioError:

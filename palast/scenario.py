@@ -197,7 +197,8 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
         else:
             data = None
     if not isinstance(data, dict):
-        raise ScenarioError("a scenario must be a mapping with at least 'players' and 'to_move'",
+        empty = "the file holds no YAML value (it is empty or only comments); " if doc.root is None else ""
+        raise ScenarioError(empty + "a scenario must be a mapping with at least 'players' and 'to_move'",
                             doc.file, doc.place(list(base)))
     problems = _schema_problems(doc, spec, base)
     players = data.get("players")

@@ -174,6 +174,10 @@ def friendly_message(err: Any) -> str:
 def shown(value: Any, limit: int = 60) -> str:
     """``value`` as the user wrote it, in JSON flow style (which YAML reads too): ``null``,
     ``true``, ``"text"``, ``[1, 2]``; cut to about ``limit`` characters."""
+    if isinstance(value, float) and value != value:
+        return ".nan"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 

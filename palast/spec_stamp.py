@@ -10,7 +10,7 @@ very bytes that were validated. The cache directory is ``$PALAST_CACHE_DIR``, el
 ``$XDG_CACHE_HOME/palast``, else ``~/.cache/palast``; when it cannot be written the spec
 is simply validated each time.
 
-The parsed data is kept in :mod:`marshal` format, the format of Python's own bytecode
+The parsed data is kept in ``marshal`` format, the format of Python's own bytecode
 cache, which holds exactly the dicts, lists, strings, numbers, booleans and ``None`` a YAML
 file gives (integer keys included) and, unlike pickle, never builds other objects. A file
 that cannot be read back as such data is ignored and the YAML parsed again.

@@ -186,6 +186,11 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
                     if key.tag == "tag:yaml.org,2002:null":
                         return path, key.start_mark, ("a key is empty (null, ~ or nothing before the colon); "
                                                       "write the key's name")
+                    if key.tag == "tag:yaml.org,2002:bool":
+                        return path, key.start_mark, (f"YAML reads the key {key.value} as the value "
+                                                      f"{_BOOL_WORDS.get(key.value.lower(), 'true or false')}, not as "
+                                                      f"text; put it in quotes ('{key.value}') or use the key's "
+                                                      "right name")
                     if key.value in seen:
                         return [*path, key.value], key.start_mark, f"the key {key.value!r} is given twice"
                     seen.add(key.value)
@@ -196,6 +201,19 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
             items: list[yaml.Node] = node.value
             stack.extend((item, [*path, i]) for i, item in enumerate(items))
     return None
+
+
+#: YAML 1.1's words for true and false (PyYAML reads ``yes: 1`` with the key True).
+_BOOL_WORDS = {w: "true" for w in ("yes", "true", "on", "y")} | {w: "false" for w in ("no", "false", "off", "n")}
+
+#: Characters YAML takes for line breaks though editors do not: line numbers would differ.
+_ODD_BREAKS = {"\x85": "next-line character (U+0085)", "\u2028": "line-separator character (U+2028)",
+               "\u2029": "paragraph-separator character (U+2029)"}
+
+
+def _text_place(text: str, pos: int) -> str:
+    """``"line L, column C"`` of character ``pos`` of ``text``, counting lines as editors do."""
+    return f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
 
 
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
@@ -244,6 +262,11 @@ def parse_yaml(text: str, file: str) -> Document:
         :data:`MAX_DEPTH`, more than :data:`MAX_VALUES` values, or aliases repeating
         more than :data:`MAX_ALIAS_REPEATS` values.
     """
+    for ch, name in _ODD_BREAKS.items():
+        pos = text.find(ch)
+        if pos >= 0:
+            raise InputError(f"a {name}, which YAML reads as a line break although editors do not; remove it",
+                             file, _text_place(text, pos))
     try:
         too_many = _too_many_values(text)
         if too_many is not None:
@@ -269,10 +292,8 @@ def parse_yaml(text: str, file: str) -> Document:
                              place) from None
         raise InputError(f"not valid YAML: {problem}{hint}", file, place) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it has no mark
-        pos = exc.position
-        place = f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
         raise InputError(f"a control character (U+{exc.character:04X}) that YAML does not allow; remove it, or "
-                         "save the file as plain text", file, place) from None
+                         "save the file as plain text", file, _text_place(text, exc.position)) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", file) from None
     found = _check_tree(root)

@@ -329,7 +329,7 @@ def test_clause_ids_alone_do_not_make_a_disagreement(spec: Spec) -> None:
         for e in o["events"]:
             e["clauses"] = ["B.only"]
     assert disagreements(results) == []
-    results["source-b"]["outcomes"][0]["events"][0]["text"] += " (changed)"
+    results["source-b"]["outcomes"][0]["events"][0]["kind"] = "card_drawn"  # another effect
     assert [d["what"] for d in disagreements(results)] == ["outcome"]
 
 
@@ -359,3 +359,68 @@ def test_the_position_label_says_how_many_actions_applied(spec: Spec) -> None:
     two = two.replace("to_move: red\n", "", 1)
     out = render_text(ask(spec, parse_scenario(two, spec, "stop.yaml")))
     assert "the position after the first 1 of the scenario's 2 actions:" in out
+
+
+# ---------------------------------------------------------------- what is not a disagreement
+SAME_WINNER = """\
+players: [red, blue, green]
+round: 9
+to_move: green
+scores: {red: 5, blue: 5, green: 3}
+played: {red: 5, blue: 3, green: 2}
+hands: {red: [treasurer/red, marshal/red], blue: [treasurer/green, guard/blue, marshal/blue],
+        green: [maid/green, wizard/green, cupbearer/red, jester/grey]}
+displays: {red: [jester/blue, guard/grey, treasurer/grey, wizard/red], blue: [wizard/blue, cupbearer/green, guard/red],
+           green: [maid/blue, wizard/grey]}
+discard: [marshal/green]
+deck: 15
+"""
+
+SIXTH_BANNED = """\
+players: [red, blue, green]
+to_move: red
+banned: treasurer
+king_deck: 5
+played: {red: 5, blue: 0, green: 0}
+hands: {red: [treasurer/red, marshal/grey],
+        blue: [treasurer/blue, wizard/blue, maid/blue, guard/blue, jester/blue, cupbearer/grey],
+        green: [treasurer/green, wizard/green, maid/green, cupbearer/green, guard/green, jester/grey]}
+displays: {red: [guard/red, jester/red, wizard/red, maid/red]}
+discard: [cupbearer/blue]
+deck: 16
+"""
+
+
+def test_the_same_winner_by_different_tie_breaks_is_no_disagreement(spec: Spec) -> None:
+    """Red leads blue both on cards displayed (A's tie-break) and on cards played (B's):
+    the rulesets name different tie-breaks but the same winner, before and after the
+    whisper is applied."""
+    for text in (SAME_WINNER, SAME_WINNER + "actions: [play wizard/green]\n"):
+        a = ask(spec, parse_scenario(text, spec, "tie.yaml"))
+        assert a["disagreements"] == [], a["disagreements"]
+    a = ask(spec, parse_scenario(SAME_WINNER + "actions: [play wizard/green]\n", spec, "tie.yaml"))
+    tiebreaks = {res["decision"]["tiebreak"] for res in a["rulesets"].values()}
+    assert len(tiebreaks) > 1 and {tuple(res["decision"]["winners"]) for res in a["rulesets"].values()} == {("red",)}
+
+
+def test_different_reasons_for_no_effect_are_no_disagreement(spec: Spec) -> None:
+    """A banned Treasurer as the sixth card played: muted under source-a and the reference,
+    skipped as the sixth card under source-b; nothing happens either way."""
+    a = ask(spec, parse_scenario(SIXTH_BANNED, spec, "sixth.yaml"))
+    kinds = {r: {e["kind"] for o in res["outcomes"] if o["action"] == "play treasurer/red" for e in o["events"]}
+             for r, res in a["rulesets"].items()}
+    assert "action_muted" in kinds["source-a"] and "action_skipped" in kinds["source-b"]
+    assert not [d for d in a["disagreements"] if d.get("action") == "play treasurer/red"]
+    # the Marshal as the sixth card is another matter: it reveals a King card or not
+    assert [d["what"] for d in a["disagreements"] if d.get("action") == "play marshal/grey"] == ["outcome"]
+
+
+def test_a_difference_in_effects_alone_is_a_history_disagreement(spec: Spec) -> None:
+    """An unbanned Treasurer as the sixth card: source-a and the reference show red's hand,
+    source-b skips the action; the position and the next decision are the same."""
+    text = SIXTH_BANNED.replace("banned: treasurer", "banned: guard") + "actions: [play treasurer/red]\n"
+    a = ask(spec, parse_scenario(text, spec, "sixth.yaml"))
+    [d] = [d for d in a["disagreements"] if d["what"] == "history"]
+    assert sorted(map(sorted, d["groups"])) == [["reference", "source-a"], ["source-b"]]
+    assert "sixth-card-action" in d["variation_points"]
+    assert not [d for d in a["disagreements"] if d["what"] in ("position", "decision")]
