@@ -16,6 +16,19 @@ from palast.spec import load_spec
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
+    """Wrap ``palast.spec.<name>`` so that each call is noted; return the list of calls."""
+    calls: list[object] = []
+    real = getattr(spec_module, name)
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(spec_module, name, counting)
+    return calls
+
+
 def test_a_stamped_spec_is_not_validated_again_but_a_changed_one_is(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
@@ -45,14 +58,7 @@ def test_spec_check_always_validates(tmp_path: Path, monkeypatch: pytest.MonkeyP
     """With the rulings (palast spec check, palast rulings) the stamp is never used."""
     monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
     load_spec(ROOT / "spec", rulings=False)
-    calls: list[object] = []
-    real = spec_module.schema_errors
-
-    def counting(*args: object, **kwargs: object) -> object:
-        calls.append(args)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(spec_module, "schema_errors", counting)
+    calls = count_calls(monkeypatch, "schema_errors")
     load_spec(ROOT / "spec")
     assert len(calls) == len(spec_module.SPEC_FILES)
 
@@ -82,14 +88,7 @@ def test_kept_data_that_is_not_plain_yaml_data_is_ignored(tmp_path: Path, monkey
     first = load_spec(ROOT / "spec", rulings=False)
     [kept] = (tmp_path / "cache").glob("spec-data-*.marshal")
     kept.write_bytes(content)
-    reads: list[object] = []
-    real = spec_module.read_yaml
-
-    def counting(*args: object, **kwargs: object) -> object:
-        reads.append(args)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(spec_module, "read_yaml", counting)
+    reads = count_calls(monkeypatch, "read_yaml")
     again = load_spec(ROOT / "spec", rulings=False)
     assert len(reads) == len(spec_module.SPEC_FILES)
     assert again.rules == first.rules
