@@ -117,6 +117,7 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
         "scores": {game.colour_name(i): v for i, v in enumerate(s.scores)},
         "next_to_move": nxt,
         "next_decision": d.kind.value,
+        "next_legal_actions": [format_action(game, a) for a in game.legal_actions(s)],
         "gap": d.point if d.kind is K.GAP else None,
         "winners": [game.colour_name(w) for w in s.result.winners] if s.result else None,
         "variation_points": points,
@@ -205,22 +206,29 @@ def _signature(o: dict[str, Any], position: bool = True) -> tuple[Any, ...]:
     the clauses cited aside), the round end, scores, who decides what next, the winners
     and, if ``position``, the position reached (hands, displays, decks, King cards)."""
     return (o["round_end"], tuple(sorted(o["scores"].items())), o["next_to_move"], o["next_decision"], o["gap"],
-            _effects(o["events"]), tuple(o["winners"] or ()), tuple(o["position"]) if position else ())
+            _effects(o["events"]), tuple(o["winners"] or ()), tuple(o["position"]) if position else (),
+            tuple(sorted(o["next_legal_actions"])))
 
 
 def _details(per: dict[str, dict[str, Any]], position: bool = True) -> dict[str, list[str]]:
     """For each ruleset, the lines of its events (in words) and, if ``position``, of the
     position that not every ruleset in ``per`` shares (``per``: ruleset -> outcome or
     answer, with ``events`` or ``history``, and ``position``)."""
-    lines: dict[str, list[str]] = {}
+    lines: dict[str, list[object]] = {}
     for r, o in per.items():
         events = o["events"] if "events" in o else [e for h in o["history"] for e in h["events"]]
         # a player's line whole; the line of decks, King cards and round part by part
         parts = [p for x in o["position"] for p in (" ".join(x.split()).split("; ") if x.startswith("draw deck")
                                                     else [" ".join(x.split())])] if position else []
-        lines[r] = [e["text"] for e in events] + parts
+        nxt = [("next", a) for a in o.get("next_legal_actions", [])]
+        lines[r] = [*(e["text"] for e in events), *parts, *nxt]
     common = set.intersection(*(set(v) for v in lines.values()))
-    return {r: [x for x in v if x not in common] for r, v in lines.items()}
+    out: dict[str, list[str]] = {}
+    for r, v in lines.items():
+        own = [x for x in v if x not in common]
+        then = [x[1] for x in own if isinstance(x, tuple)]
+        out[r] = [x for x in own if isinstance(x, str)] + ([f"may then choose {', '.join(then)}"] if then else [])
+    return out
 
 
 def _summary(o: dict[str, Any]) -> str:
@@ -253,6 +261,18 @@ def _groups(keyed: dict[str, Any]) -> list[list[str]]:
     for r, k in keyed.items():
         out.setdefault(k, []).append(r)
     return list(out.values())
+
+
+def _said(groups: list[list[str]], words: dict[str, str], sep: str = " | ") -> str:
+    """Each group of rulesets with its answer in words; where the rulesets of a group came
+    to the same answer for different reasons, each is named with its own words."""
+    parts = []
+    for g in groups:
+        if len({words[r] for r in g}) == 1:
+            parts.append(f"{_names(g)}: {words[g[0]]}")
+        else:
+            parts.append("; ".join(f"{r}: {words[r]}" for r in g))
+    return sep.join(parts)
 
 
 def _names(rulesets: list[str]) -> str:
@@ -323,7 +343,7 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
             _add(path, (stops[r] or {}).get("variation_points", []))
         out.append(entry("actions", sgroups, words, path,
                          "the scenario's actions apply differently: "
-                         + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in sgroups),
+                         + _said(sgroups, words, "; "),
                          stopped_at={r: s["index"] if s else None for r, s in stops.items()}))
     for among in _groups({r: len(results[r]["history"]) for r in names}):
         if len(among) > 1:
@@ -349,7 +369,7 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
         words = {r: "; ".join(only[r]) for r in names}
         out.append(entry("position", pgroups, words, _history_points(*results.values()),
                          where + "the scenario's actions lead to different positions: "
-                         + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in pgroups)))
+                         + _said(pgroups, words)))
     elif len(dgroups) == 1:
         # the same position and decision, reached through different effects (a hand shown
         # under one ruleset only, say); a different decision is reported below instead
@@ -359,7 +379,7 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
             words = {r: "; ".join(only[r]) for r in names}
             out.append(entry("history", hgroups, words, _history_points(*results.values()),
                              where + "the scenario's actions play out differently: "
-                             + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in hgroups)))
+                             + _said(hgroups, words)))
     if all(d["kind"] == K.GAME_OVER.value for d in decs.values()):
         # the game is over everywhere: the question is who won (game-end-tiebreak,
         # final-tie); the same winners by different tie-breaks are no disagreement
@@ -370,14 +390,14 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
             words = {r: decs[r]["text"] for r in names}
             out.append(entry("outcome", wgroups, words, _points(*results.values()),
                              where + (f"{last}: " if last else "") + "the rulesets choose different winners: "
-                             + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in wgroups),
+                             + _said(wgroups, words),
                              action=last, winners={r: decs[r]["winners"] for r in names}))
         return out
     if len(dgroups) > 1:
         words = {r: decs[r]["text"] for r in names}
         out.append(entry("decision", dgroups, words, _history_points(*results.values()),
                          where + "the rulesets disagree on what must be decided: "
-                         + "; ".join(f"{_names(g)}: {words[g[0]]}" for g in dgroups)))
+                         + _said(dgroups, words, "; ")))
     legal = {r: set(results[r]["legal_actions"]) for r in names}
     common = set.intersection(*legal.values())
     if any(legal[r] != common for r in names):
@@ -402,7 +422,7 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
             only = _details(per, same_start)
             words = {r: "; ".join([_summary(o), *only[r]]) for r, o in per.items()}
             out.append(entry("outcome", ogroups, words, _points(*per.values()),
-                             where + f"{action}: " + " | ".join(f"{_names(g)}: {words[g[0]]}" for g in ogroups),
+                             where + f"{action}: " + _said(ogroups, words),
                              action=action))
     return out
 

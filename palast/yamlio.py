@@ -6,6 +6,7 @@ the file, the line and column, and the key path of the offending value.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,13 +17,57 @@ import yaml
 
 from palast.errors import InputError
 
-try:  # libyaml is much faster; fall back to the pure-Python loader where it is missing
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+
+class _Resolver(yaml.resolver.Resolver):
+    """PyYAML's resolver with YAML 1.2's plain scalars for booleans and numbers: only
+    ``true``/``false`` are booleans and only decimal numbers are numbers, so YAML 1.1's
+    surprises stay text (``no`` as a colour, ``017`` read as octal 15, ``1:30`` as 90,
+    ``0x10``, ``1_0``) and a schema names them instead of palast silently misreading them."""
 
 
-class _Constructor(_Loader):  # type: ignore[misc]
+_Resolver.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in pairs if tag.rsplit(":", 1)[-1] not in ("bool", "int", "float")]
+    for first, pairs in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
+}
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                list("tTfF"))
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"),
+                                list("-+0123456789"))
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:(?:0|[1-9][0-9]*)\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+               r"|[-+]?(?:0|[1-9][0-9]*)[eE][-+]?[0-9]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
+
+_CParser: Any
+try:  # libyaml's parser, where PyYAML was built with it (much faster than the pure-Python one)
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    _CParser = None
+
+if _CParser is not None:
+    class _Loader(_CParser, yaml.constructor.SafeConstructor, _Resolver):  # type: ignore[misc]
+        """libyaml's parser (much faster), the safe constructor and :class:`_Resolver`."""
+
+        def __init__(self, stream: Any) -> None:
+            _CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            _Resolver.__init__(self)
+else:  # pragma: no cover - depends on the PyYAML build
+    class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser,  # type: ignore[no-redef]
+                  yaml.composer.Composer, yaml.constructor.SafeConstructor, _Resolver):
+        """The pure-Python parser, the safe constructor and :class:`_Resolver`."""
+
+        def __init__(self, stream: Any) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            _Resolver.__init__(self)
+
+
+class _Constructor(_Loader):
     """The safe loader, with a value its tag cannot build (``!!int x``, ``2024-02-30``,
     ``!!bool maybe``) reported as a YAML error at that value instead of a Python error."""
 
@@ -187,10 +232,8 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
                         return path, key.start_mark, ("a key is empty (null, ~ or nothing before the colon); "
                                                       "write the key's name")
                     if key.tag == "tag:yaml.org,2002:bool":
-                        return path, key.start_mark, (f"YAML reads the key {key.value} as the value "
-                                                      f"{_BOOL_WORDS.get(key.value.lower(), 'true or false')}, not as "
-                                                      f"text; put it in quotes ('{key.value}') or use the key's "
-                                                      "right name")
+                        return path, key.start_mark, (f"the key {key.value} is a boolean in YAML, not text; put it "
+                                                      f"in quotes ('{key.value}') or use the key's right name")
                     if key.value in seen:
                         return [*path, key.value], key.start_mark, f"the key {key.value!r} is given twice"
                     seen.add(key.value)
@@ -202,9 +245,6 @@ def _check_tree(root: yaml.Node | None) -> tuple[list[PathPart], yaml.Mark, str]
             stack.extend((item, [*path, i]) for i, item in enumerate(items))
     return None
 
-
-#: YAML 1.1's words for true and false (PyYAML reads ``yes: 1`` with the key True).
-_BOOL_WORDS = {w: "true" for w in ("yes", "true", "on", "y")} | {w: "false" for w in ("no", "false", "off", "n")}
 
 #: Characters YAML takes for line breaks though editors do not: line numbers would differ.
 _ODD_BREAKS = {"\x85": "next-line character (U+0085)", "\u2028": "line-separator character (U+2028)",
@@ -364,7 +404,10 @@ def _decode(raw: bytes, name: str, max_bytes: int, too_big: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8", name) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - raw.rfind(b"\n", 0, exc.start)
+        raise InputError(f"the file is not UTF-8 text (byte {exc.start}, 0x{raw[exc.start]:02x}); save it as UTF-8",
+                         name, f"line {line}, column {column}") from None
 
 
 def read_yaml(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:

@@ -397,7 +397,11 @@ def test_the_same_winner_by_different_tie_breaks_is_no_disagreement(spec: Spec) 
     whisper is applied."""
     for text in (SAME_WINNER, SAME_WINNER + "actions: [play wizard/green]\n"):
         a = ask(spec, parse_scenario(text, spec, "tie.yaml"))
-        assert a["disagreements"] == [], a["disagreements"]
+        # (green's Cupbearer is another matter: the rulesets allow different swaps)
+        about_the_win = [d for d in a["disagreements"]
+                         if d.get("action") == "play wizard/green" or (d["what"] in ("position", "history", "outcome")
+                         and "play cupbearer/red" not in d["text"])]
+        assert about_the_win == [], about_the_win
     a = ask(spec, parse_scenario(SAME_WINNER + "actions: [play wizard/green]\n", spec, "tie.yaml"))
     tiebreaks = {res["decision"]["tiebreak"] for res in a["rulesets"].values()}
     assert len(tiebreaks) > 1 and {tuple(res["decision"]["winners"]) for res in a["rulesets"].values()} == {("red",)}
@@ -424,3 +428,33 @@ def test_a_difference_in_effects_alone_is_a_history_disagreement(spec: Spec) -> 
     assert sorted(map(sorted, d["groups"])) == [["reference", "source-a"], ["source-b"]]
     assert "sixth-card-action" in d["variation_points"]
     assert not [d for d in a["disagreements"] if d["what"] in ("position", "decision")]
+
+
+CUPBEARER_SCOPE = """\
+players: [red, blue, green]
+to_move: red
+hands: {red: [cupbearer/red, treasurer/grey, maid/red, wizard/red, guard/blue],
+        blue: [treasurer/blue, wizard/blue, jester/blue, marshal/blue, guard/grey],
+        green: [treasurer/green, wizard/green, cupbearer/green, jester/green, marshal/green]}
+displays: {red: [jester/red], blue: [maid/green], green: [guard/red]}
+deck: 16
+"""
+
+
+def test_different_choices_next_are_a_disagreement(spec: Spec) -> None:
+    """Red's Cupbearer leads to a swap decision under every ruleset, but only source-a and
+    the reference allow swapping two opponents' cards (cupbearer-scope)."""
+    a = ask(spec, parse_scenario(CUPBEARER_SCOPE, spec, "cup.yaml"))
+    [d] = [d for d in a["disagreements"] if d.get("action") == "play cupbearer/red"]
+    assert sorted(map(sorted, d["groups"])) == [["reference", "source-a"], ["source-b"]]
+    assert "may then choose swap blue:maid/green green:guard/red" in d["rulesets"]["source-a"]
+    assert "cupbearer-scope" in d["variation_points"]
+
+
+def test_a_group_reached_for_different_reasons_names_each_reason() -> None:
+    from palast.ask import _said
+
+    words = {"source-a": "shown", "source-b": "skipped (sixth card)", "reference": "void (no partner)"}
+    text = _said([["source-a"], ["source-b", "reference"]], words)
+    assert text == "source-a: shown | source-b: skipped (sixth card); reference: void (no partner)"
+    assert _said([["source-a", "reference"]], {"source-a": "x", "reference": "x"}) == "source-a and reference: x"

@@ -129,6 +129,9 @@ def test_corpus_through_the_cli(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- arguments
 BAD_ARGUMENTS: list[tuple[tuple[str, ...], str]] = [
     (("play", "--players", "7"), "--players: 7 players; the game is for 3 to 5"),
+    # Python seeds Random(-1) like Random(1): a negative seed would repeat another's games
+    (("play", "--seed=-1"), "--seed: -1 is not in the range x>=0"),
+    (("simulate", "--seed=-3", "--games", "2"), "--seed: -3 is not in the range x>=0"),
     (("play", "--players", "2"), "--players: 2 players; the game is for 3 to 5"),
     (("play", "--ruleset", "nope"), "--ruleset: unknown ruleset 'nope'"),
     (("play", "--colours", "red,red,blue"), "--colours: a colour is seated twice"),

@@ -56,7 +56,8 @@ def player_colours(spec: Any, players: int, colours: str | None, players_given: 
 @click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
 @click.option("--colours", default=None, help="Seat these colours instead, comma-separated, in seat order.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="The seed of the game's only random source.")
+@click.option("--seed", "-s", type=click.IntRange(0, None), default=0, show_default=True,
+              help="The seed of the game's only random source (0 or more).")
 @click.option("--ruleset", "-r", default=None, help="Ruleset (default: the spec's default ruleset).")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Check every invariant after every action.")

@@ -21,7 +21,7 @@ from palast.cli.play_cmd import PlayerCountOption, player_colours
               help="Play under this ruleset (repeatable; default: every ruleset of the spec).")
 @click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes; the numbers do not depend on it.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True,
+@click.option("--seed", "-s", type=click.IntRange(0, None), default=0, show_default=True,
               help="Game i is played with seed SEED+i (as `palast play --seed` plays it, for --policy uniform).")
 @click.option("--policy", type=click.Choice(["uniform", "careful"]), default="uniform", show_default=True,
               help="uniform: every legal action equally likely; careful: avoid whispering when possible.")
