@@ -248,6 +248,8 @@ class _Builder:
         self.where: dict[int, list[list[PathPart]]] = {}
         #: the most cards any game of the spec has; a longer card list cannot be a position
         self.max_cards = len(spec.roles) * (spec.max_players * spec.per_colour + spec.neutral_per_role)
+        #: (per-player field, seat) -> the key naming that seat as the file writes it
+        self._written: dict[tuple[str, int], Any] = {}
 
     def fits(self, path: list[PathPart], items: Any, limit: int, what: str) -> Any:
         """``items`` if it holds at most ``limit`` entries; else report that and return an
@@ -306,6 +308,7 @@ class _Builder:
                 self.err([key, name], f"{name} is given twice in {key} (also as {given[seats[c]]!r})")
                 continue
             given[seats[c]] = str(name)
+            self._written[key, seats[c]] = name
             out[seats[c]] = value
         return out
 
@@ -332,8 +335,8 @@ class _Builder:
             self.err(["to_move"], f"{data['to_move']} is not seated (players: {', '.join(data['players'])})")
         hands_raw = self.per_player("hands", seats)
         displays_raw = self.per_player("displays", seats)
-        hands = [self.card_list(["hands", self._name(s)], hands_raw.get(s) or []) for s in range(len(players))]
-        displays = [self.card_list(["displays", self._name(s)], displays_raw.get(s) or [])
+        hands = [self.card_list(["hands", self._key("hands", s)], hands_raw.get(s) or []) for s in range(len(players))]
+        displays = [self.card_list(["displays", self._key("displays", s)], displays_raw.get(s) or [])
                     for s in range(len(players))]
         discard = self.card_list(["discard"], data.get("discard") or [])
         deck_raw = data.get("deck")
@@ -366,14 +369,16 @@ class _Builder:
             roles = [cards.role_of(c) for c in disp]
             name = self._name(s)
             if len(set(roles)) < len(roles):
-                self.err(["displays", name], f"{name}'s display repeats a role; in a running round that "
-                                             "ends the round at once (a whisper)")
+                self.err(["displays", self._key("displays", s)],
+                         f"{name}'s display repeats a role; in a running round that ends the round at once (a whisper)")
             elif len(disp) >= six:
-                self.err(["displays", name], f"{name}'s display holds {len(disp)} different roles; {six} "
-                                             "different roles end the round at once")
+                self.err(["displays", self._key("displays", s)],
+                         f"{name}'s display holds {len(disp)} different roles; {six} different roles end the round "
+                         "at once")
             if len(hands[s]) + len(disp) > spec.hand_size:
-                self.err(["hands", name], f"{name} holds {len(hands[s])} cards in hand and {len(disp)} displayed; "
-                                          f"hand plus display is at most {spec.hand_size}")
+                self.err(["hands", self._key("hands", s)],
+                         f"{name} holds {len(hands[s])} cards in hand and {len(disp)} displayed; hand plus display is "
+                         f"at most {spec.hand_size}")
         # King cards
         king_roles = [spec.roles.index(r) for r in spec.king_roles]
         kings = f"King cards: {', '.join(spec.king_roles)}"
@@ -427,13 +432,14 @@ class _Builder:
             target = spec.target(n)
             for s, v in enumerate(scores):
                 if v >= target:
-                    self.err(["scores", self._name(s)], f"a score of {v} has reached the target {target} for {n} "
-                                                        "players, so the game would be over")
+                    self.err(["scores", self._key("scores", s)],
+                             f"a score of {v} has reached the target {target} for {n} players, so the game would be "
+                             "over")
         played_raw = self.per_player("played", seats)
         played = tuple(int(played_raw.get(s, len(displays[s]))) for s in range(len(players)))
         for s in range(len(players)):
             if played[s] < len(displays[s]) - 0 and played_raw.get(s) is not None:
-                self.err(["played", self._name(s)], f"{self._name(s)} played {played[s]} cards this round but "
+                self.err(["played", self._key("played", s)], f"{self._name(s)} played {played[s]} cards this round but "
                                                     f"displays {len(displays[s])}; a Cupbearer swap keeps counts "
                                                     "equal, so played is at least the display size")
         tally_raw = self.per_player("tally", seats)
@@ -502,6 +508,11 @@ class _Builder:
 
     def _name(self, seat: int) -> str:
         return str(self.data["players"][seat])
+
+    def _key(self, field: str, seat: int) -> str:
+        """The key naming ``seat`` in the per-player mapping ``field`` as the file writes it
+        (``Red`` for red, say), so that messages point at it; else the seated name."""
+        return str(self._written.get((field, seat), self._name(seat)))
 
     def _role_quiet(self, text: str) -> int | None:
         """The role ``text`` names, or ``None`` (the problem is reported where it is read)."""
