@@ -35,13 +35,15 @@ class Move:
 
 
 def play_moves(game: Game, seed: int, policy: Policy = uniform_policy, *,
-               max_actions: int = 100_000) -> Iterator[Move]:
+               max_actions: int = 100_000, deck_order: bool = True) -> Iterator[Move]:
     """Play a game from the first deal until it ends or stops at a rule gap.
 
     :param game: the game (ruleset, seats; check mode as configured).
     :param seed: the seed of the only random source used.
     :param policy: chooses every non-chance action.
     :param max_actions: a safety bound; :raises RuntimeError: if it is reached.
+    :param deck_order: deals fix the draw deck's order (default); with ``False`` the order
+        stays unknown and every Maid's draw is a chance action of its own.
     :returns: an iterator of :class:`Move`, in order.
     """
     rng = random.Random(seed)
@@ -50,7 +52,8 @@ def play_moves(game: Game, seed: int, policy: Policy = uniform_policy, *,
         if state.is_terminal:
             return
         chance = state.decision.is_chance
-        action = game.sample_chance(state, rng) if chance else policy(game, state, game.legal_actions(state), rng)
+        action = (game.sample_chance(state, rng, deck_order=deck_order) if chance
+                  else policy(game, state, game.legal_actions(state), rng))
         step = game.apply(state, action)
         yield Move(state, action, step, chance)
         state = step.state

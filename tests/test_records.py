@@ -18,7 +18,7 @@ from palast.cli import main
 from palast.engine import Game, Play
 from palast.engine.state import DecisionKind
 from palast.notation import format_action, parse_action
-from palast.play import play_game, play_moves, uniform_policy
+from palast.play import play_game, play_moves
 from palast.record import Record, RecordedAction, RecordError, parse_record, read_record, record_game, write_record
 from palast.replay import Status, replay
 from palast.spec import Spec
@@ -115,22 +115,16 @@ def test_result_mismatch(spec: Spec) -> None:
 def test_hand_written_record_with_explicit_draws(spec: Spec) -> None:
     """A deal without the deck order: every draw must be written as a `draw` line."""
     game = Game(spec, "reference", ["red", "blue", "green"], check=False)
-    rng = random.Random(8)
     state = game.initial_state()
     actions: list[RecordedAction] = []
     draws: list[int] = []
-    while not state.is_terminal and state.round <= 2:
-        d = state.decision
-        if d.kind is DecisionKind.DEAL:
-            a = game.sample_chance(state, rng, deck_order=False)
-        elif d.is_chance:
-            a = game.sample_chance(state, rng)
-        else:
-            a = uniform_policy(game, state, game.legal_actions(state), rng)
-        if d.kind is DecisionKind.DRAW:
+    for move in play_moves(game, 8, deck_order=False):
+        if move.before.round > 2:
+            break
+        if move.before.decision.kind is DecisionKind.DRAW:
             draws.append(len(actions))
-        actions.append(RecordedAction(format_action(game, a)))
-        state = game.apply(state, a).state
+        actions.append(RecordedAction(format_action(game, move.action)))
+        state = move.step.state
     assert draws, "the seed should include a Maid's draw"
     rec = Record(players=("red", "blue", "green"), actions=tuple(actions), ruleset="reference")
     report = replay(spec, parse_record(json.dumps({"format": "palast-record", "version": 1,
@@ -305,18 +299,8 @@ def _one_state_per_kind(spec: Spec) -> dict[DecisionKind, tuple[Game, Any]]:
     for n in PLAYER_COUNTS:
         game = make_game(spec, "reference", n, check=False)
         for seed in range(60):
-            rng = random.Random(seed)
-            state = game.initial_state()
-            while not state.is_terminal:
-                d = state.decision
-                found.setdefault(d.kind, (game, state))
-                if d.kind is DecisionKind.DEAL:
-                    a = game.sample_chance(state, rng, deck_order=False)
-                elif d.is_chance:
-                    a = game.sample_chance(state, rng)
-                else:
-                    a = uniform_policy(game, state, game.legal_actions(state), rng)
-                state = game.apply(state, a).state
+            for move in play_moves(game, seed, deck_order=False):
+                found.setdefault(move.before.decision.kind, (game, move.before))
             if wanted <= set(found):
                 return found
     raise AssertionError(f"no seeded game reached {sorted(wanted - set(found))}")
