@@ -79,11 +79,9 @@ class GameCore:
         self._nr = len(roles)
         self._neutral = self.cards.neutral
         self._play_decisions = tuple(Decision(K.PLAY, s) for s in range(self.n))
-        #: play decisions that consulted a variation point, by (seat, point): decisions are
-        #: immutable, so one object serves every such turn
-        self._play_decisions_at: dict[tuple[int, str], Decision] = {}
-        #: the same for next-player decisions, by (seat, tied seats, point)
-        self._next_decisions: dict[tuple[int, tuple[int, ...], str], Decision] = {}
+        #: decisions by their fields (see shared_decision): decisions are immutable, so one
+        #: object serves every position that waits for the same decision
+        self._shared: dict[tuple[object, ...], Decision] = {}
         self._simple: dict[tuple[DecisionKind, int], Decision] = {
             (kind, s): Decision(kind, s)
             for kind in (K.TAKE_BACK, K.DISCARD, K.DRAW, K.REVEAL) for s in range(self.n)
@@ -130,6 +128,17 @@ class GameCore:
         """Record an event on the draft, unless it records none (playouts)."""
         if d.events is not None:
             d.events.append(Event(kind, rule, self._clauses[rule], **fields))  # type: ignore[arg-type]
+
+    def shared_decision(self, kind: DecisionKind, player: int, partner: int, count: int,
+                        options: tuple[int, ...], points: tuple[str, ...]) -> Decision:
+        """The :class:`Decision` with these fields (the others at their defaults); one
+        object serves every position that waits for the same decision."""
+        key = (kind, player, partner, count, options, points)
+        dec = self._shared.get(key)
+        if dec is None:
+            dec = self._shared[key] = Decision(kind, player, partner=partner, count=count, options=options,
+                                               points=points)
+        return dec
 
     def simple_decision(self, kind: DecisionKind, seat: int) -> Decision:
         """The shared decision of ``kind`` for ``seat`` with no further context."""
@@ -179,11 +188,7 @@ class GameCore:
                 if dup.is_gap:
                     self._gap(d, "play.duplicate", seat)
                     return
-                key = (seat, dup.point)
-                dec = self._play_decisions_at.get(key)
-                if dec is None:
-                    dec = self._play_decisions_at[key] = Decision(_PLAY, seat, points=(dup.point,))
-                d.decision = dec
+                d.decision = self.shared_decision(_PLAY, seat, -1, -1, (), (dup.point,))
                 return
         d.decision = self._play_decisions[seat]
 
@@ -227,11 +232,7 @@ class GameCore:
                           points=(s.point,))
             self.enter_play(d, tied[0])
         else:
-            key = (p, tied, s.point)
-            dec = self._next_decisions.get(key)
-            if dec is None:
-                dec = self._next_decisions[key] = Decision(_NEXT_PLAYER, p, options=tied, points=(s.point,))
-            d.decision = dec
+            d.decision = self.shared_decision(_NEXT_PLAYER, p, -1, -1, tied, (s.point,))
 
     # ------------------------------------------------------------------ round and game end
     def end_round(self, d: Draft, kind: str, p: int, *, forced: bool = False) -> None:

@@ -107,7 +107,6 @@ class RoleActions(GameCore):
         self._reveal_actions: tuple[Reveal, ...] = tuple(Reveal(r) for r in range(self._nr))
         self._swap_actions: dict[tuple[int, int, int, int], Swap] = {}
         self._give_actions: dict[tuple[int, ...], Give] = {}
-        self._shared: dict[tuple[object, ...], Decision] = {}
         Lister = Callable[[State | Draft, Decision], list[Action]]
         self._role_legal: dict[DecisionKind, Lister] = {
             _EXCHANGE_PARTNER: self._legal_partners, _EXCHANGE_COUNT: self._legal_counts,
@@ -133,17 +132,6 @@ class RoleActions(GameCore):
                 self._give_actions.clear()
             g = self._give_actions[cards] = Give(cards)
         return g
-
-    def shared_decision(self, kind: DecisionKind, player: int, partner: int, count: int,
-                        options: tuple[int, ...], points: tuple[str, ...]) -> Decision:
-        """The :class:`Decision` with these fields (the others at their defaults); one
-        object serves every position that waits for the same decision."""
-        key = (kind, player, partner, count, options, points)
-        dec = self._shared.get(key)
-        if dec is None:
-            dec = self._shared[key] = Decision(kind, player, partner=partner, count=count, options=options,
-                                               points=points)
-        return dec
 
     # ------------------------------------------------------------------ refusals
     def refusal(self, dec: Decision, action: object, reason: str, rule: str) -> IllegalActionError:
