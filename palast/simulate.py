@@ -46,7 +46,7 @@ from fractions import Fraction
 from palast.engine.actions import Action
 from palast.engine.draft import Draft
 from palast.engine.game import Game
-from palast.engine.params import PARAMETERS, Setting
+from palast.engine.params import Setting, parameter_table
 from palast.engine.state import State
 from palast.errors import IllegalActionError, InputError
 from palast.policies import POLICIES
@@ -240,8 +240,9 @@ class Simulator:
         self.changes_outcome: dict[str, str] = {}
         for vp in spec.variation_points.values():
             self.changes_outcome[vp.id] = vp.changes_outcome
-            if vp.parameter is not None:
-                self.point_of[vp.parameter] = vp.id
+        table = parameter_table(spec)
+        for param, (point, _) in table.items():
+            self.point_of[param] = point
         self.rulesets = tuple(spec.rulesets)
         self.games: dict[str, WatchedGame] = {}   # played
         self.plain: dict[str, WatchedGame] = {}   # evaluating a state under a ruleset
@@ -253,7 +254,7 @@ class Simulator:
         for rs in self.rulesets:
             for param, point in self.point_of.items():
                 vp = spec.variation_points[point]
-                values = {r.id for r in vp.readings if r.id in PARAMETERS.get(param, ())}
+                values = {r.id for r in vp.readings if r.id in table[param][1]}
                 values |= set(vp.choices.values())
                 values.discard(self.plain[rs].params.reading(param))
                 self.alternatives[rs, param] = tuple(sorted(values))

@@ -564,6 +564,10 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                                          f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
+    # the rules' logic blocks (the rule language)
+    from palast.lang.logic import problems as logic_problems
+    for place, inner, msg in logic_problems(spec):
+        at(place.file, [*place.path, *inner], msg)
     if rulings:
         problems.extend(ruling_reference_problems(spec))
 

@@ -12,9 +12,10 @@ from palast.cards import Cards
 from palast.engine.actions import Play
 from palast.engine.draft import Draft, insert_sorted
 from palast.engine.events import Event
-from palast.engine.params import PARAMETERS, Setting
+from palast.engine.params import PARAMETERS, Setting, parameter_table
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
+from palast.lang.logic import Fired, GameLogic
 from palast.spec import Spec
 
 K = DecisionKind
@@ -66,9 +67,8 @@ class GameCore:
         self.composition: Counter[int] = self.cards.composition(seats)
         self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))
         self.params: dict[str, Setting] = {}
-        for vp in spec.variation_points.values():
-            if vp.parameter is not None:
-                self.params[vp.parameter] = Setting(vp.choices[ruleset], vp.id)
+        for name, (point, _) in parameter_table(spec).items():
+            self.params[name] = Setting(spec.variation_points[point].choices[ruleset], point)
         missing = set(PARAMETERS) - set(self.params)
         if missing:  # spec check reports this too; guard against an unchecked spec
             raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
@@ -91,14 +91,22 @@ class GameCore:
         n = self.n
         self._pairs_any = [(a, b) for a in range(n) for b in range(a + 1, n)]
         self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
-        # the tie-breaks in the spec's order (final-tie: cascade); taken from the spec, not
-        # from self.params, so building a game consults no reading (palast.simulate counts
-        # the readings an action consults)
-        self._tiebreak_order: tuple[str, ...] = next(
-            tuple(r.id for r in vp.readings) for vp in spec.variation_points.values()
-            if vp.parameter == "winner.tiebreak")
         self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
             self.role_starter(kind) for kind in self.action_kind)
+        # the rules' logic blocks (spec/rules.yaml, spec/roles.yaml), compiled for this game
+        colours = len(self.cards.colours)
+        constants = {
+            "P": tuple(range(n)), "NR": self._nr, "NEUTRAL": self._neutral,
+            "OWNER": tuple(self.seat_of_colour.get(c, -1) for c in range(colours)),
+            "OTHERS": tuple(tuple(o for o in range(n) if o != p) for p in range(n)),
+            "TARGET": self.target, "SIX": self.six, "HS": self.hand_size,
+        }
+        parameter_of = {point: name for name, (point, _) in parameter_table(spec).items()}
+        self.logic = GameLogic(spec, constants, lambda: self.params, parameter_of)
+        self._winner = self.logic.steps["winner"][0]
+        self._next_player = self.logic.select("next-player")
+        self.round_end_rule = self.logic.select("round-end")
+        self._whisper = next(c for c in self.logic.steps["round-end"] if c.effect.get("round_end") == "whisper")
 
     # ------------------------------------------------------------------ naming
     def colour_name(self, seat: int) -> str:
@@ -203,108 +211,117 @@ class GameCore:
             rule = rules[0].id if rules else "turn.play"
         self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
 
+    def _gap_at(self, d: Draft, point: str, seat: int, rule: str) -> None:
+        """Stop play at the open variation point ``point`` while applying ``rule``."""
+        d.decision = Decision(_GAP, seat, point=point, points=(point,))
+        self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
+
     def after_action(self, d: Draft) -> None:
-        """The turn is over: name the next player by the colour of the card played
-        (turn.next.colour), or by fewest cards displayed for a neutral card
-        (turn.next.neutral, turn.next.neutral-tie)."""
+        """The turn is over: name the next player as the declared rules of step
+        ``next-player`` say (turn.next.colour, turn.next.neutral, turn.next.neutral-tie)."""
         p = d.actor
-        colour = d.last_card // self._nr
-        if colour != self._neutral:
-            nxt = self.seat_of_colour[colour]
-            if d.events is not None:
-                self.emit(d, "next_player", "turn.next.colour", player=nxt, other=p)
-            self.enter_play(d, nxt)
+        got = self._next_player(d)
+        if got is None:
+            raise RuntimeError("no rule of step next-player applies")  # spec check prevents this
+        c, values = got
+        if not c.blocks:  # the effect as declared, no reading to look up
+            nxt = c.effect.get("next")
+            if nxt is not None:
+                seat = nxt(d, *values)
+                if d.events is not None:
+                    self.emit(d, "next_player", c.rule, player=seat, other=p)
+                self.enter_play(d, seat)
+                return
+        f = self.logic.resolve(c, values)
+        if f.gap:
+            self._gap_at(d, f.gap, p, f.rule)
             return
-        counts = [len(x) for x in d.displays]
-        low = min(counts)
-        tied = tuple([s for s, k in enumerate(counts) if k == low])
-        if len(tied) == 1:
+        eff = f.effect
+        nxt = eff.get("next")
+        if nxt is not None:
+            seat = nxt(d, *f.values)
             if d.events is not None:
-                self.emit(d, "next_player", "turn.next.neutral", player=tied[0], other=p)
-            self.enter_play(d, tied[0])
+                self.emit(d, "next_player", f.rule, player=seat, other=p, points=f.points)
+            self.enter_play(d, seat)
             return
-        s = self.params["neutral.tie"]
-        if s.is_gap:
-            self._gap(d, "neutral.tie", p)
-        elif s.value == "seat-order":
-            if d.events is not None:
-                self.emit(d, "next_player", "turn.next.neutral-tie", player=tied[0], other=p,
-                          points=(s.point,))
-            self.enter_play(d, tied[0])
-        else:
-            d.decision = self.shared_decision(_NEXT_PLAYER, p, -1, -1, tied, (s.point,))
+        dec = eff["decide"]
+        d.decision = self.shared_decision(DecisionKind(dec["decision"]), dec["by"](d, *f.values), -1, -1,
+                                          tuple(dec["options"](d, *f.values)), f.points)
 
     # ------------------------------------------------------------------ round and game end
-    def end_round(self, d: Draft, kind: str, p: int, *, forced: bool = False) -> None:
-        """End the round as a whisper or six by seat ``p``: score it (round.end.*), then end
-        the game (game.end.*) or wait for the next deal, which ``p`` starts
-        (round.next.starter)."""
-        if kind == "whisper":
-            rule = "round.end.whisper"
-            scorers = tuple(s for s in range(self.n) if s != p)
-        else:
-            rule = "round.end.six"
-            scorers = (p,)
+    def end_round(self, d: Draft, f: Fired | None, p: int, *, forced: bool = False) -> None:
+        """End the round as the round-end rule ``f`` says (``None``: the whisper rule, for a
+        whisper made by a swap or forced by a hand of banned Jesters): score it
+        (round.end.*), then end the game (game.end.*) or wait for the next deal, which ``p``
+        starts (round.next.starter)."""
+        if f is None:
+            w = self._whisper
+            f = Fired(w.rule, w.effect, self.logic.values(w, d))
+        eff = f.effect
+        kind = eff["round_end"]
+        rule = f.rule
+        scorers = tuple(eff["scorers"](d, *f.values))
+        gain = eff["points"]
         rules: tuple[str, ...] = (rule, "king.jester-forced") if forced else (rule,)
         points = (self.params["jester.forced"].point,) if forced else ()
         if d.events is not None:
             self.emit(d, "round_ended", "king.jester-forced" if forced else rule, player=p,
                       detail=kind, points=points)
         for s in scorers:
-            d.scores[s] += 1
+            d.scores[s] += gain
             d.tally[s] += d.played[s]
         if d.events is not None:
             self.emit(d, "points_scored", rule, seats=scorers)
         d.round_end = RoundEnd(kind, p, scorers, forced, rules)
         d.actor = p
-        if max(d.scores) >= self.target:
-            self._end_game(d)
+        end = self.logic.fire("game-end", d)
+        if end is not None:
+            self._end_game(d, end.rule)
         else:
             d.decision = self._deal_decision
 
-    def _end_game(self, d: Draft) -> None:
-        top = max(d.scores)
-        tied = tuple(s for s in range(self.n) if d.scores[s] == top)
-        self.emit(d, "target_reached", "game.end.target", seats=tied, count=self.target)
+    def _end_game(self, d: Draft, rule: str) -> None:
+        """The game is over (``rule``): the winners as the declared rule of step ``winner``
+        says, with its tie-break and final-tie readings (game.end.winner)."""
+        w = self._winner
+        values = self.logic.values(w, d)
+        tied = tuple(w.effect["winners"](d, *values))
+        self.emit(d, "target_reached", rule, seats=tied, count=self.target)
         if len(tied) == 1:
             self._finish(d, GameResult(tied, tied, "", False), ())
             return
-        tb = self.params["winner.tiebreak"]
-        if tb.is_gap:
-            self._gap(d, "winner.tiebreak", -1)
+        tb = w.blocks["tiebreak"]
+        value, gap = self.logic.reading(tb)
+        if gap:
+            self._gap_at(d, tb.point, -1, w.rule)
             return
-        left = self._best_by(d, tied, tb.value)
+        left = self._best_by(d, tied, tb.effects[value]["by"])
         if len(left) == 1:
-            self._finish(d, GameResult(left, tied, tb.value, False), (tb.point,))
+            self._finish(d, GameResult(left, tied, value, False), (tb.point,))
             return
-        ft = self.params["winner.final_tie"]
-        if ft.is_gap:
-            self._gap(d, "winner.final_tie", -1)
+        ft = w.blocks["final_tie"]
+        ft_value, ft_gap = self.logic.reading(ft)
+        if ft_gap:
+            self._gap_at(d, ft.point, -1, w.rule)
             return
-        used = [tb.value]
-        if ft.value == "cascade":
-            # the other tie-breaks the spec lists, in its order (game-end-tiebreak readings)
-            for reading in self._tiebreak_order:
+        used = [value]
+        if ft.effects[ft_value]["cascade"]:
+            # the other tie-breaks, in the order the rule declares them
+            for reading, eff in tb.effects.items():
                 if reading in used:
                     continue
                 used.append(reading)
-                left = self._best_by(d, left, reading)
+                left = self._best_by(d, left, eff["by"])
                 if len(left) == 1:
                     self._finish(d, GameResult(left, tied, ", then ".join(used), False), (tb.point, ft.point))
                     return
         self._finish(d, GameResult(left, tied, ", then ".join(used), True), (tb.point, ft.point))
 
-    def _best_by(self, d: Draft, seats: tuple[int, ...], reading: str) -> tuple[int, ...]:
-        """The seats among ``seats`` that lead on the tie-break ``reading`` (a reading of
-        game-end-tiebreak): most cards displayed, most played in the last round, or most
-        played in the rounds the player scored in (B's tally)."""
-        if reading == "most-displayed":
-            metric = [len(x) for x in d.displays]
-        elif reading == "most-played-last-round":
-            metric = list(d.played)
-        else:
-            metric = list(d.tally)
-        best = max(metric[s] for s in seats)
+    @staticmethod
+    def _best_by(d: Draft, seats: tuple[int, ...], measure: Callable[..., int]) -> tuple[int, ...]:
+        """The seats among ``seats`` with the highest ``measure`` (a tie-break's ``by``)."""
+        metric = {s: measure(d, s) for s in seats}
+        best = max(metric.values())
         return tuple(s for s in seats if metric[s] == best)
 
     def _finish(self, d: Draft, result: GameResult, points: tuple[str, ...]) -> None:

@@ -435,18 +435,14 @@ class Game(RoleActions):
         if d.events is not None:
             self.emit(d, "card_played", "turn.play", player=p, card=c)
         if dec.forced:
-            self.end_round(d, "whisper", p, forced=True)
+            self.end_round(d, None, p, forced=True)
             return
-        roles_before = {x % nr for x in before}
-        if role in roles_before:
+        got = self.round_end_rule(d)
+        if got is not None:
+            end = self.logic.resolve(*got)
             if d.events is not None:
-                self.emit(d, "action_not_carried_out", "round.end.no-action", player=p, role=role)
-            self.end_round(d, "whisper", p)
-            return
-        if len(roles_before) + 1 >= self.six:
-            if d.events is not None:
-                self.emit(d, "action_not_carried_out", "round.end.no-action-six", player=p, role=role)
-            self.end_round(d, "six", p)
+                self.emit(d, "action_not_carried_out", end.effect["no_action"], player=p, role=role)
+            self.end_round(d, end, p)
             return
         if played == self.six:
             sixth = self.params["action.sixth_played"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 #: Parameter name -> the reading ids the engine implements for it.
 PARAMETERS: Mapping[str, frozenset[str]] = {
@@ -49,3 +50,24 @@ class Setting:
     def is_gap(self) -> bool:
         """True if the ruleset leaves this point open."""
         return self.value == GAP
+
+
+def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
+    """Every engine parameter of ``spec``: name -> (the variation point that sets it, the
+    readings the engine implements for it).
+
+    A point with a ``parameter:`` in ``spec/variation_points.yaml`` sets that parameter; its
+    readings are those :data:`PARAMETERS` lists plus those a rule's logic block declares. A
+    point without one that a logic block's ``readings`` names is a parameter of its own
+    name, implemented by the declarations alone (so a new reading needs no engine code).
+    """
+    from palast.lang.logic import declared_readings
+
+    declared = declared_readings(spec)
+    table: dict[str, tuple[str, frozenset[str]]] = {}
+    for vp in spec.variation_points.values():
+        if vp.parameter is not None:
+            table[vp.parameter] = (vp.id, PARAMETERS.get(vp.parameter, frozenset()) | declared.get(vp.id, frozenset()))
+        elif vp.id in declared:
+            table[vp.id] = (vp.id, declared[vp.id])
+    return table

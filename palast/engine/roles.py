@@ -203,7 +203,7 @@ class RoleActions(GameCore):
             d.decision = Decision(_SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))
 
     def _start_take_back(self, d: Draft, p: int, role: int) -> None:
-        if not self._take_back_options(d.displays[p], d.last_card):
+        if not self._take_back_options(d):
             if d.events is not None:
                 self.emit(d, "action_void", "role.guard.void", player=p, role=role)
             self.after_action(d)
@@ -288,10 +288,11 @@ class RoleActions(GameCore):
         d.decision = Decision(_REVEAL, p, points=(s.point,))
 
     # ------------------------------------------------------------------ legal choices
-    @staticmethod
-    def _take_back_options(display: tuple[int, ...], last_card: int) -> list[int]:
-        rest = remove_one(display, last_card) if last_card in display else display
-        return sorted(set(rest))
+    def _take_back_options(self, state: State | Draft) -> list[int]:
+        """The cards the player may take back: the ``options`` of the role's declared
+        logic (step ``role-choice``) as the ruleset reads it."""
+        rule = self.logic.rules[self._role_rule[state.last_card % self._nr]]
+        return list(self.logic.resolve(rule, ()).effect["options"](state))
 
     def legal_swaps(self, displays: Sequence[tuple[int, ...]], p: int, last_card: int) -> list[Swap]:
         """Every Cupbearer swap seat ``p`` may make (role.cupbearer): one card from each of
@@ -384,7 +385,7 @@ class RoleActions(GameCore):
 
     def _legal_take_backs(self, state: State | Draft, dec: Decision) -> list[Action]:
         ta = self._take_back_actions
-        return [ta[c] for c in self._take_back_options(state.displays[dec.player], state.last_card)]
+        return [ta[c] for c in self._take_back_options(state)]
 
     # ------------------------------------------------------------------ carrying out choices
     def apply_role_action(self, d: Draft, dec: Decision, action: Action) -> None:
@@ -440,8 +441,7 @@ class RoleActions(GameCore):
         return action
 
     def _check_take_back(self, d: Draft, dec: Decision, action: Action) -> Action:
-        if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d.displays[dec.player],
-                                                                                          d.last_card):
+        if not isinstance(action, TakeBack) or action.card not in self._take_back_options(d):
             raise self.refusal(dec, action, "the Guard takes back another card from the player's own display",
                                "role.guard")
         return action
@@ -567,6 +567,6 @@ class RoleActions(GameCore):
         mine = d.displays[p]
         nr = self._nr
         if len({c % nr for c in mine}) < len(mine):
-            self.end_round(d, "whisper", p)
+            self.end_round(d, None, p)
             return
         self.after_action(d)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from palast.engine import Action, Game, Play, Swap
 from palast.engine.draft import Draft, remove_one
-from palast.engine.state import Decision, RoundEnd
+from palast.engine.state import Decision, RoundEnd, State
 from palast.spec import Spec
 
 
@@ -19,9 +19,8 @@ class GuardTakesItselfBack(Game):
 
     catches = "round-progress"
 
-    @staticmethod
-    def _take_back_options(display: tuple[int, ...], last_card: int) -> list[int]:
-        return sorted(set(display))
+    def _take_back_options(self, state: State | Draft) -> list[int]:
+        return sorted(set(state.displays[state.actor]))
 
 
 class SwapIgnoresDuplicates(Game):

@@ -1,0 +1,174 @@
+"""Checking rule-language expressions and compiling them to Python functions.
+
+:func:`check` reports what is wrong with an expression (an unknown name, a wrong number of
+arguments, a binder where none is allowed) without a position; :class:`Compiler` turns
+checked expressions into Python functions of a position, by writing Python source from the
+:class:`~palast.lang.syntax.Node` tree — only the templates of
+:mod:`palast.lang.primitives`, operators, whole numbers and renamed variables ever appear in
+it, so no text of the spec is executed — and compiling all of a game's expressions at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from palast.lang.primitives import PRIMITIVES, RUNTIME
+from palast.lang.syntax import ExpressionError, Node
+
+_OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-"}
+
+
+def check(node: Node, names: Iterable[str]) -> None:
+    """Check ``node`` against the primitives and the ``names`` it may use besides them
+    (parameters of the rule, constants such as role ids).
+
+    :raises ExpressionError: for the first problem, with its column.
+    """
+    _check(node, frozenset(names))
+
+
+def _check(node: Node, names: frozenset[str]) -> None:
+    op = node.op
+    if op == "name":
+        name = str(node.value)
+        if name in names:
+            return
+        prim = PRIMITIVES.get(name)
+        if prim is None:
+            raise ExpressionError(f"unknown name {name!r}", node.column)
+        if prim.args or prim.binder:
+            raise ExpressionError(f"{name} needs arguments: {name}(...)", node.column)
+        return
+    if op in ("call", "bind"):
+        name = str(node.value)
+        prim = PRIMITIVES.get(name)
+        if prim is None:
+            raise ExpressionError(f"unknown primitive {name!r}", node.column)
+        if op == "call":
+            if prim.binder:
+                raise ExpressionError(f"{name} binds a variable: {name}(x in COLLECTION, ...)", node.column)
+            if len(node.args) != len(prim.args):
+                raise ExpressionError(f"{name} takes {len(prim.args)} argument(s), not {len(node.args)}",
+                                      node.column)
+            for a in node.args:
+                _check(a, names)
+            return
+        if not prim.binder:
+            raise ExpressionError(f"{name} does not bind a variable", node.column)
+        var, coll, *rest = node.args
+        if len(rest) != len(prim.args):
+            raise ExpressionError(f"{name}(x in COLLECTION, ...) takes {len(prim.args)} expression(s) after "
+                                  f"the collection, not {len(rest)}", node.column)
+        if str(var.value) in PRIMITIVES:
+            raise ExpressionError(f"{var.value!r} is a primitive and cannot name a variable", var.column)
+        _check(coll, names)
+        inner = names | {str(var.value)}
+        for a in rest:
+            _check(a, inner)
+        return
+    for a in node.args:
+        _check(a, names)
+
+
+def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
+    """The Python expression computing ``node``.
+
+    :param params: rule-language names bound by the caller -> their Python names.
+    :param constants: names with a fixed value in every game (role ids -> role numbers).
+    """
+    op = node.op
+    if op in ("int", "bool"):
+        return repr(node.value)
+    if op == "name":
+        name = str(node.value)
+        if name in params:
+            return params[name]
+        if name in constants:
+            return repr(constants[name])
+        return PRIMITIVES[name].python
+    if op == "call":
+        args = [python_source(a, params, constants) for a in node.args]
+        return PRIMITIVES[str(node.value)].python.format(*args)
+    if op == "bind":
+        var, coll, *rest = node.args
+        v = f"v_{var.value}"
+        inner = {**params, str(var.value): v}
+        body = [python_source(a, inner, constants) for a in rest]
+        return PRIMITIVES[str(node.value)].python.format(*body, v=v, c=python_source(coll, params, constants))
+    args = [python_source(a, params, constants) for a in node.args]
+    if op == "list":
+        return "(" + "".join(a + ", " for a in args) + ")"
+    if op == "not":
+        return f"(not {args[0]})"
+    if op == "if":
+        return f"({args[1]} if {args[0]} else {args[2]})"
+    if op in ("and", "or"):
+        return "(" + f" {op} ".join(args) + ")"
+    if op in ("in", "not in") or op in _OPS:
+        return f"({args[0]} {op} {args[1]})"
+    raise ExpressionError(f"cannot compile {op!r}", node.column)
+
+
+class Compiler:
+    """Collects a game's expressions and compiles them together.
+
+    :param constants: the game's constants (``P``, ``NR``, ``OWNER``, ... as in
+        :mod:`palast.lang.primitives`).
+    :param names: role ids (and other spec names) -> their numbers, usable in expressions.
+    """
+
+    def __init__(self, constants: Mapping[str, Any], names: Mapping[str, int]) -> None:
+        self._constants = dict(constants)
+        self._names = dict(names)
+        self._lines: list[str] = []
+        self._slots: list[list[Callable[..., Any]]] = []
+        self._named: list[tuple[str, list[Callable[..., Any]]]] = []
+
+    def add(self, node: Node, params: tuple[str, ...] = ()) -> list[Callable[..., Any]]:
+        """Queue ``node`` as a function of the position ``D`` and ``params`` (in order).
+
+        :returns: a one-element list that holds the compiled function after
+            :meth:`build` (so callers can keep the slot before the code exists).
+        """
+        py = {p: f"v_{p}" for p in params}
+        body = python_source(node, py, self._names)
+        i = len(self._slots)
+        head = ", ".join(["D", *py.values()])
+        self._lines.append(f"def _f{i}({head}):\n    return {body}\n")
+        slot: list[Callable[..., Any]] = []
+        self._slots.append(slot)
+        return slot
+
+    def expression(self, node: Node, params: Mapping[str, str]) -> str:
+        """The Python source of ``node`` with ``params`` (rule-language name -> Python name)."""
+        return python_source(node, params, self._names)
+
+    def add_function(self, name: str, source: str, refs: Mapping[str, Any]) -> list[Callable[..., Any]]:
+        """Queue the generated function ``name`` (its whole ``source``, built from
+        :meth:`expression` parts) that refers to the objects ``refs`` by name.
+
+        :returns: a slot as :meth:`add` does.
+        """
+        self._constants.update(refs)
+        self._lines.append(source)
+        slot: list[Callable[..., Any]] = []
+        self._named.append((name, slot))
+        return slot
+
+    def build(self) -> None:
+        """Compile every queued expression (one ``compile`` for all)."""
+        if not self._lines:
+            return
+        namespace: dict[str, Any] = {"__builtins__": {"len": len, "tuple": tuple, "dict": dict, "sum": sum,
+                                                       "any": any, "all": all, "max": max, "min": min,
+                                                       "range": range, "sorted": sorted}}
+        namespace.update(RUNTIME)
+        namespace.update(self._constants)
+        code = compile("".join(self._lines), "<palast rule declarations>", "exec")
+        exec(code, namespace)  # the source is generated from checked templates only (see module doc)
+        for i, slot in enumerate(self._slots):
+            slot.append(namespace[f"_f{i}"])
+        for name, slot in self._named:
+            slot.append(namespace[name])
+        self._lines = []

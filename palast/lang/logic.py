@@ -1,0 +1,358 @@
+"""The ``logic:`` blocks of the spec's rules: checked, then compiled for one game.
+
+A block belongs to a **step** of play (``next-player``, ``round-end``, ``game-end``,
+``winner``, ``role-choice``). Within a step the engine takes the first rule, in spec
+order, whose ``when`` holds; an **exception** (``exception_of: RULE``) is tried before the
+rule it bends and wins when its own ``when`` holds (Catala's default logic: "this, unless
+that"). ``let`` names values for the rule's other expressions and for its exceptions.
+The **effect** keys say what happens (``next``, ``decide``, ``round_end``, ``scorers``,
+``points``, ``end_game``, ``options``, ``winners``, ...). ``readings`` holds, for one
+variation point, the effect keys as each reading supplies them: the ruleset's reading is
+looked up when the rule fires (so the engine knows which readings it consulted), and an
+open point stops play with a gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from palast.lang.compiler import Compiler, check
+from palast.lang.syntax import ExpressionError, Node, parse
+
+#: Effect keys whose values are expressions, and the extra names each may use.
+EXPRESSION_KEYS: Mapping[str, tuple[str, ...]] = {
+    "next": (), "scorers": (), "options": (), "winners": (), "by": ("p",),
+}
+#: Keys of a ``decide`` effect that are expressions.
+DECIDE_KEYS = ("by", "options")
+#: Keys of a logic block that hold a readings block of their own (besides ``readings``).
+READING_BLOCKS = ("readings", "tiebreak", "final_tie")
+#: Keys of a logic block that are not effects.
+FRAME_KEYS = ("step", "exception_of", "let", "when", *READING_BLOCKS)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a declaration is: the spec file name and the key path in it."""
+
+    file: str
+    path: tuple[str | int, ...]
+
+
+@dataclass
+class Declared:
+    """One rule's logic block, parsed and checked (not yet compiled).
+
+    :ivar rule: the rule id.
+    :ivar raw: the block as written.
+    :ivar place: where the block is.
+    :ivar lets: the ``let`` names in order, with their parsed expressions.
+    """
+
+    rule: str
+    raw: Mapping[str, Any]
+    place: Place
+    lets: tuple[tuple[str, Node], ...] = ()
+
+    @property
+    def step(self) -> str:
+        """The step of play the rule belongs to."""
+        return str(self.raw["step"])
+
+    @property
+    def exception_of(self) -> str | None:
+        """The rule this one is an exception of, or ``None``."""
+        value = self.raw.get("exception_of")
+        return str(value) if value is not None else None
+
+
+def declarations(spec: Any) -> list[Declared]:
+    """Every rule's logic block, in spec order (rules.yaml, then roles.yaml).
+
+    :param spec: a :class:`palast.spec.Spec`.
+    """
+    out: list[Declared] = []
+    for i, r in enumerate(spec.documents["rules.yaml"].data["rules"]):
+        if "logic" in r:
+            out.append(Declared(r["id"], r["logic"], Place("rules.yaml", ("rules", i, "logic"))))
+    for i, ra in enumerate(spec.documents["roles.yaml"].data["roles"]):
+        for j, r in enumerate(ra["rules"]):
+            if "logic" in r:
+                out.append(Declared(r["id"], r["logic"], Place("roles.yaml", ("roles", i, "rules", j, "logic"))))
+    return out
+
+
+def _expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tuple[str, ...]]]:
+    """Every expression of ``decl``: (key path inside the block, text, extra names)."""
+    raw = decl.raw
+    for name, text in (raw.get("let") or {}).items():
+        yield ("let", name), text, ()
+    if "when" in raw:
+        yield ("when",), raw["when"], ()
+    blocks: list[tuple[tuple[str | int, ...], Mapping[str, Any]]] = [((), raw)]
+    for key in READING_BLOCKS:
+        for reading, eff in (raw.get(key) or {}).items():
+            if reading != "point" and isinstance(eff, Mapping):
+                blocks.append(((key, reading), eff))
+    for prefix, eff in blocks:
+        for key, extra in EXPRESSION_KEYS.items():
+            if key in eff:
+                yield (*prefix, key), eff[key], extra
+        for key in DECIDE_KEYS:
+            if isinstance(eff.get("decide"), Mapping) and key in eff["decide"]:
+                yield (*prefix, "decide", key), eff["decide"][key], ()
+
+
+def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
+    """Check every logic block of ``spec``: each expression parses and uses only
+    primitives, role ids and the names in scope; an exception names a rule of the same
+    step; a readings block names a variation point and gives a reading the point has.
+
+    :returns: (place of the block, key path inside it, message) per problem.
+    """
+    out: list[tuple[Place, tuple[str | int, ...], str]] = []
+    decls = declarations(spec)
+    by_rule = {d.rule: d for d in decls}
+    roles = set(spec.roles)
+    for d in decls:
+        base = by_rule.get(d.exception_of) if d.exception_of else None
+        if d.exception_of and (base is None or base.step != d.step):
+            out.append((d.place, ("exception_of",), f"{d.exception_of!r} is no rule with logic of step {d.step}"))
+        scope = set(roles)
+        if base is not None:
+            scope |= set(base.raw.get("let") or {})
+        lets = list(d.raw.get("let") or {})
+        for path, text, extra in _expressions(d):
+            names = scope | set(extra)
+            if path[0] == "let":
+                names |= set(lets[:lets.index(str(path[1]))])
+            else:
+                names |= set(lets)
+            try:
+                check(parse(text), names)
+            except ExpressionError as exc:
+                out.append((d.place, path, f"{exc} (column {exc.column} of {text!r})"))
+        for key in READING_BLOCKS:
+            block = d.raw.get(key)
+            if not block:
+                continue
+            vp = spec.variation_points.get(block.get("point"))
+            if vp is None:
+                out.append((d.place, (key, "point"), f"unknown variation point {block.get('point')!r}"))
+                continue
+            known = {r.id for r in vp.readings}
+            for reading in block:
+                if reading != "point" and reading not in known:
+                    out.append((d.place, (key, reading), f"{vp.id} has no reading {reading!r} "
+                                                        f"(its readings: {', '.join(sorted(known))})"))
+    return out
+
+
+@dataclass
+class Fired:
+    """A rule of a step that applies to a position.
+
+    :ivar rule: the rule id (events cite it).
+    :ivar effect: the effect keys, compiled expressions for expression keys; the
+        reading's keys merged in.
+    :ivar values: the ``let`` values, by name.
+    :ivar points: the variation points whose readings decided the effect.
+    :ivar gap: the open variation point that stops play here, or ``""``.
+    """
+
+    rule: str
+    effect: Mapping[str, Any]
+    values: tuple[Any, ...]
+    points: tuple[str, ...] = ()
+    gap: str = ""
+
+
+@dataclass
+class ReadingBlock:
+    """A compiled readings block: the point, the engine parameter that holds the ruleset's
+    reading, and each reading's effect."""
+
+    point: str
+    parameter: str
+    effects: dict[str, dict[str, Any]]
+
+
+@dataclass
+class Compiled:
+    """One rule's logic, compiled for a game."""
+
+    rule: str
+    step: str
+    when: Callable[..., Any] | None
+    lets: tuple[Callable[..., Any], ...]
+    effect: dict[str, Any]
+    blocks: dict[str, ReadingBlock]
+    exceptions: list[Compiled] = field(default_factory=list)
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+class GameLogic:
+    """The logic blocks of a spec compiled for one game.
+
+    :param spec: a :class:`palast.spec.Spec`.
+    :param constants: the game's constants (see :mod:`palast.lang.primitives`).
+    :param params: returns the engine's parameter table (parameter -> setting); it is
+        read when a readings block is evaluated, never while compiling.
+    :param parameter_of: variation point id -> the name of its entry in ``params``.
+    """
+
+    def __init__(self, spec: Any, constants: Mapping[str, Any], params: Callable[[], Mapping[str, Any]],
+                 parameter_of: Mapping[str, str]) -> None:
+        self._params = params
+        comp = Compiler(constants, {r: i for i, r in enumerate(spec.roles)})
+        #: assignments to make once the expressions are compiled
+        self._fixups: list[Callable[[], None]] = []
+        by_rule: dict[str, Compiled] = {}
+        lets_of: dict[str, tuple[str, ...]] = {}
+        self.steps: dict[str, list[Compiled]] = {}
+        for d in declarations(spec):
+            base_lets = lets_of.get(d.exception_of or "", ())
+            own = tuple(d.raw.get("let") or {})
+            scope = base_lets + own
+            lets_of[d.rule] = scope
+            c = Compiled(d.rule, d.step, None, (), {}, {}, raw=d.raw)
+            let_slots = [comp.add(parse(d.raw["let"][name]), base_lets + own[:k]) for k, name in enumerate(own)]
+            when_slot = comp.add(parse(d.raw["when"]), scope) if "when" in d.raw else None
+            self._fixups.append(self._set_frame(c, let_slots, when_slot))
+            c.effect = self._effect(comp, d.raw, scope)
+            for key in READING_BLOCKS:
+                block = d.raw.get(key)
+                if block:
+                    point = block["point"]
+                    c.blocks[key] = ReadingBlock(point, parameter_of.get(point, point), {
+                        r: self._effect(comp, eff, scope) for r, eff in block.items() if r != "point"})
+            by_rule[d.rule] = c
+            if d.exception_of:
+                by_rule[d.exception_of].exceptions.append(c)
+            else:
+                self.steps.setdefault(d.step, []).append(c)
+        self._select: dict[str, list[Callable[..., Any]]] = {
+            step: self._step_function(comp, step, rules) for step, rules in self.steps.items()}
+        comp.build()
+        for fix in self._fixups:
+            fix()
+        self._fixups = []
+        self.rules = by_rule
+
+    @staticmethod
+    def _step_function(comp: Compiler, step: str, rules: list[Compiled]) -> list[Callable[..., Any]]:
+        """Generate one Python function for ``step`` that does what :meth:`fire` does up to
+        the readings: it returns ``(rule, let values)`` of the rule (or exception) that
+        applies, or ``None`` — the fast path of the same declarations."""
+        refs: dict[str, Any] = {}
+        name = "_step_" + step.replace("-", "_")
+        lines = [f"def {name}(D):"]
+
+        def frame(c: Compiled, before: tuple[str, ...], indent: str) -> tuple[str, str, tuple[str, ...], str]:
+            raw = c.raw
+            names = dict.fromkeys(before)
+            for let, text in (raw.get("let") or {}).items():
+                params = {n: f"v_{n}" for n in names}
+                lines.append(f"{indent}v_{let} = {comp.expression(parse(text), params)}")
+                names[let] = None
+            params = {n: f"v_{n}" for n in names}
+            cond = comp.expression(parse(raw["when"]), params) if "when" in raw else "True"
+            ref = f"R_{name}_{len(refs)}"
+            refs[ref] = c
+            return ref, cond, tuple(names), "(" + "".join(f"v_{n}, " for n in names) + ")"
+
+        for c in rules:
+            ref, cond, scope, values = frame(c, (), "    ")
+            lines.append(f"    if {cond}:")
+            for x in c.exceptions:
+                xref, xcond, _, xvalues = frame(x, scope, "        ")
+                lines.append(f"        if {xcond}:")
+                lines.append(f"            return {xref}, {xvalues}")
+            lines.append(f"        return {ref}, {values}")
+        lines.append("    return None")
+        return comp.add_function(name, "\n".join(lines) + "\n", refs)
+
+    @staticmethod
+    def _set_frame(c: Compiled, lets: list[list[Callable[..., Any]]],
+                   when: list[Callable[..., Any]] | None) -> Callable[[], None]:
+        def fix() -> None:
+            c.lets = tuple(s[0] for s in lets)
+            c.when = when[0] if when is not None else None
+        return fix
+
+    def _later(self, target: dict[str, Any], key: str, slot: list[Callable[..., Any]]) -> None:
+        def fix() -> None:
+            target[key] = slot[0]
+        self._fixups.append(fix)
+
+    def _effect(self, comp: Compiler, raw: Mapping[str, Any], scope: tuple[str, ...]) -> dict[str, Any]:
+        """The effect keys of ``raw``, expressions queued on ``comp`` (filled in after build)."""
+        eff: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key in FRAME_KEYS:
+                continue
+            if key in EXPRESSION_KEYS:
+                self._later(eff, key, comp.add(parse(value), scope + EXPRESSION_KEYS[key]))
+            elif key == "decide":
+                dec = dict(value)
+                for k in DECIDE_KEYS:
+                    self._later(dec, k, comp.add(parse(value[k]), scope))
+                eff[key] = dec
+            else:
+                eff[key] = value
+        return eff
+
+    def select(self, step: str) -> Callable[[Any], tuple[Compiled, tuple[Any, ...]] | None]:
+        """The generated function of ``step``: position -> ``(rule, let values)`` of the rule
+        that applies (an exception where one applies), or ``None``; the effect is then
+        :meth:`effect` of the rule (the fast path of :meth:`fire`)."""
+        return self._select[step][0]
+
+    def fire(self, step: str, d: Any) -> Fired | None:
+        """The rule of ``step`` that applies to position ``d``, with its effect.
+
+        :returns: ``None`` when no rule of the step applies.
+        """
+        got = self._select[step][0](d) if step in self._select else None
+        if got is None:
+            return None
+        return self.resolve(got[0], got[1])
+
+    def values(self, c: Compiled, d: Any) -> tuple[Any, ...]:
+        """The ``let`` values of rule ``c`` (not an exception) on position ``d``."""
+        return self._values(c, d, ())
+
+    @staticmethod
+    def _values(c: Compiled, d: Any, before: tuple[Any, ...]) -> tuple[Any, ...]:
+        vals = list(before)
+        for fn in c.lets:
+            vals.append(fn(d, *vals))
+        return tuple(vals)
+
+    def reading(self, block: ReadingBlock) -> tuple[str, bool]:
+        """The ruleset's reading for ``block``'s point and whether the point is open."""
+        setting = self._params()[block.parameter]
+        return setting.value, setting.is_gap
+
+    def resolve(self, c: Compiled, values: tuple[Any, ...]) -> Fired:
+        """The effect of rule ``c`` with ``values``, its readings block resolved."""
+        block = c.blocks.get("readings")
+        if block is None:
+            return Fired(c.rule, c.effect, values)
+        value, gap = self.reading(block)
+        if gap:
+            return Fired(c.rule, c.effect, values, (block.point,), block.point)
+        return Fired(c.rule, {**c.effect, **block.effects[value]}, values, (block.point,))
+
+
+def declared_readings(spec: Any) -> dict[str, frozenset[str]]:
+    """Variation point id -> the readings the logic blocks of ``spec`` give effects for."""
+    out: dict[str, set[str]] = {}
+    for d in declarations(spec):
+        for key in READING_BLOCKS:
+            block = d.raw.get(key)
+            if block:
+                out.setdefault(str(block["point"]), set()).update(r for r in block if r != "point")
+    return {p: frozenset(r) for p, r in out.items()}

@@ -1,0 +1,121 @@
+"""Every primitive of the rule language: its name, the kinds of its arguments and result,
+what it means (the book prints :attr:`Primitive.meaning`), and how it is computed on a
+position (:attr:`Primitive.python`, a template of Python code used by
+:mod:`palast.lang.compiler`).
+
+Kinds of value: ``seat`` (a player), ``card``, ``role``, ``colour``, ``int``, ``bool``, and
+collections ``seats``, ``cards``, ``roles``, ``ints`` (ordered, repeats kept). ``-1`` stands
+for "none" (no card played yet, no role banned, a colour nobody plays).
+
+In a template ``{0}``, ``{1}`` are the arguments; for a binder ``{v}`` is the bound variable,
+``{c}`` the collection and ``{0}``, ``{1}`` the expressions after it. Names in capitals are
+the game's constants, bound when a game is compiled: ``P`` (the seats), ``NR`` (number of
+roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``OTHERS``
+(seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size); ``D`` is the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints"}
+ELEMENT = {v: k for k, v in COLLECTION.items()}
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One primitive.
+
+    :ivar name: how an expression calls it.
+    :ivar args: the kinds of its arguments (for a binder: the kinds of the expressions after
+        the ``x in COLLECTION`` part; ``"*"`` for any kind).
+    :ivar result: the kind of its value (``"="`` for the kind of the collection bound).
+    :ivar meaning: what it means, for the book.
+    :ivar python: the code template (see the module's description).
+    :ivar binder: True when the first argument is ``x in COLLECTION``.
+    """
+
+    name: str
+    args: tuple[str, ...]
+    result: str
+    meaning: str
+    python: str
+    binder: bool = False
+
+
+_P = Primitive
+PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
+    # ---------------------------------------------------------------- the position
+    _P("players", (), "seats", "every player, in seat order", "P"),
+    _P("actor", (), "seat", "the player whose turn it is", "D.actor"),
+    _P("card", (), "card", "the card played this turn", "D.last_card"),
+    _P("banned", (), "role", "the role banned by the King card in force (none: -1)", "D.king_in_force"),
+    _P("nobody", (), "seat", "no player (-1)", "-1"),
+    _P("target", (), "int", "the score that ends the game for this number of players", "TARGET"),
+    _P("six", (), "int", "how many different roles in one display end the round", "SIX"),
+    _P("hand_size", (), "int", "the cards dealt to each player", "HS"),
+    _P("deck_size", (), "int", "the cards in the draw deck",
+       "(len(D.deck) + D.deck_hidden + len(D.deck_bottom))"),
+    _P("hand", ("seat",), "cards", "the cards in a player's hand", "D.hands[{0}]"),
+    _P("display", ("seat",), "cards", "the cards in a player's display, in the order laid", "D.displays[{0}]"),
+    _P("score", ("seat",), "int", "a player's score", "D.scores[{0}]"),
+    _P("played", ("seat",), "int", "the cards a player has played this round", "D.played[{0}]"),
+    _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
+    _P("others", ("seat",), "seats", "every player but the one given, in seat order", "OTHERS[{0}]"),
+    # ---------------------------------------------------------------- cards
+    _P("role", ("card",), "role", "the role a card shows", "({0} % NR)"),
+    _P("colour", ("card",), "colour", "the colour of a card", "({0} // NR)"),
+    _P("neutral", ("card",), "bool", "whether a card is of the neutral colour", "({0} // NR == NEUTRAL)"),
+    _P("owner", ("colour",), "seat", "the player of a colour (nobody for the neutral colour)", "OWNER[{0}]"),
+    _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "tuple([_c % NR for _c in {0}])"),
+    # ---------------------------------------------------------------- collections
+    _P("count", ("*",), "int", "how many elements a collection has", "len({0})"),
+    _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "tuple(dict.fromkeys({0}))"),
+    _P("without", ("*", "*"), "=", "a collection less one copy of an element (unchanged if absent)",
+       "_without({0}, {1})"),
+    _P("in_order", ("*",), "=", "a collection sorted in the engine's card order (colour, then role)",
+       "tuple(sorted({0}))"),
+    _P("first", ("*",), "-", "the first element of a collection", "{0}[0]"),
+    _P("empty", ("*",), "bool", "whether a collection has no element", "(not {0})"),
+    _P("upto", ("int", "int"), "ints", "the whole numbers from the first to the second, both included",
+       "tuple(range({0}, {1} + 1))"),
+    _P("smaller", ("int", "int"), "int", "the smaller of two numbers", "min({0}, {1})"),
+    _P("filter", ("bool",), "=", "the elements for which the condition holds",
+       "tuple([{v} for {v} in {c} if {0}])", binder=True),
+    _P("number", ("bool",), "int", "how many elements satisfy the condition",
+       "sum([1 for {v} in {c} if {0}])", binder=True),
+    _P("any", ("bool",), "bool", "whether some element satisfies the condition",
+       "any([{0} for {v} in {c}])", binder=True),
+    _P("all", ("bool",), "bool", "whether every element satisfies the condition",
+       "all([{0} for {v} in {c}])", binder=True),
+    _P("fewest", ("int",), "=", "the elements with the smallest value of the expression",
+       "_fewest({c}, lambda {v}: {0})", binder=True),
+    _P("most", ("int",), "=", "the elements with the largest value of the expression",
+       "_most({c}, lambda {v}: {0})", binder=True),
+    _P("highest", ("int",), "int", "the largest value of the expression over the collection",
+       "max([{0} for {v} in {c}])", binder=True),
+)}
+
+
+def _without(items: tuple[object, ...], x: object) -> tuple[object, ...]:
+    if x not in items:
+        return items
+    i = items.index(x)
+    return items[:i] + items[i + 1:]
+
+
+def _fewest(items: tuple[int, ...], key: object) -> tuple[int, ...]:
+    vals = [key(x) for x in items]  # type: ignore[operator]
+    low = min(vals)
+    return tuple([x for x, v in zip(items, vals, strict=True) if v == low])
+
+
+def _most(items: tuple[int, ...], key: object) -> tuple[int, ...]:
+    vals = [key(x) for x in items]  # type: ignore[operator]
+    high = max(vals)
+    return tuple([x for x, v in zip(items, vals, strict=True) if v == high])
+
+
+#: Helper functions the templates call.
+RUNTIME: Mapping[str, object] = {"_without": _without, "_fewest": _fewest, "_most": _most}

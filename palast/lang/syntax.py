@@ -1,0 +1,174 @@
+"""The syntax of rule-language expressions.
+
+An expression is a string such as ``fewest(p in players, count(display(p)))``. It is read
+with Python's own parser (:func:`ast.parse` in ``eval`` mode: a library, not a parser of
+ours) and then *only* the forms listed below are accepted and turned into a :class:`Node`
+tree; anything else is refused with the column of the offending part. Nothing is ever
+evaluated as Python.
+
+Forms (the grammar of the book's chapter "The rule language"):
+
+- a whole number (``0``, ``1``), ``true``/``false`` (written ``True``/``False`` as well);
+- a name: a primitive without arguments (``players``, ``actor``) or a bound variable;
+- a call ``name(arg, ...)`` of a primitive;
+- a binder ``name(x in COLLECTION, body, ...)`` for the primitives that bind a variable
+  (``filter``, ``count``, ``any``, ``all``, ``fewest``, ``most``, ``max``, ``min``, ``sum``);
+- comparisons ``a == b``, ``!=``, ``<``, ``<=``, ``>``, ``>=``, membership ``a in b``,
+  ``a not in b``;
+- ``a and b``, ``a or b``, ``not a``, ``a + b``, ``a - b``, ``a if c else b``;
+- a list ``[a, b]``.
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+from dataclasses import dataclass
+
+from palast.errors import InputError
+
+#: Operators and what they are called in a :class:`Node`.
+COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+           ast.In: "in", ast.NotIn: "not in"}
+ARITH = {ast.Add: "+", ast.Sub: "-"}
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One node of an expression.
+
+    :ivar op: ``"int"``, ``"bool"``, ``"name"``, ``"call"``, ``"bind"``, ``"list"``, an
+        operator (``"=="``, ``"in"``, ``"+"``, ``"and"``, ``"not"``, ``"if"``, ...).
+    :ivar value: the number, truth value, name or primitive called (``""`` otherwise).
+    :ivar args: the operands, in order. A ``"bind"`` node holds ``(variable, collection,
+        body, more...)`` and its ``value`` names the primitive.
+    :ivar column: the column (from 1) of the node in the expression text.
+    """
+
+    op: str
+    value: object = ""
+    args: tuple[Node, ...] = ()
+    column: int = 1
+
+
+class ExpressionError(InputError):
+    """An expression that is not in the rule language: the reason and the column."""
+
+    def __init__(self, message: str, column: int) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+def parse(text: str) -> Node:
+    """Parse the expression ``text``.
+
+    :returns: its :class:`Node` tree.
+    :raises ExpressionError: for text that is not an expression of the language (with the
+        column, from 1, of the first part that is not).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ExpressionError("an expression must be non-empty text", 1)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"not an expression: {exc.msg}", exc.offset or 1) from None
+    return _node(tree.body)
+
+
+def _col(n: ast.AST) -> int:
+    return getattr(n, "col_offset", 0) + 1
+
+
+def _variable(n: ast.expr) -> str:
+    if not isinstance(n, ast.Name) or keyword.iskeyword(n.id) or not n.id.isidentifier():
+        raise ExpressionError("a bound variable must be a plain name", _col(n))
+    return n.id
+
+
+def _node(n: ast.expr) -> Node:
+    c = _col(n)
+    if isinstance(n, ast.Constant):
+        if isinstance(n.value, bool):
+            return Node("bool", n.value, column=c)
+        if isinstance(n.value, int):
+            return Node("int", n.value, column=c)
+        raise ExpressionError(f"only whole numbers and true/false are values, not {n.value!r}", c)
+    if isinstance(n, ast.Name):
+        if n.id in ("true", "false"):
+            return Node("bool", n.id == "true", column=c)
+        return Node("name", n.id, column=c)
+    if isinstance(n, ast.Call):
+        if not isinstance(n.func, ast.Name):
+            raise ExpressionError("only a primitive's name can be called", c)
+        if n.keywords:
+            raise ExpressionError("arguments are given in order, without names", _col(n.keywords[0].value))
+        first = n.args[0] if n.args else None
+        if (isinstance(first, ast.Compare) and len(first.ops) == 1 and isinstance(first.ops[0], ast.In)
+                and isinstance(first.left, ast.Name)):
+            var = Node("name", _variable(first.left), column=_col(first.left))
+            rest = tuple(_node(a) for a in n.args[1:])
+            return Node("bind", n.func.id, (var, _node(first.comparators[0]), *rest), column=c)
+        return Node("call", n.func.id, tuple(_node(a) for a in n.args), column=c)
+    if isinstance(n, ast.Compare):
+        if len(n.ops) != 1:
+            raise ExpressionError("compare two values at a time (write 'a < b and b < c')", c)
+        op = COMPARE.get(type(n.ops[0]))
+        if op is None:
+            raise ExpressionError("unknown comparison", c)
+        return Node(op, "", (_node(n.left), _node(n.comparators[0])), column=c)
+    if isinstance(n, ast.BoolOp):
+        op = "and" if isinstance(n.op, ast.And) else "or"
+        return Node(op, "", tuple(_node(v) for v in n.values), column=c)
+    if isinstance(n, ast.UnaryOp):
+        if isinstance(n.op, ast.Not):
+            return Node("not", "", (_node(n.operand),), column=c)
+        if isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant) and type(n.operand.value) is int:
+            return Node("int", -n.operand.value, column=c)
+        raise ExpressionError("only 'not' and a minus sign before a number are allowed", c)
+    if isinstance(n, ast.BinOp):
+        op = ARITH.get(type(n.op))
+        if op is None:
+            raise ExpressionError("only + and - are arithmetic operators here", c)
+        return Node(op, "", (_node(n.left), _node(n.right)), column=c)
+    if isinstance(n, ast.IfExp):
+        return Node("if", "", (_node(n.test), _node(n.body), _node(n.orelse)), column=c)
+    if isinstance(n, ast.List):
+        return Node("list", "", tuple(_node(e) for e in n.elts), column=c)
+    raise ExpressionError(f"{type(n).__name__.lower()} is not part of the rule language", c)
+
+
+def names(node: Node) -> set[str]:
+    """Every name used in ``node`` (primitives without arguments and variables)."""
+    out = {str(node.value)} if node.op == "name" else set()
+    for a in node.args:
+        out |= names(a)
+    return out
+
+
+def show(node: Node) -> str:
+    """``node`` written back as an expression (normalised spacing)."""
+    op = node.op
+    if op == "int":
+        return str(node.value)
+    if op == "bool":
+        return "true" if node.value else "false"
+    if op == "name":
+        return str(node.value)
+    if op == "call":
+        return f"{node.value}({', '.join(show(a) for a in node.args)})"
+    if op == "bind":
+        var, coll, *rest = node.args
+        return f"{node.value}({show(var)} in {show(coll)}{''.join(', ' + show(a) for a in rest)})"
+    if op == "list":
+        return "[" + ", ".join(show(a) for a in node.args) + "]"
+    if op == "not":
+        return f"not {_paren(node.args[0])}"
+    if op == "if":
+        return f"{_paren(node.args[1])} if {_paren(node.args[0])} else {_paren(node.args[2])}"
+    return f" {op} ".join(_paren(a) for a in node.args)
+
+
+def _paren(node: Node) -> str:
+    text = show(node)
+    return f"({text})" if node.op in ("and", "or", "if", "not", "==", "!=", "<", "<=", ">", ">=", "in",
+                                      "not in", "+", "-") else text
