@@ -305,7 +305,7 @@ class GameCore:
             self._gap_at(d, ft.point, -1, w.rule)
             return
         used = [value]
-        if ft.effects[ft_value]["cascade"]:
+        if ft.effects[ft_value]["try_others"]:
             # the other tie-breaks, in the order the rule declares them
             for reading, eff in tb.effects.items():
                 if reading in used:

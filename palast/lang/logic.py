@@ -307,7 +307,7 @@ class GameLogic:
     def select(self, step: str) -> Callable[[Any], tuple[Compiled, tuple[Any, ...]] | None]:
         """The generated function of ``step``: position -> ``(rule, let values)`` of the rule
         that applies (an exception where one applies), or ``None``; the effect is then
-        :meth:`effect` of the rule (the fast path of :meth:`fire`)."""
+        :meth:`resolve` of the rule (the fast path of :meth:`fire`)."""
         return self._select[step][0]
 
     def fire(self, step: str, d: Any) -> Fired | None:

@@ -1,6 +1,6 @@
 """Every primitive of the rule language: its name, the kinds of its arguments and result,
-what it means (the book prints :attr:`Primitive.meaning`), and how it is computed on a
-position (:attr:`Primitive.python`, a template of Python code used by
+what it means (the book prints its ``meaning``), and how it is computed on a
+position (its ``python``, a template of Python code used by
 :mod:`palast.lang.compiler`).
 
 Kinds of value: ``seat`` (a player), ``card``, ``role``, ``colour``, ``int``, ``bool``, and

@@ -26,7 +26,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, register, rules, rulings, stubs
+from . import flow, logic, register, rules, rulings, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -107,6 +107,8 @@ DIRECTIVES: dict[str, Any] = {
     "palast-rulings": rulings.RulingsDirective,
     "palast-ruling": rulings.RulingDirective,
     "palast-toctree": GeneratedTocTree,
+    "palast-primitives": logic.PrimitivesDirective,
+    "palast-declared-rules": logic.DeclaredRulesDirective,
 }
 
 

@@ -12,6 +12,7 @@ from docutils.parsers.rst import directives
 
 from palast.spec import OPEN, Rule, Spec
 
+from .logic import logic_items, logic_of
 from .rulings import ruling_files, rulings_citing
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
 
@@ -29,6 +30,10 @@ class RuleBlocks(SpecDirective):
         sec += nodes.title(title, title)
         sec += self.cited(spec, rule.statement, rule.clauses)
         sec += nodes.paragraph("", "", text("rule ", "pal-muted"), literal(rule.id), classes=["pal-rule-id"])
+        raw = logic_of(spec).get(rule.id)
+        if raw is not None:
+            sec += rubric("As declared")
+            sec += logic_items(raw)
         for vp in rule.variation_points:
             sec += self.point_readings(spec, vp)
         return sec
