@@ -332,6 +332,19 @@ def test_layering() -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_palast_imports_proofs_only_in_command_modules() -> None:
+    """Within palast, only the modules of commands, which the command line imports when the
+    command runs, import proofs (and so z3): no other command pays for loading it."""
+    from palast.cli import COMMAND_MODULES
+
+    commands = {f"palast.cli.{m}" for m in COMMAND_MODULES.values()}
+    _, imports = _graph()
+    wrong = [f"{i.place}: {i.source} imports {i.target}" for i in imports
+             if matches("palast.*", i.source) and matches("proofs.*", i.target) and i.source not in commands]
+    assert not wrong, "\n".join(wrong)
+    assert any(i.source in commands and matches("proofs.*", i.target) for i in imports)  # palast prove does
+
+
 def test_nothing_outside_the_engine_uses_its_working_copy() -> None:
     """Draft (palast.engine.draft) is used only inside palast/engine/ and DRAFT_EXCEPTIONS."""
     uses = draft_uses(ROOT, DRAFT_SCAN, DRAFT_EXCEPTIONS)
