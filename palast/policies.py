@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from palast.engine.actions import Action, Play, Swap
-from palast.engine.draft import remove_one
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind, State
 from palast.play import Policy, uniform_policy
@@ -22,11 +21,14 @@ def _whispers_after_swap(game: Game, seat: int, display: tuple[int, ...], swap: 
     whisper, possible under cupbearer-actor-duplicate ``whisper``)."""
     nr = len(game.cards.roles)
     if swap.seat_a == seat:
-        mine = remove_one(display, swap.card_a) + (swap.card_b,)
+        given, taken = swap.card_a, swap.card_b
     elif swap.seat_b == seat:
-        mine = remove_one(display, swap.card_b) + (swap.card_a,)
+        given, taken = swap.card_b, swap.card_a
     else:
         return False
+    mine = list(display)
+    mine.remove(given)
+    mine.append(taken)
     return len({c % nr for c in mine}) < len(mine)
 
 

@@ -15,9 +15,28 @@ JSON Schema, an entry must hang together with the engine and the rulings:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from palast.errors import InputError
-from palast.spec import Spec, VariationPoint, clause_refs
 from palast.yamlio import Document, read_yaml
+
+if TYPE_CHECKING:  # palast.spec imports this module to check the spec it loads
+    from palast.spec import Spec, VariationPoint
+
+
+def clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
+    """Every clause id cited anywhere under ``data`` (values of keys named ``clauses``)."""
+    out: list[tuple[list[str | int], str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == "clauses" and isinstance(v, list):
+                out.extend((path + [k, i], c) for i, c in enumerate(v) if isinstance(c, str))
+            else:
+                out.extend(clause_refs(v, path + [k]))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out.extend(clause_refs(v, path + [i]))
+    return out
 
 
 def needs_witness(point: VariationPoint) -> bool:

@@ -26,8 +26,8 @@ from typing import Any
 import yaml
 
 from palast.cards import Cards
+from palast.engine import start_turn
 from palast.engine.actions import Action
-from palast.engine.draft import Draft
 from palast.engine.game import Game, Step
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError, NotationError, ScenarioError
@@ -118,9 +118,7 @@ class Scenario:
             king_spent=self.king_spent, scores=self.scores, played=self.played, tally=self.tally,
             round=self.round, actor=self.to_move, last_card=-1, decision=Decision(DecisionKind.PLAY, self.to_move),
         )
-        d = Draft(base)
-        game.enter_play(d, self.to_move)
-        state = d.freeze()
+        state = start_turn(game, base, self.to_move)
         from palast.invariants import state_problems
 
         problems = state_problems(game, state)

@@ -43,8 +43,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from palast.engine import advance
 from palast.engine.actions import Action
-from palast.engine.draft import Draft
 from palast.engine.game import Game
 from palast.engine.params import Setting, parameter_table
 from palast.engine.state import State
@@ -277,12 +277,11 @@ class Simulator:
         :data:`OPTIONS` (other legal actions than ``legal``, when given, but ``action``
         leads to the same position) or :data:`OUTCOME` (``action`` is rejected or reaches
         a different position than ``after``)."""
-        d = Draft(state, record=False)
         try:
-            g.step(d, action)
+            reached = advance(g, state, action)
         except IllegalActionError:
             return OUTCOME
-        if not _same_position(d.freeze(), after):
+        if not _same_position(reached, after):
             return OUTCOME
         if legal is not None and g.legal_actions(state) != legal:
             return OPTIONS
@@ -312,9 +311,7 @@ class Simulator:
                 legal = game.legal_actions(s)
                 action = policy(game, s, legal, rng)
                 actions_this_round += 1
-            d = Draft(s, record=False)
-            game.step(d, action)
-            after = d.freeze()
+            after = advance(game, s, action)
             if log.seen or log.always:
                 self._examine(ruleset, _Comparison(s, action, legal, after, log), tally, seen)
             if s.round_end is None and after.round_end is not None:

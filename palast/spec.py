@@ -388,21 +388,6 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs)
 
 
-def clause_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
-    """Every clause id cited anywhere under ``data`` (values of keys named ``clauses``)."""
-    out: list[tuple[list[str | int], str]] = []
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k == "clauses" and isinstance(v, list):
-                out.extend((path + [k, i], c) for i, c in enumerate(v) if isinstance(c, str))
-            else:
-                out.extend(clause_refs(v, path + [k]))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            out.extend(clause_refs(v, path + [i]))
-    return out
-
-
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
     out: list[tuple[list[str | int], str]] = []
     if isinstance(data, dict):
@@ -432,7 +417,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     """
     from palast.engine.params import PARAMETERS
     from palast.invariants import IMPLEMENTED
-    from palast.register import register_problems, ruling_reference_problems
+    from palast.register import clause_refs, register_problems, ruling_reference_problems
 
     problems: list[str] = []
     docs = spec.documents
@@ -579,7 +564,6 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
         if name not in spec.invariants:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")
     return problems
-
 
 
 def _game_problems(spec: Spec, at: Any) -> None:

@@ -12,7 +12,10 @@ from typing import Any
 
 import click
 
+from palast.cli.context import get_spec
 from palast.errors import InputError
+
+__all__ = ["COMMAND_MODULES", "PalastGroup", "get_spec", "main", "usage_message"]
 
 #: click's "no arguments: show the help" signal (click 8.2+), which is not an error.
 _HELP_SIGNALS: tuple[type[Exception], ...] = tuple(
@@ -35,8 +38,9 @@ def usage_message(exc: click.UsageError) -> str:
     return f"{text} (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else text
 
 
-#: Each command and the module of this package that defines it (imported when the command
-#: runs or help lists it, so ``palast ask`` does not load the other commands' code).
+#: Each command and the module of this package that defines it, as a click command of the
+#: same name (imported when the command runs or help lists it, so ``palast ask`` does not
+#: load the other commands' code; the modules do not import this package).
 COMMAND_MODULES: dict[str, str] = {
     "ask": "ask_cmd", "explain": "explain_cmd", "play": "play_cmd", "prove": "prove_cmd",
     "replay": "replay_cmd", "rulings": "rulings_cmd", "simulate": "simulate_cmd", "spec": "spec_cmd",
@@ -54,9 +58,17 @@ class PalastGroup(click.Group):
         return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """The command named ``cmd_name`` (its module imported first), or ``None``."""
+        """The command named ``cmd_name`` (its module imported and the command added
+        first), or ``None``.
+
+        :raises TypeError: if the module of :data:`COMMAND_MODULES` defines no click command
+            of that name."""
         if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
-            importlib.import_module(f"palast.cli.{COMMAND_MODULES[cmd_name]}")  # registers it on main
+            module = importlib.import_module(f"palast.cli.{COMMAND_MODULES[cmd_name]}")
+            command = getattr(module, cmd_name, None)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{module.__name__} defines no click command {cmd_name!r}")
+            self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -89,15 +101,3 @@ class PalastGroup(click.Group):
 def main(ctx: click.Context, spec_dir: str | None) -> None:
     """palast: an executable specification of Palast Geflüster and a verifier for it."""
     ctx.obj = {"spec_dir": spec_dir}
-
-
-def get_spec(ctx: click.Context, *, rulings: bool = True) -> Any:
-    """Load (once) the spec named by ``--spec``; ``rulings=False`` skips checking the
-    references of ``spec/rulings/`` (commands that read no ruling).
-
-    :raises SpecError: if it is broken."""
-    from palast.spec import cached_spec
-
-    return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None, rulings)
-
-

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
-@main.command()
+@click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document (its fields: README, section 'Reading palast ask').")

@@ -7,10 +7,10 @@ import json
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
-@main.command()
+@click.command()
 @click.argument("points", nargs=-1, required=True, metavar="POINT...")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: one object for one POINT, a list of objects for several.")

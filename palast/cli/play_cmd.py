@@ -7,7 +7,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
 class PlayerCountOption(click.Option):
@@ -52,7 +52,7 @@ def player_colours(spec: Any, players: int, colours: str | None, players_given: 
     return list(spec.player_colours[:players])
 
 
-@main.command()
+@click.command()
 @click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
 @click.option("--colours", default=None, help="Seat these colours instead, comma-separated, in seat order.")

@@ -14,10 +14,10 @@ from typing import Any
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
 @click.option("--only", "only", multiple=True, help="Run only the obligations of this name (repeatable).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Run only under this ruleset (repeatable).")

@@ -7,10 +7,10 @@ import sys
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
-@main.command()
+@click.command()
 @click.argument("record")
 @click.option("--ruleset", "-r", default=None,
               help="Replay under this ruleset (default: the record's, else the spec's default).")

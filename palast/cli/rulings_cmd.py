@@ -8,10 +8,10 @@ import sys
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 
 
-@main.command()
+@click.command()
 @click.argument("ids", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Check only these rulesets (repeatable).")

@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from palast.cli import get_spec, main
+from palast.cli.context import get_spec
 from palast.cli.play_cmd import PlayerCountOption, player_colours
 
 
-@main.command()
+@click.command()
 @click.option("--games", "-g", type=click.IntRange(1, None), default=1000, show_default=True,
               help="Games per ruleset.")
 @click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,

@@ -6,10 +6,8 @@ import sys
 
 import click
 
-from palast.cli import main
 
-
-@main.group()
+@click.group()
 def spec() -> None:
     """Work with the spec in spec/."""
 

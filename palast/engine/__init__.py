@@ -1,4 +1,10 @@
-"""The rules engine: :class:`Game`, :class:`State`, actions and events."""
+"""The rules engine: :class:`Game`, :class:`State`, actions and events.
+
+Code outside the engine uses the names exported here and never the engine's working copy
+of a state (``palast.engine.draft``; ``tests/test_layering.py`` checks this).
+:func:`advance` and :func:`start_turn` are what that code needs beyond :class:`Game`'s own
+methods.
+"""
 
 from palast.engine.actions import (
     Action,
@@ -14,12 +20,40 @@ from palast.engine.actions import (
     Swap,
     TakeBack,
 )
+from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.game import Game, InvariantViolation, Step
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd, State
 
+
+def advance(game: Game, state: State, action: Action) -> State:
+    """Carry out ``action`` in ``state`` like :meth:`Game.apply`, but record no events and
+    run no invariant check: the fast path for code that steps one action at a time and
+    needs only the positions (:mod:`palast.simulate`).
+
+    :returns: the new state, equal to ``game.apply(state, action).state``.
+    :raises IllegalActionError: if ``action`` is not legal in ``state``, as :meth:`Game.apply`.
+    """
+    d = Draft(state, record=False)
+    game.step(d, action)
+    return d.freeze()
+
+
+def start_turn(game: Game, state: State, seat: int) -> State:
+    """``state`` with ``seat`` to move at the start of a turn: the actor set, no card played
+    yet this turn, and the decision the rules give there (a play, a forced play, or a gap
+    where the ruleset leaves a point open), as after any turn that passes to ``seat``.
+    Used to build a scenario's position (:mod:`palast.scenario`).
+
+    :returns: the new state; every other field is ``state``'s.
+    """
+    d = Draft(state, record=False)
+    game.enter_play(d, seat)
+    return d.freeze()
+
+
 __all__ = [
     "Action", "Count", "Deal", "Decision", "DecisionKind", "Discard", "Draw", "Event", "Game", "GameResult",
     "Give", "InvariantViolation", "NextPlayer", "Partner", "Play", "Reveal", "RoundEnd", "State", "Step",
-    "Swap", "TakeBack",
+    "Swap", "TakeBack", "advance", "start_turn",
 ]
