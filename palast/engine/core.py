@@ -106,6 +106,7 @@ class GameCore:
         self._winner = self.logic.steps["winner"][0]
         self._next_player = self.logic.select("next-player")
         self.round_end_rule = self.logic.select("round-end")
+        self._action_rule = self.logic.select("action")
         self._whisper = next(c for c in self.logic.steps["round-end"] if c.effect.get("round_end") == "whisper")
 
     # ------------------------------------------------------------------ naming

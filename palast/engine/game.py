@@ -424,7 +424,6 @@ class Game(RoleActions):
         hand = d.hands[p]
         nr = self._nr
         role = c % nr
-        banned = d.king_in_force
         before = d.displays[p]
         i = hand.index(c)
         d.hands[p] = hand[:i] + hand[i + 1:]
@@ -454,9 +453,10 @@ class Game(RoleActions):
                                            points=(sixth.point,))
                 self.after_action(d)
                 return
-        if role == banned:
+        got = self._action_rule(d)
+        if got is not None and not got[0].effect["carry_out"]:  # an exception: the role is banned
             if d.events is not None:
-                self.emit(d, "action_muted", "king.mute", player=p, role=role)
+                self.emit(d, "action_muted", got[0].rule, player=p, role=role)
             self.after_action(d)
             return
         self._starters[role](d, p, role)

@@ -22,6 +22,7 @@ KEY_WORDS: Mapping[str, str] = {
     "no_action": "the card does not act, by", "scorers": "who scores", "points": "points each",
     "end_game": "the game ends", "options": "what may be chosen", "winners": "the winners are",
     "by": "most of", "try_others": "then the other tie-breaks in order",
+    "carry_out": "the role's action is carried out",
 }
 
 
