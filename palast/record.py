@@ -4,7 +4,10 @@ A record is a text file with one JSON object per line (blank lines are allowed):
 
 1. a **header**: ``{"format": "palast-record", "version": 1, "players": [...], ...}`` with
    the seated colours in seat order and, optionally, the ruleset, the seed, the policy,
-   a digest of the spec it was written with and a free-text note;
+   a digest of the spec it was written with and a free-text note. A game played with house
+   rules (:mod:`palast.house`) also names the ``base`` ruleset of ``spec/rulesets.yaml``
+   and the ``readings`` it takes otherwise (``{"final-tie": "shared"}``), so a replay plays
+   it under the same readings; records without them are read as before;
 2. one line per **action**, oldest first: ``{"action": "play maid/red", "by": "blue"}`` in
    the notation of ``palast ask`` (:mod:`palast.notation`). Chance actions are actions too:
    ``deal ...``, ``draw CARD`` and ``reveal ROLE`` (``"by": "chance"``). ``by`` and ``note``
@@ -59,7 +62,13 @@ _HEADER_SCHEMA: dict[str, Any] = {
         "spec": {"type": ["string", "null"]},
         "written_by": {"type": "string"},
         "note": {"type": "string"},
+        "base": {"type": "string", "minLength": 1,
+                 "description": 'the ruleset house rules are built on, e.g. "reference"'},
+        "readings": {"type": "object", "minProperties": 1,
+                     "additionalProperties": {"type": "string", "minLength": 1},
+                     "description": 'variation point -> reading, e.g. {"final-tie": "shared"}'},
     },
+    "dependentRequired": {"base": ["readings"], "readings": ["base"]},
 }
 _ACTION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -159,6 +168,8 @@ class Record:
     :ivar note: the header's note, or ``None``.
     :ivar written_by: the program that wrote it, or ``None``.
     :ivar file: the file it was read from, or ``None``.
+    :ivar base: for a game played with house rules, the ruleset they are built on, else ``None``.
+    :ivar readings: for house rules, (variation point, reading) pairs it reads otherwise than ``base``.
     """
 
     players: tuple[str, ...]
@@ -171,6 +182,8 @@ class Record:
     note: str | None = None
     written_by: str | None = None
     file: str | None = field(default=None, compare=False)
+    base: str | None = None
+    readings: tuple[tuple[str, str], ...] = ()
 
 
 # ---------------------------------------------------------------------- building records
@@ -207,7 +220,8 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
                 written_by: str | None = None) -> Record:
     """Build the record of a played game.
 
-    :param game: the game the moves were played in (its seats and ruleset go in the header).
+    :param game: the game the moves were played in (its seats and ruleset go in the header,
+        with the base and readings of a house ruleset).
     :param moves: the moves from the first deal on, as :func:`palast.play.play_moves` yields them.
     :returns: the record, with a result line if the last move ended the game or reached a gap.
     """
@@ -217,6 +231,8 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         by = "chance" if m.chance else game.colour_name(m.before.decision.player)
         actions.append(RecordedAction(format_action(game, m.action), by))
         final = m.step.state
+    entry = game.spec.rulesets[game.ruleset]
+    base = entry.get("base")
     return Record(
         players=tuple(game.colour_name(s) for s in range(game.n)),
         actions=tuple(actions),
@@ -226,6 +242,8 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         spec_digest=spec_digest(game.spec),
         result=result_of(game, final) if final is not None else None,
         written_by=written_by,
+        base=str(base) if base is not None else None,
+        readings=tuple((str(p), str(r)) for p, r in dict(entry.get("readings", {})).items()) if base else (),
     )
 
 
@@ -236,6 +254,9 @@ def _header_dict(record: Record) -> dict[str, Any]:
                        ("spec", record.spec_digest), ("written_by", record.written_by), ("note", record.note)):
         if value is not None:
             out[key] = value
+    if record.base is not None:
+        out["base"] = record.base
+        out["readings"] = dict(record.readings)
     return out
 
 
@@ -406,7 +427,8 @@ def parse_record(text: str, file: str = "<record>") -> Record:
     return Record(
         players=tuple(header["players"]), actions=tuple(actions), ruleset=header.get("ruleset"),
         seed=header.get("seed"), policy=header.get("policy"), spec_digest=header.get("spec"), result=result,
-        note=header.get("note"), written_by=header.get("written_by"), file=file,
+        note=header.get("note"), written_by=header.get("written_by"), file=file, base=header.get("base"),
+        readings=tuple(header.get("readings", {}).items()),
     )
 
 

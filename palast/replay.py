@@ -96,14 +96,62 @@ class ReplayReport:
     notes: tuple[str, ...] = ()
 
 
+def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
+    """The ruleset a record was played under and a spec that has it: the header's
+    ``ruleset`` (a ruleset id or a derived name such as ``reference+final-tie=shared``,
+    :mod:`palast.house`), or, for house rules, ``base`` read with ``readings`` under the
+    header's ``ruleset`` name (or the derived name when the header names none); the
+    spec's default ruleset when the header names nothing.
+
+    :raises RecordError: (at line 1) for an unknown ruleset, base, variation point or
+        reading, a house ruleset whose name is a ruleset of the spec, or a derived name
+        that says other readings than ``readings``.
+    """
+    from palast import house
+
+    def bad(message: str) -> RecordError:
+        return RecordError(f"header: {message}", record.file, "line 1")
+
+    try:
+        if record.base is None:
+            name = record.ruleset or spec.default_ruleset
+            return house.resolve(spec, name, None), name
+        if record.base not in spec.rulesets:
+            house.parse_name(spec, record.base, None)  # names the closest ruleset
+        readings = dict(record.readings)
+        for point, reading in readings.items():
+            house.check_reading(spec, point, reading)
+        name = record.ruleset or house.derived_name(spec, record.base, readings)
+        if name in spec.rulesets and house.house_readings(spec, name)[0] is None:
+            raise bad(f"\"ruleset\": {name!r} is a ruleset of the spec, but the header gives readings of house "
+                      f"rules; name the house ruleset (e.g. {house.derived_name(spec, record.base, readings)!r})")
+        if house.JOIN in name:
+            said = house.parse_name(spec, name, None)
+            if said != (record.base, readings):
+                raise bad(f"\"ruleset\": {name!r} says other readings than \"base\" and \"readings\" "
+                          f"({house.derived_name(spec, record.base, readings)})")
+        if name in spec.rulesets:
+            return spec, name
+        return house.derive(spec, name, record.base, readings), name
+    except RecordError:
+        raise
+    except InputError as exc:
+        raise bad(exc.message) from None
+
+
 def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> Game:
     """The :class:`Game` a record is played in: its seats and ``ruleset`` (default: the
-    record's ruleset, else the spec's default ruleset), with every invariant checked.
+    record's ruleset with the readings its header stores, see :func:`record_ruleset`, else
+    the spec's default ruleset), with every invariant checked. The game's spec is ``spec``
+    with the record's house ruleset added, if it has one.
 
     :raises RecordError: if the header names an unknown ruleset or colour, or a player
         count outside the game's range.
     """
-    rs = ruleset or record.ruleset or spec.default_ruleset
+    if ruleset is None:
+        spec, rs = record_ruleset(spec, record)
+    else:
+        rs = ruleset
     try:
         return Game(spec, rs, list(record.players), check=True)
     except InputError as exc:
@@ -172,6 +220,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         result naming an unknown variation point, with the file and line.
     """
     game = record_game_for(spec, record, ruleset)
+    spec = game.spec  # with the record's house ruleset, if any
     res = record.result
     if res is not None and res.gap is not None and res.gap not in spec.variation_points:
         import difflib
@@ -262,13 +311,22 @@ def _gap_readings(spec: Spec, point: str) -> dict[str, str]:
     return dict(vp.choices) if vp is not None else {}
 
 
+def _house_rules(game: Game) -> dict[str, Any] | None:
+    from palast.house import house_readings
+
+    base, readings = house_readings(game.spec, game.ruleset)
+    return None if base is None else {"base": base, "readings": readings}
+
+
 def report_dict(spec: Spec, report: ReplayReport) -> dict[str, Any]:
-    """The report as one JSON-ready document: ``record``, ``ruleset``, ``players``,
+    """The report as one JSON-ready document: ``record``, ``ruleset``, ``house_rules``
+    (``base`` and ``readings`` of a house ruleset, else ``null``), ``players``,
     ``status``, ``exit_code``, ``actions`` (in the record), ``applied``, ``rounds``,
     ``scores``, ``winners``, ``next_decision``, ``rejection`` (``index``, ``line``,
     ``action``, ``by``, ``decision``, ``reason``, ``clauses``), ``gap`` (``point``,
     ``topic``, ``readings`` per ruleset), ``mismatches`` and ``notes``."""
     g, s = report.game, report.state
+    spec = g.spec  # with the house ruleset replayed, if any
     rej = report.rejection
     gap = None
     if report.gap is not None:
@@ -277,6 +335,7 @@ def report_dict(spec: Spec, report: ReplayReport) -> dict[str, Any]:
     return {
         "record": report.record.file,
         "ruleset": g.ruleset,
+        "house_rules": _house_rules(g),
         "players": [g.colour_name(i) for i in range(g.n)],
         "status": report.status.value,
         "exit_code": report.status.exit_code,
@@ -299,8 +358,13 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
     """The report as lines for a terminal; with ``verbose`` every action and its events."""
     g, s, rec = report.game, report.state, report.record
     names = ", ".join(g.colour_name(i) for i in range(g.n))
-    src = "from the record" if rec.ruleset == g.ruleset else ("given" if rec.ruleset else "the default")
-    lines = [f"palast replay {rec.file}: {g.n} players ({names}), ruleset {g.ruleset} ({src}), "
+    from palast.house import house_readings, label
+
+    base, readings = house_readings(g.spec, g.ruleset)
+    from_record = rec.ruleset == g.ruleset or (rec.ruleset is None and rec.base is not None
+                                               and (base, readings) == (rec.base, dict(rec.readings)))
+    src = "from the record" if from_record else ("given" if rec.ruleset or rec.base else "the default")
+    lines = [f"palast replay {rec.file}: {g.n} players ({names}), ruleset {label(g.spec, g.ruleset)} ({src}), "
              f"{len(rec.actions)} actions"]
     lines.extend(f"note: {n}" for n in report.notes)
     if verbose:
@@ -353,6 +417,7 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
 
 def _gap_lines(spec: Spec, report: ReplayReport, scores: str) -> list[str]:
     g = report.game
+    spec = g.spec
     point = report.gap or ""
     vp = spec.variation_points.get(point)
     topic = f" ({vp.topic})" if vp else ""

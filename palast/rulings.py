@@ -13,6 +13,9 @@ A ruling is a file ``spec/rulings/<id>.yaml`` (schema ``spec/schema/ruling.schem
   about the position itself (its decision and legal actions; the events are those of the
   scenario's actions);
 * ``expect``: per ruleset, the expected result. A ruleset may say ``same_as: <ruleset>``.
+  A key may name a house ruleset by its derived name, ``BASE+POINT=READING`` (see
+  :mod:`palast.house`), e.g. ``reference+game-end-tiebreak=most-played-total``;
+  :func:`spec_with_house_rulesets` adds those rulesets to a spec.
   Fields (each optional; only those given are checked): ``illegal: true`` (the action is
   not legal), ``decision`` (the kind of decision that follows), ``player`` (who makes
   it), ``forced``, ``legal_actions`` (the exact set, in notation), ``probabilities``
@@ -258,7 +261,16 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
     for rs, exp in raw.items():
         base: list[str | int] = ["expect", rs]
         if rs not in spec.rulesets:
-            err(base, f"unknown ruleset {rs!r} (known: {', '.join(spec.rulesets)})")
+            from palast.house import JOIN, parse_name
+
+            if JOIN not in rs:
+                err(base, f"unknown ruleset {rs!r} (known: {', '.join(spec.rulesets)}; or a house ruleset "
+                          "BASE+POINT=READING)")
+            else:
+                try:
+                    parse_name(spec, rs, None)
+                except InputError as exc:
+                    err(base, exc.message)
         if "same_as" in exp:
             other = exp["same_as"]
             if set(exp) - {"same_as", "note"}:
@@ -329,8 +341,10 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
         (``illegal`` True alone when the asked action is illegal). An illegal scenario
         action or a broken invariant is returned as ``error``, not raised.
     """
+    from palast.house import resolve
     from palast.notation import format_action, parse_action
 
+    spec = resolve(spec, ruleset, None)  # a house ruleset (BASE+POINT=READING) a ruling names
     game = Game(spec, ruleset, ruling.scenario.players, check=True)
     try:
         state, steps = ruling.scenario.position(game)
@@ -459,6 +473,14 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
         if not same:
             out.append(Difference(key, want, have))
     return tuple(out)
+
+
+def spec_with_house_rulesets(spec: Spec, rulings: Sequence[Ruling]) -> Spec:
+    """``spec`` with every house ruleset that ``rulings`` state a result for (the same
+    object for the same spec and rulings, :func:`palast.house.resolve_all`)."""
+    from palast.house import resolve_all
+
+    return resolve_all(spec, [rs for r in rulings for rs in r.rulesets if rs not in spec.rulesets])
 
 
 def check_ruling(spec: Spec, ruling: Ruling, rulesets: Sequence[str] | None = None) -> list[Check]:

@@ -74,9 +74,10 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
 _SPEC: Spec | None = None
 
 
-def _init(spec_dir: str) -> None:
+def _init(spec: Spec | str) -> None:
     global _SPEC
-    _SPEC = load_spec(spec_dir)
+    # a forked worker takes the parent's spec as it is (house rulesets included, palast.house)
+    _SPEC = spec if isinstance(spec, Spec) else load_spec(spec)
 
 
 def _run_group(keys: list[str], opts: Options) -> list[Line]:
@@ -115,7 +116,7 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 2
     else:
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                                 initargs=(str(spec.root),)) as pool:
+                                 initargs=(spec,)) as pool:
             for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
                 for k, line in zip(g, result, strict=True):
                     lines[k] = line

@@ -7,6 +7,7 @@ import json
 import click
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options
 
 
 @click.command()
@@ -15,8 +16,10 @@ from palast.cli.context import get_spec
               help="Print one JSON document (its fields: README, section 'Reading palast ask').")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Ask only these rulesets (repeatable).")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of the text output.")
+@house_options
 @click.pass_context
-def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, ...], no_clauses: bool) -> None:
+def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, ...], no_clauses: bool,
+        readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """What happens in SCENARIO (a YAML file, or - to read it from standard input): per
     ruleset, who must decide what, the legal actions, what each leads to (events with
     clause ids) and where the rulesets disagree.
@@ -27,15 +30,12 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     every ruleset asked, or the file is malformed."""
     from palast.ask import ask as run_ask
     from palast.ask import render_text
-    from palast.errors import InputError
     from palast.scenario import load_scenario
 
     spec = get_spec(ctx, rulings=False)  # ask reads no ruling
-    for r in rulesets:
-        if r not in spec.rulesets:
-            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
     sc = load_scenario(scenario, spec)
-    answer = run_ask(spec, sc, list(rulesets) or None)
+    answer = run_ask(house.spec, sc, list(house.rulesets) or None)
     if as_json:
         click.echo(json.dumps(answer, indent=2, ensure_ascii=False))
     else:

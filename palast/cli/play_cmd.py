@@ -8,6 +8,7 @@ import click
 from click.core import ParameterSource
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options, one_ruleset
 
 
 class PlayerCountOption(click.Option):
@@ -65,22 +66,25 @@ def player_colours(spec: Any, players: int, colours: str | None, players_given: 
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out.")
 @click.option("--record", "record_file", default=None, metavar="FILE",
               help="Also write the game record (JSON Lines) to this file, atomically, once the game ends "
-                   "(its directory is checked before the game is played).")
+                   "(its directory is checked before the game is played; the header names the ruleset and "
+                   "the readings of house rules).")
+@house_options
 @click.pass_context
 def play(ctx: click.Context, players: int, colours: str | None, seed: int, ruleset: str | None, check: bool,
-         quiet: bool, no_clauses: bool, record_file: str | None) -> None:
+         quiet: bool, no_clauses: bool, record_file: str | None, readings: tuple[str, ...],
+         ruleset_file: str | None) -> None:
     """Play a game with uniformly random choices and print every action and event with the
     clause ids it rests on, each round's end and scores, and the winner."""
     from palast.describe import describe_event
     from palast.engine.game import Game
     from palast.errors import InputError
+    from palast.house import label
     from palast.notation import format_action
     from palast.play import play_moves
 
-    spec = get_spec(ctx)
-    if ruleset is not None and ruleset not in spec.rulesets:
-        raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
-    rs = ruleset or spec.default_ruleset
+    house = apply_house_rules(get_spec(ctx), one_ruleset(ruleset, ruleset_file), readings, ruleset_file)
+    spec = house.spec
+    rs = house.rulesets[0] if house.rulesets else spec.default_ruleset
     seats = player_colours(spec, players, colours, ctx.get_parameter_source("players") is not ParameterSource.DEFAULT)
     try:
         game = Game(spec, rs, seats, check=check)
@@ -91,7 +95,8 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
 
         check_writable(record_file)  # before the game: no output is printed for a record that cannot be written
     names = ", ".join(game.colour_name(s) for s in range(game.n))
-    click.echo(f"palast play: {game.n} players ({names}), ruleset {rs}, seed {seed}, target {game.target}")
+    click.echo(f"palast play: {game.n} players ({names}), ruleset {label(spec, rs)}, seed {seed}, "
+               f"target {game.target}")
     state = game.initial_state()
     moves = []
     for move in play_moves(game, seed):

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options
 
 
 @click.command()
@@ -27,24 +28,32 @@ from palast.cli.context import get_spec
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for witness and counterexample scenarios (default: proofs/witnesses).")
 @click.option("--list", "list_only", is_flag=True, help="List the obligations without running them.")
+@house_options
 @click.pass_context
 def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tuple[str, ...], jobs: int,
-          search: bool, out_dir: str | None, list_only: bool) -> None:
-    """Run the Z3 proof obligations; exit 1 unless each has its expected result."""
+          search: bool, out_dir: str | None, list_only: bool, readings: tuple[str, ...],
+          ruleset_file: str | None) -> None:
+    """Run the Z3 proof obligations; exit 1 unless each has its expected result.
+
+    With house rules (--reading, --ruleset-file) the obligations stated for every
+    ruleset run under the house rulesets only; the witness questions, which name the
+    rulesets they are about, are not asked of them."""
     from palast.errors import InputError
     from proofs.obligation import Options
     from proofs.runner import all_obligations, as_dict, run
 
-    spec = get_spec(ctx)
+    house = apply_house_rules(get_spec(ctx), rulesets, readings, ruleset_file)  # checks -r too
+    spec = house.spec
+    chosen = house.rulesets
     obligations = all_obligations(spec)
     names = {ob.name for ob in obligations}
     for name in only:
         if name not in names:
             raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
-    for r in rulesets:
-        if r not in spec.rulesets:
-            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
-    selected = [ob for ob in obligations if (not only or ob.name in only) and (not rulesets or ob.ruleset in rulesets)]
+    selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
+    if house.house and not selected:
+        raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
+                         "--only" if only else "--reading")
     if list_only:
         for ob in selected:
             click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
@@ -52,7 +61,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
     start = time.perf_counter()
     if search:
-        _search(spec, only, rulesets, opts, as_json)
+        _search(spec, only, chosen, opts, as_json)
     lines = run(spec, selected, opts, jobs=jobs)
     seconds = time.perf_counter() - start
     failed = [line for line in lines if not line.passed]

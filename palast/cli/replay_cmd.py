@@ -8,18 +8,21 @@ import sys
 import click
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options, one_ruleset
 
 
 @click.command()
 @click.argument("record")
 @click.option("--ruleset", "-r", default=None,
-              help="Replay under this ruleset (default: the record's, else the spec's default).")
+              help="Replay under this ruleset (default: the record's, with the readings its header stores, "
+                   "else the spec's default).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every action and its events with clause ids.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of --verbose output.")
+@house_options
 @click.pass_context
 def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, verbose: bool,
-           no_clauses: bool) -> None:
+           no_clauses: bool, readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """Re-play RECORD (JSON Lines) action by action.
 
     \b
@@ -31,17 +34,32 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
             gap the result line does not state (reached before the last action, or
             at the end of a record whose result line is missing or says otherwise);
             a result line that differs from the replay.
-    Exit 2: a malformed record (file, line and problem)."""
-    from palast.errors import InputError
+    Exit 2: a malformed record (file, line and problem).
+
+    \b
+    House rules: a record played with them names its base ruleset and readings,
+    and is replayed under them. --reading applies on top of the record's
+    ruleset (a point the record reads otherwise is read as --reading says, and
+    noted); --ruleset or --ruleset-file replaces the record's ruleset."""
     from palast.record import read_record
-    from palast.replay import render_text, report_dict
+    from palast.replay import record_ruleset, render_text, report_dict
     from palast.replay import replay as run_replay
 
     spec = get_spec(ctx)
-    if ruleset is not None and ruleset not in spec.rulesets:
-        raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
-    rec = read_record(record)
-    report = run_replay(spec, rec, ruleset)
+    asked = one_ruleset(ruleset, ruleset_file)
+    if asked or ruleset_file is not None:
+        house = apply_house_rules(spec, asked, readings, ruleset_file)  # checks -r before the record is read
+        rec = read_record(record)
+        if rec.base is not None:
+            click.echo(f"palast: note: the record was played with house rules ({rec.ruleset or rec.base}: "
+                       f"{rec.base} with {', '.join(f'{p}={r}' for p, r in rec.readings)}); it is replayed "
+                       f"under {house.rulesets[0]}, as asked", err=True)
+    else:  # the record's ruleset, with the readings it stores; --reading on top of it
+        rec = read_record(record)
+        base_spec, name = record_ruleset(spec, rec)
+        house = apply_house_rules(base_spec, [name] if readings else [], readings, None)
+    chosen = house.rulesets[0] if house.rulesets else None
+    report = run_replay(house.spec, rec, chosen)
     if as_json:
         click.echo(json.dumps(report_dict(spec, report), indent=2, ensure_ascii=False))
     else:

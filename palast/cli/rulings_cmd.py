@@ -9,6 +9,7 @@ import sys
 import click
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options
 
 
 @click.command()
@@ -16,20 +17,26 @@ from palast.cli.context import get_spec
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Check only these rulesets (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only disagreements and the summary.")
+@house_options
 @click.pass_context
-def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: tuple[str, ...], quiet: bool) -> None:
+def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: tuple[str, ...], quiet: bool,
+            readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """Run every ruling (or the rulings IDS) in the engine under every ruleset it names and
     print one line per ruling and ruleset: agrees, or disagrees with the difference.
+
+    A ruling may state a result for a house ruleset, named BASE+POINT=READING. With
+    --reading or --ruleset-file only the house rulesets they make are checked, in the
+    rulings that state a result for a ruleset with the same base and readings (whatever
+    its name).
 
     Exit 0 when every ruling agrees, 1 on any disagreement, 2 on a malformed ruling file
     (its file, place and problem are printed)."""
     from palast.errors import InputError
-    from palast.rulings import check_rulings, load_rulings, rulings_dir
+    from palast.house import house_readings
+    from palast.rulings import check_rulings, load_rulings, rulings_dir, spec_with_house_rulesets
 
     spec = get_spec(ctx)
-    for r in rulesets:
-        if r not in spec.rulesets:
-            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
     known = {p.stem for p in rulings_dir(spec).glob("*.yaml")}
     unknown = [i for i in ids if i not in known]
     if unknown:
@@ -38,7 +45,21 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
         raise InputError(f"no ruling {', '.join(map(repr, unknown))} in {rulings_dir(spec)}{hint} "
                          f"(known: {', '.join(sorted(known))})", None, "ID")
     loaded = load_rulings(spec, list(ids) or None)
-    checks = check_rulings(spec, loaded, list(rulesets) or None)
+    full = spec_with_house_rulesets(house.spec, loaded)
+    chosen = list(house.rulesets)
+    if house.house:  # a house ruleset is checked where a ruling states a result for the same readings
+        def key(rs: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+            base, taken = house_readings(full, rs)
+            return base, tuple(sorted(taken.items()))
+
+        same = {key(h) for h in house.house}
+        chosen = [r for r in chosen if r not in house.house]
+        chosen += list(dict.fromkeys(rs for r in loaded for rs in r.rulesets if key(rs) in same))
+        loaded = [r for r in loaded if set(r.rulesets) & set(chosen)]
+        if not loaded:
+            click.echo(f"palast: note: no ruling states a result for {', '.join(house.house)} (a ruling names a "
+                       "house ruleset as a key of expect, BASE+POINT=READING)", err=True)
+    checks = check_rulings(full, loaded, chosen or None)
     bad = [c for c in checks if not c.agrees]
     if as_json:
         by_id: dict[str, dict[str, object]] = {}

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from palast.cli.context import get_spec
+from palast.cli.house_options import apply_house_rules, house_options
 from palast.cli.play_cmd import PlayerCountOption, player_colours
 
 
@@ -28,26 +29,26 @@ from palast.cli.play_cmd import PlayerCountOption, player_colours
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (no progress bar).")
 @click.option("--plots", "plots_dir", default=None, metavar="DIR",
               help="Also write PNG plots into this directory (needs matplotlib; checked before any game is played).")
+@house_options
 @click.pass_context
 def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, ...], workers: int, seed: int,
-             policy: str, as_json: bool, plots_dir: str | None) -> None:
+             policy: str, as_json: bool, plots_dir: str | None, readings: tuple[str, ...],
+             ruleset_file: str | None) -> None:
     """Play seeded games and report rounds per game, actions per round, round ends by
     kind, win rate by seat, and for every variation point how often play reaches it per
     1,000 games and in what share of games the rulesets diverge there."""
-    from palast.errors import InputError
     from palast.simulate import SimConfig
     from palast.simulate_report import render_text, summary
 
     spec = get_spec(ctx)
     seats = player_colours(spec, players, None, True)
-    for r in rulesets:
-        if r not in spec.rulesets:
-            raise InputError(f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})", None, "--ruleset")
+    house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
+    spec = house.spec
     if plots_dir:
         from palast.simulate_plots import check_plot_dir
 
         check_plot_dir(plots_dir)
-    chosen = tuple(dict.fromkeys(rulesets)) or tuple(spec.rulesets)
+    chosen = house.rulesets or tuple(spec.rulesets)
     config = SimConfig(games, tuple(seats), chosen, seed, policy)
     total = games * len(chosen)
     try:

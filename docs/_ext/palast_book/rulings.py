@@ -118,11 +118,14 @@ class RulingBase(SpecDirective):
                                         "rulesets.yaml", "invariants.yaml")
 
     def spec(self) -> Spec:
+        from palast.rulings import spec_with_house_rulesets
+
         spec = super().spec()
         for p in ruling_files(spec):
             self.note(p)
         self.note(spec.root / "schema" / "ruling.schema.json")
-        return spec
+        # with the house rulesets (BASE+POINT=READING) the rulings state results for
+        return spec_with_house_rulesets(spec, rulings_of(spec))
 
     def card(self, game: Game, card: int, *, banned: int = -1) -> nodes.inline:
         """A card chip: the role in words, the colour as the chip's colour and in small type."""
