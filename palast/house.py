@@ -2,8 +2,8 @@
 otherwise.
 
 A ruleset is only a choice of readings (``spec/variation_points.yaml``), so a house rule is
-one more choice: a **base** ruleset with some points read otherwise. :func:`derive` (also
-:meth:`palast.spec.Spec.with_ruleset`) adds such a ruleset to a loaded :class:`~palast.spec.Spec`; the
+one more choice: a **base** ruleset with some points read otherwise. :func:`derive` adds
+such a ruleset to a loaded :class:`~palast.spec.Spec`; the
 engine, the proofs and the rulebook then take its id like the id of any other ruleset.
 
 Users give house rules three ways, and palast names what they make:

@@ -259,20 +259,6 @@ class Spec:
         """Render clause ids with file and line range, separated by ``"; "``."""
         return "; ".join(self.clauses[c].cite for c in clause_ids)
 
-    # -- house rules ---------------------------------------------------------------
-    def with_ruleset(self, ruleset_id: str, base: str, readings: Mapping[str, str]) -> Spec:
-        """A copy of this spec with one more ruleset, ``ruleset_id``: ``base`` with the
-        variation points of ``readings`` read as given (point -> a reading id or ``open``),
-        every other point as ``base`` reads it. The engine takes the new id like any other
-        (a ruleset is only a choice of readings). See :func:`palast.house.derive`.
-
-        :raises InputError: for a ``ruleset_id`` already taken, an unknown ``base`` or
-            variation point, or a reading the point does not have.
-        """
-        from palast.house import derive
-
-        return derive(self, ruleset_id, base, readings)
-
 
 def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None, rulings: bool = True) -> Spec:
     """Load, validate and cross-check the spec.

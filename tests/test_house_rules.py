@@ -42,7 +42,7 @@ TALLY_FILE = "name: tally\nbase: reference\nreadings:\n  game-end-tiebreak: most
 
 # ---------------------------------------------------------------------------- the spec side
 def test_with_ruleset_changes_only_the_points_given(spec: Spec) -> None:
-    derived = spec.with_ruleset("house", "source-b", {"final-tie": "shared", "cupbearer-scope": "any-two"})
+    derived = derive(spec, "house", "source-b", {"final-tie": "shared", "cupbearer-scope": "any-two"})
     assert "house" not in spec.rulesets and "house" in derived.rulesets
     for point in spec.variation_points:
         want = {"final-tie": "shared", "cupbearer-scope": "any-two"}.get(point, spec.reading("source-b", point))
@@ -58,11 +58,11 @@ def test_with_ruleset_changes_only_the_points_given(spec: Spec) -> None:
 
 def test_with_ruleset_refuses_what_it_cannot_build(spec: Spec) -> None:
     with pytest.raises(InputError, match="already a ruleset 'reference'"):
-        spec.with_ruleset("reference", "source-a", {"final-tie": "shared"})
+        derive(spec, "reference", "source-a", {"final-tie": "shared"})
     with pytest.raises(InputError, match="unknown ruleset 'nope'"):
-        spec.with_ruleset("x", "nope", {})
+        derive(spec, "x", "nope", {})
     with pytest.raises(InputError, match="has no reading 'never'"):
-        spec.with_ruleset("x", "reference", {"final-tie": "never"})
+        derive(spec, "x", "reference", {"final-tie": "never"})
 
 
 def test_a_house_ruleset_on_a_house_ruleset_rests_on_the_spec_ruleset(spec: Spec) -> None:
