@@ -134,6 +134,7 @@ class _Reader:
             if part.strip():
                 self.section(part, offset)
             offset += len(part) + 1
+        offset = len(head)
         for i, action in enumerate(actions):
             offset += 1  # the ">"
             words = " ".join(action.split())
@@ -201,7 +202,6 @@ class _Reader:
                     raise self.fail(col, "a second '|': a player section holds a hand, '|', then a display")
                 zones.append("displays")
                 lists["displays"] = []
-                self.columns.setdefault(("displays", name), col + 1)
             else:
                 lists[zones[-1]].append((word, col))
             i += 1
