@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -262,3 +263,15 @@ def test_what_is_read_as_a_line() -> None:
     assert looks_like_position("red 0; blue; green")  # then reported: no player is marked to move
     code, _, err = invoke("ask", "no-such-file.yaml")
     assert code == 2 and "<position>" not in err
+
+
+def test_the_lines_shown_in_the_readme_and_the_book_read_back() -> None:
+    """The position lines the README and the book's notation page show are lines palast
+    reads and writes back unchanged."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    book = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
+    shown = [m for m in re.findall(r"^\$ palast ask '(.*)'$", readme, re.M)]
+    shown += [line for line in re.findall(r"^```text\n(.*)\n```$", book, re.M) if "palast:" not in line]
+    assert len(shown) == 2
+    for line in shown:
+        assert format_position(parse_position(line, spec()), spec()) == line
