@@ -16,6 +16,7 @@ from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, NotationError, ScenarioError
 from palast.notation import format_action
+from palast.position_notation import answer_position
 from palast.scenario import Scenario
 from palast.spec import Spec
 
@@ -478,6 +479,7 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         game = scenario.game(spec, r)
         played = play_actions(game, scenario)
         results[r] = answer_for(game, played.state, played.history, played.stopped_at)
+        results[r]["notation"] = answer_position(game, scenario, played.history)
     stops = {r: res["stopped_at"] for r, res in results.items() if res["stopped_at"]}
     if results and len(stops) == len(results) and all(s["why"] == "illegal" for s in stops.values()):
         raise _all_illegal(scenario, stops)
@@ -558,6 +560,7 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
         if n_actions:
             lines.append(f"   {_position_label(answer, n_actions)}:")
         lines.extend("   " + x for x in positions[0])
+        lines.extend(f"   as one line: {x}" for x in dict.fromkeys(r["notation"] for r in answer["rulesets"].values()))
     for r, res in answer["rulesets"].items():
         stop = res.get("stopped_at")
         lines.append("")
@@ -569,7 +572,7 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
             lines.append(f"   (applied) {h['action']}")
             lines.extend(_event_lines(h["events"], clauses))
         if not same:  # the scenario's actions led to different positions under the rulesets
-            lines.extend("   " + x for x in res["position"])
+            lines.extend(["   " + x for x in res["position"]] + [f"   as one line: {res['notation']}"])
         if stop and stop["why"] != "gap":
             lines.append(f"   instead, {res['decision']['text']}")
         if res.get("note"):

@@ -3,8 +3,15 @@
 A card is an ``int``: ``colour * len(roles) + role``, where roles and colours are numbered
 in ``spec/game.yaml`` order and the neutral colour comes after the player colours. Two
 neutral cards of the same role are the same ``int`` (they cannot be told apart in play).
-The notation is ``role/colour`` in lower case, e.g. ``maid/grey``; German role names and
-``brown`` for grey are accepted on input (DESIGN.md, "Card notation").
+The notation is ``role/colour``, e.g. ``maid/grey``; German role names and ``brown`` for
+grey are accepted on input (DESIGN.md, "Card notation").
+
+**Case.** Names are written in lower case and read in any case (``Guard/Red`` is
+``guard/red``), with spaces around them ignored and ``ä ö ü`` also read as ``ae oe ue``.
+Everything palast reads names with goes through :class:`Cards` (scenario files, position
+lines, actions, records, rulings, command-line options), so the rule holds everywhere;
+:meth:`Cards.colour_id`, :meth:`Cards.card_id` and :meth:`Cards.role_id` give the written
+form of a name for comparing names as text.
 """
 
 from __future__ import annotations
@@ -115,6 +122,33 @@ class Cards:
             raise NotationError(f"{s!r} is not a card; write role/colour, e.g. maid/grey")
         role, _, colour = s.partition("/")
         return self.card(self.parse_role(role), self.parse_colour(colour))
+
+    def colour_id(self, text: str, default: str | None = None) -> str:
+        """The colour id ``text`` names, as palast writes it (``"Red"``, ``" brown"`` ->
+        ``"red"``, ``"grey"``); ``default`` (if given) for a text that names no colour.
+
+        :raises NotationError: for an unknown colour when no ``default`` is given.
+        """
+        try:
+            return self.colours[self.parse_colour(text)]
+        except NotationError:
+            if default is None:
+                raise
+            return default
+
+    def card_id(self, text: str) -> str:
+        """The card ``text`` names, as palast writes it (``"Guard/Red"`` -> ``"guard/red"``).
+
+        :raises NotationError: as :meth:`parse_card`.
+        """
+        return self.format_card(self.parse_card(text))
+
+    def role_id(self, text: str) -> str:
+        """The role id ``text`` names (``"Hofnarr"`` -> ``"jester"``).
+
+        :raises NotationError: as :meth:`parse_role`.
+        """
+        return self.roles[self.parse_role(text)]
 
     def format_card(self, card: int) -> str:
         """Write ``card`` as ``role/colour``."""

@@ -7,7 +7,7 @@ the ``--json`` document and :func:`render_text` into lines for a terminal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -183,6 +183,11 @@ def _compare_result(game: Game, expected: RecordResult, state: State) -> list[st
         return [f"the record's result says play is over ({said}), but after the last action it goes on: "
                 f"{describe_decision(game, state)}"]
     out: list[str] = []
+    colour = game.cards.colour_id  # the record may write colours in any case
+    if expected.winners is not None:
+        expected = replace(expected, winners=tuple(colour(w, w) for w in expected.winners))
+    if expected.scores is not None:
+        expected = replace(expected, scores={colour(k, k): v for k, v in expected.scores.items()})
     if expected.end is not None and expected.end != actual.end:
         out.append(f"end: the record says {expected.end}, the replay gives {actual.end}")
     if expected.gap is not None and expected.gap != actual.gap:
@@ -255,15 +260,16 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             return done(Status.ILLEGAL, rejection=Rejection(_i, _ra.line, _ra.text, _ra.by, _d, reason, clauses))
 
         seated = {game.colour_name(s) for s in range(game.n)}
-        if ra.by is not None and ra.by.lower() not in seated | {"chance"}:
+        by = None if ra.by is None else game.cards.colour_id(ra.by, ra.by.strip().lower())  # any case
+        if by is not None and by not in seated | {"chance"}:
             raise RecordError(f"action {index}: \"by\": {ra.by!r} is not a seated player (players: "
                               f"{', '.join(game.colour_name(s) for s in range(game.n))}; \"chance\" for deals, "
                               "draws and King cards)", record.file, f"line {ra.line}")
-        if ra.by is not None and dec.kind is not K.GAME_OVER:
+        if by is not None and dec.kind is not K.GAME_OVER:
             who = "chance" if dec.is_chance else game.colour_name(dec.player)
             # a draw or King card reveal is chance, but a player carries it out: accept either name
             accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
-            if ra.by.lower() not in accepted:
+            if by not in accepted:
                 kind, clauses = _who_decides(previous)
                 why = ""
                 if kind == "round_starter" and state.round == 1:

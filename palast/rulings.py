@@ -255,7 +255,7 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
 
 def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """Validate ``expect`` beyond its schema and resolve ``same_as``."""
-    raw: dict[str, dict[str, Any]] = doc.data["expect"]
+    raw = {rs: _written(game, exp) for rs, exp in doc.data["expect"].items()}
     colours = {game.colour_name(s) for s in range(game.n)}
     cards = game.cards
     for rs, exp in raw.items():
@@ -321,6 +321,50 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
         else:
             resolved[rs] = {k: v for k, v in exp.items() if k != "note"}
     return resolved, same_as
+
+
+def _written(game: Game, exp: Any) -> Any:
+    """The expectation ``exp`` with each colour, card, role and action as palast writes it,
+    for comparing with an outcome as text: names are read in any case (``Red``, ``PLAY
+    Maid/Grey``), as everywhere (see :mod:`palast.cards`). A name that cannot be read is
+    left as written, to be reported as such."""
+    from palast.notation import format_action, parse_action
+
+    if not isinstance(exp, dict):
+        return exp
+    cards = game.cards
+
+    def colour(text: Any) -> Any:
+        return cards.colour_id(text, text) if isinstance(text, str) else text
+
+    def name(read: Any, text: Any) -> Any:
+        try:
+            return read(text) if isinstance(text, str) else text
+        except NotationError:
+            return text
+
+    def action(text: Any) -> Any:
+        return name(lambda t: format_action(game, parse_action(game, t)), text)
+
+    out = dict(exp)
+    for key in ("player", "next_to_move"):
+        if key in out:
+            out[key] = colour(out[key])
+    if isinstance(out.get("winners"), list):
+        out["winners"] = [colour(w) for w in out["winners"]]
+    if isinstance(out.get("scores"), dict):
+        out["scores"] = {colour(k): v for k, v in out["scores"].items()}
+    for key in ("hands", "displays"):
+        if isinstance(out.get(key), dict):
+            out[key] = {colour(k): [name(cards.card_id, c) for c in v] if isinstance(v, list) else v
+                        for k, v in out[key].items()}
+    if "banned" in out:
+        out["banned"] = name(cards.role_id, out["banned"])
+    if isinstance(out.get("legal_actions"), list):
+        out["legal_actions"] = [action(a) for a in out["legal_actions"]]
+    if isinstance(out.get("probabilities"), dict):
+        out["probabilities"] = {action(a): p for a, p in out["probabilities"].items()}
+    return out
 
 
 def _join(problems: list[str]) -> str:

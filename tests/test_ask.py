@@ -219,7 +219,7 @@ def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
     scenario = tmp_path / "scenario.yaml"
     scenario.write_text(readme_scenario(), encoding="utf-8")
     for arg, lines in shown:
-        path = scenario if arg == "scenario.yaml" else ROOT / arg
+        path = scenario if arg == "scenario.yaml" else arg.strip("'") if arg.startswith("'") else ROOT / arg
         r = CliRunner().invoke(main, ["ask", str(path)])
         assert r.exit_code == 0, r.output
         printed = r.output.splitlines()

@@ -43,6 +43,7 @@ CHAPTERS = {
     "simulation": "discrepancy",
     "invariants": "Invariants",
     "clauses": "Clause index",
+    "notation": "Notation",
     "cli": "Command line",
     "api": "API",
 }
