@@ -234,10 +234,13 @@ def notes(spec: Spec, base: str, readings: Mapping[str, str]) -> list[str]:
     """Remarks on ``readings`` applied to ``base`` that change nothing: a point without an
     engine parameter (its reading is recorded, but plays the same), a reading ``base``
     already takes."""
+    from palast.engine.params import parameter_table
+
+    played = {point for point, _ in parameter_table(spec).values()}
     out: list[str] = []
     for point, reading in readings.items():
         vp = spec.variation_points[point]
-        if vp.parameter is None:
+        if point not in played:
             out.append(f"{point} sets no engine parameter ({vp.kind} point): reading it as {reading} is recorded "
                        "in the ruleset's name but changes no play")
         elif vp.choices[base] == reading:

@@ -26,7 +26,7 @@ PLAIN_NUMBERS = frozenset({-1, 0, 1})
 NOT_YET_DECLARED: dict[str, list[str]] = {
     "core.py": ["reading id whisper", "rule id game.end.winner", "rule id king.jester-forced", "rule id king.reveal",
                 "rule id role.maid", "rule id turn.play"],
-    "game.py": ["reading id only-when-forced", "reading id sixth-played", "rule id king.jester", "rule id king.mute",
+    "game.py": ["reading id only-when-forced", "reading id sixth-played", "rule id king.jester",
                 "rule id king.reveal", "rule id role.maid", "rule id round.deal", "rule id round.next.king",
                 "rule id round.next.starter", "rule id setup.deck", "rule id setup.first-player",
                 "rule id setup.king-deck", "rule id setup.scores", "rule id turn.action",
