@@ -41,7 +41,7 @@ NOT_YET_DECLARED: dict[str, list[str]] = {
                   "rule id king.reshuffle"],
     # 50000 is the size of a cache of actions, not a fact of the game
     "roles.py": ["number 50000", "reading id all", "reading id any-two", "reading id no-action",
-                 "reading id under-deck", "reading id whisper", "reading id zero-allowed", "rule id king.reshuffle",
+                 "reading id under-deck", "reading id whisper", "rule id king.reshuffle",
                  "rule id king.reveal", "rule id role.cupbearer", "rule id role.cupbearer.void", "rule id role.guard",
                  "rule id role.guard.void", "rule id role.maid", "rule id role.maid.empty-deck", "rule id role.wizard",
                  "rule id role.wizard.void", "rule id round.deal", "rule id turn.next.neutral-tie",

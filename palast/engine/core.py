@@ -233,7 +233,7 @@ class GameCore:
                     self.emit(d, "next_player", c.rule, player=seat, other=p)
                 self.enter_play(d, seat)
                 return
-        f = self.logic.resolve(c, values)
+        f = self.logic.resolve(c, d, values)
         if f.gap:
             self._gap_at(d, f.gap, p, f.rule)
             return

@@ -438,7 +438,7 @@ class Game(RoleActions):
             return
         got = self.round_end_rule(d)
         if got is not None:
-            end = self.logic.resolve(*got)
+            end = self.logic.resolve(got[0], d, got[1])
             if d.events is not None:
                 self.emit(d, "action_not_carried_out", end.effect["no_action"], player=p, role=role)
             self.end_round(d, end, p)

@@ -25,9 +25,10 @@ from palast.engine.actions import (
     TakeBack,
 )
 from palast.engine.core import GameCore
-from palast.engine.draft import Draft, distinct, insert_sorted, remove_one
+from palast.engine.draft import Draft, insert_sorted, remove_one
 from palast.engine.state import Decision, DecisionKind, State
 from palast.errors import IllegalActionError
+from palast.lang.logic import Fired
 from palast.spec import Spec
 
 K = DecisionKind
@@ -213,19 +214,17 @@ class RoleActions(GameCore):
     def _start_reveal_king(self, d: Draft, p: int, role: int) -> None:
         self._reveal(d, p)
 
-    def _min_count(self) -> int:
-        return 0 if self.params["wizard.min_count"].value == "zero-allowed" else 1
+    def role_logic(self, state: State | Draft) -> Fired:
+        """The declared logic (step ``role-choice``) of the role played this turn, its
+        readings resolved, on ``state``."""
+        return self.logic.resolve(self.logic.rules[self._role_rule[state.last_card % self._nr]], state)
 
     def _start_exchange(self, d: Draft, p: int, role: int) -> None:
-        mc = self.params["wizard.min_count"]
-        if mc.is_gap:
-            self._gap(d, "wizard.min_count", p, "role.wizard")
+        f = self.role_logic(d)
+        if f.gap:
+            self._gap_at(d, f.gap, p, f.rule)
             return
-        least = self._min_count()
-        partners: tuple[int, ...] = ()
-        if len(d.hands[p]) >= least:
-            hands = d.hands
-            partners = tuple([o for o in self._others[p] if len(hands[o]) >= least])
+        partners = tuple(f.effect["partners"](d, *f.values))
         if not partners:
             imp = self.params["action.impossible"]
             if imp.is_gap:
@@ -234,7 +233,12 @@ class RoleActions(GameCore):
             self.emit(d, "action_void", "role.wizard.void", player=p, role=role, points=(imp.point,))
             self.after_action(d)
             return
-        d.decision = self.shared_decision(_EXCHANGE_PARTNER, p, -1, -1, partners, (mc.point,))
+        d.decision = self.shared_decision(_EXCHANGE_PARTNER, p, -1, -1, partners, f.points)
+
+    def _counts(self, state: State | Draft, dec: Decision) -> tuple[int, ...]:
+        """How many cards the exchange of ``dec`` may take: the declared ``counts``."""
+        f = self.role_logic(state)
+        return tuple(f.effect["counts"](state, *f.values, dec.partner))
 
     def _start_maid(self, d: Draft, p: int, role: int) -> None:
         if not d.hands[p]:
@@ -292,7 +296,7 @@ class RoleActions(GameCore):
         """The cards the player may take back: the ``options`` of the role's declared
         logic (step ``role-choice``) as the ruleset reads it."""
         rule = self.logic.rules[self._role_rule[state.last_card % self._nr]]
-        return list(self.logic.resolve(rule, ()).effect["options"](state))
+        return list(self.logic.resolve(rule, state).effect["options"](state))
 
     def legal_swaps(self, displays: Sequence[tuple[int, ...]], p: int, last_card: int) -> list[Swap]:
         """Every Cupbearer swap seat ``p`` may make (role.cupbearer): one card from each of
@@ -355,8 +359,8 @@ class RoleActions(GameCore):
         return [pa[o] for o in dec.options]
 
     def _legal_counts(self, state: State | Draft, dec: Decision) -> list[Action]:
-        hi = min(len(state.hands[dec.player]), len(state.hands[dec.partner]))
-        return list(self._count_actions[self._min_count():hi + 1])
+        ca = self._count_actions
+        return [ca[k] for k in self._counts(state, dec)]
 
     def _legal_gives(self, state: State | Draft, dec: Decision) -> list[Action]:
         made = self._give_actions
@@ -378,7 +382,8 @@ class RoleActions(GameCore):
 
     def _legal_discards(self, state: State | Draft, dec: Decision) -> list[Action]:
         da = self._discard_actions
-        return [da[c] for c in distinct(state.hands[dec.player])]
+        f = self.role_logic(state)
+        return [da[c] for c in f.effect["options"](state, *f.values)]
 
     def _legal_swaps(self, state: State | Draft, dec: Decision) -> list[Action]:
         return list(dec.choices)  # type: ignore[arg-type]
@@ -413,9 +418,9 @@ class RoleActions(GameCore):
         return action
 
     def _check_count(self, d: Draft, dec: Decision, action: Action) -> Action:
-        hi = min(len(d.hands[dec.player]), len(d.hands[dec.partner]))
-        if not isinstance(action, Count) or not self._min_count() <= action.n <= hi:
-            raise self.refusal(dec, action, f"the number of cards must be from {self._min_count()} to {hi}, "
+        counts = self._counts(d, dec)
+        if not isinstance(action, Count) or action.n not in counts:
+            raise self.refusal(dec, action, f"the number of cards must be from {counts[0]} to {counts[-1]}, "
                                "no more than either hand holds", "role.wizard")
         return action
 
@@ -426,7 +431,8 @@ class RoleActions(GameCore):
         return action
 
     def _check_discard(self, d: Draft, dec: Decision, action: Action) -> Action:
-        if not isinstance(action, Discard) or action.card not in d.hands[dec.player]:
+        f = self.role_logic(d)
+        if not isinstance(action, Discard) or action.card not in f.effect["options"](d, *f.values):
             raise self.refusal(dec, action, "the Maid discards a card from the player's hand", "role.maid")
         return action
 

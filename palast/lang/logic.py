@@ -23,7 +23,7 @@ from palast.lang.syntax import ExpressionError, Node, parse
 
 #: Effect keys whose values are expressions, and the extra names each may use.
 EXPRESSION_KEYS: Mapping[str, tuple[str, ...]] = {
-    "next": (), "scorers": (), "options": (), "winners": (), "by": ("p",),
+    "next": (), "scorers": (), "options": (), "winners": (), "by": ("p",), "partners": (), "counts": ("partner",),
 }
 #: Keys of a ``decide`` effect that are expressions.
 DECIDE_KEYS = ("by", "options")
@@ -84,11 +84,25 @@ def declarations(spec: Any) -> list[Declared]:
     return out
 
 
+def reading_lets(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names the branches of ``raw``'s ``readings`` block give values to (``let`` in a
+    reading's effect), in the order of the first branch."""
+    block = raw.get("readings") or {}
+    for reading, eff in block.items():
+        if reading != "point" and isinstance(eff, Mapping):
+            return tuple(eff.get("let") or {})
+    return ()
+
+
 def _expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tuple[str, ...]]]:
     """Every expression of ``decl``: (key path inside the block, text, extra names)."""
     raw = decl.raw
     for name, text in (raw.get("let") or {}).items():
         yield ("let", name), text, ()
+    for reading, eff in (raw.get("readings") or {}).items():
+        if reading != "point" and isinstance(eff, Mapping):
+            for name, text in (eff.get("let") or {}).items():
+                yield ("readings", reading, "let", name), text, ()
     if "when" in raw:
         yield ("when",), raw["when"], ()
     blocks: list[tuple[tuple[str | int, ...], Mapping[str, Any]]] = [((), raw)]
@@ -123,11 +137,17 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
         scope = set(roles)
         if base is not None:
             scope |= set(base.raw.get("let") or {})
-        lets = list(d.raw.get("let") or {})
+        lets = list(d.raw.get("let") or {}) + list(reading_lets(d.raw))
+        for reading, eff in (d.raw.get("readings") or {}).items():
+            if reading != "point" and isinstance(eff, Mapping) and tuple(eff.get("let") or {}) != reading_lets(d.raw):
+                out.append((d.place, ("readings", reading, "let"),
+                            f"every reading must name the same values ({', '.join(reading_lets(d.raw)) or 'none'})"))
         for path, text, extra in _expressions(d):
             names = scope | set(extra)
             if path[0] == "let":
                 names |= set(lets[:lets.index(str(path[1]))])
+            elif path[0] == "readings" and len(path) > 2 and path[2] == "let":
+                names |= set(d.raw.get("let") or {})
             else:
                 names |= set(lets)
             try:
@@ -221,13 +241,15 @@ class GameLogic:
             let_slots = [comp.add(parse(d.raw["let"][name]), base_lets + own[:k]) for k, name in enumerate(own)]
             when_slot = comp.add(parse(d.raw["when"]), scope) if "when" in d.raw else None
             self._fixups.append(self._set_frame(c, let_slots, when_slot))
-            c.effect = self._effect(comp, d.raw, scope)
+            given = reading_lets(d.raw)
+            c.effect = self._effect(comp, d.raw, scope + given)
             for key in READING_BLOCKS:
                 block = d.raw.get(key)
                 if block:
                     point = block["point"]
                     c.blocks[key] = ReadingBlock(point, parameter_of.get(point, point), {
-                        r: self._effect(comp, eff, scope) for r, eff in block.items() if r != "point"})
+                        r: self._effect(comp, eff, scope + given, branch=True)
+                        for r, eff in block.items() if r != "point"})
             by_rule[d.rule] = c
             if d.exception_of:
                 by_rule[d.exception_of].exceptions.append(c)
@@ -287,13 +309,21 @@ class GameLogic:
             target[key] = slot[0]
         self._fixups.append(fix)
 
-    def _effect(self, comp: Compiler, raw: Mapping[str, Any], scope: tuple[str, ...]) -> dict[str, Any]:
-        """The effect keys of ``raw``, expressions queued on ``comp`` (filled in after build)."""
+    def _effect(self, comp: Compiler, raw: Mapping[str, Any], scope: tuple[str, ...], *,
+                branch: bool = False) -> dict[str, Any]:
+        """The effect keys of ``raw`` (a rule's block, or with ``branch`` one reading's
+        effect), expressions queued on ``comp`` (filled in after build)."""
         eff: dict[str, Any] = {}
         for key, value in raw.items():
-            if key in FRAME_KEYS:
+            if key == "let" and branch:  # a reading's values: functions of the rule's own let values
+                given: dict[str, Any] = {}
+                base = tuple(n for n in scope if n not in value)  # the values before the reading's
+                for i, (name, text) in enumerate(value.items()):
+                    self._later(given, name, comp.add(parse(text), base + tuple(value)[:i]))
+                eff[key] = given
+            elif key in FRAME_KEYS:
                 continue
-            if key in EXPRESSION_KEYS:
+            elif key in EXPRESSION_KEYS:
                 self._later(eff, key, comp.add(parse(value), scope + EXPRESSION_KEYS[key]))
             elif key == "decide":
                 dec = dict(value)
@@ -318,7 +348,7 @@ class GameLogic:
         got = self._select[step][0](d) if step in self._select else None
         if got is None:
             return None
-        return self.resolve(got[0], got[1])
+        return self.resolve(got[0], d, got[1])
 
     def values(self, c: Compiled, d: Any) -> tuple[Any, ...]:
         """The ``let`` values of rule ``c`` (not an exception) on position ``d``."""
@@ -336,15 +366,23 @@ class GameLogic:
         setting = self._params()[block.parameter]
         return setting.value, setting.is_gap
 
-    def resolve(self, c: Compiled, values: tuple[Any, ...]) -> Fired:
-        """The effect of rule ``c`` with ``values``, its readings block resolved."""
+    def resolve(self, c: Compiled, d: Any, values: tuple[Any, ...] = ()) -> Fired:
+        """The effect of rule ``c`` on position ``d`` with its ``let`` values, its readings
+        block resolved (the reading's own values appended to ``values``)."""
         block = c.blocks.get("readings")
         if block is None:
             return Fired(c.rule, c.effect, values)
         value, gap = self.reading(block)
         if gap:
             return Fired(c.rule, c.effect, values, (block.point,), block.point)
-        return Fired(c.rule, {**c.effect, **block.effects[value]}, values, (block.point,))
+        chosen = block.effects[value]
+        given = chosen.get("let")
+        if given:
+            vals = list(values)
+            for fn in given.values():
+                vals.append(fn(d, *vals))
+            values = tuple(vals)
+        return Fired(c.rule, {**c.effect, **chosen}, values, (block.point,))
 
 
 def declared_readings(spec: Any) -> dict[str, frozenset[str]]:
