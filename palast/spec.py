@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -37,11 +38,15 @@ OPEN = "open"
 
 
 def default_spec_dir() -> Path:
-    """Return the spec directory: ``$PALAST_SPEC`` if set, else ``spec/`` beside the package."""
+    """Return the spec directory: ``$PALAST_SPEC`` if set, else ``spec/`` beside the package
+    (a checkout or an editable install), else the copy an installed palast keeps in
+    ``<prefix>/share/palast/spec`` (``pyproject.toml``'s data files)."""
     env = os.environ.get("PALAST_SPEC")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "spec"
+    beside = Path(__file__).resolve().parent.parent / "spec"
+    installed = Path(sys.prefix) / "share" / "palast" / "spec"
+    return installed if not beside.is_dir() and installed.is_dir() else beside
 
 
 def default_sources_dir() -> Path | None:
