@@ -26,7 +26,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, register, rules, rulings, stubs
+from . import flow, register, rules, rulings, scenario_keys, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -105,6 +105,7 @@ DIRECTIVES: dict[str, Any] = {
     "palast-invariants": register.InvariantsDirective,
     "palast-clause-index": register.ClauseIndexDirective,
     "palast-sources": register.SourcesDirective,
+    "palast-scenario-keys": scenario_keys.ScenarioKeysDirective,
     "palast-rulings": rulings.RulingsDirective,
     "palast-ruling": rulings.RulingDirective,
     "palast-toctree": GeneratedTocTree,
