@@ -15,6 +15,7 @@ from palast.engine.actions import Action
 from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, NotationError, ScenarioError
+from palast.event_words import event_words
 from palast.notation import format_action
 from palast.position_notation import answer_position
 from palast.scenario import Scenario
@@ -244,7 +245,7 @@ def _summary(o: dict[str, Any]) -> str:
         parts.append(f"next: {o['next_to_move']} ({o['next_decision']})")
     kinds = [e["kind"] for e in o["events"] if e["kind"] not in ("card_played", "next_player")]
     if kinds:
-        parts.append("events: " + ", ".join(kinds))
+        parts.append("events: " + ", ".join(event_words(k) for k in kinds))
     return "; ".join(parts) or "nothing else happens"
 
 

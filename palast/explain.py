@@ -2,27 +2,61 @@
 
 :func:`explain_point` gathers everything about a point from ``spec/variation_points.yaml``
 and runs its witness ruling in the engine under every ruleset; :func:`render_explanation`
-prints it. ``palast explain POINT...`` and the rulebook use both.
+prints it. ``palast explain POINT...`` and the rulebook use both. :func:`point_list` and
+:func:`render_point_list` are ``palast explain --list``; :func:`render_sources` names the
+sources that the citations (``A 38–39``) refer to.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from palast.sources import sources
 from palast.spec import Spec
+
+
+def point_list(spec: Spec) -> list[dict[str, Any]]:
+    """Every variation point, in the register's order: ``id``, ``kind``, ``topic`` and
+    ``rulesets`` (ruleset -> its reading, or ``open``)."""
+    return [{"id": vp.id, "kind": vp.kind, "topic": vp.topic, "rulesets": {rs: vp.choices[rs] for rs in spec.rulesets}}
+            for vp in spec.variation_points.values()]
+
+
+def render_point_list(spec: Spec) -> str:
+    """The text of ``palast explain --list``: two lines per point, its id, kind and topic,
+    then each ruleset's reading."""
+    points = point_list(spec)
+    lines = [f"{len(points)} variation points: id (kind) topic, then each ruleset's reading "
+             f"('open': play stops there with a gap); palast explain ID tells more", ""]
+    for p in points:
+        lines.append(f"{p['id']} ({p['kind']}) {p['topic']}")
+        lines.append("   " + "  ".join(f"{rs}={reading}" for rs, reading in p["rulesets"].items()))
+    return "\n".join(lines)
+
+
+def source_list(spec: Spec) -> list[dict[str, str]]:
+    """The rule sources a citation's letter names: ``id``, ``title``, ``origin``."""
+    return [{"id": s.id, "title": s.title, "origin": s.origin} for s in sources(spec)]
+
+
+def render_sources(spec: Spec) -> str:
+    """The lines that name the sources once, below text citing ``A 38–39``."""
+    return "\n".join(["sources (a citation gives the source's letter and its lines):",
+                      *(f"   {s.note}" for s in sources(spec))])
 
 
 def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
     """Everything about variation point ``point_id``, as JSON-ready data.
 
     :returns: a dict with ``id``, ``topic``, ``kind``, ``changes_outcome``, ``parameter``,
-        ``component``, ``sides`` (per source: ``clauses`` with ``id`` and ``cite`` (file and
-        lines), ``says``, ``reading``), ``readings`` (``id``, ``statement``,
+        ``component``, ``sides`` (per source: ``clauses`` with ``id``, ``source``, ``lines``
+        and ``cite``, as ``A.role.wizard (A 75–78)``; ``says``, ``reading``), ``readings`` (``id``, ``statement``,
         ``third_party``), ``third_party`` (``source``, ``says``), ``rulesets`` (ruleset ->
         reading or ``open``), ``reason``, ``note``, ``rulings`` (the rulings naming the
-        point) and ``witness``: ``None``, or the witness ruling's ``id``, ``question`` and
-        per ruleset the engine's ``summary``, ``gap``, ``events``, whether the ruleset is
-        one the ruling states a result for, and whether the engine ``agrees`` with it.
+        point), ``sources`` (:func:`source_list`) and ``witness``: ``None``, or the
+        witness ruling's ``id``, ``question`` and per ruleset the engine's ``summary``,
+        ``gap``, ``events``, whether the ruleset is one the ruling states a result for,
+        and whether the engine ``agrees`` with it.
     :raises KeyError: for an unknown point.
     :raises SpecError: if the witness ruling is malformed.
     """
@@ -33,7 +67,8 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
     for side in ("A", "B"):
         s = vp.sides[side]
         sides[side] = {
-            "clauses": [{"id": c, "cite": spec.clauses[c].cite} for c in s["clauses"]],
+            "clauses": [{"id": c, "source": spec.clauses[c].source, "lines": spec.clauses[c].lines,
+                         "cite": spec.clauses[c].cite} for c in s["clauses"]],
             "says": s["says"],
             "reading": s["reading"],
         }
@@ -69,6 +104,7 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         "note": vp.note or None,
         "rulings": rulings_naming(spec, vp.id),
         "witness": witness,
+        "sources": source_list(spec),
     }
 
 
@@ -76,7 +112,7 @@ def render_explanation(doc: dict[str, Any]) -> str:
     """The text ``palast explain`` prints for :func:`explain_point`'s data."""
     lines = [f"{doc['id']}: {doc['topic']}"]
     what = {"yes": "yes", "no": "no", "knowledge": "only what players know"}[doc["changes_outcome"]]
-    extra = f"; engine parameter {doc['parameter']}" if doc["parameter"] else "; not executed by the engine"
+    extra = "; the engine plays the reading a ruleset takes" if doc["parameter"] else "; not executed by the engine"
     if doc["component"]:
         extra += "; a fact about the components"
     lines.append(f"   kind: {doc['kind']}; can change an outcome: {what}{extra}")

@@ -44,6 +44,7 @@ from palast.engine.events import EVENT_KINDS, Event
 from palast.engine.game import Game, InvariantViolation
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, SpecError
+from palast.event_words import event_words
 from palast.scenario import Scenario, scenario_from_document
 from palast.schemas import schema_errors
 from palast.spec import Spec
@@ -473,7 +474,7 @@ def summarize(values: Mapping[str, Any]) -> str:
             parts.append(f"{len(legal)} legal actions")
     kinds = [k for k in values.get("events", []) if k not in ("card_played", "next_player")]
     if kinds:
-        parts.append("events: " + ", ".join(kinds))
+        parts.append("events: " + ", ".join(event_words(k) for k in kinds))
     return "; ".join(parts)
 
 

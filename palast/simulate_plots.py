@@ -1,7 +1,7 @@
 """PNG plots of a ``palast simulate`` run (``--plots DIR``), drawn with matplotlib.
 
-matplotlib is imported only here, and only when plots are asked for; it is in the ``dev``
-extra (``pip install -e '.[dev]'``).
+matplotlib is imported only here, and only when plots are asked for; it is the ``plots``
+extra (``pip install 'palast[plots]'``; ``[test]`` and ``[dev]`` include it).
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ from typing import Any
 
 from palast.errors import InputError
 
+#: The message when matplotlib is not installed.
+PLOTS_MISSING = ("plots need matplotlib, which the base install leaves out: install palast[plots] "
+                 "(from a checkout: pip install -e '.[plots]')")
+
 
 def check_plot_dir(directory: str | Path) -> None:
     """Check, before any game is played, that :func:`write_plots` can write into
@@ -23,7 +27,7 @@ def check_plot_dir(directory: str | Path) -> None:
     :raises InputError: naming ``--plots`` and the directory, if not.
     """
     if importlib.util.find_spec("matplotlib") is None:
-        raise InputError("plots need matplotlib: pip install -e '.[dev]'", None, "--plots")
+        raise InputError(PLOTS_MISSING, None, "--plots")
     out = Path(directory)
     existing, missing = out, None
     while not existing.exists() and existing != existing.parent:
@@ -58,7 +62,7 @@ def write_plots(doc: dict[str, Any], directory: str | Path) -> list[Path]:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("plots need matplotlib: pip install -e '.[dev]'", None, "--plots") from None
+        raise InputError(PLOTS_MISSING, None, "--plots") from None
     out = Path(directory)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from itertools import pairwise
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import unquote, urlsplit
@@ -324,3 +325,44 @@ def test_rulings_table_names_only_points_that_explain_a_difference(book: Book, s
     assert linked, "the table names no variation point at all"
     assert not linked & alike, sorted(linked & alike)
     assert "banned-jester-forced" in linked
+
+
+def test_citations_give_the_source_letter_and_the_sources_are_named(book: Book, spec: Spec) -> None:
+    """A citation reads ``A.play.turn (A 38–39)``; no page but the clause index (the
+    registry's view) shows a source's file name; the front page names each source."""
+    from palast.sources import sources
+
+    files = {s.file for s in sources(spec)}
+    for path, page in book.pages.items():
+        text = " ".join(page.texts)
+        if path.name != "clauses.html":
+            assert not any(f in text for f in files), path
+    assert "A.play.turn (A 38–39)" in " ".join(book.page("turn").texts)
+    front = plain(" ".join(book.page("index").texts))
+    for src in sources(spec):
+        assert f"Source {src.id}" in front and plain(src.origin) in front, src.id
+
+
+def test_invariants_page_names_the_tests_of_the_registry(book: Book, spec: Spec) -> None:
+    """Each invariant's section names the tests ``tests/invariant_registry.py`` lists for it
+    (and the obligations of the spec); no invariant is left without a test."""
+    from tests.invariant_registry import CAUGHT_BY, EVERY_INVARIANT
+
+    page = book.page("invariants")
+    text = " ".join(page.texts)
+    assert "no test named yet" not in text
+    for test in EVERY_INVARIANT:
+        assert test in text
+    texts = page.texts
+    words = [(i, x.strip()) for i, x in enumerate(texts) if x.strip() not in ("", "¶")]
+    starts = {x: i for (i, x), (_, after) in pairwise(words)
+              if x in spec.invariants and after.endswith("invariant:")}
+    assert set(starts) == set(spec.invariants)
+    ends = sorted(starts.values())[1:] + [len(texts)]
+    section = {inv: " ".join(texts[i:next(e for e in ends if e > i)]) for inv, i in starts.items()}
+    for inv in spec.invariants.values():
+        inside = section[inv.id]
+        for test in CAUGHT_BY[inv.id]:
+            assert test in inside, (inv.id, test)
+        for ob in inv.established_by.get("proved_by", []):
+            assert ob in inside, (inv.id, ob)

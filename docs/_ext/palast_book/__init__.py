@@ -26,7 +26,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, logic, register, rules, rulings, stubs
+from . import flow, logic, register, rules, rulings, scenario_keys, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -70,8 +70,8 @@ class GeneratedTocTree(TocTree):
 
 
 class ClausesRole(SphinxRole):
-    """``{clauses}`A.meta B.meta```: clause citations (file and line range) linked to the
-    clause index, for a rule sentence written in prose."""
+    """``{clauses}`A.meta B.meta```: clause citations (source letter and line range, as
+    ``A.meta (A 3–5)``) linked to the clause index, for a rule sentence written in prose."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         root = spec_root(self.config.palast_spec_dir, self.env.srcdir)
@@ -104,6 +104,8 @@ DIRECTIVES: dict[str, Any] = {
     "palast-variation-point": register.VariationPointDirective,
     "palast-invariants": register.InvariantsDirective,
     "palast-clause-index": register.ClauseIndexDirective,
+    "palast-sources": register.SourcesDirective,
+    "palast-scenario-keys": scenario_keys.ScenarioKeysDirective,
     "palast-rulings": rulings.RulingsDirective,
     "palast-ruling": rulings.RulingDirective,
     "palast-toctree": GeneratedTocTree,

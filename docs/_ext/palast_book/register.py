@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from sphinx.util import logging
 
+from palast.sources import source_notes, sources
 from palast.spec import OPEN, Spec, VariationPoint
 
 from .rulings import ruling_files, rulings_naming
@@ -26,8 +27,10 @@ def _third_party_entries(vp: VariationPoint) -> list[Mapping[str, Any]]:
 
 
 class ClauseIndexDirective(SpecDirective):
-    """``{palast-clause-index}``: every clause of ``spec/clauses.yaml`` with an anchor, its
-    source file, line range and paraphrase, and what in the spec cites it."""
+    """``{palast-clause-index}``: for each source, what it is and where it comes from (and
+    the registry's file, line count and checksum), then every clause of ``spec/clauses.yaml``
+    with an anchor, its source letter and line range, its paraphrase, and what in the spec
+    cites it."""
 
     reads: ClassVar[tuple[str, ...]] = ("rules.yaml", "roles.yaml", "variation_points.yaml", "invariants.yaml")
 
@@ -44,25 +47,42 @@ class ClauseIndexDirective(SpecDirective):
             for c in inv.clauses:
                 cited_by[c].append(self.ref("invariant", inv.id, "invariant " + inv.id))
         out: list[nodes.Node] = []
-        for sid, src in spec.sources.items():
+        for src in sources(spec):
+            sid = src.id
             sec = nodes.section(ids=[nodes.make_id(f"source-{sid}")])
-            title = f"Source {sid}: {src['file']}"
+            title = f"Source {sid}"
             sec += nodes.title(title, title)
-            sec += nodes.paragraph("", src.get("title", ""))
-            sec += nodes.paragraph("", "", text(f"{src['line_count']} lines; SHA-256 ", "pal-muted"),
-                                   literal(str(src["sha256"])))
+            sec += nodes.paragraph("", f"{src.title[:1].upper()}{src.title[1:]}: {src.origin}.")
+            sec += nodes.paragraph("", "", text(f"The registry's copy: file {src.file}, {src.line_count} lines, "
+                                                "SHA-256 ", "pal-muted"), literal(src.sha256))
             rows: list[list[Any]] = []
             for cid, clause in spec.clauses.items():
                 if clause.source != sid:
                     continue
-                first, last = clause.first_line, clause.last_line
-                lines = f"{first}" if first == last else f"{first}–{last}"
                 ident = nodes.inline("", "", self.target("clause", cid, clause.cite), strong(cid))
-                rows.append([ident, lines, clause.paraphrase, joined(cited_by[cid]) or text("not cited", "pal-muted")])
+                rows.append([ident, clause.where, clause.paraphrase,
+                             joined(cited_by[cid]) or text("not cited", "pal-muted")])
             sec += table(["clause", "lines", "paraphrase (our words)", "cited by"], rows, widths=[3, 1, 8, 4],
                          classes=["pal-clauses"])
             out.append(sec)
         return out
+
+
+class SourcesDirective(SpecDirective):
+    """``{palast-sources}``: the rule sources named once, each with its letter, what it is
+    and where it comes from (:func:`palast.sources.source_notes`), linked to its part of the
+    clause index."""
+
+    reads: ClassVar[tuple[str, ...]] = ()
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        items = nodes.bullet_list()
+        for src, note in zip(sources(spec), source_notes(spec), strict=True):
+            body = note.split(": ", 1)[1]
+            items += nodes.list_item("", nodes.paragraph("", "", strong(f"Source {src.id}"),
+                                                         nodes.Text(f": {body}.")))
+        return [items]
 
 
 class VariationTableDirective(SpecDirective):
@@ -75,10 +95,8 @@ class VariationTableDirective(SpecDirective):
         s = vp.sides[side]
         out: list[nodes.Node] = [literal(s["reading"]) if s["reading"] else text("silent", "pal-open")]
         for cid in s["clauses"]:
-            c = spec.clauses[cid]
-            lines = f"{c.first_line}" if c.first_line == c.last_line else f"{c.first_line}–{c.last_line}"
             out.append(nodes.Text(" "))
-            out.append(self.ref("clause", cid, f"{cid} ({lines})", classes=["pal-cite"]))
+            out.append(self.ref("clause", cid, spec.clauses[cid].cite, classes=["pal-cite"]))
         return out
 
     def run(self) -> list[nodes.Node]:
@@ -99,9 +117,8 @@ class VariationTableDirective(SpecDirective):
             witness: nodes.Node | str = self.ref("ruling", vp.witness, vp.witness) if vp.witness else "—"
             rows.append([topic, self.side(spec, vp, "A"), self.side(spec, vp, "B"), third or "—", reference,
                          vp.changes_outcome, witness])
-        files = "; ".join(f"source {sid}: {src['file']}" for sid, src in spec.sources.items())
-        note = nodes.paragraph("", f"Line ranges in the source columns are lines of the source files ({files}); "
-                                   "each clause id links to the clause index.", classes=["pal-muted"])
+        note = nodes.paragraph("", "A citation gives the source's letter and its lines (A 38–39); each clause id "
+                                   "links to the clause index, which names the sources.", classes=["pal-muted"])
         return [note, table(["topic", "source A", "source B", "third-party readings", "reference", "changes outcome",
                              "witness"], rows, widths=[5, 4, 4, 4, 2, 2, 2], classes=["pal-wide", "pal-vp-table"])]
 
@@ -210,17 +227,49 @@ class VariationPointDirective(SpecDirective):
         return node
 
 
+#: The test suite's registry of the tests that establish each invariant (read, not imported).
+INVARIANT_REGISTRY = Path("tests") / "invariant_registry.py"
+
+
+def invariant_registry(repo: Path) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """``EVERY_INVARIANT`` and ``CAUGHT_BY`` of ``tests/invariant_registry.py`` under
+    ``repo``, read as literals (the module is never imported).
+
+    :raises ValueError: if the file lacks either table or holds something else there.
+    """
+    tree = ast.parse((repo / INVARIANT_REGISTRY).read_text(encoding="utf-8"))
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            found[node.target.id] = ast.literal_eval(node.value)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    if not {"EVERY_INVARIANT", "CAUGHT_BY"} <= set(found):
+        raise ValueError(f"{INVARIANT_REGISTRY} must define EVERY_INVARIANT and CAUGHT_BY")
+    return tuple(found["EVERY_INVARIANT"]), {k: tuple(v) for k, v in found["CAUGHT_BY"].items()}
+
+
 class InvariantsDirective(SpecDirective):
     """``{palast-invariants}``: each invariant of ``spec/invariants.yaml`` with its statement,
-    clauses, and how it is established (the obligations that prove it, the tests that test
-    it). A ``tested_by`` entry written ``path::name`` must name a test that exists."""
+    clauses, and how it is established: the proof obligations that prove it (the spec's
+    ``established_by.proved_by``, which ``tests/test_proofs.py`` checks against the
+    obligations), and the tests that check it in play and show its check can fail, from the
+    test suite's own registry, ``tests/invariant_registry.py`` (which
+    ``tests/test_invariant_registry.py`` verifies)."""
 
     reads: ClassVar[tuple[str, ...]] = ("invariants.yaml",)
 
     def run(self) -> list[nodes.Node]:
         spec = self.spec()
         repo = spec.root.parent
-        out: list[nodes.Node] = []
+        self.note(repo / INVARIANT_REGISTRY)
+        try:
+            every, caught = invariant_registry(repo)
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise self.error(f"cannot read {INVARIANT_REGISTRY}: {exc}") from None
+        out: list[nodes.Node] = [nodes.paragraph("", "", nodes.Text(
+            "Every invariant is checked after every action of every game these tests play: "),
+            *joined([literal(t) for t in every]), nodes.Text("."))]
         for inv in spec.invariants.values():
             target = self.target("invariant", inv.id, inv.id)
             sec = nodes.section(ids=target["ids"])
@@ -229,35 +278,18 @@ class InvariantsDirective(SpecDirective):
                                    nodes.Text("about one position" if inv.kind == "state"
                                               else "about one action, its position before and after"))
             sec += self.cited(spec, inv.statement, inv.clauses)
-            est = inv.established_by or {}
-            proved = list(est.get("proved_by", []))
-            tested = list(est.get("tested_by", []))
-            for t in tested:
-                self.check_test(repo, inv.id, t)
+            proved = list((inv.established_by or {}).get("proved_by", []))
+            live = caught.get(inv.id, ())
+            if not live:
+                logger.warning("invariant %s: %s names no test for it", inv.id, INVARIANT_REGISTRY,
+                               location=self.get_location())
             rows: list[list[Any]] = [
-                ["proved by", joined([literal(p) for p in proved]) or text("no obligation named yet", "pal-open")],
-                ["tested by", joined([literal(t) for t in tested]) or text("no test named yet", "pal-open")],
+                ["proved by (Z3 obligations)", joined([literal(p) for p in proved])
+                 or text("no obligation: established by the tests", "pal-muted")],
+                ["its check is shown to fail by", joined([literal(t) for t in live])],
+                ["checked in play by", f"every game of the {len(every)} tests above, after every action"],
                 ["checked by the engine", "after every action in check mode (palast.invariants)"],
             ]
-            sec += table(["how", "by what"], rows, widths=[2, 8], classes=["pal-narrow"])
+            sec += table(["how", "by what"], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
         return out
-
-    def check_test(self, repo: Path, inv: str, entry: str) -> None:
-        """Warn (failing a ``-W`` build) if ``path::name`` names no test function there."""
-        if "::" not in entry:
-            return
-        path, _, name = entry.partition("::")
-        name = name.split("::")[-1].split("[")[0]
-        file = repo / path
-        if not file.is_file():
-            logger.warning("invariant %s: tested_by names %s, but %s does not exist", inv, entry, path,
-                           location=self.get_location())
-            return
-        self.note(file)
-        tree = ast.parse(file.read_text(encoding="utf-8"))
-        defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                                       ast.ClassDef))}
-        if name not in defined:
-            logger.warning("invariant %s: tested_by names %s, but %s defines no %s", inv, entry, path, name,
-                           location=self.get_location())

@@ -137,8 +137,9 @@ class SpecDirective(SphinxDirective):
 
     # ------------------------------------------------------------------ citations
     def cite(self, spec: Spec, clause_ids: Iterable[str]) -> nodes.inline:
-        """The clause citations of one rule sentence: each clause id with its source file
-        and line range (:attr:`palast.spec.Clause.cite`), linked to the clause index."""
+        """The clause citations of one rule sentence: each clause id with its source letter
+        and line range (:attr:`palast.spec.Clause.cite`, ``A 38–39``), linked to the clause
+        index."""
         box = nodes.inline("", "", classes=["pal-cites"])
         for i, cid in enumerate(clause_ids):
             if cid not in spec.clauses:

@@ -1,0 +1,133 @@
+"""The registry of tests that establish the invariants (``tests/invariant_registry.py``) is
+complete and true: every invariant of the spec has an entry, every test it names exists,
+every broken engine is listed under the invariant it trips; and the invariants no broken
+engine trips are shown live here, on a corrupted position or action."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from palast.engine import Game
+from palast.engine.state import DecisionKind, State
+from palast.invariants import STATE_CHECKS, STEP_CHECKS, round_play_bound
+from palast.spec import Spec
+from tests.conftest import make_game
+from tests.invariant_registry import CAUGHT_BY, EVERY_INVARIANT
+
+ROOT = Path(__file__).resolve().parent.parent
+K = DecisionKind
+
+
+def collected(files: set[str]) -> set[str]:
+    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                        *sorted(files)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return {line.strip() for line in r.stdout.splitlines() if "::" in line}
+
+
+def test_every_invariant_has_tests_that_exist(spec: Spec) -> None:
+    assert set(CAUGHT_BY) == set(spec.invariants)
+    assert all(CAUGHT_BY.values())
+    named = [*EVERY_INVARIANT, *(t for tests in CAUGHT_BY.values() for t in tests)]
+    nodes = collected({t.split("::")[0] for t in named})
+    for test in named:
+        if "[" in test:
+            assert test in nodes, f"{test} is not a test pytest collects"
+        else:
+            assert test in nodes or any(n.startswith(test + "[") for n in nodes), \
+                f"{test} is not a test pytest collects"
+    # one place says which tests establish an invariant: not the spec too
+    assert all("tested_by" not in (inv.established_by or {}) for inv in spec.invariants.values())
+
+
+def test_every_broken_engine_is_listed_under_its_invariant() -> None:
+    from tests.stateful.mutants import MUTANTS
+
+    prefix = "tests/test_live_invariants.py::test_broken_engine_is_caught_by_its_invariant"
+    listed = {(inv, t.removeprefix(prefix)[1:-1]) for inv, tests in CAUGHT_BY.items() for t in tests
+              if t.startswith(prefix + "[")}
+    assert listed == {(m.catches, m.__name__) for m in MUTANTS}  # type: ignore[attr-defined]
+
+
+def walk(game: Game, seed: int, stop: Callable[[State], bool]) -> State:
+    """Play ``game`` at random from its start until ``stop`` holds."""
+    rng = random.Random(seed)
+    s = game.initial_state()
+    for _ in range(5000):
+        if stop(s):
+            return s
+        legal = game.legal_actions(s)
+        s = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
+    raise AssertionError("the position was not reached")
+
+
+def _display_below_six(game: Game) -> State:
+    s = walk(game, 1, lambda s: s.decision.kind is K.PLAY and len(s.hands[s.decision.player]) == game.hand_size)
+    p = s.decision.player
+    return replace(s, displays=tuple(s.hands[p] if i == p else d for i, d in enumerate(s.displays)))
+
+
+def _game_ends_at_target(game: Game) -> State:
+    s = walk(game, 2, lambda s: s.decision.kind is K.PLAY)
+    return replace(s, scores=(game.target, *s.scores[1:]))
+
+
+def _player_can_act(game: Game) -> State:
+    s = walk(game, 3, lambda s: s.decision.kind is K.PLAY)
+    p = s.decision.player
+    return replace(s, hands=tuple(() if i == p else h for i, h in enumerate(s.hands)))
+
+
+def _round_is_bounded(game: Game) -> State:
+    s = walk(game, 4, lambda s: s.decision.kind is K.PLAY)
+    return replace(s, played=(round_play_bound(game) + 1, *s.played[1:]))
+
+
+def _round_end_cause(game: Game) -> State:
+    s = walk(game, 5, lambda s: s.round_end is not None and s.round_end.kind == "whisper" and not s.round_end.forced)
+    p = s.round_end.player  # type: ignore[union-attr]
+    nr = game.cards.role_count
+    seen: set[int] = set()
+    kept = tuple(c for c in s.displays[p] if not (c % nr in seen or seen.add(c % nr)))  # type: ignore[func-returns-value]
+    return replace(s, displays=tuple(kept if i == p else d for i, d in enumerate(s.displays)))
+
+
+STATE_CASES: dict[str, Callable[[Game], State]] = {
+    "display-below-six": _display_below_six,
+    "game-ends-at-target": _game_ends_at_target,
+    "player-can-act": _player_can_act,
+    "round-is-bounded": _round_is_bounded,
+    "round-end-cause": _round_end_cause,
+}
+
+
+@pytest.mark.parametrize("invariant", [*STATE_CASES, "turn-is-bounded"])
+def test_check_reports_a_corrupted_position(spec: Spec, invariant: str) -> None:
+    """The invariant's check holds on positions of real play and reports the corrupted one."""
+    game = make_game(spec, "reference", 3, check=False)
+    if invariant in STATE_CASES:
+        broken = STATE_CASES[invariant](game)
+        assert STATE_CHECKS[invariant](game, broken), invariant
+        return
+    # turn-is-bounded: a step from a Cupbearer's swap decision to another swap decision
+    before = walk(game, 6, lambda s: s.decision.kind is K.SWAP)
+    action = game.legal_actions(before)[0]
+    res = game.apply(before, action)
+    assert STEP_CHECKS[invariant](game, before, action, res.state, res.events) is None
+    again = replace(res.state, decision=before.decision)
+    assert STEP_CHECKS[invariant](game, before, action, again, res.events)
+
+
+def test_the_corrupted_positions_start_from_positions_that_hold(spec: Spec) -> None:
+    game = make_game(spec, "reference", 3, check=False)
+    for seed in range(3):
+        s = walk(game, seed, lambda s: s.decision.kind is K.PLAY)
+        for check in STATE_CHECKS.values():
+            assert check(game, s) is None
