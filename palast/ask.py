@@ -244,9 +244,10 @@ def _answer(game: Game, state: State, history: list[tuple[str, Step]],
         ``legal_actions``, ``outcomes`` (see :func:`outcome`), ``variation_points`` (every
         point the answer depends on: named by its events and decisions, or read by the
         engine while computing it when ``game`` is watched, see :func:`watch`),
-        ``position`` (lines of text), ``scores`` (colour -> score there), ``history`` (applied actions with their events and
-        ``variation_points``), ``stopped_at`` and ``readings_consulted`` (the points whose
-        readings the engine consulted); and the points named by events and decisions alone.
+        ``position`` (lines of text), ``scores`` (colour -> score there), ``history``
+        (applied actions with their events and ``variation_points``), ``stopped_at`` and
+        ``readings_consulted`` (the points whose readings the engine consulted that no event
+        or decision names); and the points named by events and decisions alone.
     """
     d = state.decision
     result = state.result if d.kind is K.GAME_OVER else None

@@ -93,8 +93,7 @@ def render_full(answer: dict[str, Any], *, clauses: bool = True) -> str:
     elif not dis:
         lines.append(f"the rulesets agree ({', '.join(answer['rulesets'])})")
     else:
-        lines.append(f"the rulesets disagree in {len(dis)} place{'s' if len(dis) != 1 else ''}"
-                     " [the variation points that explain each]:")
+        lines.append(f"the rulesets disagree in {len(dis)} place{'s' if len(dis) != 1 else ''}:")
         for x in dis:
             vp = f" [variation points: {', '.join(x['variation_points'])}]" if x["variation_points"] else ""
             lines.append(f"   * {x['text']}{vp}")
@@ -314,8 +313,10 @@ def _about(x: dict[str, Any], key: Any) -> bool:
         return bool(key == ("outcome", x["action"]))
     if what == "legal_actions":
         return isinstance(key, tuple) and key[0] == "outcome" and key[1] in x["actions"]
-    if what in ("decision", "outcome", "actions"):
+    if what == "decision":
         return bool(key == "head")
+    if what in ("outcome", "actions"):  # the winners at a game end; how far the actions apply
+        return bool(key == "head") or (isinstance(key, tuple) and key[0] == "history")
     if what == "position":
         return bool(key == "position")
     return isinstance(key, tuple) and key[0] == "history"
