@@ -165,7 +165,8 @@ def test_json_bad_input_is_one_error_document(tmp_path: Path) -> None:
         r = palast_run("ask", "--json", *args)
         assert r.returncode == 2, args
         doc = json.loads(r.stdout)
-        assert list(doc) == ["error"] and message.lower() in (str(doc["error"]["file"]) + doc["error"]["message"]).lower()
+        said = str(doc["error"]["file"]) + doc["error"]["message"]
+        assert list(doc) == ["error"] and message.lower() in said.lower()
         assert set(doc["error"]) >= {"file", "line", "column", "message"}
 
 

@@ -61,11 +61,8 @@ def consulted(spec: Spec, sc: Scenario, ruleset: str) -> set[str]:
             state = game.apply(state, parse_action(game, text)).state
         except IllegalActionError:
             break
-    kind = state.decision.kind
-    if kind in (K.DRAW, K.REVEAL):
-        actions = [a for a, _ in game.chance_outcomes(state)]
-    else:
-        actions = game.legal_actions(state)
+    chance = state.decision.kind in (K.DRAW, K.REVEAL)
+    actions = [a for a, _ in game.chance_outcomes(state)] if chance else game.legal_actions(state)
     for a in actions:
         game.legal_actions(game.apply(state, a).state)
     return {dict.__getitem__(log, p).point for p in log.consulted()}
