@@ -8,8 +8,9 @@ ruleset as far as they go.
 
 An answer's ``variation_points`` are the points named by its events and decisions and the
 points whose readings the engine consulted while computing it: the game's parameter table
-is watched with :class:`palast.simulate.ConsultLog`, the hook ``palast simulate`` uses
-(the engine branches on these readings and on nothing else that differs between rulesets).
+is watched (:class:`AnswerLog`), as ``palast simulate`` watches it with
+:class:`palast.simulate.ConsultLog` (the engine branches on these readings and on nothing
+else that differs between rulesets).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, ScenarioError
 from palast.notation import format_action
 from palast.scenario import Scenario
-from palast.simulate import ConsultLog
 from palast.spec import Spec
 
 __all__ = [
@@ -48,19 +48,26 @@ __all__ = [
 K = DecisionKind
 
 
-class AnswerLog(ConsultLog):
-    """A :class:`~palast.simulate.ConsultLog` that also keeps every parameter read since it
-    was installed (``total``), however often ``seen`` is cleared."""
+class AnswerLog(dict[str, Setting]):
+    """An engine parameter table that notes which parameters are read: the mechanism of
+    :class:`palast.simulate.ConsultLog` (a dict whose ``__getitem__`` notes the key; the
+    engine reads every reading through it), kept here so that ``palast ask`` does not load
+    the simulator and its process pool. ``seen`` holds the names read since it was last
+    cleared, ``total`` every name read since the log was installed.
+    """
 
+    seen: set[str]
     total: set[str]
 
     def __init__(self, params: dict[str, Setting]) -> None:
         super().__init__(params)
+        self.seen = set()
         self.total = set()
 
     def __getitem__(self, key: str) -> Setting:
+        self.seen.add(key)
         self.total.add(key)
-        return super().__getitem__(key)
+        return dict.__getitem__(self, key)
 
 
 def watch(game: Game) -> AnswerLog:
@@ -95,7 +102,7 @@ def consulted_points(game: Game) -> list[str]:
     log = game.params
     if not isinstance(log, AnswerLog):
         return []
-    names = log.consulted()
+    names = set(log.seen)
     log.seen.clear()
     return _points_of(game, names)
 
@@ -104,7 +111,7 @@ def all_consulted_points(game: Game) -> list[str]:
     """Every variation point whose reading ``game`` consulted since :func:`watch`, in the
     spec's order; ``[]`` for a game that is not watched."""
     log = game.params
-    return _points_of(game, log.total | log.always) if isinstance(log, AnswerLog) else []
+    return _points_of(game, log.total) if isinstance(log, AnswerLog) else []
 
 
 @dataclass(frozen=True)
