@@ -272,6 +272,11 @@ def _disagreement_lines(dis: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+#: Words that open a line and are never left alone on it (a header, a question, a list item).
+_MARKERS = frozenset({"==", "--", "Q:", "*", "=>"})
+_NBSP = "\u00a0"  # textwrap does not break at it
+
+
 def wrap(lines: list[str], width: int) -> list[str]:
     """``lines`` wrapped to ``width`` columns at spaces (a card, id or word is never split);
     a continuation line is indented four spaces deeper than the line it continues."""
@@ -281,8 +286,13 @@ def wrap(lines: list[str], width: int) -> list[str]:
             out.append(line)
             continue
         lead = " " * (len(line) - len(line.lstrip(" ")))
-        out.extend(textwrap.wrap(line.lstrip(" "), width, initial_indent=lead, subsequent_indent=lead + "    ",
-                                 break_long_words=False, break_on_hyphens=False) or [line])
+        text = line.lstrip(" ")
+        marker = text.split(" ", 1)[0] in _MARKERS  # kept with the word after it
+        if marker:
+            text = text.replace(" ", _NBSP, 1)
+        wrapped = textwrap.wrap(text, width, initial_indent=lead, subsequent_indent=lead + "    ",
+                                break_long_words=False, break_on_hyphens=False) or [line]
+        out.extend(x.replace(_NBSP, " ") for x in wrapped)
     return out
 
 
