@@ -402,9 +402,9 @@ def render_grouped(answer: dict[str, Any], *, clauses: bool = True, width: int |
             apart.append((k, label, {r: items[r].get(k) for r in names}))
     if shared:
         lines.append("")
-        everyone = "the ruleset" if len(names) == 1 else "every ruleset"
+        everyone = f"ruleset {names[0]}" if len(names) == 1 else f"every ruleset ({', '.join(names)})"
         top = dict(shared).get("head")
-        lines.append(f"-- {everyone} ({', '.join(names)})" + (f": {_para(top)}" if top else ", alike:"))
+        lines.append(f"-- {everyone}" + (f": {_para(top)}" if top else ", alike:"))
         above: list[Seg] | None = None
         for k, pieces in shared:
             if k != "head":
