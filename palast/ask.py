@@ -1,27 +1,119 @@
 """``palast ask``: what happens in a position, per ruleset, with the clauses behind it.
 
 :func:`ask` computes the answer as plain data (the ``--json`` document described in the
-README, section "Reading ``palast ask``"); :func:`render_text` prints it for a person.
-:func:`play_actions` applies a scenario's actions under one ruleset as far as they go.
+README, section "Reading ``palast ask``"); :func:`render_text` prints it for a person
+(:mod:`palast.ask_render`); :func:`disagreements` compares the rulesets' answers
+(:mod:`palast.ask_compare`). :func:`play_actions` applies a scenario's actions under one
+ruleset as far as they go.
+
+An answer's ``variation_points`` are the points named by its events and decisions and the
+points whose readings the engine consulted while computing it: the game's parameter table
+is watched (:class:`AnswerLog`), as ``palast simulate`` watches it with
+:class:`palast.simulate.ConsultLog` (the engine branches on these readings and on nothing
+else that differs between rulesets).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from palast.ask_compare import disagreements
 from palast.describe import describe_decision, describe_position, event_dict
 from palast.engine.actions import Action
 from palast.engine.game import Game, Step
+from palast.engine.params import Setting
 from palast.engine.state import DecisionKind, State
-from palast.errors import IllegalActionError, NotationError, ScenarioError
-from palast.event_words import event_words
+from palast.errors import IllegalActionError, InputError, NotationError, ScenarioError
 from palast.notation import format_action
 from palast.position_notation import answer_position
 from palast.scenario import Scenario
 from palast.spec import Spec
 
+__all__ = [
+    "AnswerLog",
+    "Played",
+    "all_consulted_points",
+    "answer_for",
+    "ask",
+    "consulted_points",
+    "disagreements",
+    "outcome",
+    "play_actions",
+    "render_text",
+    "short_handed",
+    "watch",
+]
+
 K = DecisionKind
+
+
+class AnswerLog(dict[str, Setting]):
+    """An engine parameter table that notes which parameters are read: the mechanism of
+    :class:`palast.simulate.ConsultLog` (a dict whose ``__getitem__`` notes the key; the
+    engine reads every reading through it), kept here so that ``palast ask`` does not load
+    the simulator and its process pool. ``seen`` holds the names read since it was last
+    cleared, ``total`` every name read since the log was installed.
+    """
+
+    seen: set[str]
+    total: set[str]
+
+    def __init__(self, params: dict[str, Setting]) -> None:
+        super().__init__(params)
+        self.seen = set()
+        self.total = set()
+
+    def __getitem__(self, key: str) -> Setting:
+        self.seen.add(key)
+        self.total.add(key)
+        return dict.__getitem__(self, key)
+
+
+def watch(game: Game) -> AnswerLog:
+    """Note from now on which engine parameters (variation-point readings) ``game`` reads:
+    its parameter table is replaced by an :class:`AnswerLog` over the same settings
+    (building a game reads none, so nothing is missed; tests/test_ask_points.py checks it).
+
+    :returns: the log (``game.params``), with nothing noted yet.
+    """
+    log = AnswerLog(dict(game.params))
+    game.params = log
+    return log
+
+
+def _points_of(game: Game, names: set[str] | frozenset[str]) -> list[str]:
+    points = {dict.__getitem__(game.params, p).point for p in names}
+    return [p for p in game.spec.variation_points if p in points]
+
+
+def _extend(item: dict[str, Any], consulted: list[str]) -> None:
+    """Add to ``item``'s ``variation_points`` the ``consulted`` points it does not name,
+    and list those under ``readings_consulted``."""
+    extra = [p for p in consulted if p not in item["variation_points"]]
+    item["variation_points"] = [*item["variation_points"], *extra]
+    item["readings_consulted"] = extra
+
+
+def consulted_points(game: Game) -> list[str]:
+    """The variation points whose readings ``game`` consulted since this was last called
+    (or since :func:`watch`), in the spec's order; ``[]`` for a game that is not watched.
+    """
+    log = game.params
+    if not isinstance(log, AnswerLog):
+        return []
+    names = set(log.seen)
+    log.seen.clear()
+    return _points_of(game, names)
+
+
+def all_consulted_points(game: Game) -> list[str]:
+    """Every variation point whose reading ``game`` consulted since :func:`watch`, in the
+    spec's order; ``[]`` for a game that is not watched."""
+    log = game.params
+    return _points_of(game, log.total) if isinstance(log, AnswerLog) else []
+
 
 @dataclass(frozen=True)
 class Played:
@@ -32,12 +124,17 @@ class Played:
     :ivar stopped_at: ``None`` when every action applied; otherwise the stopping action as
         JSON-ready data: ``index`` (1-based), ``action``, ``place`` (in the file),
         ``why`` (``"illegal"`` or ``"gap"``), ``reason``, ``clauses``, ``gap`` (the open
-        variation point, for ``"gap"``), ``variation_points``.
+        variation point, for ``"gap"``), ``variation_points`` (with the readings consulted
+        in trying it, when the game is watched).
+    :ivar consulted: per applied action, the variation points whose readings the engine
+        consulted to carry it out (empty lists when the game is not watched, see
+        :func:`watch`).
     """
 
     state: State
     history: list[tuple[str, Step]]
     stopped_at: dict[str, Any] | None
+    consulted: tuple[list[str], ...] = ()
 
 
 def play_actions(game: Game, scenario: Scenario) -> Played:
@@ -58,6 +155,8 @@ def play_actions(game: Game, scenario: Scenario) -> Played:
         except NotationError as exc:
             raise ScenarioError(exc.message, scenario.file, place) from None
     history: list[tuple[str, Step]] = []
+    applied: list[list[str]] = []
+    consulted_points(game)  # what building the position read counts for the answer only
     for i, ((text, place), action) in enumerate(zip(scenario.actions, actions, strict=True)):
         d = state.decision
         stop: dict[str, Any] = {"index": i + 1, "action": text, "place": place or None, "gap": None}
@@ -66,21 +165,24 @@ def play_actions(game: Game, scenario: Scenario) -> Played:
             stop.update(why="gap", gap=d.point, clauses=list(vp.clauses()) if vp else [],
                         reason=f"play stops at variation point {d.point}, which this ruleset leaves open",
                         variation_points=[d.point])
-            return Played(state, history, stop)
+            return Played(state, history, stop, tuple(applied))
         if d.kind is K.GAME_OVER:
             stop.update(why="illegal", reason=describe_decision(game, state), clauses=[],
                         variation_points=[])
-            return Played(state, history, stop)
+            return Played(state, history, stop, tuple(applied))
         try:
             step = game.apply(state, action)
         except IllegalActionError as exc:
             # the engine's reason says which action is due when this one is of another kind
             stop.update(why="illegal", reason=exc.message, clauses=list(exc.clauses),
                         variation_points=list(d.points))
-            return Played(state, history, stop)
+            _extend(stop, consulted_points(game))  # a reading that forbids it (cupbearer-actor-duplicate)
+            return Played(state, history, stop, tuple(applied))
+        applied.append(consulted_points(game))
         history.append((text, step))
         state = step.state
-    return Played(state, history, None)
+    return Played(state, history, None, tuple(applied))
+
 
 
 def _add(points: list[str], more: Any) -> None:
@@ -128,18 +230,32 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
 
 
 def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
-               stopped_at: dict[str, Any] | None = None) -> dict[str, Any]:
+               stopped_at: dict[str, Any] | None = None,
+               consulted: tuple[list[str], ...] = ()) -> dict[str, Any]:
+    """The answer for one ruleset (see :func:`_answer`)."""
+    return _answer(game, state, history, stopped_at, consulted)[0]
+
+
+def _answer(game: Game, state: State, history: list[tuple[str, Step]],
+            stopped_at: dict[str, Any] | None = None,
+            consulted: tuple[list[str], ...] = ()) -> tuple[dict[str, Any], list[str]]:
     """The answer for one ruleset: the decision, legal actions and each one's outcome.
 
     :param state: the position to answer (after the scenario's actions, or where they
         stopped).
     :param history: the actions applied to reach it, with their steps.
     :param stopped_at: the stopping action (see :class:`Played`), or ``None``.
+    :param consulted: per applied action, the points whose readings it consulted (see
+        :class:`Played`).
     :returns: a dict with ``decision`` (``kind``, ``player``, ``text``, ``forced``,
-        ``gap``, ``winners`` and ``tiebreak`` at a game end), ``legal_actions``,
-        ``outcomes`` (see :func:`outcome`), ``variation_points`` (every point the answer
-        depends on, the applied actions' included), ``position`` (lines of text),
-        ``history`` (applied actions with their events) and ``stopped_at``.
+        ``gap``, ``winners`` and ``tiebreak`` at a game end, ``variation_points``),
+        ``legal_actions``, ``outcomes`` (see :func:`outcome`), ``variation_points`` (every
+        point the answer depends on: named by its events and decisions, or read by the
+        engine while computing it when ``game`` is watched, see :func:`watch`),
+        ``position`` (lines of text), ``scores`` (colour -> score there), ``history``
+        (applied actions with their events and ``variation_points``), ``stopped_at`` and
+        ``readings_consulted`` (the points whose readings the engine consulted that no event
+        or decision names); and the points named by events and decisions alone.
     """
     d = state.decision
     result = state.result if d.kind is K.GAME_OVER else None
@@ -152,309 +268,62 @@ def answer_for(game: Game, state: State, history: list[tuple[str, Step]],
         "winners": [game.colour_name(w) for w in result.winners] if result else None,
         "tiebreak": (result.tiebreak or None) if result else None,
         "variation_points": list(d.points),
+        "readings_consulted": [],
     }
     legal: list[str] = []
     outcomes: list[dict[str, Any]] = []
+    named: list[str] = []  # the points named by events and decisions, in the order of old
+    for _, step in history:
+        for e in step.events:
+            _add(named, e.points)
+    _add(named, d.points)
     note = None
+    consulted_points(game)
     if d.kind in (K.DRAW, K.REVEAL):
-        for action, prob in game.chance_outcomes(state):
+        chances = game.chance_outcomes(state)
+        _extend(decision, consulted_points(game))  # what listing them read
+        for action, prob in chances:
             o = outcome(game, action, game.apply(state, action))
+            _add(named, o["variation_points"])
+            _extend(o, consulted_points(game))
             o["probability"] = str(prob)
             legal.append(o["action"])
             outcomes.append(o)
     elif d.kind is K.DEAL:
         note = "a chance deal of a new round; its outcomes are not enumerated"
     else:
-        for action in game.legal_actions(state):
+        actions = game.legal_actions(state)
+        _extend(decision, consulted_points(game))
+        for action in actions:
             o = outcome(game, action, game.apply(state, action))
+            _add(named, o["variation_points"])
+            _extend(o, consulted_points(game))  # in carrying it out, and listing what follows
             legal.append(o["action"])
             outcomes.append(o)
-    points: list[str] = []
-    for _, step in history:
+    steps: list[dict[str, Any]] = []
+    for i, (text, step) in enumerate(history):
+        hp: list[str] = []
         for e in step.events:
-            _add(points, e.points)
-    _add(points, d.points)
-    if stopped_at:
-        _add(points, stopped_at["variation_points"])
-    for o in outcomes:
-        _add(points, o["variation_points"])
+            _add(hp, e.points)
+        h = {"action": text, "events": [event_dict(game, e) for e in step.events], "variation_points": hp}
+        _extend(h, consulted[i] if i < len(consulted) else [])
+        steps.append(h)
+    readings = all_consulted_points(game)
+    points = [*named, *(p for p in readings if p not in named)]
     out: dict[str, Any] = {
         "decision": decision,
         "legal_actions": legal,
         "outcomes": outcomes,
         "variation_points": points,
         "position": describe_position(game, state),
-        "history": [{"action": text, "events": [event_dict(game, e) for e in step.events]} for text, step in history],
+        "scores": {game.colour_name(i): v for i, v in enumerate(state.scores)},
+        "history": steps,
         "stopped_at": stopped_at,
+        "readings_consulted": [p for p in readings if p not in named],
     }
     if note:
         out["note"] = note
-    return out
-
-
-#: Event kinds that all say "the role's action has no effect" (for different reasons: a
-#: muted role, a sixth card played, nothing to do, no action at all): outcomes that differ
-#: only in which of these they name come to the same thing.
-_NO_EFFECT = frozenset({"action_none", "action_void", "action_muted", "action_skipped", "action_not_carried_out"})
-
-
-def _effects(events: Any) -> tuple[str, ...]:
-    """The kinds of ``events`` (event dicts), each no-effect kind as ``"no_action"``."""
-    return tuple("no_action" if e["kind"] in _NO_EFFECT else e["kind"] for e in events)
-
-
-def _signature(o: dict[str, Any], position: bool = True) -> tuple[Any, ...]:
-    """What an outcome comes to: its effects (event kinds, the reasons for no effect and
-    the clauses cited aside), the round end, scores, who decides what next, the winners
-    and, if ``position``, the position reached (hands, displays, decks, King cards)."""
-    return (o["round_end"], tuple(sorted(o["scores"].items())), o["next_to_move"], o["next_decision"], o["gap"],
-            _effects(o["events"]), tuple(o["winners"] or ()), tuple(o["position"]) if position else (),
-            tuple(sorted(o["next_legal_actions"])))
-
-
-def _details(per: dict[str, dict[str, Any]], position: bool = True) -> dict[str, list[str]]:
-    """For each ruleset, the lines of its events (in words) and, if ``position``, of the
-    position that not every ruleset in ``per`` shares (``per``: ruleset -> outcome or
-    answer, with ``events`` or ``history``, and ``position``)."""
-    lines: dict[str, list[object]] = {}
-    for r, o in per.items():
-        events = o["events"] if "events" in o else [e for h in o["history"] for e in h["events"]]
-        # a player's line whole; the line of decks, King cards and round part by part
-        parts = [p for x in o["position"] for p in (" ".join(x.split()).split("; ") if x.startswith("draw deck")
-                                                    else [" ".join(x.split())])] if position else []
-        nxt = [("next", a) for a in o.get("next_legal_actions", [])]
-        lines[r] = [*(e["text"] for e in events), *parts, *nxt]
-    common = set.intersection(*(set(v) for v in lines.values()))
-    out: dict[str, list[str]] = {}
-    for r, v in lines.items():
-        own = [x for x in v if x not in common]
-        then = [x[1] for x in own if isinstance(x, tuple)]
-        out[r] = [x for x in own if isinstance(x, str)] + ([f"may then choose {', '.join(then)}"] if then else [])
-    return out
-
-
-def _summary(o: dict[str, Any]) -> str:
-    if o["gap"]:
-        return f"gap: {o['gap']}"
-    parts = []
-    if o["round_end"]:
-        parts.append(f"round ends ({o['round_end']})")
-    if o["winners"]:
-        parts.append("winner " + ", ".join(o["winners"]))
-    elif o["next_to_move"]:
-        parts.append(f"next: {o['next_to_move']} ({o['next_decision']})")
-    kinds = [e["kind"] for e in o["events"] if e["kind"] not in ("card_played", "next_player")]
-    if kinds:
-        parts.append("events: " + ", ".join(event_words(k) for k in kinds))
-    return "; ".join(parts) or "nothing else happens"
-
-
-def _points(*items: dict[str, Any]) -> list[str]:
-    """The ``variation_points`` of answers or outcomes, merged in first-seen order."""
-    seen: list[str] = []
-    for it in items:
-        _add(seen, it.get("variation_points", []))
-    return seen
-
-
-def _groups(keyed: dict[str, Any]) -> list[list[str]]:
-    """Rulesets with equal keys, grouped, in first-seen order."""
-    out: dict[Any, list[str]] = {}
-    for r, k in keyed.items():
-        out.setdefault(k, []).append(r)
-    return list(out.values())
-
-
-def _said(groups: list[list[str]], words: dict[str, str], sep: str = " | ") -> str:
-    """Each group of rulesets with its answer in words; where the rulesets of a group came
-    to the same answer for different reasons, each is named with its own words."""
-    parts = []
-    for g in groups:
-        if len({words[r] for r in g}) == 1:
-            parts.append(f"{_names(g)}: {words[g[0]]}")
-        else:
-            parts.append("; ".join(f"{r}: {words[r]}" for r in g))
-    return sep.join(parts)
-
-
-def _names(rulesets: list[str]) -> str:
-    return " and ".join([", ".join(rulesets[:-1]), rulesets[-1]]) if len(rulesets) > 1 else rulesets[0]
-
-
-def stop_words(stop: dict[str, Any] | None, n_actions: int, *, clauses: bool = True) -> str:
-    """The stopping action (see :class:`Played`) in words, with its clause ids unless
-    ``clauses`` is false; for ``None``, that all ``n_actions`` actions apply."""
-    if stop is None:
-        return "the action applies" if n_actions == 1 else f"all {n_actions} actions apply"
-    head = f"action {stop['index']} ({stop['action']})"
-    cite = f"  [{', '.join(stop['clauses'])}]" if stop["clauses"] and clauses else ""
-    if stop["why"] == "gap":
-        return f"{head} is not applied: {stop['reason']}{cite}"
-    return f"{head} is illegal here: {stop['reason']}{cite}"
-
-
-def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) -> list[dict[str, Any]]:
-    """Where the rulesets' answers differ: how far the scenario's actions apply, the
-    position they lead to, the decision, the legal actions, the outcome of an action legal
-    in all of them (its events in words, the position it reaches, who decides next), or
-    the winners at a game end.
-
-    Decisions, legal actions and outcomes are compared between the rulesets that applied
-    the same number of the scenario's actions (they answer the same question).
-
-    :param results: ruleset -> answer (see :func:`answer_for`).
-    :param spec: when given, each entry's ``variation_points`` keeps only the points whose
-        readings differ between the rulesets compared (the points that explain the
-        difference); all points involved are kept under ``involved``.
-    :returns: one dict per difference: ``what`` (``actions``, ``position``, ``history``,
-        ``decision``, ``legal_actions`` or ``outcome``), ``groups`` (lists of rulesets that give the same
-        answer), ``rulesets`` (ruleset -> its answer in words), ``variation_points``,
-        ``involved``, ``text``; ``action`` for an outcome (at a game end: the last action
-        applied, with ``winners``: ruleset -> winners); ``only_in`` and ``actions``
-        (action -> rulesets where it is legal) for legal actions; ``stopped_at`` (ruleset
-        -> index of the stopping action, or ``None``) for actions.
-    """
-    out: list[dict[str, Any]] = []
-    names = list(results)
-    if len(names) < 2:
-        return out
-
-    def explain(points: list[str], among: list[str]) -> list[str]:
-        if spec is None:
-            return points
-        differing = [p for p in points if p in spec.variation_points
-                     and len({spec.variation_points[p].choices.get(r) for r in among}) > 1]
-        return differing  # a point every ruleset compared reads alike explains nothing
-
-    def entry(what: str, groups: list[list[str]], words: dict[str, str], points: list[str],
-              text: str, **extra: Any) -> dict[str, Any]:
-        among = [r for g in groups for r in g]
-        return {"what": what, "groups": groups, "rulesets": words, "variation_points": explain(points, among),
-                "involved": points, "text": text, **extra}
-
-    stops = {r: results[r].get("stopped_at") for r in names}
-    sgroups = _groups({r: (s["index"], s["why"], s["gap"]) if s else None for r, s in stops.items()})
-    if len(sgroups) > 1:
-        n_actions = max(len(results[r]["history"]) for r in names)  # a ruleset where every action applied
-        words = {r: stop_words(stops[r], n_actions, clauses=False) for r in names}
-        path: list[str] = []  # the points the applied actions and the stopping actions depend on
-        for r in names:
-            for h in results[r]["history"]:
-                for e in h["events"]:
-                    _add(path, e.get("variation_points", []))
-            _add(path, (stops[r] or {}).get("variation_points", []))
-        out.append(entry("actions", sgroups, words, path,
-                         "the scenario's actions apply differently: "
-                         + _said(sgroups, words, "; "),
-                         stopped_at={r: s["index"] if s else None for r, s in stops.items()}))
-    for among in _groups({r: len(results[r]["history"]) for r in names}):
-        if len(among) > 1:
-            stop = stops[among[0]]
-            where = (f"before action {stop['index']} ({stop['action']}), where {_names(among)} stop: "
-                     if stop else "")
-            out.extend(_compare({r: results[r] for r in among}, entry, where))
-    return out
-
-
-def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list[dict[str, Any]]:
-    """The differences between rulesets that applied the same actions (see
-    :func:`disagreements`); ``where`` prefixes each text."""
-    out: list[dict[str, Any]] = []
-    names = list(results)
-    decs = {r: results[r]["decision"] for r in names}
-    dgroups = _groups({r: (d["kind"], d["player"], d["gap"], d["forced"], tuple(d["winners"] or ()))
-                       for r, d in decs.items()})
-    pgroups = _groups({r: tuple(results[r]["position"]) for r in names})
-    same_start = len(pgroups) == 1
-    if not same_start:
-        only = _details(results)
-        words = {r: "; ".join(only[r]) for r in names}
-        out.append(entry("position", pgroups, words, _history_points(*results.values()),
-                         where + "the scenario's actions lead to different positions: "
-                         + _said(pgroups, words)))
-    elif len(dgroups) == 1:
-        # the same position and decision, reached through different effects (a hand shown
-        # under one ruleset only, say); a different decision is reported below instead
-        hgroups = _groups({r: _effects(e for h in results[r]["history"] for e in h["events"]) for r in names})
-        if len(hgroups) > 1:
-            only = _details(results, position=False)
-            words = {r: "; ".join(only[r]) for r in names}
-            out.append(entry("history", hgroups, words, _history_points(*results.values()),
-                             where + "the scenario's actions play out differently: "
-                             + _said(hgroups, words)))
-    if all(d["kind"] == K.GAME_OVER.value for d in decs.values()):
-        # the game is over everywhere: the question is who won (game-end-tiebreak,
-        # final-tie); the same winners by different tie-breaks are no disagreement
-        wgroups = _groups({r: tuple(d["winners"] or ()) for r, d in decs.items()})
-        if len(wgroups) > 1:
-            history = results[names[0]]["history"]
-            last = history[-1]["action"] if history else None
-            words = {r: decs[r]["text"] for r in names}
-            out.append(entry("outcome", wgroups, words, _points(*results.values()),
-                             where + (f"{last}: " if last else "") + "the rulesets choose different winners: "
-                             + _said(wgroups, words),
-                             action=last, winners={r: decs[r]["winners"] for r in names}))
-        return out
-    if len(dgroups) > 1:
-        words = {r: decs[r]["text"] for r in names}
-        out.append(entry("decision", dgroups, words, _history_points(*results.values()),
-                         where + "the rulesets disagree on what must be decided: "
-                         + _said(dgroups, words, "; ")))
-    legal = {r: set(results[r]["legal_actions"]) for r in names}
-    common = set.intersection(*legal.values())
-    if any(legal[r] != common for r in names):
-        only = {r: sorted(legal[r] - common) for r in names}
-        every = sorted(set.union(*legal.values()) - common)
-        in_rulesets = {a: [r for r in names if a in legal[r]] for a in every}
-        lgroups = _groups({r: frozenset(legal[r]) for r in names})
-        words = {r: f"{len(legal[r])} legal actions" + (f", among them {', '.join(only[r])}" if only[r] else "")
-                 for r in names}
-        text = where + "legal actions differ: " + "; ".join(
-            f"{a} is legal under {_names(rs)} only" for a, rs in in_rulesets.items())
-        out.append(entry("legal_actions", lgroups, words, _history_points(*results.values()), text, only_in=only,
-                         actions=in_rulesets))
-    for action in results[names[0]]["legal_actions"]:
-        if action not in common:
-            continue
-        per = {r: next(o for o in results[r]["outcomes"] if o["action"] == action) for r in names}
-        # where the positions answered differ already, so do the positions reached: compare
-        # the rest of the outcome then
-        ogroups = _groups({r: _signature(o, same_start) for r, o in per.items()})
-        if len(ogroups) > 1:
-            only = _details(per, same_start)
-            words = {r: "; ".join([_summary(o), *only[r]]) for r, o in per.items()}
-            out.append(entry("outcome", ogroups, words, _points(*per.values()),
-                             where + f"{action}: " + _said(ogroups, words),
-                             action=action))
-    return out
-
-
-def _history_points(*answers: dict[str, Any]) -> list[str]:
-    """The variation points the answers' positions and decisions depend on: those of the
-    applied actions' events, of the stopping action and of the decision (not those of the
-    outcomes of the legal actions)."""
-    seen: list[str] = []
-    for a in answers:
-        for h in a["history"]:
-            for e in h["events"]:
-                _add(seen, e.get("variation_points", []))
-        _add(seen, (a.get("stopped_at") or {}).get("variation_points", []))
-        _add(seen, a["decision"].get("variation_points", []))
-    return seen
-
-
-def _all_illegal(scenario: Scenario, stops: dict[str, dict[str, Any]]) -> ScenarioError:
-    """The error for actions illegal under every ruleset asked: each ruleset's reason,
-    placed at the earliest stopping action."""
-    first = min(stops.values(), key=lambda s: s["index"])
-    parts: list[str] = []
-    for index in sorted({s["index"] for s in stops.values()}):
-        here = {r: s for r, s in stops.items() if s["index"] == index}
-        why = {r: s["reason"] + (f" [{', '.join(s['clauses'])}]" if s["clauses"] else "") for r, s in here.items()}
-        reasons = "; ".join(f"under {g[0]}: {why[g[0]]}" + (f" (the same under {_names(g[1:])})" if g[1:] else "")
-                            for g in _groups(why))
-        parts.append(f"action {index} ({next(iter(here.values()))['action']!r}) is illegal {reasons}")
-    return ScenarioError("; ".join(parts), scenario.file, first["place"])
+    return out, named
 
 
 def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> dict[str, Any]:
@@ -462,28 +331,31 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
 
     Under a ruleset where one of the scenario's actions is illegal, or play stands at a
     gap before it, the answer is for the position before that action, with the action
-    named under ``stopped_at`` (see :func:`play_actions`).
+    named under ``stopped_at`` (see :func:`play_actions`). When the actions are illegal
+    under every ruleset asked, that is the answer: ``not_legal`` is true and each
+    ruleset's ``stopped_at`` says why, with its clause ids (``palast ask`` exits 1).
 
     :returns: the ``--json`` document: ``scenario``, ``title``, ``question``, ``players``,
         ``actions`` (the scenario's actions, in notation), ``warnings`` (see
         :func:`short_handed`), ``rulesets`` (ruleset -> answer,
         see :func:`answer_for`), ``variation_points`` (every point an answer depends on,
-        under any ruleset) and ``disagreements`` (see :func:`disagreements`).
-    :raises ScenarioError: if the scenario's position is impossible, an action cannot be
-        read, or the actions are illegal under every ruleset asked (with each one's reason
-        and clause ids).
+        under any ruleset), ``disagreements`` (see :func:`disagreements`) and
+        ``not_legal``.
+    :raises ScenarioError: if the scenario's position is impossible or an action cannot be
+        read.
     """
     results: dict[str, dict[str, Any]] = {}
+    named: dict[str, list[str]] = {}
     chosen = rulesets or list(scenario.rulesets)
     game = None
     for r in chosen:
         game = scenario.game(spec, r)
+        watch(game)
         played = play_actions(game, scenario)
-        results[r] = answer_for(game, played.state, played.history, played.stopped_at)
+        results[r], named[r] = _answer(game, played.state, played.history, played.stopped_at, played.consulted)
         results[r]["notation"] = answer_position(game, scenario, played.history)
-    stops = {r: res["stopped_at"] for r, res in results.items() if res["stopped_at"]}
-    if results and len(stops) == len(results) and all(s["why"] == "illegal" for s in stops.values()):
-        raise _all_illegal(scenario, stops)
+    stops = [res["stopped_at"] for res in results.values()]
+    not_legal = bool(results) and all(s is not None and s["why"] == "illegal" for s in stops)
     players = [game.colour_name(s) for s in range(game.n)] if game else []
     return {
         "scenario": scenario.file,
@@ -493,8 +365,11 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         "actions": [text for text, _ in scenario.actions],
         "warnings": short_handed(game, scenario.start(game)) if game else [],
         "rulesets": results,
-        "variation_points": list(dict.fromkeys(p for r in results.values() for p in r["variation_points"])),
+        # the points named by events and decisions first, then the other readings consulted
+        "variation_points": list(dict.fromkeys([*(p for r in named.values() for p in r),
+                                                *(p for r in results.values() for p in r["variation_points"])])),
         "disagreements": disagreements(results, spec),
+        "not_legal": not_legal,
     }
 
 
@@ -520,88 +395,34 @@ def short_handed(game: Game, state: State) -> list[str]:
     return out
 
 
-def _event_lines(events: list[dict[str, Any]], clauses: bool) -> list[str]:
-    lines = []
-    for e in events:
-        cite = f"  [{', '.join(e['clauses'])}]" if clauses else ""
-        vp = f" (variation point: {', '.join(e['variation_points'])})" if e.get("variation_points") else ""
-        lines.append(f"      - {e['text']}{vp}{cite}")
-    return lines
+def render_text(answer: dict[str, Any], *, clauses: bool = True, full: bool = False, width: int | None = None) -> str:
+    """The answer as text for a terminal (see :mod:`palast.ask_render`): grouped by what
+    the rulesets agree on and what differs, wrapped to ``width`` columns (the terminal's
+    when ``None``); or, with ``full``, every ruleset in full, unwrapped."""
+    from palast.ask_render import render_full, render_grouped
+
+    return render_full(answer, clauses=clauses) if full else render_grouped(answer, clauses=clauses, width=width)
 
 
-def _position_label(answer: dict[str, Any], n_actions: int) -> str:
-    """What the position shown once for every ruleset is: after how many of the
-    scenario's ``n_actions`` actions (the same under every ruleset, or not)."""
-    applied = {len(res["history"]) for res in answer["rulesets"].values()}
-    plural = "s" if n_actions > 1 else ""
-    if len(applied) > 1:
-        return f"the position reached (after a different number of the scenario's {n_actions} actions per ruleset)"
-    k = applied.pop()
-    if k == n_actions:
-        return f"the position after the scenario's {n_actions} action{plural}"
-    if k == 0:
-        return f"the position as given (the scenario's {n_actions} action{plural} applied under no ruleset)"
-    return f"the position after the first {k} of the scenario's {n_actions} actions"
+_LINE = re.compile(r"\bline (\d+)(?:, column (\d+))?")
+#: A message that starts with its place, or lists several problems, each with its place.
+_LEADING_LINE = re.compile(r"(?:\d+ problems:\n  - )?line (\d+)(?:, column (\d+))?")
 
 
-def render_text(answer: dict[str, Any], *, clauses: bool = True) -> str:
-    """The answer as text for a terminal: per ruleset the actions applied with their
-    events, where they stopped, the decision, each legal action's outcome with events and
-    clause ids, then where the rulesets disagree."""
-    lines: list[str] = []
-    head = answer.get("title") or answer["scenario"]
-    lines.append(f"== {head}")
-    if answer.get("question"):
-        lines.append(f"Q: {answer['question']}")
-    lines.extend(f"   warning: {w}" for w in answer.get("warnings", []))
-    positions = [res["position"] for res in answer["rulesets"].values()]
-    same = all(p == positions[0] for p in positions)
-    n_actions = len(answer.get("actions", []))
-    if positions and same:
-        if n_actions:
-            lines.append(f"   {_position_label(answer, n_actions)}:")
-        lines.extend("   " + x for x in positions[0])
-        lines.extend(f"   as one line: {x}" for x in dict.fromkeys(r["notation"] for r in answer["rulesets"].values()))
-    for r, res in answer["rulesets"].items():
-        stop = res.get("stopped_at")
-        lines.append("")
-        if stop:
-            lines.append(f"-- ruleset {r}: {stop_words(stop, n_actions, clauses=clauses)}")
-        else:
-            lines.append(f"-- ruleset {r}: {res['decision']['text']}")
-        for h in res["history"]:
-            lines.append(f"   (applied) {h['action']}")
-            lines.extend(_event_lines(h["events"], clauses))
-        if not same:  # the scenario's actions led to different positions under the rulesets
-            lines.extend(["   " + x for x in res["position"]] + [f"   as one line: {res['notation']}"])
-        if stop and stop["why"] != "gap":
-            lines.append(f"   instead, {res['decision']['text']}")
-        if res.get("note"):
-            lines.append(f"   {res['note']}")
-        for o in res["outcomes"]:
-            prob = f"  [p = {o['probability']}]" if "probability" in o else ""
-            lines.append(f"   {o['action']}{prob}")
-            lines.extend(_event_lines(o["events"], clauses))
-            tail = []
-            if o["gap"]:
-                tail.append(f"gap: {o['gap']}")
-            elif o["winners"]:
-                tail.append("winner: " + ", ".join(o["winners"]))
-            elif o["next_to_move"]:
-                tail.append(f"next: {o['next_to_move']} ({o['next_decision']})")
-            tail.append("scores " + " ".join(f"{k}={v}" for k, v in o["scores"].items()))
-            lines.append("      => " + "; ".join(tail))
-        if res["variation_points"]:
-            lines.append(f"   depends on variation points: {', '.join(res['variation_points'])}")
-    lines.append("")
-    dis = answer["disagreements"]
-    if len(answer["rulesets"]) < 2:
-        lines.append("one ruleset asked; nothing to compare")
-    elif not dis:
-        lines.append(f"the rulesets agree ({', '.join(answer['rulesets'])})")
-    else:
-        lines.append(f"the rulesets disagree in {len(dis)} place{'s' if len(dis) != 1 else ''}:")
-        for x in dis:
-            vp = f" [variation points: {', '.join(x['variation_points'])}]" if x["variation_points"] else ""
-            lines.append(f"   * {x['text']}{vp}")
-    return "\n".join(lines)
+def error_document(error: InputError | str) -> dict[str, Any]:
+    """Bad input as the ``--json`` document of ``palast ask``: ``{"error": {"file",
+    "line", "column", "place", "message"}}``.
+
+    :param error: the error, or the text of a command-line usage error (no file, no place).
+    :returns: ``file`` (``None`` for a command-line argument), ``line`` and ``column``
+        (1-based, from the error's place, or else from the start of its message or the
+        first of several problems it lists; ``None`` when unknown), ``place`` (the place as written in the
+        message: ``"line 4, column 3 (hands.red[0])"``, a key path or an option, or
+        ``None``) and ``message`` (what is wrong).
+    """
+    if isinstance(error, str):
+        return {"error": {"file": None, "line": None, "column": None, "place": None, "message": error}}
+    m = _LINE.search(error.place or "") or _LEADING_LINE.match(error.message)
+    return {"error": {"file": error.file, "line": int(m.group(1)) if m else None,
+                      "column": int(m.group(2)) if m and m.group(2) else None,
+                      "place": error.place, "message": error.message}}

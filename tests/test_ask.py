@@ -38,6 +38,12 @@ def with_actions(spec: Spec, source: Path, actions: list[str], key: str | None =
     return parse_scenario(yaml.safe_dump(data, sort_keys=False), spec, f"{source.name}+actions")
 
 
+def palast_run(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m palast ARGS`` in a fresh process (stdout and stderr apart)."""
+    return subprocess.run([sys.executable, "-m", "palast", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+
+
 def readme_scenario() -> str:
     """The first ```yaml block of the README (what ``awk '/^```yaml/{f=1;next} ...'`` extracts)."""
     text = README.read_text(encoding="utf-8")
@@ -101,19 +107,79 @@ def test_action_illegal_under_one_ruleset_only(spec: Spec) -> None:
     assert d["groups"] == [["source-a", "reference"], ["source-b"]]
     assert "sixth-card-action" in d["variation_points"]
     assert "action 2 (reveal maid) is illegal here" in d["text"]
-    text = render_text(a)
+    text = render_text(a, full=True)
     assert "-- ruleset source-b: action 2 (reveal maid) is illegal here" in text
     assert "the rulesets agree" not in text
+    grouped = " ".join(render_text(a, width=100).split())
+    assert "source-b: action 2 (reveal maid) is illegal here" in grouped
+    assert "(applied) reveal maid [sixth-card-action]: source-a and reference: red reveals the King card" in grouped
+    assert "source-b: not applied" in grouped and "the rulesets agree" not in grouped
 
 
-def test_actions_illegal_under_every_ruleset_give_each_reason(spec: Spec) -> None:
-    sc = load_scenario(ROOT / "tests" / "bad_inputs" / "scenarios" / "illegal-action.yaml", spec)
-    with pytest.raises(ScenarioError) as err:
-        ask(spec, sc)
-    msg = str(err.value)
-    assert "(actions[0])" in msg and "action 1 ('play jester/grey') is illegal under source-a" in msg
-    assert "source-a: a banned Jester may not be played [" in msg
-    assert "(the same under source-b and reference)" in msg
+def test_actions_illegal_under_every_ruleset_are_answered_not_legal(spec: Spec) -> None:
+    """"Is this action legal?" is a question: illegal under every ruleset, the answer says
+    why under each (reason and clause ids), the text says "not legal", and the command
+    exits 1 with the usual answer, in text or JSON."""
+    path = ROOT / "tests" / "bad_inputs" / "scenarios" / "illegal-action.yaml"
+    a = ask(spec, load_scenario(path, spec))
+    assert a["not_legal"] is True
+    for res in a["rulesets"].values():
+        stop = res["stopped_at"]
+        assert (stop["index"], stop["why"], stop["reason"]) == (1, "illegal", "a banned Jester may not be played")
+        assert "A.king.jester" in stop["clauses"] and stop["place"].startswith("line 7")
+        assert res["legal_actions"] == ["play maid/red"], "what may be done instead"
+    text = " ".join(render_text(a, width=100).split())
+    assert ("not legal under every ruleset asked: under source-a, source-b and reference, action 1 "
+            "(play jester/grey) is illegal: a banned Jester may not be played [A.role.jester, A.king.jester") in text
+    r = CliRunner().invoke(main, ["ask", str(path)])
+    assert r.exit_code == 1 and "not legal under every ruleset asked" in r.output
+    r = CliRunner().invoke(main, ["ask", "--json", str(path)])
+    assert r.exit_code == 1 and json.loads(r.output)["not_legal"] is True
+    legal = CliRunner().invoke(main, ["ask", "--json", str(EXAMPLES / "guard-alone.yaml")])
+    assert legal.exit_code == 0 and json.loads(legal.output)["not_legal"] is False
+
+
+def test_legal_under_one_ruleset_is_not_not_legal(spec: Spec) -> None:
+    sc = with_actions(spec, EXAMPLES / "sixth-card-played.yaml", ["play marshal/grey", "reveal maid"])
+    assert ask(spec, sc)["not_legal"] is False
+    assert ask(spec, sc, ["source-b"])["not_legal"] is True
+
+
+# ---------------------------------------------------------------- bad input with --json
+def test_json_bad_input_is_one_error_document(tmp_path: Path) -> None:
+    """With --json, bad input prints one JSON document: an error with file, line, column
+    and message (exit 2); the message also goes to standard error as without --json."""
+    path = ROOT / "tests" / "bad_inputs" / "scenarios" / "unknown-key.yaml"
+    r = palast_run("ask", "--json", str(path))
+    assert r.returncode == 2
+    err = json.loads(r.stdout)["error"]
+    assert err["file"] == str(path) and (err["line"], err["column"]) == (3, 1)
+    assert "unknown key 'hand'; did you mean 'hands'?" in err["message"]
+    assert r.stderr.startswith("palast: error: ") and "unknown key 'hand'" in r.stderr
+    plain = palast_run("ask", str(path))
+    assert plain.returncode == 2 and plain.stdout == "" and plain.stderr.startswith("palast: error: ")
+    for args, message in ((["--bogus"], "no such option '--bogus'"),
+                          ([], "missing argument 'SCENARIO'"),
+                          (["-r", "source-c", str(EXAMPLES / "guard-alone.yaml")], "unknown ruleset 'source-c'"),
+                          ([str(tmp_path / "none.yaml")], "none.yaml")):
+        r = palast_run("ask", "--json", *args)
+        assert r.returncode == 2, args
+        doc = json.loads(r.stdout)
+        said = str(doc["error"]["file"]) + doc["error"]["message"]
+        assert list(doc) == ["error"] and message.lower() in said.lower()
+        assert set(doc["error"]) >= {"file", "line", "column", "message"}
+
+
+def test_error_document_places() -> None:
+    from palast.ask import error_document
+    from palast.errors import InputError
+
+    assert error_document(InputError("bad", "f.yaml", "line 4, column 3 (hands.red[0])"))["error"] == {
+        "file": "f.yaml", "line": 4, "column": 3, "place": "line 4, column 3 (hands.red[0])", "message": "bad"}
+    many = InputError("2 problems:\n  - line 1, column 1: missing key 'players'\n  - line 5, column 2: x", "f.yaml")
+    assert (error_document(many)["error"]["line"], error_document(many)["error"]["column"]) == (1, 1)
+    unknown = error_document(InputError("a colour is seated twice", "f.yaml", "players"))["error"]
+    assert (unknown["line"], unknown["column"], unknown["place"]) == (None, None, "players")
 
 
 def test_a_malformed_action_after_a_stop_is_still_bad_input(spec: Spec) -> None:
@@ -142,8 +208,11 @@ def test_different_winners_at_a_game_end_are_a_disagreement(spec: Spec) -> None:
     assert d["variation_points"] == ["game-end-tiebreak"]
     assert d["winners"] == winners
     assert "game-end-tiebreak" in a["variation_points"]
-    text = render_text(a)
+    text = render_text(a, full=True)
     assert "the rulesets agree" not in text and "choose different winners" in text
+    grouped = render_text(a, width=100)
+    assert "   decision [game-end-tiebreak]:" in grouped and "the rulesets agree" not in grouped
+    assert re.search(r"source-a: the game is over: blue won", grouped), grouped
 
 
 def test_a_final_tie_names_final_tie(spec: Spec) -> None:
@@ -161,7 +230,7 @@ def test_a_final_tie_names_final_tie(spec: Spec) -> None:
 # ---------------------------------------------------------------- finding 5: events of applied actions
 def test_text_shows_the_events_of_applied_actions(spec: Spec) -> None:
     sc = with_actions(spec, EXAMPLES / "sixth-card-played.yaml", ["play marshal/grey", "reveal maid"])
-    lines = render_text(ask(spec, sc, ["source-a"])).splitlines()
+    lines = render_text(ask(spec, sc, ["source-a"]), full=True).splitlines()
     i = lines.index("   (applied) reveal maid")
     assert "reveals the King card of the maid" in lines[i + 1]
     assert re.search(r"\[A\.[a-z.-]+", lines[i + 1]), lines[i + 1]
@@ -178,7 +247,11 @@ def test_help_points_to_the_readme_not_design_md() -> None:
 
 def test_readme_documents_the_json_fields(spec: Spec) -> None:
     """Every key of the ``--json`` document (top level, answer, decision, outcome, event,
-    stopped_at, disagreement) is named in the README's section on ``palast ask``."""
+    applied action, stopped_at, disagreement, error) is named in the README's section on
+    ``palast ask``."""
+    from palast.ask import error_document
+    from palast.errors import InputError
+
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Reading `palast ask`"):text.index("### Rulesets")]
     answers = [ask(spec, parse_scenario(readme_scenario(), spec, "README.md")),
@@ -196,7 +269,11 @@ def test_readme_documents_the_json_fields(spec: Spec) -> None:
                 keys |= set(o)
                 for e in o["events"]:
                     keys |= set(e)
-    assert {"stopped_at", "winners", "tiebreak", "history", "probability", "note"} <= keys
+            for h in res["history"]:
+                keys |= set(h)
+    keys |= set(error_document(InputError("x", "f.yaml", "line 1, column 1"))["error"])
+    assert {"stopped_at", "winners", "tiebreak", "history", "probability", "note", "not_legal",
+            "readings_consulted", "line", "column"} <= keys
     missing = sorted(k for k in keys if f"`{k}`" not in section)
     assert not missing, f"JSON fields the README does not name: {missing}"
 
@@ -219,8 +296,12 @@ def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
     scenario = tmp_path / "scenario.yaml"
     scenario.write_text(readme_scenario(), encoding="utf-8")
     for arg, lines in shown:
-        path = scenario if arg == "scenario.yaml" else arg.strip("'") if arg.startswith("'") else ROOT / arg
-        r = CliRunner().invoke(main, ["ask", str(path)])
+        if arg.startswith("'"):  # a position in one line, quoted
+            options, name = [], arg
+        else:
+            *options, name = arg.split()
+        path = scenario if name == "scenario.yaml" else name.strip("'") if name.startswith("'") else ROOT / name
+        r = CliRunner().invoke(main, ["ask", *options, str(path)], env={"COLUMNS": "100"})  # shown in 100 columns
         assert r.exit_code == 0, r.output
         printed = r.output.splitlines()
         at = 0
@@ -250,8 +331,10 @@ def test_a_refused_cupbearer_swap_names_its_reason(spec: Spec) -> None:
     assert a["rulesets"]["source-b"]["stopped_at"] is None
     for swap, why in (("swap red:wizard/blue blue:treasurer/grey", "red displays no wizard/blue"),
                       ("swap green:cupbearer/red blue:wizard/blue", "the Cupbearer just played (cupbearer/red)")):
-        with pytest.raises(ScenarioError, match=re.escape(why)):
-            ask(spec, with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play cupbearer/red", swap]))
+        refused = ask(spec, with_actions(spec, EXAMPLES / "game-end-tie.yaml", ["play cupbearer/red", swap]))
+        assert refused["not_legal"] is True
+        for res in refused["rulesets"].values():
+            assert res["stopped_at"]["index"] == 2 and why in res["stopped_at"]["reason"]
 
 
 def test_a_short_handed_position_is_answered_with_a_warning(spec: Spec) -> None:
@@ -352,12 +435,12 @@ def test_the_position_label_says_how_many_actions_applied(spec: Spec) -> None:
     shows the position as given, not "after the scenario's 1 action"."""
     text = ("players: [red, blue, green]\nto_move: red\nhands:\n  blue: [maid/blue]\ndeck: 17\n"
             "actions: [play maid/red]\n")
-    out = render_text(ask(spec, parse_scenario(text, spec, "stop.yaml")))
+    out = render_text(ask(spec, parse_scenario(text, spec, "stop.yaml")), width=200)
     assert "the position as given (the scenario's 1 action applied under no ruleset):" in out
     assert "after the scenario's 1 action" not in out
     two = text.replace("actions: [play maid/red]", "to_move: blue\nactions: [play maid/blue, play maid/red]")
     two = two.replace("to_move: red\n", "", 1)
-    out = render_text(ask(spec, parse_scenario(two, spec, "stop.yaml")))
+    out = render_text(ask(spec, parse_scenario(two, spec, "stop.yaml")), width=200)
     assert "the position after the first 1 of the scenario's 2 actions:" in out
 
 
@@ -452,9 +535,77 @@ def test_different_choices_next_are_a_disagreement(spec: Spec) -> None:
 
 
 def test_a_group_reached_for_different_reasons_names_each_reason() -> None:
-    from palast.ask import _said
+    from palast.ask_compare import _said
 
     words = {"source-a": "shown", "source-b": "skipped (sixth card)", "reference": "void (no partner)"}
     text = _said([["source-a"], ["source-b", "reference"]], words)
     assert text == "source-a: shown | source-b: skipped (sixth card); reference: void (no partner)"
     assert _said([["source-a", "reference"]], {"source-a": "x", "reference": "x"}) == "source-a and reference: x"
+
+
+# ---------------------------------------------------------------- the grouped text (issue 16, point 1)
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_what_the_rulesets_agree_on_is_said_once(spec: Spec) -> None:
+    """cupbearer-third-turn: the five plays the rulesets agree on are printed once (the old
+    layout printed each under every ruleset); the Cupbearer, which differs, is shown by
+    group of rulesets that answer alike, with the points that explain it."""
+    a = ask(spec, load_scenario(EXAMPLES / "cupbearer-third-turn.yaml", spec))
+    full, grouped = render_text(a, full=True), render_text(a, width=100)
+    for play in ("play guard/blue", "play wizard/red", "play maid/red", "play jester/red", "play treasurer/grey"):
+        assert full.count(f"   {play}\n") == 3
+        assert len(re.findall(rf"^   {re.escape(play)}  \[", grouped, re.M)) == 1, play
+    assert "-- every ruleset (source-a, source-b, reference): red must play a card" in grouped
+    i = grouped.index("-- where they differ, by ruleset")
+    rest = _flat(grouped[i:])
+    assert "play cupbearer/red [A.play.turn, B.turn.play] [cupbearer-scope, cupbearer-actor-duplicate]:" in rest
+    assert "source-a and reference: => next: red (swap)" in rest
+    assert "source-b: the cupbearer does nothing: no swap is allowed" in rest
+
+
+def test_clauses_that_differ_are_named_by_ruleset(spec: Spec) -> None:
+    """source-b and the reference name the same winner by the same tie-break, each citing
+    its own clauses: one group, the clauses by ruleset."""
+    text = _flat(render_text(ask(spec, load_scenario(EXAMPLES / "game-end-tie.yaml", spec)), width=100))
+    assert ("source-b and reference: the game ends: red wins (tie-break: most-played-last-round) (variation point: "
+            "game-end-tiebreak) [source-b: B.gameend.winner, B.gameend.tally; reference: A.gameend.winner") in text
+
+
+def test_lines_are_wrapped_with_indented_continuations(spec: Spec) -> None:
+    """No line is wider than asked unless it is one word (a long card list); a continuation
+    line is indented deeper than the line it continues."""
+    from palast.ask_render import wrap
+
+    a = ask(spec, load_scenario(EXAMPLES / "cupbearer-third-turn.yaml", spec))
+    for width in (60, 100):
+        lines = render_text(a, width=width).splitlines()
+        assert all(len(x) <= width or " " not in x.strip() for x in lines), width
+    assert wrap(["   - " + "word " * 30], 40)[1].startswith("       ")
+    assert max(map(len, render_text(a, full=True).splitlines())) > 200, "--full is not wrapped"
+
+
+def test_full_is_the_old_layout(spec: Spec) -> None:
+    """--full prints every ruleset in full, as before: a section per ruleset, each legal
+    action with its events, and the one-line disagreements."""
+    r = CliRunner().invoke(main, ["ask", "--full", str(EXAMPLES / "cupbearer-third-turn.yaml")])
+    assert r.exit_code == 0
+    for ruleset in ("source-a", "source-b", "reference"):
+        assert f"-- ruleset {ruleset}: red must play a card" in r.output
+    assert r.output.count("      - red plays guard/blue  [") == 3
+    assert "   * play cupbearer/red: source-a and reference: next: red (swap); may then choose" in r.output
+
+
+#: How many columns and lines an example's answer must fit (a 120-column terminal; at 100
+#: columns the longest, marshal-empty-king-deck, takes 45 lines).
+SCREEN = (120, 40)
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_example_fits_a_screen(spec: Spec, path: Path) -> None:
+    width, height = SCREEN
+    a = ask(spec, load_scenario(path, spec))
+    lines = render_text(a, width=width).splitlines()
+    assert len(lines) <= height, f"{path.name}: {len(lines)} lines"
+    assert len(render_text(a, full=True).splitlines()) > len(lines) or len(a["rulesets"]) == 1
