@@ -283,12 +283,17 @@ _MARKERS = frozenset({"==", "--", "Q:", "*", "=>"})
 _NBSP = "\u00a0"  # textwrap does not break at it
 
 
+#: How a position in one line is introduced in the text.
+ONE_LINE = "as one line: "
+
+
 def wrap(lines: list[str], width: int) -> list[str]:
     """``lines`` wrapped to ``width`` columns at spaces (a card, id or word is never split);
-    a continuation line is indented four spaces deeper than the line it continues."""
+    a continuation line is indented four spaces deeper than the line it continues. A
+    position in one line (``as one line: ...``) is never wrapped, so it can be copied."""
     out: list[str] = []
     for line in lines:
-        if len(line) <= width:
+        if len(line) <= width or line.lstrip(" ").startswith(ONE_LINE):  # a position line is copied whole
             out.append(line)
             continue
         lead = " " * (len(line) - len(line.lstrip(" ")))

@@ -191,9 +191,12 @@ def test_ask_names_the_derived_ruleset() -> None:
     assert code == 0, err
     doc = json.loads(out)
     assert list(doc["rulesets"]) == [TALLY]
-    code, out, err = invoke("ask", TIE, "-r", "reference", "-r", TALLY)
+    code, out, err = invoke("ask", TIE, "--full", "-r", "reference", "-r", TALLY)
     assert code == 0, err
     assert f"-- ruleset {TALLY}" in out and "-- ruleset reference" in out
+    code, out, err = invoke("ask", TIE, "-r", "reference", "-r", TALLY)  # grouped: named where they agree
+    assert code == 0, err
+    assert f"(reference, {TALLY})" in out
 
 
 def test_ask_with_a_ruleset_file(tmp_path: Path) -> None:

@@ -46,9 +46,9 @@ class Layer:
 #: it in this table, never from a layer below it.
 LAYERS: tuple[Layer, ...] = (
     Layer("spec", ("palast", "palast.errors", "palast.yamlio", "palast.schemas", "palast.spec",
-                   "palast.spec_stamp", "palast.register", "palast.cards", "palast.lang.*"),
+                   "palast.spec_stamp", "palast.register", "palast.cards", "palast.lang.*", "palast.sources"),
           "loading and validating spec/: YAML reading, JSON Schema, the Spec value and its cross-checks, "
-          "the rule language that reads and compiles the rules' logic, "
+          "the rule language that reads and compiles the rules' logic, the rule sources' check, "
           "the discrepancy register's rules, card numbering; the errors every layer raises"),
     Layer("engine", ("palast.engine.*", "palast.invariants"),
           "the state machine that runs the spec, and the invariants of spec/invariants.yaml that its "

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from palast.cli.context import get_spec
+from palast.cli.context import get_spec, usage_message
 from palast.errors import InputError
 
 __all__ = ["COMMAND_MODULES", "PalastGroup", "get_spec", "main", "usage_message"]
@@ -20,22 +20,6 @@ __all__ = ["COMMAND_MODULES", "PalastGroup", "get_spec", "main", "usage_message"
 #: click's "no arguments: show the help" signal (click 8.2+), which is not an error.
 _HELP_SIGNALS: tuple[type[Exception], ...] = tuple(
     getattr(click.exceptions, n) for n in ("NoArgsIsHelpError",) if hasattr(click.exceptions, n))
-
-
-def usage_message(exc: click.UsageError) -> str:
-    """The text of a click usage error in palast's words: ``--players: 'abc' is not a valid
-    integer`` for a bad value (the option or argument, then the problem), otherwise click's
-    message and where to find the options."""
-    def lower(text: str) -> str:
-        return text[:1].lower() + text[1:] if text[1:2].islower() else text
-
-    param = exc.param if isinstance(exc, click.BadParameter) else None
-    if param is not None and not isinstance(exc, click.MissingParameter):
-        longs = [o for o in param.opts if o.startswith("--")]
-        name = (longs or param.opts)[0] if isinstance(param, click.Option) else param.human_readable_name
-        return f"{name}: {lower(exc.message.rstrip('.'))}"
-    text = lower(exc.format_message().rstrip("."))
-    return f"{text} (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else text
 
 
 #: Each command and the module of this package that defines it, as a click command of the

@@ -10,8 +10,7 @@ from typing import Any
 
 import click
 
-from palast.cli import usage_message
-from palast.cli.context import get_spec
+from palast.cli.context import get_spec, usage_message
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.errors import InputError
 

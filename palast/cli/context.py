@@ -1,4 +1,5 @@
-"""What the commands read from the command line's context: the spec named by ``--spec``.
+"""What the commands read from the command line's context (the spec named by ``--spec``)
+and how a usage error is worded.
 
 A module of its own, so that the command modules need not import :mod:`palast.cli`, which
 imports them (their group loads each command's module when it runs).
@@ -19,3 +20,19 @@ def get_spec(ctx: click.Context, *, rulings: bool = True) -> Any:
     from palast.spec import cached_spec
 
     return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None, rulings)
+
+
+def usage_message(exc: click.UsageError) -> str:
+    """The text of a click usage error in palast's words: ``--players: 'abc' is not a valid
+    integer`` for a bad value (the option or argument, then the problem), otherwise click's
+    message and where to find the options."""
+    def lower(text: str) -> str:
+        return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+    param = exc.param if isinstance(exc, click.BadParameter) else None
+    if param is not None and not isinstance(exc, click.MissingParameter):
+        longs = [o for o in param.opts if o.startswith("--")]
+        name = (longs or param.opts)[0] if isinstance(param, click.Option) else param.human_readable_name
+        return f"{name}: {lower(exc.message.rstrip('.'))}"
+    text = lower(exc.format_message().rstrip("."))
+    return f"{text} (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else text
