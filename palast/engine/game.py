@@ -133,10 +133,12 @@ class Game(RoleActions):
             cards = [c for c in dict.fromkeys(hand) if c % nr != banned]
         else:
             cards = list(dict.fromkeys(hand))
-        if not d.forced and self.params["play.duplicate"].value == "only-when-forced":
-            shown = {x % nr for x in state.displays[d.player]}
+        display = state.displays[d.player]
+        if not d.forced and display:
+            # the reading matters only when some playable cards repeat a role and some do not
+            shown = {x % nr for x in display}
             fresh = [c for c in cards if c % nr not in shown]
-            if fresh:
+            if fresh and len(fresh) < len(cards) and self.params["play.duplicate"].value == "only-when-forced":
                 return fresh
         return cards
 
@@ -410,7 +412,7 @@ class Game(RoleActions):
         banned = d.king_in_force
         if role == banned and not self.playable_when_banned[role] and not dec.forced:
             raise IllegalActionError("a banned Jester may not be played", self._clauses["king.jester"])
-        if self.params["play.duplicate"].value == "only-when-forced" and c not in self.playable_cards(d, dec):
+        if c not in self.playable_cards(d, dec):  # only under voluntary-whisper's only-when-forced
             raise IllegalActionError("a card that repeats a role in the player's display may be played only when "
                                      "every card they may play does so (voluntary-whisper: only-when-forced)",
                                      self._clauses["turn.play.duplicate"])
