@@ -107,6 +107,8 @@ class GameCore:
         self._next_player = self.logic.select("next-player")
         self.round_end_rule = self.logic.select("round-end")
         self._action_rule = self.logic.select("action")
+        #: the variation point a play decision names when a card may repeat a role (voluntary-whisper)
+        self._duplicate_point = self.params["play.duplicate"].point if "play.duplicate" in self.params else ""
         self._whisper = next(c for c in self.logic.steps["round-end"] if c.effect.get("round_end") == "whisper")
 
     # ------------------------------------------------------------------ naming

@@ -133,12 +133,12 @@ class Game(RoleActions):
             cards = [c for c in dict.fromkeys(hand) if c % nr != banned]
         else:
             cards = list(dict.fromkeys(hand))
-        display = state.displays[d.player]
-        if not d.forced and display:
-            # the reading matters only when some playable cards repeat a role and some do not
-            shown = {x % nr for x in display}
+        # the reading matters only where some playable cards repeat a role and some do not,
+        # which is where the play decision names its point (enter_play)
+        if d.points and self._duplicate_point in d.points and self.params["play.duplicate"].value == "only-when-forced":
+            shown = {x % nr for x in state.displays[d.player]}
             fresh = [c for c in cards if c % nr not in shown]
-            if fresh and len(fresh) < len(cards) and self.params["play.duplicate"].value == "only-when-forced":
+            if fresh:
                 return fresh
         return cards
 

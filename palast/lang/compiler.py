@@ -88,6 +88,10 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             return repr(constants[name])
         return PRIMITIVES[name].python
     if op == "call":
+        first = node.args[0] if node.args else None
+        if node.value == "count" and first is not None and first.op == "call" and first.value == "distinct":
+            # the same number, without building the collection in order: a fast path
+            return f"len(set({python_source(first.args[0], params, constants)}))"
         args = [python_source(a, params, constants) for a in node.args]
         return PRIMITIVES[str(node.value)].python.format(*args)
     if op == "bind":
@@ -162,7 +166,8 @@ class Compiler:
             return
         namespace: dict[str, Any] = {"__builtins__": {"len": len, "tuple": tuple, "dict": dict, "sum": sum,
                                                        "any": any, "all": all, "max": max, "min": min,
-                                                       "range": range, "sorted": sorted}}
+                                                       "range": range, "sorted": sorted,
+                                                       "set": set}}
         namespace.update(RUNTIME)
         namespace.update(self._constants)
         code = compile("".join(self._lines), "<palast rule declarations>", "exec")

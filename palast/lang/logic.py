@@ -170,23 +170,27 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
     return out
 
 
-@dataclass
 class Fired:
-    """A rule of a step that applies to a position.
+    """A rule of a step that applies to a position (made at every step of play, so a plain
+    class with slots rather than a dataclass).
 
     :ivar rule: the rule id (events cite it).
     :ivar effect: the effect keys, compiled expressions for expression keys; the
         reading's keys merged in.
-    :ivar values: the ``let`` values, by name.
+    :ivar values: the ``let`` values, in order.
     :ivar points: the variation points whose readings decided the effect.
     :ivar gap: the open variation point that stops play here, or ``""``.
     """
 
-    rule: str
-    effect: Mapping[str, Any]
-    values: tuple[Any, ...]
-    points: tuple[str, ...] = ()
-    gap: str = ""
+    __slots__ = ("effect", "gap", "points", "rule", "values")
+
+    def __init__(self, rule: str, effect: Mapping[str, Any], values: tuple[Any, ...],
+                 points: tuple[str, ...] = (), gap: str = "") -> None:
+        self.rule = rule
+        self.effect = effect
+        self.values = values
+        self.points = points
+        self.gap = gap
 
 
 @dataclass
@@ -197,6 +201,13 @@ class ReadingBlock:
     point: str
     parameter: str
     effects: dict[str, dict[str, Any]]
+    #: reading -> the rule's effect with the reading's merged in (filled when first used)
+    merged: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """The point, as the one-element tuple events and decisions carry."""
+        return (self.point,)
 
 
 @dataclass
@@ -211,6 +222,8 @@ class Compiled:
     blocks: dict[str, ReadingBlock]
     exceptions: list[Compiled] = field(default_factory=list)
     raw: Mapping[str, Any] = field(default_factory=dict)
+    #: the rule's :class:`Fired` when it has no readings and no values (made once, reused)
+    static: Fired | None = None
 
 
 class GameLogic:
@@ -371,18 +384,25 @@ class GameLogic:
         block resolved (the reading's own values appended to ``values``)."""
         block = c.blocks.get("readings")
         if block is None:
+            if not values:
+                static = c.static
+                if static is None:
+                    static = c.static = Fired(c.rule, c.effect, ())
+                return static
             return Fired(c.rule, c.effect, values)
         value, gap = self.reading(block)
         if gap:
             return Fired(c.rule, c.effect, values, (block.point,), block.point)
-        chosen = block.effects[value]
-        given = chosen.get("let")
+        merged = block.merged.get(value)
+        if merged is None:
+            merged = block.merged[value] = {**c.effect, **block.effects[value]}
+        given = merged.get("let")
         if given:
             vals = list(values)
             for fn in given.values():
                 vals.append(fn(d, *vals))
             values = tuple(vals)
-        return Fired(c.rule, {**c.effect, **chosen}, values, (block.point,))
+        return Fired(c.rule, merged, values, block.points)
 
 
 def declared_readings(spec: Any) -> dict[str, frozenset[str]]:

@@ -90,9 +90,9 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("all", ("bool",), "bool", "whether every element satisfies the condition",
        "all([{0} for {v} in {c}])", binder=True),
     _P("fewest", ("int",), "=", "the elements with the smallest value of the expression",
-       "_fewest({c}, lambda {v}: {0})", binder=True),
+       "_fewest({c}, [{0} for {v} in {c}])", binder=True),
     _P("most", ("int",), "=", "the elements with the largest value of the expression",
-       "_most({c}, lambda {v}: {0})", binder=True),
+       "_most({c}, [{0} for {v} in {c}])", binder=True),
     _P("highest", ("int",), "int", "the largest value of the expression over the collection",
        "max([{0} for {v} in {c}])", binder=True),
 )}
@@ -105,16 +105,16 @@ def _without(items: tuple[object, ...], x: object) -> tuple[object, ...]:
     return items[:i] + items[i + 1:]
 
 
-def _fewest(items: tuple[int, ...], key: object) -> tuple[int, ...]:
-    vals = [key(x) for x in items]  # type: ignore[operator]
-    low = min(vals)
-    return tuple([x for x, v in zip(items, vals, strict=True) if v == low])
+def _fewest(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
+    """The elements of ``items`` whose key (``keys``, in the same order) is smallest."""
+    low = min(keys)
+    return tuple([x for x, k in zip(items, keys, strict=True) if k == low])
 
 
-def _most(items: tuple[int, ...], key: object) -> tuple[int, ...]:
-    vals = [key(x) for x in items]  # type: ignore[operator]
-    high = max(vals)
-    return tuple([x for x, v in zip(items, vals, strict=True) if v == high])
+def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
+    """The elements of ``items`` whose key (``keys``, in the same order) is largest."""
+    high = max(keys)
+    return tuple([x for x, k in zip(items, keys, strict=True) if k == high])
 
 
 #: Helper functions the templates call.
