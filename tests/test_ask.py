@@ -44,12 +44,22 @@ def palast_run(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-def readme_scenario() -> str:
-    """The first ```yaml block of the README (what ``awk '/^```yaml/{f=1;next} ...'`` extracts)."""
+def readme_scenarios() -> dict[str, str]:
+    """The README's scenario files: every ```yaml block whose first line is a comment naming
+    the file it is saved as (``# first-question.yaml``), by that name."""
     text = README.read_text(encoding="utf-8")
-    m = re.search(r"^```yaml\n(.*?)^```", text, re.S | re.M)
-    assert m, "the README has no yaml block"
-    return m.group(1)
+    blocks = re.findall(r"^```yaml\n# ([\w.-]+\.yaml)\n(.*?)^```", text, re.S | re.M)
+    return {name: f"# {name}\n{body}" for name, body in blocks}
+
+
+def readme_scenario() -> str:
+    """The README's ``scenario.yaml``: the example of every key in its section "Scenario files"."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n### Scenario files\n", 1)[1].split("\n### ", 1)[0]
+    scenarios = readme_scenarios()
+    assert "scenario.yaml" in scenarios, "the README has no yaml block saved as scenario.yaml"
+    assert scenarios["scenario.yaml"] in section, "scenario.yaml is not in the README's section Scenario files"
+    return scenarios["scenario.yaml"]
 
 
 def by_what(answer: dict[str, Any], what: str) -> list[dict[str, Any]]:
@@ -292,15 +302,18 @@ def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
     """Every line of a shown output (but the `...` elisions; a line ending in `...` is a
     prefix) appears, in order, in what `palast ask` prints."""
     shown = _shown_outputs()
-    assert len(shown) >= 2
-    scenario = tmp_path / "scenario.yaml"
-    scenario.write_text(readme_scenario(), encoding="utf-8")
+    saved = readme_scenarios()
+    assert "first-question.yaml" in saved, "the README's walk-through scenario is missing"
+    assert "first-question.yaml" in [arg.split()[-1] for arg, _ in shown], "the walk-through's answer is not shown"
+    assert len(shown) >= 3
+    for name, body in saved.items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
     for arg, lines in shown:
         if arg.startswith("'"):  # a position in one line, quoted
             options, name = [], arg
         else:
             *options, name = arg.split()
-        path = scenario if name == "scenario.yaml" else name.strip("'") if name.startswith("'") else ROOT / name
+        path = tmp_path / name if name in saved else name.strip("'") if name.startswith("'") else ROOT / name
         r = CliRunner().invoke(main, ["ask", *options, str(path)], env={"COLUMNS": "100"})  # shown in 100 columns
         assert r.exit_code == 0, r.output
         printed = r.output.splitlines()
