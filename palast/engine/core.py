@@ -67,7 +67,8 @@ class GameCore:
         self.composition: Counter[int] = self.cards.composition(seats)
         self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))
         self.params: dict[str, Setting] = {}
-        for name, (point, _) in parameter_table(spec).items():
+        table = parameter_table(spec)
+        for name, (point, _) in table.items():
             self.params[name] = Setting(spec.variation_points[point].choices[ruleset], point)
         missing = set(PARAMETERS) - set(self.params)
         if missing:  # spec check reports this too; guard against an unchecked spec
@@ -101,14 +102,15 @@ class GameCore:
             "OTHERS": tuple(tuple(o for o in range(n) if o != p) for p in range(n)),
             "TARGET": self.target, "SIX": self.six, "HS": self.hand_size,
         }
-        parameter_of = {point: name for name, (point, _) in parameter_table(spec).items()}
+        parameter_of = {point: name for name, (point, _) in table.items()}
         self.logic = GameLogic(spec, constants, lambda: self.params, parameter_of)
         self._winner = self.logic.steps["winner"][0]
         self._next_player = self.logic.select("next-player")
         self.round_end_rule = self.logic.select("round-end")
         self._action_rule = self.logic.select("action")
         #: the variation point a play decision names when a card may repeat a role (voluntary-whisper)
-        self._duplicate_point = self.params["play.duplicate"].point if "play.duplicate" in self.params else ""
+        # (taken from the table, not from self.params: building a game consults no reading)
+        self._duplicate_point = table["play.duplicate"][0] if "play.duplicate" in table else ""
         self._whisper = next(c for c in self.logic.steps["round-end"] if c.effect.get("round_end") == "whisper")
 
     # ------------------------------------------------------------------ naming
