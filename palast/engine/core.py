@@ -103,7 +103,7 @@ class GameCore:
             "TARGET": self.target, "SIX": self.six, "HS": self.hand_size,
         }
         parameter_of = {point: name for name, (point, _) in table.items()}
-        self.logic = GameLogic(spec, constants, lambda: self.params, parameter_of)
+        self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]
         self._next_player = self.logic.select("next-player")
         self.round_end_rule = self.logic.select("round-end")

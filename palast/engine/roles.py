@@ -107,6 +107,8 @@ class RoleActions(GameCore):
         self._draw_actions: tuple[Draw, ...] = tuple(Draw(c) for c in ids)
         self._reveal_actions: tuple[Reveal, ...] = tuple(Reveal(r) for r in range(self._nr))
         self._swap_actions: dict[tuple[int, int, int, int], Swap] = {}
+        #: each role's first rule, as declared in the rule language (None: no logic block)
+        self._role_declared = tuple(self.logic.rules.get(rule) for rule in self._role_rule)
         self._give_actions: dict[tuple[int, ...], Give] = {}
         Lister = Callable[[State | Draft, Decision], list[Action]]
         self._role_legal: dict[DecisionKind, Lister] = {
@@ -217,7 +219,10 @@ class RoleActions(GameCore):
     def role_logic(self, state: State | Draft) -> Fired:
         """The declared logic (step ``role-choice``) of the role played this turn, its
         readings resolved, on ``state``."""
-        return self.logic.resolve(self.logic.rules[self._role_rule[state.last_card % self._nr]], state)
+        c = self._role_declared[state.last_card % self._nr]
+        if c is None:
+            raise ValueError("the role played declares no logic")  # spec check names what each role needs
+        return self.logic.resolve(c, state)
 
     def _start_exchange(self, d: Draft, p: int, role: int) -> None:
         f = self.role_logic(d)
@@ -295,8 +300,8 @@ class RoleActions(GameCore):
     def _take_back_options(self, state: State | Draft) -> list[int]:
         """The cards the player may take back: the ``options`` of the role's declared
         logic (step ``role-choice``) as the ruleset reads it."""
-        rule = self.logic.rules[self._role_rule[state.last_card % self._nr]]
-        return list(self.logic.resolve(rule, state).effect["options"](state))
+        f = self.role_logic(state)
+        return list(f.effect["options"](state, *f.values))
 
     def legal_swaps(self, displays: Sequence[tuple[int, ...]], p: int, last_card: int) -> list[Swap]:
         """Every Cupbearer swap seat ``p`` may make (role.cupbearer): one card from each of

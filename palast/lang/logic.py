@@ -21,6 +21,9 @@ from typing import Any
 from palast.lang.compiler import Compiler, check
 from palast.lang.syntax import ExpressionError, Node, parse
 
+#: The word a ruleset uses for a variation point it leaves open (``palast.spec.OPEN``).
+OPEN = "open"
+
 #: Effect keys whose values are expressions, and the extra names each may use.
 EXPRESSION_KEYS: Mapping[str, tuple[str, ...]] = {
     "next": (), "scorers": (), "options": (), "winners": (), "by": ("p",), "partners": (), "counts": ("partner",),
@@ -231,14 +234,16 @@ class GameLogic:
 
     :param spec: a :class:`palast.spec.Spec`.
     :param constants: the game's constants (see :mod:`palast.lang.primitives`).
-    :param params: returns the engine's parameter table (parameter -> setting); it is
-        read when a readings block is evaluated, never while compiling.
+    :param owner: the object whose ``params`` is the engine's parameter table
+        (parameter -> setting); the table is looked up on it each time a readings block is
+        evaluated (never while compiling), so a table replaced later, one that records its
+        lookups, is the one read.
     :param parameter_of: variation point id -> the name of its entry in ``params``.
     """
 
-    def __init__(self, spec: Any, constants: Mapping[str, Any], params: Callable[[], Mapping[str, Any]],
+    def __init__(self, spec: Any, constants: Mapping[str, Any], owner: Any,
                  parameter_of: Mapping[str, str]) -> None:
-        self._params = params
+        self._owner = owner
         comp = Compiler(constants, {r: i for i, r in enumerate(spec.roles)})
         #: assignments to make once the expressions are compiled
         self._fixups: list[Callable[[], None]] = []
@@ -376,8 +381,8 @@ class GameLogic:
 
     def reading(self, block: ReadingBlock) -> tuple[str, bool]:
         """The ruleset's reading for ``block``'s point and whether the point is open."""
-        setting = self._params()[block.parameter]
-        return setting.value, setting.is_gap
+        value: str = self._owner.params[block.parameter].value
+        return value, value == OPEN
 
     def resolve(self, c: Compiled, d: Any, values: tuple[Any, ...] = ()) -> Fired:
         """The effect of rule ``c`` on position ``d`` with its ``let`` values, its readings
@@ -390,8 +395,8 @@ class GameLogic:
                     static = c.static = Fired(c.rule, c.effect, ())
                 return static
             return Fired(c.rule, c.effect, values)
-        value, gap = self.reading(block)
-        if gap:
+        value = self._owner.params[block.parameter].value
+        if value == OPEN:
             return Fired(c.rule, c.effect, values, (block.point,), block.point)
         merged = block.merged.get(value)
         if merged is None:

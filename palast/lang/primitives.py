@@ -68,7 +68,7 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("colour", ("card",), "colour", "the colour of a card", "({0} // NR)"),
     _P("neutral", ("card",), "bool", "whether a card is of the neutral colour", "({0} // NR == NEUTRAL)"),
     _P("owner", ("colour",), "seat", "the player of a colour (nobody for the neutral colour)", "OWNER[{0}]"),
-    _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "tuple([_c % NR for _c in {0}])"),
+    _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "[_c % NR for _c in {0}]"),
     # ---------------------------------------------------------------- collections
     _P("count", ("*",), "int", "how many elements a collection has", "len({0})"),
     _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "tuple(dict.fromkeys({0}))"),
@@ -76,6 +76,7 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "_without({0}, {1})"),
     _P("in_order", ("*",), "=", "a collection sorted in the engine's card order (colour, then role)",
        "tuple(sorted({0}))"),
+    _P("occurrences", ("*", "*"), "int", "how many times an element is in a collection", "{0}.count({1})"),
     _P("first", ("*",), "-", "the first element of a collection", "{0}[0]"),
     _P("empty", ("*",), "bool", "whether a collection has no element", "(not {0})"),
     _P("upto", ("int", "int"), "ints", "the whole numbers from the first to the second, both included",
