@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from palast.engine.params import parameter_table
 from palast.sources import sources
 from palast.spec import Spec
 
@@ -95,6 +96,7 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         "kind": vp.kind,
         "changes_outcome": vp.changes_outcome,
         "parameter": vp.parameter,
+        "executed": vp.id in {point for point, _ in parameter_table(spec).values()},
         "component": vp.component,
         "sides": sides,
         "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party)} for r in vp.readings],
@@ -112,7 +114,7 @@ def render_explanation(doc: dict[str, Any]) -> str:
     """The text ``palast explain`` prints for :func:`explain_point`'s data."""
     lines = [f"{doc['id']}: {doc['topic']}"]
     what = {"yes": "yes", "no": "no", "knowledge": "only what players know"}[doc["changes_outcome"]]
-    extra = "; the engine plays the reading a ruleset takes" if doc["parameter"] else "; not executed by the engine"
+    extra = "; the engine plays the reading a ruleset takes" if doc["executed"] else "; not executed by the engine"
     if doc["component"]:
         extra += "; a fact about the components"
     lines.append(f"   kind: {doc['kind']}; can change an outcome: {what}{extra}")

@@ -560,6 +560,17 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                                          f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
+    # rule ids are listed once, across rules.yaml and roles.yaml
+    seen_rules: set[str] = set()
+    for i, raw_rule in enumerate(docs["rules.yaml"].data["rules"]):
+        if raw_rule["id"] in seen_rules:
+            at("rules.yaml", ["rules", i, "id"], f"rule {raw_rule['id']} is listed twice")
+        seen_rules.add(raw_rule["id"])
+    for i, role_entry in enumerate(docs["roles.yaml"].data["roles"]):
+        for j, raw_rule in enumerate(role_entry["rules"]):
+            if raw_rule["id"] in seen_rules:
+                at("roles.yaml", ["roles", i, "rules", j, "id"], f"rule {raw_rule['id']} is listed twice")
+            seen_rules.add(raw_rule["id"])
     # the rules' logic blocks (the rule language)
     from palast.lang.logic import problems as logic_problems
     for place, inner, msg in logic_problems(spec):

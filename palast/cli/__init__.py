@@ -75,6 +75,16 @@ class PalastGroup(click.Group):
         except click.UsageError as exc:
             click.echo(f"palast: error: {usage_message(exc)}", err=True)
             sys.exit(2)
+        except AssertionError as exc:
+            # an invariant of spec/invariants.yaml failed in check mode: a failed check, not a
+            # crash; under a house ruleset it says the invariant does not hold for that reading
+            from palast.engine.game import InvariantViolation
+
+            if not isinstance(exc, InvariantViolation):
+                raise
+            click.echo(f"palast: check failed: {exc} (under the ruleset played; an invariant of "
+                       "spec/invariants.yaml that a house reading breaks fails here too)", err=True)
+            sys.exit(1)
 
 
 @click.group(cls=PalastGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,12 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     from proofs.obligation import Options
     from proofs.runner import all_obligations, as_dict, run
 
-    house = apply_house_rules(get_spec(ctx), rulesets, readings, ruleset_file)  # checks -r too
+    base_spec = get_spec(ctx)
+    house = apply_house_rules(base_spec, rulesets, readings, ruleset_file)  # checks -r too
     spec = house.spec
     chosen = house.rulesets
+    if house.house:
+        _refuse_readings_the_proofs_do_not_model(base_spec, spec, chosen)
     obligations = all_obligations(spec)
     names = {ob.name for ob in obligations}
     for name in only:
@@ -93,3 +97,24 @@ def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: A
         if not quiet:
             click.echo(f"search {q.file_stem:40} {out.result:15} {time.perf_counter() - start:7.2f}s  {out.detail}",
                        err=True)
+
+
+def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Sequence[str]) -> None:
+    """The Z3 model in proofs/ is still written by hand for the readings that engine
+    parameters implement; a reading that only a rule's declared logic gives (a point with no
+    ``parameter:``, read otherwise than every ruleset of the spec reads it) is not in it, so
+    nothing could be proved about it.
+
+    :raises InputError: naming the point and the reading.
+    """
+    from palast.engine.params import parameter_table
+    from palast.errors import InputError
+
+    declared_only = [point for name, (point, _) in parameter_table(spec).items() if name == point]
+    for rs in chosen:
+        for point in declared_only:
+            reading = spec.reading(rs, point)
+            if all(base.reading(own, point) != reading for own in base.rulesets):
+                raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
+                                 "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
+                                 "cannot check it (palast play, replay, ask and simulate can)", None, "--reading")

@@ -206,6 +206,10 @@ class RoleActions(GameCore):
             d.decision = Decision(_SWAP, p, points=(scope.point, dup.point), choices=tuple(swaps))
 
     def _start_take_back(self, d: Draft, p: int, role: int) -> None:
+        f = self.role_logic(d)
+        if f.gap:
+            self._gap_at(d, f.gap, p, f.rule)
+            return
         if not self._take_back_options(d):
             if d.events is not None:
                 self.emit(d, "action_void", "role.guard.void", player=p, role=role)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from palast.lang.primitives import PRIMITIVES, RUNTIME
+from palast.lang.primitives import COLLECTION, ELEMENT, PRIMITIVES, RUNTIME
 from palast.lang.syntax import ExpressionError, Node
 
 _OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-"}
@@ -177,3 +177,98 @@ class Compiler:
         for name, slot in self._named:
             slot.append(namespace[name])
         self._lines = []
+
+
+#: The kinds of value (see :mod:`palast.lang.primitives`); ``any`` matches every kind.
+ANY = "any"
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or ANY in (a, b)
+
+
+def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> str:
+    """The kind of value ``node`` computes (``int``, ``seat``, ``cards``, ...).
+
+    :param env: names in scope (rule parameters, ``let`` names, bound variables) -> kinds.
+    :param constants: names that stand for a role (role ids).
+    :raises ExpressionError: where an argument or operand has the wrong kind, with its column.
+    """
+    roles = frozenset(constants)
+
+    def need(got: str, want: str, at: Node, what: str) -> None:
+        if not _same(got, want):
+            raise ExpressionError(f"{what} must be {want}, not {got}", at.column)
+
+    def walk(n: Node, scope: Mapping[str, str]) -> str:
+        op = n.op
+        if op == "int":
+            return "int"
+        if op == "bool":
+            return "bool"
+        if op == "name":
+            name = str(n.value)
+            if name in scope:
+                return scope[name]
+            if name in roles:
+                return "role"
+            return PRIMITIVES[name].result
+        if op in ("call", "bind"):
+            prim = PRIMITIVES[str(n.value)]
+            if op == "bind":
+                var, coll, *rest = n.args
+                ck = walk(coll, scope)
+                if ck not in ELEMENT and ck != ANY:
+                    raise ExpressionError(f"{prim.name}(x in ...) needs a collection, not {ck}", coll.column)
+                inner = {**scope, str(var.value): ELEMENT.get(ck, ANY)}
+                for want, a in zip(prim.args, rest, strict=True):
+                    if want != "*":
+                        need(walk(a, inner), want, a, f"the expression after the collection of {prim.name}")
+                return ck if prim.result == "=" else prim.result
+            kinds = [walk(a, scope) for a in n.args]
+            for want, got, a in zip(prim.args, kinds, n.args, strict=True):
+                if want != "*":
+                    need(got, want, a, f"the argument of {prim.name}")
+            first = kinds[0] if kinds else ANY
+            if prim.name in ("count", "distinct", "first", "empty", "in_order", "without", "occurrences") and \
+                    first not in ELEMENT and first != ANY:
+                raise ExpressionError(f"{prim.name} needs a collection, not {first}", n.args[0].column)
+            if prim.name in ("without", "occurrences"):
+                need(kinds[1], ELEMENT.get(first, ANY), n.args[1], f"the element given to {prim.name}")
+            if prim.result == "=":
+                return first
+            if prim.result == "-":
+                return ELEMENT.get(first, ANY)
+            return prim.result
+        kinds = [walk(a, scope) for a in n.args]
+        if op == "list":
+            if not kinds:
+                return ANY
+            for k, a in zip(kinds, n.args, strict=True):
+                need(k, kinds[0], a, "every element of a list")
+            if kinds[0] not in COLLECTION:
+                raise ExpressionError(f"a list of {kinds[0]} is not a value", n.column)
+            return COLLECTION[kinds[0]]
+        if op in ("and", "or", "not"):
+            for k, a in zip(kinds, n.args, strict=True):
+                need(k, "bool", a, f"an operand of {op}")
+            return "bool"
+        if op in ("+", "-", "<", "<=", ">", ">="):
+            for k, a in zip(kinds, n.args, strict=True):
+                need(k, "int", a, f"an operand of {op}")
+            return "int" if op in ("+", "-") else "bool"
+        if op in ("==", "!="):
+            need(kinds[1], kinds[0], n.args[1], f"the right side of {op} (the left side is {kinds[0]})")
+            return "bool"
+        if op in ("in", "not in"):
+            if kinds[1] not in ELEMENT and kinds[1] != ANY:
+                raise ExpressionError(f"the right side of {op} must be a collection, not {kinds[1]}", n.args[1].column)
+            need(kinds[0], ELEMENT.get(kinds[1], ANY), n.args[0], f"the left side of {op}")
+            return "bool"
+        if op == "if":
+            need(kinds[0], "bool", n.args[0], "the condition of an if")
+            need(kinds[2], kinds[1], n.args[2], "the else branch (the other is " + kinds[1] + ")")
+            return kinds[1] if kinds[1] != ANY else kinds[2]
+        raise ExpressionError(f"cannot type {op!r}", n.column)
+
+    return walk(node, env)

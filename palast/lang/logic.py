@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from palast.lang.compiler import Compiler, check
+from palast.lang.compiler import Compiler, check, infer
 from palast.lang.syntax import ExpressionError, Node, parse
 
 #: The word a ruleset uses for a variation point it leaves open (``palast.spec.OPEN``).
@@ -133,6 +133,16 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
     decls = declarations(spec)
     by_rule = {d.rule: d for d in decls}
     roles = set(spec.roles)
+    kinds_of: dict[str, dict[str, str]] = {}
+    for d in decls:  # the kinds of each rule's let names (and its readings' values), in order
+        base = by_rule.get(d.exception_of) if d.exception_of else None
+        kinds = dict(kinds_of.get(base.rule, {})) if base is not None else {}
+        for name, text in (d.raw.get("let") or {}).items():
+            kinds[name] = _kind_or_any(text, kinds, roles)
+        for name in reading_lets(d.raw):
+            branch = next(e for r, e in d.raw["readings"].items() if r != "point")
+            kinds[name] = _kind_or_any(branch["let"][name], kinds, roles)
+        kinds_of[d.rule] = kinds
     for d in decls:
         base = by_rule.get(d.exception_of) if d.exception_of else None
         if d.exception_of and (base is None or base.step != d.step):
@@ -154,7 +164,18 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
             else:
                 names |= set(lets)
             try:
-                check(parse(text), names)
+                node = parse(text)
+                check(node, names)
+                env = {**kinds_of[d.rule], **{x: "seat" for x in extra}}
+                got = infer(node, {k: v for k, v in env.items() if k in names}, roles)
+                if "decide" in path:
+                    want: str | None = DECIDE_EXPECTED[str(path[-1])]
+                elif path[0] == "let" or path[-2:-1] == ("let",):
+                    want = None
+                else:
+                    want = EXPECTED.get(str(path[-1]))
+                if want is not None and got not in (want, "any"):
+                    raise ExpressionError(f"{path[-1]} must be {want}, not {got}", 1)
             except ExpressionError as exc:
                 out.append((d.place, path, f"{exc} (column {exc.column} of {text!r})"))
         for key in READING_BLOCKS:
@@ -170,7 +191,31 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
                 if reading != "point" and reading not in known:
                     out.append((d.place, (key, reading), f"{vp.id} has no reading {reading!r} "
                                                         f"(its readings: {', '.join(sorted(known))})"))
+            missing = sorted(known - set(block))
+            if missing:
+                out.append((d.place, (key,), f"gives no effect for reading(s) {', '.join(missing)} of {vp.id}: "
+                                             "every reading of the point needs one"))
+            if vp.id not in spec.rules[d.rule].variation_points:
+                out.append((d.place, (key, "point"), f"{vp.id} is not among the variation points the rule "
+                                                    f"{d.rule} names (variation_points)"))
     return out
+
+
+#: The kind of value each effect key (and ``when``) must have.
+EXPECTED: Mapping[str, str] = {
+    "when": "bool", "next": "seat", "scorers": "seats", "options": "cards", "winners": "seats", "by": "int",
+    "partners": "seats", "counts": "ints",
+}
+#: The kind of value each key of a ``decide`` effect must have.
+DECIDE_EXPECTED: Mapping[str, str] = {"by": "seat", "options": "seats"}
+
+
+def _kind_or_any(text: str, kinds: Mapping[str, str], roles: set[str]) -> str:
+    """The kind of a let expression, or ``any`` where it does not check (reported elsewhere)."""
+    try:
+        return infer(parse(text), kinds, roles)
+    except (ExpressionError, KeyError, ValueError):
+        return "any"
 
 
 class Fired:

@@ -1,0 +1,112 @@
+"""The rule language (palast/lang): what its syntax refuses, what its checker reports, and
+that a broken declaration is reported by spec check at its file, line and key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from palast.errors import SpecError
+from palast.lang.compiler import Compiler, check, infer
+from palast.lang.syntax import ExpressionError, parse, show
+from palast.spec import Spec, load_spec
+
+SPEC = Path(__file__).resolve().parent.parent / "spec"
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('echo hi')", "open('x')", "lambda: 1", "'text'", "x.y", "a[0]", "f(x=1)",
+    "(y := 1)", "[c for c in hand(actor)]", "1 < 2 < 3", "2 * 3", "",
+])
+def test_syntax_refuses_what_is_not_the_language(text: str) -> None:
+    with pytest.raises(ExpressionError):
+        parse(text)
+
+
+def test_show_writes_an_expression_back() -> None:
+    text = "fewest(p in players, count(display(p)))"
+    assert show(parse(text)) == text
+    assert show(parse("not neutral(card)")) == "not neutral(card)"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("ownr(card)", "unknown primitive"),
+    ("count(hand(actor), 1)", "takes 1 argument"),
+    ("filter(hand(actor))", "binds a variable"),
+    ("lowest", "unknown name"),
+])
+def test_check_reports_unknown_names_and_arity(text: str, message: str) -> None:
+    with pytest.raises(ExpressionError, match=message):
+        check(parse(text), set())
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("fewest(p in players, count(display(p)))", "seats"), ("role(card) == banned", "bool"),
+    ("occurrences(roles(display(actor)), role(card))", "int"), ("[actor]", "seats"),
+    ("upto(1, smaller(count(hand(actor)), 3))", "ints"), ("first(players)", "seat"),
+])
+def test_kinds_are_inferred(text: str, kind: str) -> None:
+    assert infer(parse(text), {}, {"jester"}) == kind
+
+
+@pytest.mark.parametrize("text", [
+    "card == jester", "first(players) + 7", "not count(players)", "count(actor)", "actor in hand(actor)",
+    "[actor, card]",
+])
+def test_kinds_that_do_not_fit_are_refused(text: str) -> None:
+    with pytest.raises(ExpressionError):
+        infer(parse(text), {}, {"jester"})
+
+
+def test_compiled_expressions_compute_on_a_position() -> None:
+    from types import SimpleNamespace
+
+    comp = Compiler({"P": (0, 1, 2), "NR": 7, "NEUTRAL": 5, "OWNER": (0, 1, 2, -1, -1, -1),
+                     "OTHERS": ((1, 2), (0, 2), (0, 1)), "TARGET": 6, "SIX": 6, "HS": 6}, {"jester": 6})
+    fewest = comp.add(parse("fewest(p in players, count(display(p)))"))
+    repeat = comp.add(parse("occurrences(roles(display(actor)), role(card)) > 1"))
+    comp.build()
+    d = SimpleNamespace(displays=((1, 8), (3,), (4,)), actor=0, last_card=8)
+    assert fewest[0](d) == (1, 2)
+    assert repeat[0](d) is True  # cards 1 and 8 show role 1
+    d2 = SimpleNamespace(displays=((1, 9), (3,), (4,)), actor=0, last_card=9)
+    assert repeat[0](d2) is False
+
+
+@pytest.mark.parametrize(("find", "replace", "reported"), [
+    ("next: owner(colour(card))", "next: ownr(colour(card))", "unknown primitive 'ownr'"),
+    ("when: count(lowest) > 1", "when: count(lowest) >", "not an expression"),
+    ("when: not neutral(card)", "when: card == jester", "must be card, not role"),
+    ("next: first(lowest)", "next: count(lowest)", "next must be seat, not int"),
+    ("        seat-order: {next: first(lowest)}\n", "", "gives no effect for reading(s) seat-order"),
+    ("exception_of: turn.next.neutral", "exception_of: turn.next.nope", "is no rule with logic"),
+])
+def test_spec_check_reports_a_broken_declaration_at_its_place(tmp_path: Path, find: str, replace: str,
+                                                              reported: str) -> None:
+    copy = tmp_path / "spec"
+    shutil.copytree(SPEC, copy)
+    rules = copy / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert find in text
+    rules.write_text(text.replace(find, replace, 1), encoding="utf-8")
+    with pytest.raises(SpecError) as exc:
+        load_spec(copy)
+    message = str(exc.value)
+    assert reported in message
+    assert "rules.yaml: line " in message and ".logic." in message
+
+
+def test_every_declared_rule_cites_clauses_and_has_a_page(spec: Spec) -> None:
+    """Every rule with a logic block is a rule of the spec with clauses; the book renders
+    each rule of a topic (docs pages list the topics), so a declared rule without a topic
+    would have no page."""
+    from palast.lang.logic import declarations
+
+    declared = declarations(spec)
+    assert len(declared) >= 12
+    for d in declared:
+        rule = spec.rules[d.rule]
+        assert rule.clauses
+        assert rule.topic, f"{d.rule} has no topic, so no chapter of the book shows it"
