@@ -625,3 +625,13 @@ def test_every_example_fits_a_screen(spec: Spec, path: Path) -> None:
     lines = render_text(a, width=width).splitlines()
     assert len(lines) <= height, f"{path.name}: {len(lines)} lines"
     assert len(render_text(a, full=True).splitlines()) > len(lines) or len(a["rulesets"]) == 1
+
+
+def test_json_error_document_for_a_bad_spec_directory(tmp_path: Path) -> None:
+    """`palast --spec DIR ask --json` with a spec directory that does not exist still prints
+    one JSON document with an error object (exit 2)."""
+    missing = tmp_path / "nonexist"
+    r = CliRunner().invoke(main, ["--spec", str(missing), "ask", "--json", str(EXAMPLES / "guard-alone.yaml")])
+    assert r.exit_code == 2
+    doc = json.loads(r.stdout)
+    assert "does not exist" in doc["error"]["message"]

@@ -61,6 +61,12 @@ class PalastGroup(click.Group):
         except _HELP_SIGNALS:
             raise
         except click.UsageError as exc:
+            if "ask" in args and "--json" in args:  # palast ask --json always prints one JSON document
+                import json
+
+                from palast.ask import error_document
+
+                click.echo(json.dumps(error_document(usage_message(exc)), indent=2, ensure_ascii=False))
             click.echo(f"palast: error: {usage_message(exc)}", err=True)
             sys.exit(2)
 
