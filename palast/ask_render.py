@@ -287,6 +287,15 @@ _NBSP = "\u00a0"  # textwrap does not break at it
 ONE_LINE = "as one line: "
 
 
+def _not_legal(results: dict[str, dict[str, Any]], rulesets: list[str]) -> str:
+    """Why an action other rulesets allow is not one of ``rulesets``' legal actions: play
+    stops at a variation point they leave open, or it is not legal."""
+    gaps = {results[r]["decision"].get("gap") for r in rulesets}
+    if len(gaps) == 1 and None not in gaps:
+        return f"play stops before it, at variation point {gaps.pop()}, which this ruleset leaves open"
+    return "not a legal action"
+
+
 def wrap(lines: list[str], width: int) -> list[str]:
     """``lines`` wrapped to ``width`` columns at spaces (a card, id or word is never split);
     a continuation line is indented four spaces deeper than the line it continues. A
@@ -446,7 +455,7 @@ def render_grouped(answer: dict[str, Any], *, clauses: bool = True, width: int |
                 if texts_ is None:
                     if isinstance(first, tuple):
                         lines.append(f"      {_names(rs)}: "
-                                     + ("not a legal action" if first[0] == "outcome" else "not applied"))
+                                     + (_not_legal(results, rs) if first[0] == "outcome" else "not applied"))
                     continue
                 said = _joined(_cited({r: rest[r] or () for r in rs}, clauses))
                 if first == "position" and len(said) > 1:
