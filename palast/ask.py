@@ -8,8 +8,8 @@ ruleset as far as they go.
 
 An answer's ``variation_points`` are the points named by its events and decisions and the
 points whose readings the engine consulted while computing it: the game's parameter table
-is watched (:class:`AnswerLog`), as ``palast simulate`` watches it with
-:class:`palast.simulate.ConsultLog` (the engine branches on these readings and on nothing
+is watched (:class:`ConsultLog`), as ``palast simulate`` watches it with
+:class:`palast.engine.params.ConsultLog` (the engine branches on these readings and on nothing
 else that differs between rulesets).
 """
 
@@ -23,7 +23,7 @@ from palast.ask_compare import disagreements
 from palast.describe import describe_decision, describe_position, event_dict
 from palast.engine.actions import Action
 from palast.engine.game import Game, Step
-from palast.engine.params import Setting
+from palast.engine.params import ConsultLog
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, ScenarioError
 from palast.notation import format_action
@@ -32,7 +32,6 @@ from palast.scenario import Scenario
 from palast.spec import Spec
 
 __all__ = [
-    "AnswerLog",
     "Played",
     "all_consulted_points",
     "answer_for",
@@ -49,36 +48,14 @@ __all__ = [
 K = DecisionKind
 
 
-class AnswerLog(dict[str, Setting]):
-    """An engine parameter table that notes which parameters are read: the mechanism of
-    :class:`palast.simulate.ConsultLog` (a dict whose ``__getitem__`` notes the key; the
-    engine reads every reading through it), kept here so that ``palast ask`` does not load
-    the simulator and its process pool. ``seen`` holds the names read since it was last
-    cleared, ``total`` every name read since the log was installed.
-    """
-
-    seen: set[str]
-    total: set[str]
-
-    def __init__(self, params: dict[str, Setting]) -> None:
-        super().__init__(params)
-        self.seen = set()
-        self.total = set()
-
-    def __getitem__(self, key: str) -> Setting:
-        self.seen.add(key)
-        self.total.add(key)
-        return dict.__getitem__(self, key)
-
-
-def watch(game: Game) -> AnswerLog:
+def watch(game: Game) -> ConsultLog:
     """Note from now on which engine parameters (variation-point readings) ``game`` reads:
-    its parameter table is replaced by an :class:`AnswerLog` over the same settings
+    its parameter table is replaced by an :class:`ConsultLog` over the same settings
     (building a game reads none, so nothing is missed; tests/test_ask_points.py checks it).
 
     :returns: the log (``game.params``), with nothing noted yet.
     """
-    log = AnswerLog(dict(game.params))
+    log = ConsultLog(dict(game.params))
     game.params = log
     return log
 
@@ -101,7 +78,7 @@ def consulted_points(game: Game) -> list[str]:
     (or since :func:`watch`), in the spec's order; ``[]`` for a game that is not watched.
     """
     log = game.params
-    if not isinstance(log, AnswerLog):
+    if not isinstance(log, ConsultLog):
         return []
     names = set(log.seen)
     log.seen.clear()
@@ -112,7 +89,7 @@ def all_consulted_points(game: Game) -> list[str]:
     """Every variation point whose reading ``game`` consulted since :func:`watch`, in the
     spec's order; ``[]`` for a game that is not watched."""
     log = game.params
-    return _points_of(game, log.total) if isinstance(log, AnswerLog) else []
+    return _points_of(game, log.total) if isinstance(log, ConsultLog) else []
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from fractions import Fraction
 from palast.engine import advance
 from palast.engine.actions import Action
 from palast.engine.game import Game
-from palast.engine.params import Setting, parameter_table
+from palast.engine.params import ConsultLog, Setting, parameter_table
 from palast.engine.state import State
 from palast.errors import IllegalActionError, InputError
 from palast.policies import POLICIES
@@ -58,35 +58,6 @@ CHUNK = 100
 #: How a state differs under another reading: not at all, in the legal actions only, or
 #: in the outcome of the chosen action.
 SAME, OPTIONS, OUTCOME = 0, 1, 2
-
-
-class ConsultLog(dict[str, Setting]):
-    """An engine parameter table that notes which parameters are read.
-
-    A :class:`WatchedGame`'s ``params``: ``seen`` collects the names read since it was
-    last cleared; ``always`` holds those read while the game was built (the engine may
-    keep such a reading in an attribute, so it counts as read at every action).
-    """
-
-    seen: set[str]
-    always: frozenset[str]
-
-    def __init__(self, params: dict[str, Setting]) -> None:
-        super().__init__(params)
-        self.seen = set()
-        self.always = frozenset()
-
-    def consulted(self) -> set[str]:
-        """The parameters read since ``seen`` was cleared, and those read at construction."""
-        return self.seen | self.always
-
-    def __getitem__(self, key: str) -> Setting:
-        self.seen.add(key)
-        return dict.__getitem__(self, key)
-
-    def reading(self, key: str) -> str:
-        """The value of parameter ``key`` without noting it as read."""
-        return dict.__getitem__(self, key).value
 
 
 class WatchedGame(Game):

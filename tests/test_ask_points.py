@@ -3,7 +3,7 @@
 The answer's ``variation_points`` must hold the points named by its events and decisions
 and every point whose reading the engine consulted while computing it. Here the consulted
 readings are found independently of :mod:`palast.ask`: the scenario is replayed on a game
-whose parameter table is a :class:`palast.simulate.ConsultLog` (the hook ``palast
+whose parameter table is a :class:`palast.engine.params.ConsultLog` (the hook ``palast
 simulate`` uses), listing and applying every legal action as ``ask`` answers them. A
 second check changes, one at a time, the reading of each point an answer does *not* list:
 the answer must stay the same.
@@ -19,13 +19,13 @@ import pytest
 
 from palast.ask import ask
 from palast.engine.game import Game
-from palast.engine.params import PARAMETERS
+from palast.engine.params import PARAMETERS, ConsultLog
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
 from palast.notation import parse_action
 from palast.rulings import load_ruling
 from palast.scenario import Scenario, load_scenario
-from palast.simulate import ConsultLog, WatchedGame, variant_spec
+from palast.simulate import WatchedGame, variant_spec
 from palast.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -71,3 +71,37 @@ def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
         elif vp.id in declared:
             table[vp.id] = (vp.id, declared[vp.id])
     return table
+
+
+class ConsultLog(dict[str, Setting]):
+    """An engine parameter table that notes which parameters are read (the engine reads
+    every reading through ``params[name]``); ``palast ask`` and ``palast simulate`` install
+    one as a game's ``params`` to learn which readings an answer or an action depends on.
+
+    ``seen`` collects the names read since it was last cleared, ``total`` every name read
+    since the log was made; ``always`` holds those read while a game was built (the engine
+    may keep such a reading in an attribute, so it counts as read at every action).
+    """
+
+    seen: set[str]
+    total: set[str]
+    always: frozenset[str]
+
+    def __init__(self, params: dict[str, Setting]) -> None:
+        super().__init__(params)
+        self.seen = set()
+        self.total = set()
+        self.always = frozenset()
+
+    def consulted(self) -> set[str]:
+        """The parameters read since ``seen`` was cleared, and those read at construction."""
+        return self.seen | self.always
+
+    def __getitem__(self, key: str) -> Setting:
+        self.seen.add(key)
+        self.total.add(key)
+        return dict.__getitem__(self, key)
+
+    def reading(self, key: str) -> str:
+        """The value of parameter ``key`` without noting it as read."""
+        return dict.__getitem__(self, key).value
