@@ -98,6 +98,21 @@ def test_spec_check_reports_a_broken_declaration_at_its_place(tmp_path: Path, fi
     assert "rules.yaml: line " in message and ".logic." in message
 
 
+def test_a_readings_value_is_not_in_scope_of_when(tmp_path: Path) -> None:
+    """A reading's values (wizard-minimum's ``least``) exist once the rule applies, so its
+    ``when`` cannot use them: spec check says so instead of the engine failing to build."""
+    copy = tmp_path / "spec"
+    shutil.copytree(SPEC, copy)
+    roles = copy / "roles.yaml"
+    text = roles.read_text(encoding="utf-8")
+    find = "          step: role-choice\n          readings:\n            point: wizard-minimum\n"
+    assert find in text
+    roles.write_text(text.replace(find, find.replace("role-choice\n", "role-choice\n          when: least > 0\n")),
+                     encoding="utf-8")
+    with pytest.raises(SpecError, match=r"logic\.when\): unknown name 'least'"):
+        load_spec(copy)
+
+
 def test_every_declared_rule_cites_clauses_and_has_a_page(spec: Spec) -> None:
     """Every rule with a logic block is a rule of the spec with clauses; the book renders
     each rule of a topic (docs pages list the topics), so a declared rule without a topic

@@ -159,8 +159,8 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
             names = scope | set(extra)
             if path[0] == "let":
                 names |= set(lets[:lets.index(str(path[1]))])
-            elif path[0] == "readings" and len(path) > 2 and path[2] == "let":
-                names |= set(d.raw.get("let") or {})
+            elif (path[0] == "readings" and len(path) > 2 and path[2] == "let") or path == ("when",):
+                names |= set(d.raw.get("let") or {})  # a reading's values come after the rule applies
             else:
                 names |= set(lets)
             try:
