@@ -1,55 +1,29 @@
-"""The invariants declared in ``spec/invariants.yaml``, implemented once.
+"""Checking the invariants of ``spec/invariants.yaml`` on positions and actions.
 
-Each function returns ``None`` when the invariant holds, else a message saying what is
-wrong. ``state`` invariants look at one position; ``step`` invariants at an action's
-before and after. :data:`IMPLEMENTED` maps each spec id to its function; ``palast spec
-check`` fails if the two lists differ.
+Every ``state`` invariant (and every strengthening lemma) is declared as a rule-language
+expression in the spec and compiled by :mod:`palast.invariant_lang`; nothing here restates
+one. The ``step`` invariants, about an action's before and after, are still functions here
+(:data:`STEP_CHECKS`), each returning ``None`` when the invariant holds, else a message
+saying what is wrong; ``palast spec check`` fails when an invariant has neither an
+expression nor a function, or a function has no invariant.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from palast.engine.actions import Action, Deal, NextPlayer, Play, TakeBack
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
+from palast.invariant_lang import checks
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
 
 K = DecisionKind
 
-StateCheck = Callable[["Game", State], "str | None"]
 StepCheck = Callable[["Game", State, Action, State, Sequence[Event]], "str | None"]
-
-
-def card_conservation(game: Game, s: State) -> str | None:
-    """card-conservation: every card in exactly one zone; the King cards likewise."""
-    placed = [c for zone in (s.hands, s.displays) for h in zone for c in h]
-    placed += s.deck
-    placed += s.deck_bottom
-    placed += s.unseen
-    placed += s.discard
-    placed.sort()
-    if placed != list(game.all_cards):
-        zones = Counter(placed)
-        extra = zones - game.composition
-        missing = game.composition - zones
-        fmt = game.cards.format_card
-        return (f"role cards do not add up: extra {[fmt(c) for c in extra.elements()]}, "
-                f"missing {[fmt(c) for c in missing.elements()]}")
-    if s.deck_hidden > len(s.unseen) or s.deck_hidden < 0:
-        return f"{s.deck_hidden} hidden deck cards but only {len(s.unseen)} unseen cards"
-    kings = [*s.king_deck, *s.king_unseen, *s.king_spent]
-    if s.king_in_force >= 0:
-        kings.append(s.king_in_force)
-    if sorted(kings) != sorted(game.king_roles):
-        return f"King cards do not add up: {sorted(kings)} instead of {list(game.king_roles)}"
-    if s.king_hidden > len(s.king_unseen) or s.king_hidden < 0:
-        return f"{s.king_hidden} hidden King cards but only {len(s.king_unseen)} unseen"
-    return None
 
 
 def hand_plus_display(game: Game, before: State, action: Action, after: State,
@@ -71,41 +45,6 @@ def hand_plus_display(game: Game, before: State, action: Action, after: State,
                 return f"{game.colour_name(seat)} holds {a} cards after the deal"
         elif a != b - (1 if seat in short else 0) + (1 if seat == drew else 0):
             return f"{game.colour_name(seat)}'s hand plus display went from {b} to {a}"
-    return None
-
-
-def no_repeated_role(game: Game, s: State) -> str | None:
-    """no-repeated-role: no display repeats a role, except the whisperer's after a whisper."""
-    nr = game.cards.role_count
-    for seat, disp in enumerate(s.displays):
-        roles = [c % nr for c in disp]
-        if len(set(roles)) < len(roles):
-            re = s.round_end
-            if re is not None and re.kind == "whisper" and re.player == seat:
-                continue
-            return f"{game.colour_name(seat)}'s display repeats a role: {game.cards.format_cards(disp)}"
-    return None
-
-
-def display_below_six(game: Game, s: State) -> str | None:
-    """display-below-six: while a round runs, no display holds six cards."""
-    if s.round_end is not None or s.decision.kind is K.DEAL:
-        return None
-    for seat, disp in enumerate(s.displays):
-        if len(disp) >= game.six:
-            return f"{game.colour_name(seat)}'s display holds {len(disp)} cards in a running round"
-    return None
-
-
-def banned_role(game: Game, s: State) -> str | None:
-    """banned-role: at most one banned role, a King card's role, never the Marshal."""
-    b = s.king_in_force
-    if b < 0:
-        return None
-    if b not in game.king_roles:
-        return f"role {game.cards.roles[b]} is banned but no King card names it"
-    if game.action_kind[b] == "reveal-king":
-        return "the Marshal is banned"
     return None
 
 
@@ -133,28 +72,6 @@ def scores_rise_slowly(game: Game, before: State, action: Action, after: State,
             names = ", ".join(game.colour_name(s) for s in sorted(rose)) or "nobody"
             return (f"after {game.colour_name(re.player)}'s {re.kind} {names} scored; the scorers are "
                     + ("that player alone" if re.kind == "six" else "every other player"))
-    return None
-
-
-def game_ends_at_target(game: Game, s: State) -> str | None:
-    """game-ends-at-target: the game is over exactly when a score reached the target."""
-    reached = max(s.scores) >= game.target
-    k = s.decision.kind
-    if reached and k not in (K.GAME_OVER, K.GAP):
-        return f"a score reached {game.target} but the game goes on"
-    if k is K.GAME_OVER and not reached:
-        return "the game is over though nobody reached the target"
-    return None
-
-
-def player_can_act(game: Game, s: State) -> str | None:
-    """player-can-act: every non-terminal decision but a deal has a legal action."""
-    d = s.decision
-    if d.is_terminal or d.kind is K.DEAL:
-        return None
-    if not game.legal_actions(s):
-        who = game.colour_name(d.player) if d.player >= 0 else "chance"
-        return f"{who} must decide {d.kind.value} but has no legal action"
     return None
 
 
@@ -189,31 +106,6 @@ def round_action_bound(game: Game) -> int:
     """The most actions a round can have, its deal included: ``1 + TURN_ACTIONS_MAX x
     round_play_bound(game)`` (turn-is-bounded and round-is-bounded together)."""
     return 1 + TURN_ACTIONS_MAX * round_play_bound(game)
-
-
-def round_is_bounded(game: Game, s: State) -> str | None:
-    """round-is-bounded: at most :func:`round_play_bound` plays in a round."""
-    bound = round_play_bound(game)
-    if sum(s.played) > bound:
-        return f"{sum(s.played)} plays this round, more than the bound {bound}"
-    return None
-
-
-def round_end_cause(game: Game, s: State) -> str | None:
-    """round-end-cause: a whisper shows a repeated role in the whisperer's display (unless
-    forced by banned Jesters); six shows six different roles in that player's display."""
-    re = s.round_end
-    if re is None:
-        return None
-    nr = game.cards.role_count
-    disp = s.displays[re.player]
-    roles = [c % nr for c in disp]
-    who = game.colour_name(re.player)
-    if re.kind == "whisper" and not re.forced and len(set(roles)) == len(roles):
-        return f"{who}'s whisper ended the round but their display repeats no role"
-    if re.kind == "six" and len(set(roles)) < game.six:
-        return f"{who} ended the round with six different roles but displays {game.cards.format_cards(disp)}"
-    return None
 
 
 _GUARDS: dict[int, tuple[object, frozenset[int]]] = {}
@@ -361,16 +253,6 @@ def muted_card_does_nothing(game: Game, before: State, action: Action, after: St
     return None
 
 
-STATE_CHECKS: dict[str, StateCheck] = {
-    "card-conservation": card_conservation,
-    "no-repeated-role": no_repeated_role,
-    "display-below-six": display_below_six,
-    "banned-role": banned_role,
-    "game-ends-at-target": game_ends_at_target,
-    "player-can-act": player_can_act,
-    "round-is-bounded": round_is_bounded,
-    "round-end-cause": round_end_cause,
-}
 STEP_CHECKS: dict[str, StepCheck] = {
     "hand-plus-display": hand_plus_display,
     "scores-rise-slowly": scores_rise_slowly,
@@ -379,28 +261,51 @@ STEP_CHECKS: dict[str, StepCheck] = {
     "next-player": next_player,
     "muted-card-does-nothing": muted_card_does_nothing,
 }
-#: Every implemented invariant id.
-IMPLEMENTED: frozenset[str] = frozenset(STATE_CHECKS) | frozenset(STEP_CHECKS)
+#: The invariants palast checks by hand-written code (step invariants, about an action's
+#: before and after); every state invariant is declared as an expression instead
+#: (``holds`` in spec/invariants.yaml, :mod:`palast.invariant_lang`).
+IMPLEMENTED: frozenset[str] = frozenset(STEP_CHECKS)
 
 
-def state_problems(game: Game, s: State) -> list[tuple[str, str]]:
-    """Evaluate every state invariant on ``s``; return ``(id, message)`` for each failure."""
+def representation_problem(game: Game, s: State) -> str | None:
+    """What is wrong with how ``s`` records cards whose place it does not fix (the engine's
+    own bookkeeping, not a rule of the game): more hidden draw-deck or King-deck cards than
+    unseen cards to draw them from. Reported under card-conservation."""
+    if s.deck_hidden > len(s.unseen) or s.deck_hidden < 0:
+        return f"{s.deck_hidden} hidden deck cards but only {len(s.unseen)} unseen cards"
+    if s.king_hidden > len(s.king_unseen) or s.king_hidden < 0:
+        return f"{s.king_hidden} hidden King cards but only {len(s.king_unseen)} unseen"
+    return None
+
+
+def state_problems(game: Game, s: State, *, lemmas: bool = True) -> list[tuple[str, str]]:
+    """Evaluate every declared state invariant on ``s`` (and, with ``lemmas``, every
+    strengthening lemma after them).
+
+    :returns: ``(id, message)`` for each failure; an invariant's id, or a lemma's.
+    """
     out = []
-    for name, fn in STATE_CHECKS.items():
-        msg = fn(game, s)
-        if msg:
-            out.append((name, msg))
+    rep = representation_problem(game, s)
+    if rep:
+        out.append(("card-conservation", rep))
+    c = checks(game)
+    for prop in c.props:
+        if (lemmas or not prop.lemma) and not c.fns[prop.id](s):
+            out.append((prop.id, c.why(prop, s)))
     return out
 
 
 def step_problems(game: Game, before: State, action: Action, after: State,
                   events: Sequence[Event]) -> list[tuple[str, str]]:
-    """Evaluate every invariant on one action; return ``(id, message)`` for each failure."""
-    out = state_problems(game, after)
+    """Evaluate every invariant on one action: the state invariants on ``after``, the step
+    invariants, then the lemmas on ``after``; return ``(id, message)`` for each failure."""
+    out = state_problems(game, after, lemmas=False)
     for name, fn in STEP_CHECKS.items():
         msg = fn(game, before, action, after, events)
         if msg:
             out.append((name, msg))
+    c = checks(game)
+    out += [(prop.id, c.why(prop, after)) for prop in c.props if prop.lemma and not c.fns[prop.id](after)]
     return out
 
 

@@ -170,14 +170,31 @@ class RoleAction:
 
 
 @dataclass(frozen=True)
+class Lemma:
+    """A strengthening lemma declared beside an invariant whose proof needs it.
+
+    :ivar id: its id (unique among invariants and lemmas).
+    :ivar statement: what it says, in words.
+    :ivar holds: the rule-language expression that is true in every position.
+    """
+
+    id: str
+    statement: str
+    holds: str
+
+
+@dataclass(frozen=True)
 class Invariant:
-    """A declared invariant: id, kind (``state`` or ``step``), statement, clauses."""
+    """A declared invariant: id, kind (``state`` or ``step``), statement, clauses, and for a
+    state invariant the expression ``holds`` (rule language) and its ``lemmas``."""
 
     id: str
     kind: str
     statement: str
     clauses: tuple[str, ...]
     established_by: Mapping[str, Any]
+    holds: str | None = None
+    lemmas: tuple[Lemma, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -401,7 +418,9 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     rs = docs["rulesets.yaml"].data
     rulesets = {r["id"]: r for r in rs["rulesets"]}
     invariants = {
-        i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}))
+        i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}),
+                           i.get("holds"), tuple(Lemma(x["id"], x["statement"], x["holds"])
+                                                 for x in i.get("lemmas", ())))
         for i in docs["invariants.yaml"].data["invariants"]
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
@@ -579,9 +598,16 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
         problems.extend(ruling_reference_problems(spec))
 
     # invariants
+    from palast.invariant_lang import problems as invariant_problems
+    for where, msg in invariant_problems(spec):
+        at("invariants.yaml", list(where), msg)
     for i, inv in enumerate(spec.invariants.values()):
-        if inv.id not in IMPLEMENTED:
-            at("invariants.yaml", ["invariants", i, "id"], f"invariant {inv.id!r} has no implementation in palast")
+        if inv.holds is None and inv.id not in IMPLEMENTED:
+            at("invariants.yaml", ["invariants", i, "id"],
+               f"invariant {inv.id!r} declares no expression (holds) and palast has no check for it")
+        if inv.holds is not None and inv.id in IMPLEMENTED:
+            at("invariants.yaml", ["invariants", i, "holds"],
+               f"invariant {inv.id!r} is declared here and also checked by code in palast: one must go")
     for name in IMPLEMENTED:
         if name not in spec.invariants:
             problems.append(f"invariants.yaml: palast implements invariant {name!r}, which the spec does not declare")

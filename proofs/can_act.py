@@ -29,79 +29,19 @@ B.role.mundschenk, B.role.waechter, B.role.hofmarschall.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-import z3
-
-from palast.engine.state import DecisionKind
 from palast.spec import Spec
-from proofs.encoding import ZState, code, ite
+from proofs.can_act_meaning import EXEMPT, can_act, candidates
 from proofs.invariant import STRENGTHENING, prove_invariant
-from proofs.legality import Legality
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import Label
 
-K = DecisionKind
 FAMILY = "can_act"
-#: Decisions that need no action of a player: the game is over, a gap, a deal (chance).
-EXEMPT = (K.GAME_OVER, K.GAP, K.DEAL)
-
-
-def _label(s: ZState, a: tuple[int, ...] = (), vec: list[Any] | None = None) -> Label:
-    """A label of Python ints (so seat and kind choices fold while the terms are built)."""
-    lay = s.lay
-    nk = len(lay.kinds)
-    return Label([*a, *([0] * (4 - len(a)))], vec if vec is not None else [0] * nk,
-                 [[0] * nk for _ in range(lay.n)], -1)
-
-
-def _first_cards(s: ZState, seat: Any) -> list[Any]:
-    """The first ``count`` cards of (symbolic) ``seat``'s hand, per kind in kind order."""
-    out: list[Any] = []
-    before: Any = z3.IntVal(0)
-    for k in range(len(s.lay.kinds)):
-        have = s.hand_cnt(seat, k)
-        want = s["count"] - before
-        out.append(ite(want <= 0, 0, ite(want < have, want, have)))
-        before = before + have
-    return out
-
-
-def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
-    """Concrete actions (and for an exchange, the first cards of the hand) answering a
-    ``kind`` decision in ``s``; see the module docstring."""
-    lay = s.lay
-    nk = len(lay.kinds)
-    if kind in (K.PLAY, K.DISCARD, K.DRAW, K.TAKE_BACK):
-        return [_label(s, (k,)) for k in range(nk)]
-    if kind in (K.EXCHANGE_PARTNER, K.NEXT_PLAYER):
-        return [_label(s, (p,)) for p in range(lay.n)]
-    if kind is K.EXCHANGE_COUNT:
-        return [_label(s, (m,)) for m in range(lay.hand_size + 1)]
-    if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
-        return [_label(s, vec=_first_cards(s, s["dp"]))]
-    if kind is K.SWAP:
-        return [_label(s, (a, ka, b, kb)) for a in range(lay.n) for b in range(a + 1, lay.n)
-                for ka in range(nk) for kb in range(nk)]
-    if kind is K.REVEAL:
-        return [_label(s, (j,)) for j in range(len(lay.king_roles))]
-    raise ValueError(f"no player acts at a {kind.value} decision")
-
-
-def can_act(s: ZState) -> Any:
-    """player-can-act: unless :data:`EXEMPT`, some candidate action is legal in ``s``."""
-    legality = Legality(s.lay)
-    parts = []
-    for kind in DecisionKind:
-        if kind in EXEMPT:
-            continue
-        parts.append(z3.Implies(s["dk"] == code(kind),
-                                z3.Or([legality.legal(s, kind, lab) for lab in candidates(s, kind)])))
-    return z3.And(parts)
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    return prove_invariant(spec, ruleset, can_act, name="player-can-act", out_dir=opts.out_dir)
+    return prove_invariant(spec, ruleset, lambda s: declared(s, "player-can-act"), name="player-can-act",
+                           out_dir=opts.out_dir)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

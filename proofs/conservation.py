@@ -15,38 +15,18 @@ from typing import Any
 import z3
 
 from palast.spec import Spec
-from proofs.encoding import ZState, total
+from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, exchange_formed, prove_invariant
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "conservation"
 
 
-def cards_conserved(s: ZState) -> Any:
-    """No zone holds a negative count and every kind's counts add up to its copies."""
-    lay = s.lay
-    parts = []
-    for kind in lay.kinds:
-        counts = [s.cnt(z, kind.index) for z in range(lay.zones)]
-        parts += [c >= 0 for c in counts]
-        parts.append(total(counts) == kind.copies)
-    return z3.And(parts)
-
-
-def kings_conserved(s: ZState) -> Any:
-    """Each King card lies in exactly one place, and the banned role is -1 or the role of
-    the King card in force."""
-    lay = s.lay
-    parts = [z3.Or([s["banned"] == -1] + [s["banned"] == r for r in lay.king_roles])]
-    for j in range(len(lay.king_roles)):
-        places = [s[f"kd{j}"], s[f"ks{j}"], s.banned_card_of(j)]
-        parts.append(z3.PbEq([(x, 1) for x in places], 1))
-    return z3.And(parts)
-
-
 def conserved(s: ZState) -> Any:
-    """:func:`cards_conserved` and :func:`kings_conserved`."""
-    return z3.And(cards_conserved(s), kings_conserved(s))
+    """card-conservation as declared in spec/invariants.yaml, with its lemma
+    counts-are-whole (both compiled from their expressions by :mod:`proofs.lang_z3`)."""
+    return z3.And(declared(s, "card-conservation"), declared(s, "counts-are-whole"))
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:

@@ -11,31 +11,23 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import z3
-
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, in_round, prove_invariant
+from proofs.invariant import STRENGTHENING, prove_invariant
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import WHISPER
 
 FAMILY = "displays"
 
 
 def no_repeat(s: ZState) -> Any:
-    """Every display holds each role at most once, but the whisperer's after a whisper."""
-    lay = s.lay
-    parts = []
-    for p in range(lay.n):
-        whisperer = z3.And(s["rk"] == WHISPER, s["rp"] == p)
-        parts += [z3.Or(s.role_in(lay.disp[p], r) <= 1, whisperer) for r in range(lay.nroles)]
-    return z3.And(parts)
+    """no-repeated-role, compiled from its declaration (:mod:`proofs.lang_z3`)."""
+    return declared(s, "no-repeated-role")
 
 
 def below_six(s: ZState) -> Any:
-    """While a round runs, every display holds fewer cards than the six."""
-    lay = s.lay
-    return z3.Implies(in_round(s), z3.And([s.zone_size(lay.disp[p]) < lay.six for p in range(lay.n)]))
+    """display-below-six, compiled from its declaration (:mod:`proofs.lang_z3`)."""
+    return declared(s, "display-below-six")
 
 
 def _run(spec: Spec, opts: Options, ruleset: str, prop: str) -> Outcome:

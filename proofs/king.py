@@ -1,7 +1,7 @@
 """The banned role (invariant ``banned-role``).
 
 At most one role is banned (the encoding holds one banned role), it is the role of the
-King card in force (:func:`proofs.conservation.kings_conserved`), and it is never a role
+King card in force (card-conservation), and it is never a role
 whose action reveals King cards (the Marshal): no King card names it (``spec/game.yaml``
 ``king_cards``), and the proof shows no action makes it banned.
 Clauses: A.king.reveal, A.king.lasts, B.role.hofmarschall, B.king.
@@ -14,15 +14,16 @@ from typing import Any
 
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, prove_invariant, role_with_action
+from proofs.invariant import STRENGTHENING, prove_invariant
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "king"
 
 
 def banned_not_marshal(s: ZState) -> Any:
-    """The banned role is not the role that reveals King cards."""
-    return s["banned"] != role_with_action(s.lay, "reveal-king")
+    """banned-role, compiled from its declaration (:mod:`proofs.lang_z3`)."""
+    return declared(s, "banned-role")
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:

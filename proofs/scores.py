@@ -17,8 +17,9 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
-from proofs.encoding import ZState, code
+from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.transition import ACTION_KINDS, SIX, WHISPER
 
@@ -38,11 +39,8 @@ def _rise(ctx: Context, kind: DecisionKind) -> Any:
 
 
 def over_at_target(s: ZState) -> Any:
-    """The game is over (or stopped at a gap) exactly when a score reached the target."""
-    lay = s.lay
-    reached = z3.Or([s[f"sc{p}"] >= lay.target for p in range(lay.n)])
-    over = z3.Or(s["dk"] == code(K.GAME_OVER), z3.And(s["dk"] == code(K.GAP), s["rk"] != 0))
-    return reached == over
+    """game-ends-at-target, compiled from its declaration (:mod:`proofs.lang_z3`)."""
+    return declared(s, "game-ends-at-target")
 
 
 def _run_rise(spec: Spec, opts: Options, ruleset: str) -> Outcome:

@@ -38,6 +38,7 @@ from proofs.invariant import (
     role_on_table,
     role_with_action,
 )
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.transition import SUB_DECISIONS
 
@@ -69,10 +70,9 @@ def play_bound(n: int, six: int) -> int:
 
 
 def plays_bounded(s: ZState) -> Any:
-    """Inside a round plays ≤ progress; after a round end plays ≤ six × players + 1."""
-    lay = s.lay
-    return z3.And(z3.Implies(in_round(s), plays(s) <= progress(s)),
-                  z3.Implies(s["rk"] != 0, plays(s) <= play_bound(lay.n, lay.six)))
+    """round-is-bounded with its lemma plays-within-progress, compiled from their
+    declarations (:mod:`proofs.lang_z3`)."""
+    return z3.And(declared(s, "plays-within-progress"), declared(s, "round-is-bounded"))
 
 
 def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:

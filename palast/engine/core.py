@@ -101,7 +101,13 @@ class GameCore:
             "OWNER": tuple(self.seat_of_colour.get(c, -1) for c in range(colours)),
             "OTHERS": tuple(tuple(o for o in range(n) if o != p) for p in range(n)),
             "TARGET": self.target, "SIX": self.six, "HS": self.hand_size,
+            "ALL_CARDS": tuple(self.all_cards), "ROLES": tuple(range(self._nr)),
+            "KINGS": tuple(sorted(self.king_roles)),
+            "K_DEAL": K.DEAL, "K_OVER": K.GAME_OVER, "K_GAP": K.GAP, "GAME": self,
+            "DKI": {kind: i for i, kind in enumerate(DecisionKind)},
         }
+        #: the constants every rule-language expression of this game is compiled with
+        self.lang_constants: dict[str, object] = constants
         parameter_of = {point: name for name, (point, _) in table.items()}
         self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]

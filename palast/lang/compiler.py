@@ -16,7 +16,7 @@ from typing import Any
 from palast.lang.primitives import COLLECTION, ELEMENT, PRIMITIVES, RUNTIME
 from palast.lang.syntax import ExpressionError, Node
 
-_OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-"}
+_OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"}
 
 
 def check(node: Node, names: Iterable[str]) -> None:
@@ -191,10 +191,12 @@ def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> 
     """The kind of value ``node`` computes (``int``, ``seat``, ``cards``, ...).
 
     :param env: names in scope (rule parameters, ``let`` names, bound variables) -> kinds.
-    :param constants: names that stand for a role (role ids).
+    :param constants: names that stand for a role (role ids), or a mapping of constant
+        names to their kinds (role ids -> ``role``, decision names -> ``decision``).
     :raises ExpressionError: where an argument or operand has the wrong kind, with its column.
     """
-    roles = frozenset(constants)
+    const_kinds: Mapping[str, str] = (constants if isinstance(constants, Mapping)
+                                      else dict.fromkeys(constants, "role"))
 
     def need(got: str, want: str, at: Node, what: str) -> None:
         if not _same(got, want):
@@ -210,8 +212,8 @@ def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> 
             name = str(n.value)
             if name in scope:
                 return scope[name]
-            if name in roles:
-                return "role"
+            if name in const_kinds:
+                return const_kinds[name]
             return PRIMITIVES[name].result
         if op in ("call", "bind"):
             prim = PRIMITIVES[str(n.value)]
@@ -224,6 +226,11 @@ def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> 
                 for want, a in zip(prim.args, rest, strict=True):
                     if want != "*":
                         need(walk(a, inner), want, a, f"the expression after the collection of {prim.name}")
+                if prim.result == "+":
+                    body = walk(rest[0], inner)
+                    if body not in ELEMENT and body != ANY:
+                        raise ExpressionError(f"{prim.name} joins collections, not {body}", rest[0].column)
+                    return body
                 return ck if prim.result == "=" else prim.result
             kinds = [walk(a, scope) for a in n.args]
             for want, got, a in zip(prim.args, kinds, n.args, strict=True):
@@ -253,10 +260,13 @@ def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> 
             for k, a in zip(kinds, n.args, strict=True):
                 need(k, "bool", a, f"an operand of {op}")
             return "bool"
-        if op in ("+", "-", "<", "<=", ">", ">="):
+        if op == "+" and (kinds[0] in ELEMENT or kinds[1] in ELEMENT):
+            need(kinds[1], kinds[0], n.args[1], "the right side of + (the left side is " + kinds[0] + ")")
+            return kinds[0] if kinds[0] != ANY else kinds[1]
+        if op in ("+", "-", "*", "<", "<=", ">", ">="):
             for k, a in zip(kinds, n.args, strict=True):
                 need(k, "int", a, f"an operand of {op}")
-            return "int" if op in ("+", "-") else "bool"
+            return "int" if op in ("+", "-", "*") else "bool"
         if op in ("==", "!="):
             need(kinds[1], kinds[0], n.args[1], f"the right side of {op} (the left side is {kinds[0]})")
             return "bool"

@@ -3,7 +3,8 @@ what it means (the book prints its ``meaning``), and how it is computed on a
 position (its ``python``, a template of Python code used by
 :mod:`palast.lang.compiler`).
 
-Kinds of value: ``seat`` (a player), ``card``, ``role``, ``colour``, ``int``, ``bool``, and
+Kinds of value: ``seat`` (a player), ``card``, ``role``, ``colour``, ``int``, ``bool``,
+``decision`` (what a position waits for), and
 collections ``seats``, ``cards``, ``roles``, ``ints`` (ordered, repeats kept). ``-1`` stands
 for "none" (no card played yet, no role banned, a colour nobody plays).
 
@@ -11,7 +12,10 @@ In a template ``{0}``, ``{1}`` are the arguments; for a binder ``{v}`` is the bo
 ``{c}`` the collection and ``{0}``, ``{1}`` the expressions after it. Names in capitals are
 the game's constants, bound when a game is compiled: ``P`` (the seats), ``NR`` (number of
 roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``OTHERS``
-(seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size); ``D`` is the position.
+(seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``, ``ROLES``, ``KINGS`` (the King
+cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP`` (decision kinds), ``DKI`` (decision kind -> its number)
+and ``GAME``; ``D`` is
+the position.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ class Primitive:
     :ivar name: how an expression calls it.
     :ivar args: the kinds of its arguments (for a binder: the kinds of the expressions after
         the ``x in COLLECTION`` part; ``"*"`` for any kind).
-    :ivar result: the kind of its value (``"="`` for the kind of the collection bound).
+    :ivar result: the kind of its value (``"="`` for the kind of the collection bound, ``"+"``
+        for the kind of the (collection) expression after it).
     :ivar meaning: what it means, for the book.
     :ivar python: the code template (see the module's description).
     :ivar binder: True when the first argument is ``x in COLLECTION``.
@@ -63,12 +68,43 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("played", ("seat",), "int", "the cards a player has played this round", "D.played[{0}]"),
     _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
     _P("others", ("seat",), "seats", "every player but the one given, in seat order", "OTHERS[{0}]"),
+    _P("draw_deck", (), "cards", "the cards of the draw deck, its face-down part included (and the cards a "
+       "constructed position leaves unplaced)", "(D.deck + D.deck_bottom + D.unseen)"),
+    _P("discard_pile", (), "cards", "the cards of the discard pile", "D.discard"),
+    _P("king_deck", (), "roles", "the King cards in the King deck (a King card is named by the role it bans)",
+       "(D.king_deck + D.king_unseen)"),
+    _P("in_force", (), "roles", "the King card in force, if any (a collection of one or none)",
+       "((D.king_in_force,) if D.king_in_force >= 0 else ())"),
+    _P("spent_kings", (), "roles", "the King cards revealed earlier and no longer in force", "D.king_spent"),
+    _P("running", (), "bool", "a round has been dealt and has not ended (a stop at a gap inside it included)",
+       "(D.round >= 1 and D.round_end is None and D.decision.kind is not K_DEAL "
+       "and D.decision.kind is not K_OVER)"),
+    _P("ended", (), "bool", "the round has ended (by a whisper or by six)", "(D.round_end is not None)"),
+    _P("whisper_ended", (), "bool", "the round ended by a whisper",
+       "(D.round_end is not None and D.round_end.kind == 'whisper')"),
+    _P("six_ended", (), "bool", "the round ended by six different roles",
+       "(D.round_end is not None and D.round_end.kind == 'six')"),
+    _P("forced_whisper", (), "bool", "the round ended by a whisper forced by a hand of banned Jesters",
+       "(D.round_end is not None and D.round_end.forced)"),
+    _P("ender", (), "seat", "the player who ended the round (nobody while it runs)",
+       "(D.round_end.player if D.round_end is not None else -1)"),
+    _P("decision", (), "decision", "what the position waits for (a play, a take-back, ...: the decision names "
+       "of spec/roles.yaml, written with _ for -)", "DKI[D.decision.kind]"),
+    _P("dealing", (), "bool", "the next action is a deal (chance)", "(D.decision.kind is K_DEAL)"),
+    _P("game_over", (), "bool", "the game is over", "(D.decision.kind is K_OVER)"),
+    _P("stopped", (), "bool", "play stopped at an open variation point (a gap)", "(D.decision.kind is K_GAP)"),
+    _P("can_act", (), "bool", "whoever must decide has at least one legal action",
+       "(len(GAME.legal_actions(D)) > 0)"),
+    # ---------------------------------------------------------------- the game's cards
+    _P("all_cards", (), "cards", "every card of the game, in the engine's card order", "ALL_CARDS"),
+    _P("all_roles", (), "roles", "every role, once each", "ROLES"),
+    _P("king_cards", (), "roles", "every King card of the game", "KINGS"),
     # ---------------------------------------------------------------- cards
     _P("role", ("card",), "role", "the role a card shows", "({0} % NR)"),
     _P("colour", ("card",), "colour", "the colour of a card", "({0} // NR)"),
     _P("neutral", ("card",), "bool", "whether a card is of the neutral colour", "({0} // NR == NEUTRAL)"),
     _P("owner", ("colour",), "seat", "the player of a colour (nobody for the neutral colour)", "OWNER[{0}]"),
-    _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "[_c % NR for _c in {0}]"),
+    _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "tuple([_c % NR for _c in {0}])"),
     # ---------------------------------------------------------------- collections
     _P("count", ("*",), "int", "how many elements a collection has", "len({0})"),
     _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "tuple(dict.fromkeys({0}))"),
@@ -94,6 +130,10 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "_fewest({c}, [{0} for {v} in {c}])", binder=True),
     _P("most", ("int",), "=", "the elements with the largest value of the expression",
        "_most({c}, [{0} for {v} in {c}])", binder=True),
+    _P("gather", ("*",), "+", "every element of the collections the expression gives, joined in order",
+       "tuple([_x for {v} in {c} for _x in {0}])", binder=True),
+    _P("sum", ("int",), "int", "the sum of the expression over the collection",
+       "sum([{0} for {v} in {c}])", binder=True),
     _P("highest", ("int",), "int", "the largest value of the expression over the collection",
        "max([{0} for {v} in {c}])", binder=True),
 )}

@@ -15,7 +15,8 @@ Forms (the grammar of the book's chapter "The rule language"):
   (``filter``, ``count``, ``any``, ``all``, ``fewest``, ``most``, ``max``, ``min``, ``sum``);
 - comparisons ``a == b``, ``!=``, ``<``, ``<=``, ``>``, ``>=``, membership ``a in b``,
   ``a not in b``;
-- ``a and b``, ``a or b``, ``not a``, ``a + b``, ``a - b``, ``a if c else b``;
+- ``a and b``, ``a or b``, ``not a``, ``a + b``, ``a - b``, ``a * b``, ``a if c else b``
+  (``+`` also joins two collections of the same kind);
 - a list ``[a, b]``.
 """
 
@@ -30,7 +31,7 @@ from palast.errors import InputError
 #: Operators and what they are called in a :class:`Node`.
 COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
            ast.In: "in", ast.NotIn: "not in"}
-ARITH = {ast.Add: "+", ast.Sub: "-"}
+ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +69,11 @@ def parse(text: str) -> Node:
     """
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError("an expression must be non-empty text", 1)
+    # an expression may run over several lines (YAML keeps the breaks of indented lines):
+    # read it as one line, so columns count in that line
+    text = " ".join(line.strip() for line in text.strip().splitlines())
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"not an expression: {exc.msg}", exc.offset or 1) from None
     return _node(tree.body)
@@ -128,7 +132,7 @@ def _node(n: ast.expr) -> Node:
     if isinstance(n, ast.BinOp):
         op = ARITH.get(type(n.op))
         if op is None:
-            raise ExpressionError("only + and - are arithmetic operators here", c)
+            raise ExpressionError("only +, - and * are arithmetic operators here", c)
         return Node(op, "", (_node(n.left), _node(n.right)), column=c)
     if isinstance(n, ast.IfExp):
         return Node("if", "", (_node(n.test), _node(n.body), _node(n.orelse)), column=c)
@@ -165,10 +169,15 @@ def show(node: Node) -> str:
         return f"not {_paren(node.args[0])}"
     if op == "if":
         return f"{_paren(node.args[1])} if {_paren(node.args[0])} else {_paren(node.args[2])}"
+    if op in ("and", "or", "+", "*") or (op == "-" and node.args):
+        # a chain of the same operator reads without brackets on its left
+        first, *rest = node.args
+        head = show(first) if first.op == op else _paren(first)
+        return f" {op} ".join([head, *(_paren(a) for a in rest)])
     return f" {op} ".join(_paren(a) for a in node.args)
 
 
 def _paren(node: Node) -> str:
     text = show(node)
     return f"({text})" if node.op in ("and", "or", "if", "not", "==", "!=", "<", "<=", ">", ">=", "in",
-                                      "not in", "+", "-") else text
+                                      "not in", "+", "-", "*") else text

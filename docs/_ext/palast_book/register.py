@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from sphinx.util import logging
 
+from palast.lang.syntax import parse, show
 from palast.sources import source_notes, sources
 from palast.spec import OPEN, Spec, VariationPoint
 
@@ -278,6 +279,18 @@ class InvariantsDirective(SpecDirective):
                                    nodes.Text("about one position" if inv.kind == "state"
                                               else "about one action, its position before and after"))
             sec += self.cited(spec, inv.statement, inv.clauses)
+            if inv.holds is not None:
+                sec += nodes.paragraph("", "", text("As declared (the engine's check mode runs it, the proofs "
+                                                    "compile it to Z3): ", "pal-muted"))
+                sec += nodes.literal_block(show(parse(inv.holds)), show(parse(inv.holds)), classes=["pal-holds"])
+            else:
+                sec += nodes.paragraph("", "", text("Not yet declared as an expression: checked by code in "
+                                                    "palast.invariants.", "pal-muted"))
+            for lem in inv.lemmas:
+                sec += nodes.paragraph("", "", text("Lemma ", "pal-muted"), literal(lem.id),
+                                       text(" (a strengthening its proof needs, itself checked and proved): ",
+                                            "pal-muted"), nodes.Text(lem.statement))
+                sec += nodes.literal_block(show(parse(lem.holds)), show(parse(lem.holds)), classes=["pal-holds"])
             proved = list((inv.established_by or {}).get("proved_by", []))
             live = caught.get(inv.id, ())
             if not live:
@@ -288,7 +301,8 @@ class InvariantsDirective(SpecDirective):
                  or text("no obligation: established by the tests", "pal-muted")],
                 ["its check is shown to fail by", joined([literal(t) for t in live])],
                 ["checked in play by", f"every game of the {len(every)} tests above, after every action"],
-                ["checked by the engine", "after every action in check mode (palast.invariants)"],
+                ["checked by the engine", "after every action in check mode (palast.invariants)"
+                 if inv.holds is None else "after every action in check mode, from the declaration above"],
             ]
             sec += table(["how", "by what"], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)

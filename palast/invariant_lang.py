@@ -1,0 +1,209 @@
+"""The invariants declared as rule-language expressions (``holds`` in
+``spec/invariants.yaml``, with their lemmas): reading them, the names they may use, and
+compiling them to Python checks of a position for the engine's check mode.
+
+The proofs compile the very same expressions to Z3 (:mod:`proofs.lang_z3`), so an
+invariant is written once. Clauses: those of each invariant (``spec/invariants.yaml``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from palast.engine.state import DecisionKind, State
+from palast.lang.compiler import Compiler, check, infer
+from palast.lang.primitives import ELEMENT, PRIMITIVES
+from palast.lang.syntax import ExpressionError, Node, parse, show
+
+if TYPE_CHECKING:
+    from palast.engine.game import Game
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One declared state property: an invariant's ``holds`` or one of its lemmas.
+
+    :ivar id: the invariant's id, or the lemma's.
+    :ivar invariant: the invariant it belongs to (its own id for an invariant).
+    :ivar lemma: True for a strengthening lemma.
+    :ivar text: the expression as written.
+    :ivar node: the parsed expression.
+    :ivar path: where it is in ``spec/invariants.yaml`` (key path).
+    """
+
+    id: str
+    invariant: str
+    lemma: bool
+    text: str
+    node: Node
+    path: tuple[str | int, ...]
+
+
+def decision_names() -> dict[str, int]:
+    """Decision names usable in expressions (``take_back`` for the decision ``take-back``)
+    -> their numbers (the order of :class:`~palast.engine.state.DecisionKind`, which the
+    Z3 encoding numbers alike). Names that are primitives (``game_over``) are left out:
+    the primitive of that name says the same."""
+    return {k.value.replace("-", "_"): i for i, k in enumerate(DecisionKind)
+            if k.value.replace("-", "_") not in PRIMITIVES}
+
+
+def constant_kinds(spec: Any) -> dict[str, str]:
+    """Every constant name of invariant expressions -> its kind: role ids -> ``role``,
+    decision names -> ``decision``."""
+    return {**dict.fromkeys(decision_names(), "decision"), **dict.fromkeys(spec.roles, "role")}
+
+
+def constant_values(spec: Any) -> dict[str, int]:
+    """Every constant name of invariant expressions -> its number."""
+    return {**decision_names(), **{r: i for i, r in enumerate(spec.roles)}}
+
+
+def declared(spec: Any) -> list[Declared]:
+    """Every declared state property of ``spec``, in file order (each invariant before its
+    lemmas).
+
+    :raises ExpressionError: for an expression that does not parse (``palast spec check``
+        reports it with its place first: :func:`problems`).
+    """
+    out: list[Declared] = []
+    for i, inv in enumerate(spec.invariants.values()):
+        if inv.holds is not None:
+            out.append(Declared(inv.id, inv.id, False, inv.holds, parse(inv.holds), ("invariants", i, "holds")))
+        for j, lem in enumerate(inv.lemmas):
+            out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
+                                ("invariants", i, "lemmas", j, "holds")))
+    return out
+
+
+def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """What is wrong with the declared invariants: an expression that does not parse, uses
+    an unknown name, or is not a condition; a lemma id that repeats an id.
+
+    :returns: (key path in ``spec/invariants.yaml``, message) per problem.
+    """
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    kinds = constant_kinds(spec)
+    seen = set(spec.invariants)
+    for i, inv in enumerate(spec.invariants.values()):
+        texts: list[tuple[tuple[str | int, ...], str]] = (
+            [(("invariants", i, "holds"), inv.holds)] if inv.holds is not None else [])
+        for j, lem in enumerate(inv.lemmas):
+            if lem.id in seen:
+                out.append((("invariants", i, "lemmas", j, "id"), f"{lem.id!r} is already the id of an invariant "
+                                                                  "or lemma"))
+            seen.add(lem.id)
+            texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
+        for path, text in texts:
+            try:
+                node = parse(text)
+                check(node, kinds)
+                got = infer(node, {}, kinds)
+                if got not in ("bool", "any"):
+                    raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
+            except ExpressionError as exc:
+                out.append((path, f"{exc} (column {exc.column} of {text!r})"))
+    return out
+
+
+StateCheck = Callable[["Game", State], "str | None"]
+
+
+class _Checks:
+    """The compiled checks of one game: per declared property, a function of a position."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.props = declared(game.spec)
+        self.kinds = constant_kinds(game.spec)
+        self._compiler_names = constant_values(game.spec)
+        comp = Compiler(game.lang_constants, self._compiler_names)
+        slots = [comp.add(p.node) for p in self.props]
+        comp.build()
+        self.fns: dict[str, Callable[[State], Any]] = {p.id: s[0] for p, s in zip(self.props, slots, strict=True)}
+        self.by_id = {p.id: p for p in self.props}
+
+    def why(self, prop: Declared, s: State) -> str:
+        """Say why ``prop`` is false in ``s``: the part of the expression that fails, with
+        the element of a collection it fails for and the values compared."""
+        return _why(self, prop.node, s, {}, {})
+
+
+_CACHE: weakref.WeakKeyDictionary[Game, _Checks] = weakref.WeakKeyDictionary()
+
+
+def checks(game: Game) -> _Checks:
+    """The compiled declared checks of ``game`` (compiled once per game)."""
+    got = _CACHE.get(game)
+    if got is None:
+        got = _CACHE[game] = _Checks(game)
+    return got
+
+
+def failure(game: Game, prop_id: str, s: State) -> str | None:
+    """``None`` when the declared property ``prop_id`` holds in ``s``, else why not.
+
+    :raises KeyError: when ``game.spec`` declares no such property.
+    """
+    c = checks(game)
+    if c.fns[prop_id](s):
+        return None
+    return c.why(c.by_id[prop_id], s)
+
+
+def _name(game: Game, kind: str, value: Any) -> str:
+    if kind == "seat":
+        return game.colour_name(value) if value >= 0 else "nobody"
+    if kind == "card":
+        return game.cards.format_card(value) if value >= 0 else "no card"
+    if kind == "role":
+        return game.spec.roles[value] if value >= 0 else "no role"
+    if kind == "cards":
+        return game.cards.format_cards(value) or "no cards"
+    if kind == "roles":
+        return "[" + ", ".join(game.spec.roles[r] for r in value) + "]"
+    if kind == "seats":
+        return "[" + ", ".join(game.colour_name(p) for p in value) + "]"
+    if kind == "decision":
+        return str(list(DecisionKind)[value].value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _value(c: _Checks, node: Node, s: State, bound: Mapping[str, Any]) -> Any:
+    comp = Compiler(c.game.lang_constants, c._compiler_names)
+    slot = comp.add(node, tuple(bound))
+    comp.build()
+    return slot[0](s, *bound.values())
+
+
+def _why(c: _Checks, node: Node, s: State, bound: dict[str, Any], kinds: dict[str, str]) -> str:
+    game = c.game
+    where = "".join(f"for {k} = {_name(game, kinds[k], v)}: " for k, v in bound.items())
+    if node.op == "and":
+        for part in node.args:
+            if not _value(c, part, s, bound):
+                return _why(c, part, s, bound, kinds)
+    if node.op == "bind" and node.value == "all":
+        var, coll, body = node.args
+        ck = infer(coll, kinds, c.kinds)
+        for x in _value(c, coll, s, bound):
+            inner = {**bound, str(var.value): x}
+            if not _value(c, body, s, inner):
+                return _why(c, body, s, inner, {**kinds, str(var.value): ELEMENT.get(ck, "any")})
+    if node.op in ("==", "!=", "<", "<=", ">", ">=") and node.args:
+        left, right = node.args
+        lv, rv = _value(c, left, s, bound), _value(c, right, s, bound)
+        lk, rk = infer(left, kinds, c.kinds), infer(right, kinds, c.kinds)
+        if node.op == "==" and lk in ELEMENT:
+            from collections import Counter
+
+            extra, missing = Counter(lv) - Counter(rv), Counter(rv) - Counter(lv)
+            return (f"{where}{show(node)} is false: the left side has "
+                    f"{_name(game, lk, tuple(sorted(extra.elements())))} more and "
+                    f"{_name(game, lk, tuple(sorted(missing.elements())))} fewer")
+        return (f"{where}{show(node)} is false "
+                f"({show(left)} is {_name(game, lk, lv)}, {show(right)} is {_name(game, rk, rv)})")
+    return f"{where}{show(node)} is false"

@@ -1,0 +1,465 @@
+"""The rule language compiled to Z3: a declared expression (an invariant's ``holds``, a
+lemma) becomes a Z3 term over a symbolic position (:class:`~proofs.encoding.ZState`).
+
+This is the second back-end of :mod:`palast.lang` beside the engine's Python one, and it
+reads the same parsed expressions, so an invariant is stated once, in
+``spec/invariants.yaml``. Values are represented as follows (``n`` players, the layout's
+card kinds and roles):
+
+* a number, a condition, a player, a role, a card kind, a decision: a Python ``int`` or
+  ``bool`` when it is known while the term is built, else a Z3 term (a player is its seat
+  number, a decision the number :func:`proofs.encoding.code` gives it);
+* a collection: a :class:`Coll`, a list of ``(element, multiplicity)`` pairs with every
+  element a known Python ``int`` and the multiplicity a Z3 integer term (or ``int``). The
+  order of a collection is forgotten (the encoding counts each zone's cards per kind), so
+  ``in_order`` is the identity, ``==`` between collections compares multiplicities, and a
+  primitive that depends on order (``first``) has no meaning here.
+
+A name this back-end cannot compile raises :class:`NotCompiled` naming it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from palast.engine.state import DecisionKind
+from palast.invariant_lang import constant_kinds, constant_values
+from palast.lang.compiler import infer
+from palast.lang.primitives import ELEMENT
+from palast.lang.syntax import Node
+from proofs.encoding import ZState, code, ite, maximum, minimum, total
+
+K = DecisionKind
+
+
+class NotCompiled(ValueError):
+    """A primitive or form the Z3 back-end has no meaning for."""
+
+
+@dataclass
+class Coll:
+    """A collection: ``(element, multiplicity)`` pairs, elements known, of ``kind``
+    (``seats``, ``cards``, ``roles``, ``ints``). ``zone`` is set when the collection is
+    exactly one zone's cards (so role counts reuse the encoding's cached terms)."""
+
+    kind: str
+    items: list[tuple[int, Any]]
+    zone: int | None = field(default=None)
+
+
+class Conj:
+    """A conjunction kept as a Python list of Z3 conditions until it is needed as one term
+    (building and flattening Z3 terms from Python is what costs)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.parts = parts
+
+
+class Lin:
+    """A sum kept as a Python list of Z3 integer terms plus a known number."""
+
+    __slots__ = ("known", "terms")
+
+    def __init__(self, terms: list[Any], known: int) -> None:
+        self.terms = terms
+        self.known = known
+
+
+def _b(x: Any) -> Any:
+    """A condition as a Z3 term."""
+    if isinstance(x, Conj):
+        ctx = x.parts[0].ctx
+        arr = (z3.Ast * len(x.parts))(*[p.as_ast() for p in x.parts])
+        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(x.parts), arr), ctx)
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    return x
+
+
+def _n(x: Any) -> Any:
+    """A number as a Z3 term."""
+    if isinstance(x, Lin):
+        return total([*x.terms, x.known] if x.known else x.terms)
+    if isinstance(x, int):
+        return z3.IntVal(x)
+    return x
+
+
+def _v(x: Any) -> Any:
+    """Any value but a collection as a Z3 term."""
+    if isinstance(x, (bool, Conj)):
+        return _b(x)
+    return _n(x)
+
+
+def _sum(items: Any) -> Any:
+    """The sum of terms and numbers (a known number when every item is one)."""
+    known = 0
+    terms: list[Any] = []
+    for x in items:
+        if isinstance(x, int):
+            known += x
+        elif isinstance(x, Lin):
+            known += x.known
+            terms.extend(x.terms)
+        else:
+            terms.append(x)
+    if not terms:
+        return known
+    if len(terms) == 1 and not known:
+        return terms[0]
+    return Lin(terms, known)
+
+
+def _indicator(x: Any) -> Any:
+    """The condition ``c`` when ``x`` is ``If(c, 1, 0)``, else ``None``."""
+    if z3.is_app_of(x, z3.Z3_OP_ITE):
+        c, a, b = x.children()
+        if z3.is_int_value(a) and z3.is_int_value(b) and a.as_long() == 1 and b.as_long() == 0:
+            return c
+    return None
+
+
+def _count_eq(a: Any, b: Any) -> Any:
+    """``a == b`` for two multiplicities; a count of conditions equal to a known number is
+    a pseudo-Boolean constraint (which the solver handles far better than a sum of Ifs)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, int):
+        a, b = b, a
+    if isinstance(b, int):
+        parts = a.terms if isinstance(a, Lin) and not a.known else [a] if not isinstance(a, Lin) else []
+        conds = [_indicator(x) for x in parts]
+        if conds and all(c is not None for c in conds):
+            if len(conds) == 1:
+                return conds[0] if b == 1 else z3.Not(conds[0]) if b == 0 else False
+            return z3.PbEq([(c, 1) for c in conds], b)
+    return _n(a) == _n(b)
+
+
+def _and(parts: list[Any]) -> Any:
+    rest: list[Any] = []
+    for p in parts:  # one flat conjunction, not conjunctions of conjunctions
+        if p is False:
+            return False
+        if isinstance(p, Conj):
+            rest.extend(p.parts)
+        elif p is not True:
+            rest.append(p)
+    return True if not rest else rest[0] if len(rest) == 1 else Conj(rest)
+
+
+def _or(parts: list[Any]) -> Any:
+    if any(p is True for p in parts):
+        return True
+    rest = [_b(p) for p in parts if p is not False]
+    return False if not rest else rest[0] if len(rest) == 1 else z3.Or(rest)
+
+
+def _not(x: Any) -> Any:
+    return (not x) if isinstance(x, bool) else z3.Not(_b(x))
+
+
+def _eq(a: Any, b: Any) -> Any:
+    if isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
+        return a == b
+    return _v(a) == _v(b)
+
+
+def _cmp(op: str, a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a < b if op == "<" else a <= b if op == "<=" else a > b if op == ">" else a >= b
+    x, y = _n(a), _n(b)
+    return x < y if op == "<" else x <= y if op == "<=" else x > y if op == ">" else x >= y
+
+
+def _positive(m: Any) -> Any:
+    return m > 0 if isinstance(m, int) else _n(m) > 0
+
+
+def _when(cond: Any, m: Any) -> Any:
+    """``m`` where ``cond`` holds, else 0."""
+    if isinstance(cond, bool):
+        return m if cond else 0
+    return ite(_b(cond), _n(m), 0)
+
+
+class Z3Back:
+    """Compiles expressions of one spec over one symbolic position.
+
+    :param s: the symbolic position.
+    """
+
+    def __init__(self, s: ZState) -> None:
+        self.s = s
+        self.lay = lay = s.lay
+        spec = lay.game.spec
+        self.kinds = constant_kinds(spec)
+        self.values = constant_values(spec)
+        self.domain: dict[str, range] = {"seat": range(lay.n), "card": range(len(lay.kinds)),
+                                         "role": range(lay.nroles), "int": range(0)}
+        self.calls: dict[str, Callable[..., Any]] = {
+            "hand": lambda p: self._zone(lay.hand, p),
+            "display": lambda p: self._zone(lay.disp, p),
+            "score": lambda p: s.at_seat(p, lambda q: s[f"sc{q}"]),
+            "played": lambda p: s.at_seat(p, lambda q: s[f"pl{q}"]),
+            "tally": lambda p: s.at_seat(p, lambda q: s[f"ta{q}"]),
+            "others": lambda p: Coll("seats", [(q, 1 if isinstance(p, int) and q != p else
+                                                 0 if isinstance(p, int) else ite(p != q, 1, 0))
+                                                for q in range(lay.n)]),
+            "role": self._role_of,
+            "roles": self._roles,
+            "count": lambda c: self._count(c),
+            "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
+                                                 else min(m, 1)) for e, m in c.items]),
+            "in_order": lambda c: c,
+            "occurrences": lambda c, x: _sum(_when(_eq(e, x), m) for e, m in c.items),
+            "empty": lambda c: _eq(self._count(c), 0),
+            "smaller": lambda a, b: min(a, b) if isinstance(a, int) and isinstance(b, int) else minimum(
+                [_n(a), _n(b)]),
+        }
+        self.names: dict[str, Callable[[], Any]] = {
+            "players": lambda: Coll("seats", [(p, 1) for p in range(lay.n)]),
+            "actor": lambda: s["actor"],
+            "card": lambda: s["last"],
+            "banned": lambda: s["banned"],
+            "nobody": lambda: -1,
+            "target": lambda: lay.target,
+            "six": lambda: lay.six,
+            "hand_size": lambda: lay.hand_size,
+            "deck_size": lambda: s.deck_size(),
+            "draw_deck": lambda: self._zone((lay.deck,), 0),
+            "discard_pile": lambda: self._zone((lay.discard,), 0),
+            "king_deck": lambda: Coll("roles", [(r, ite(s[f"kd{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
+            "spent_kings": lambda: Coll("roles", [(r, ite(s[f"ks{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
+            # the King card in force, by the role it bans; -2 stands for a value that is no role
+            "in_force": lambda: Coll("roles", [(r, ite(s["banned"] == r, 1, 0)) for r in range(lay.nroles)]
+                                     + [(-2, ite(z3.Or(s["banned"] < -1, s["banned"] >= lay.nroles), 1, 0))]),
+            "running": lambda: z3.And(s["rnd"] >= 1, s["rk"] == 0, s["dk"] != code(K.DEAL),
+                                      s["dk"] != code(K.GAME_OVER)),
+            "ended": lambda: s["rk"] != 0,
+            "whisper_ended": lambda: s["rk"] == _round_end("whisper"),
+            "six_ended": lambda: s["rk"] == _round_end("six"),
+            "forced_whisper": lambda: z3.And(s["rk"] != 0, s["rforced"]),
+            "ender": lambda: s["rp"],
+            "decision": lambda: s["dk"],
+            "dealing": lambda: s["dk"] == code(K.DEAL),
+            "game_over": lambda: s["dk"] == code(K.GAME_OVER),
+            "stopped": lambda: s["dk"] == code(K.GAP),
+            "can_act": lambda: _can_act(s),
+            "all_cards": lambda: Coll("cards", [(k.index, k.copies) for k in lay.kinds]),
+            "all_roles": lambda: Coll("roles", [(r, 1) for r in range(lay.nroles)]),
+            "king_cards": lambda: Coll("roles", [(r, sum(1 for x in lay.king_roles if x == r))
+                                                 for r in sorted(set(lay.king_roles))]),
+        }
+
+    # -------------------------------------------------------------- collections
+    def _zone(self, zones: tuple[int, ...], p: Any) -> Coll:
+        s = self.s
+        if isinstance(p, int):
+            z = zones[p]
+            return Coll("cards", [(k, s.cnt(z, k)) for k in range(len(self.lay.kinds))], z)
+        def count_at(k: int) -> Any:
+            return s.at_seat(p, lambda q: s.cnt(zones[q], k))
+
+        return Coll("cards", [(k, count_at(k)) for k in range(len(self.lay.kinds))])
+
+    def _count(self, c: Coll) -> Any:
+        if c.zone is not None:
+            return self.s.zone_size(c.zone)
+        return _sum(m for _, m in c.items)
+
+    def _roles(self, c: Coll) -> Coll:
+        lay, s = self.lay, self.s
+        if c.zone is not None:
+            return Coll("roles", [(r, s.role_in(c.zone, r)) for r in range(lay.nroles)])
+        by: dict[int, list[Any]] = {}
+        for k, m in c.items:
+            by.setdefault(lay.kinds[k].role, []).append(m)
+        return Coll("roles", [(r, _sum(ms)) for r, ms in sorted(by.items())])
+
+    def _role_of(self, card: Any) -> Any:
+        roles = [k.role for k in self.lay.kinds]
+        if isinstance(card, int):
+            return roles[card] if card >= 0 else -1
+        out: Any = z3.IntVal(-1)
+        for k in range(len(roles) - 1, -1, -1):
+            out = ite(card == k, roles[k], out)
+        return out
+
+    def _join(self, a: Coll, b: Coll) -> Coll:
+        got: dict[int, list[Any]] = {}
+        for e, m in [*a.items, *b.items]:
+            got.setdefault(e, []).append(m)
+        return Coll(a.kind, [(e, _sum(ms) if len(ms) > 1 else ms[0]) for e, ms in got.items()])
+
+    def _list(self, kind: str, values: list[Any]) -> Coll:
+        """A list of values of ``kind`` as a collection over that kind's known elements."""
+        if all(isinstance(v, int) for v in values):
+            got: dict[int, int] = {}
+            for v in values:
+                got[v] = got.get(v, 0) + 1
+            return Coll(kind + "s", sorted(got.items()))
+        dom = self.domain.get(kind)
+        if not dom:
+            raise NotCompiled(f"a list of unknown {kind} values")
+        return Coll(kind + "s", [(d, _sum(ite(_eq(v, d), 1, 0) for v in values)) for d in dom])
+
+    # -------------------------------------------------------------- expressions
+    def compile(self, node: Node) -> Any:
+        """The Z3 term (or known Python value) of ``node``, a checked expression of the spec.
+
+        :raises NotCompiled: for a primitive this back-end has no meaning for.
+        """
+        return self._value(node, {}, {})
+
+    def _value(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
+        op = n.op
+        if op in ("int", "bool"):
+            return n.value
+        if op == "name":
+            name = str(n.value)
+            if name in env:
+                return env[name]
+            if name in self.values:
+                v = self.values[name]
+                return code(list(DecisionKind)[v]) if self.kinds[name] == "decision" else v
+            make = self.names.get(name)
+            if make is None:
+                raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")
+            return make()
+        if op == "call":
+            fn = self.calls.get(str(n.value))
+            if fn is None:
+                raise NotCompiled(f"the Z3 back-end has no meaning for {n.value!r}")
+            return fn(*[self._value(a, env, kinds) for a in n.args])
+        if op == "bind":
+            return self._bind(n, env, kinds)
+        if op == "list":
+            kind = infer(n, kinds, self.kinds)
+            return self._list(ELEMENT.get(kind, "int"), [self._value(a, env, kinds) for a in n.args])
+        args = [self._value(a, env, kinds) for a in n.args]
+        if op == "and":
+            return _and(args)
+        if op == "or":
+            return _or(args)
+        if op == "not":
+            return _not(args[0])
+        if op == "if":
+            c, a, b = args
+            return (a if c else b) if isinstance(c, bool) else z3.If(_b(c), _v(a), _v(b))
+        if op in ("==", "!="):
+            a, b = args
+            if isinstance(a, Coll):
+                elems = sorted({e for e, _ in a.items} | {e for e, _ in b.items})
+                ma, mb = dict(a.items), dict(b.items)
+                same = _and([_count_eq(ma.get(e, 0), mb.get(e, 0)) for e in elems])
+            else:
+                same = _eq(a, b)
+            return same if op == "==" else _not(same)
+        if op in ("<", "<=", ">", ">="):
+            return _cmp(op, *args)
+        if op == "+":
+            a, b = args
+            return self._join(a, b) if isinstance(a, Coll) else _sum([a, b])
+        if op == "-":
+            a, b = args
+            return a - b if isinstance(a, int) and isinstance(b, int) else _n(a) - _n(b)
+        if op == "*":
+            return _times(*args)
+        if op in ("in", "not in"):
+            x, c = args
+            inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
+            return inside if op == "in" else _not(inside)
+        raise NotCompiled(f"the Z3 back-end has no meaning for {op!r}")
+
+    def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
+        var, coll, *rest = n.args
+        c = self._value(coll, env, kinds)
+        name = str(var.value)
+        inner_kinds = {**kinds, name: ELEMENT.get(c.kind, "any")}
+        bodies = [(e, m, self._value(rest[0], {**env, name: e}, inner_kinds)) for e, m in c.items]
+        prim = str(n.value)
+        if prim == "all":
+            return _and([b if isinstance(m, int) and m > 0 else _or([_not(_positive(m)), b])
+                         for _, m, b in bodies if not (isinstance(m, int) and m <= 0)])
+        if prim == "any":
+            return _or([_and([_positive(m), b]) for _, m, b in bodies])
+        if prim == "filter":
+            return Coll(c.kind, [(e, _when(b, m)) for e, m, b in bodies])
+        if prim == "number":
+            return _sum(_when(b, m) for _, m, b in bodies)
+        if prim == "sum":
+            return _sum(_times(b, m) for _, m, b in bodies)
+        if prim == "gather":
+            out: Coll | None = None
+            for _, m, b in bodies:
+                if not (isinstance(m, int) and m == 1):
+                    raise NotCompiled("gather over a collection whose elements are not known to be there")
+                out = b if out is None else self._join(out, b)
+            if out is None:
+                raise NotCompiled("gather over an empty collection")
+            return out
+        if prim == "highest":
+            if not all(isinstance(m, int) and m > 0 for _, m, _ in bodies):
+                raise NotCompiled("highest over a collection whose elements are not known to be there")
+            return maximum([_n(b) for _, _, b in bodies])
+        raise NotCompiled(f"the Z3 back-end has no meaning for {prim!r}")
+
+
+def _times(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if isinstance(b, int):
+        return a if b == 1 else _n(a) * b
+    if isinstance(a, int):
+        return b if a == 1 else _n(b) * a
+    return _n(a) * _n(b)
+
+
+def _round_end(kind: str) -> int:
+    from proofs.encoding import ROUND_ENDS
+
+    return ROUND_ENDS.index(kind)
+
+
+def _can_act(s: ZState) -> Any:
+    from proofs.can_act_meaning import can_act
+
+    return can_act(s)
+
+
+_PARSED: dict[int, tuple[Any, dict[str, Node]]] = {}
+#: compiled terms per symbolic position, by property and the position's field terms (a
+#: proof asks for the same property of the same position once per case it checks)
+_TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...]], Any]] = weakref.WeakKeyDictionary()
+
+
+def declared(s: ZState, prop_id: str) -> Any:
+    """The Z3 term of the declared property ``prop_id`` (an invariant's ``holds`` or a
+    lemma of ``spec/invariants.yaml``) on ``s``.
+
+    :raises KeyError: when the spec declares no such property.
+    :raises NotCompiled: when it uses a primitive without a Z3 meaning.
+    """
+    from palast.invariant_lang import declared as all_declared
+
+    spec = s.lay.game.spec
+    got = _PARSED.get(id(spec))
+    if got is None or got[0] is not spec:
+        got = _PARSED[id(spec)] = (spec, {p.id: p.node for p in all_declared(spec)})
+    key = (prop_id, tuple(map(id, s.f.values())))
+    terms = _TERMS.get(s)
+    if terms is None:
+        terms = _TERMS[s] = {}
+    term = terms.get(key)
+    if term is None:
+        term = terms[key] = _b(Z3Back(s).compile(got[1][prop_id]))
+    return term

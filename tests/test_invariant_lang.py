@@ -1,0 +1,158 @@
+"""Invariants declared as rule-language expressions (``holds`` in spec/invariants.yaml):
+every state invariant is declared and checked from its declaration only, broken
+declarations are reported by ``palast spec check`` at their place, failures say where they
+fail, and the engine's Python back-end and the proofs' Z3 back-end give every declared
+property the same truth value on the same positions."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import z3
+
+from palast.engine import Game
+from palast.engine.state import DecisionKind, State
+from palast.invariant_lang import declared, failure
+from palast.invariants import STEP_CHECKS, state_problems
+from palast.spec import Spec
+from proofs.concrete import abstract
+from proofs.encoding import Layout, ZState, field_names
+from proofs.lang_z3 import declared as z3_declared
+from tests.conftest import make_game
+
+ROOT = Path(__file__).resolve().parent.parent
+K = DecisionKind
+
+
+def test_every_state_invariant_is_declared_and_only_declared(spec: Spec) -> None:
+    state = {i.id for i in spec.invariants.values() if i.kind == "state"}
+    with_holds = {i.id for i in spec.invariants.values() if i.holds is not None}
+    assert state <= with_holds
+    # code checks only what is not declared: no invariant is written twice
+    assert set(STEP_CHECKS).isdisjoint(with_holds)
+    assert set(STEP_CHECKS) | with_holds == set(spec.invariants)
+    lemmas = [p for p in declared(spec) if p.lemma]
+    assert lemmas and all(p.invariant in spec.invariants for p in lemmas)
+
+
+def _spec_copy(tmp_path: Path, old: str, new: str) -> Path:
+    dst = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", dst)
+    f = dst / "invariants.yaml"
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return dst
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    ("holds: not running or all(p in players, count(display(p)) < six)",
+     None),
+    ("holds: count(players)", "an invariant must be a condition, not int"),
+    ("holds: not running or all(p in players, count(displayz(p)) < six)", "unknown primitive 'displayz'"),
+    ("holds: not running or all(p in players, count(display(p)) < jester)", "must be int, not role"),
+    ("holds: not running or __import__('os')", "only whole numbers and true/false are values"),
+])
+def test_spec_check_reports_a_broken_declaration_at_its_place(tmp_path: Path, new: str, said: str | None) -> None:
+    old = "holds: not running or all(p in players, count(display(p)) < six)"
+    root = _spec_copy(tmp_path, old, new)
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    if said is None:
+        assert r.returncode == 0, r.stdout + r.stderr
+        return
+    assert r.returncode == 1, r.stdout + r.stderr  # a spec that fails its check (as tests/test_cli.py)
+    out = r.stdout + r.stderr
+    assert "invariants.yaml: line" in out and "(invariants[" in out and ".holds)" in out, out
+    assert said in out, out
+    assert "Traceback" not in out
+
+
+def test_a_lemma_may_not_reuse_an_id(tmp_path: Path) -> None:
+    root = _spec_copy(tmp_path, "- id: counts-are-whole", "- id: banned-role")
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert "lemmas[0].id" in r.stdout + r.stderr and "already the id" in r.stdout + r.stderr
+
+
+def _positions(game: Game, seeds: range) -> list[State]:
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = game.initial_state()
+        for step in range(400):
+            if s.is_terminal:
+                break
+            if step % 7 == 0:
+                out.append(s)
+            legal = game.legal_actions(s)
+            s = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
+        out.append(s)
+    return out
+
+
+def _corruptions(game: Game, s: State) -> list[State]:
+    """Positions that break declared properties in different ways."""
+    n = game.n
+    out = [replace(s, scores=(game.target, *s.scores[1:])),
+           replace(s, played=(s.played[0] + 3 * game.six * n, *s.played[1:])),
+           replace(s, king_in_force=game.spec.roles.index("marshal"))]
+    if s.hands[0]:
+        out.append(replace(s, displays=(s.displays[0] + s.hands[0], *s.displays[1:])))
+        out.append(replace(s, hands=((), *s.hands[1:])))
+    if s.deck:
+        out.append(replace(s, deck=s.deck[1:]))
+    if s.round_end is not None:  # a round end its display does not show
+        nr = game.cards.role_count
+        kept = tuple({c % nr: c for c in s.displays[s.round_end.player]}.values())[:2]
+        out.append(replace(s, round_end=replace(s.round_end, forced=False),
+                           displays=tuple(kept if i == s.round_end.player else d for i, d in enumerate(s.displays))))
+    return out
+
+
+def _z3_truth(lay: Layout, prop: str, state: State) -> bool:
+    values = abstract(lay, state)
+    f = {name: (z3.IntVal(int(values[name])) if sort == "int" else z3.BoolVal(bool(values[name])))
+         for name, sort in field_names(lay)}
+    term = z3.simplify(z3_declared(ZState(lay, f), prop))
+    assert z3.is_true(term) or z3.is_false(term), term
+    return z3.is_true(term)
+
+
+@pytest.mark.parametrize(("ruleset", "n"), [("source-a", 3), ("reference", 4), ("source-b", 5)])
+def test_the_two_back_ends_agree_on_every_declared_property(spec: Spec, ruleset: str, n: int) -> None:
+    """On positions of real play and corrupted ones, each declared invariant and lemma is
+    true in the engine exactly when its Z3 compilation is (at the card level, where the
+    encoding is exact). Each property is seen both true and false, but counts-are-whole,
+    which no list of cards can break (it is there for the counting abstraction)."""
+    game = make_game(spec, ruleset, n, check=False)
+    lay = Layout(game, "card")
+    seen: dict[str, set[bool]] = {}
+    for s in _positions(game, range(2)):
+        for t in [s, *_corruptions(game, s)]:
+            for prop in declared(spec):
+                if prop.id == "player-can-act" and t is not s:
+                    continue  # legality of a corrupted position is beyond the encoding's promises
+                py = failure(game, prop.id, t) is None
+                assert py == _z3_truth(lay, prop.id, t), (prop.id, py, t)
+                seen.setdefault(prop.id, set()).add(py)
+    lacking = {p: v for p, v in seen.items() if v != {True, False} and p not in ("player-can-act", "counts-are-whole")}
+    assert not lacking, lacking
+
+
+def test_a_failure_names_where_it_fails(spec: Spec) -> None:
+    game = make_game(spec, "reference", 4, check=False)
+    s = _positions(game, range(1))[3]
+    p = next(i for i in range(game.n) if s.hands[i])
+    broken = replace(s, displays=tuple(d + s.hands[p] + s.hands[p] if i == p else d
+                                       for i, d in enumerate(s.displays)))
+    got = dict(state_problems(game, broken))
+    assert got["no-repeated-role"].startswith(f"for p = {game.colour_name(p)}: "), got
+    assert "more and" in got["card-conservation"], got
