@@ -75,6 +75,7 @@ class Effect:
     :ivar lasts: ``once`` or ``round``.
     :ivar point: the variation point whose readings change the audience, or ``None``.
     :ivar readings: reading id -> (fields it widens, ``lasts`` or ``""`` for the base).
+    :ivar rules: the rules that emit the event (the rulebook groups effects per role by them).
     """
 
     event: str
@@ -84,6 +85,7 @@ class Effect:
     lasts: str
     point: str | None
     readings: Mapping[str, tuple[Mapping[str, str], str]]
+    rules: tuple[str, ...] = ()
 
     def under(self, reading: str | None) -> tuple[Mapping[str, str], str]:
         """The audiences and the duration under ``reading`` of :attr:`point` (``None`` or
@@ -138,7 +140,7 @@ def parse_visibility(data: Mapping[str, Any]) -> Visibility:
         readings = {r: (dict(v.get("sees", {})), str(v.get("lasts", ""))) for r, v in e.get("readings", {}).items()}
         effects.setdefault(e["event"], Effect(e["event"], tuple(e["clauses"]), str(e.get("says", "")),
                                               dict(e.get("sees", {})), str(e.get("lasts", "once")), e.get("point"),
-                                              readings))
+                                              readings, tuple(e.get("rules", ()))))
     decisions: dict[str, DecisionRule] = {}
     for d in data["decisions"]:
         decisions.setdefault(d["decision"], DecisionRule(d["decision"], tuple(d["clauses"]), str(d.get("says", "")),
@@ -192,6 +194,9 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
         if kind not in event_kinds:
             at(f, ["effects", i, "event"], f"the engine emits no event {kind!r}")
         _sees_problems(e.get("sees", {}), EVENT_FIELDS, "effect", ["effects", i, "sees"], at)
+        for j, rule in enumerate(e.get("rules", [])):
+            if rule not in spec.rules:
+                at(f, ["effects", i, "rules", j], f"unknown rule {rule!r}")
         point = e.get("point")
         if point is None:
             continue
