@@ -34,6 +34,23 @@ ZONES: Mapping[str, bool] = {
     "hand": True, "display": True, "draw-deck": False, "discard-pile": False, "king-deck": False,
     "king-in-force": False, "king-spent": False,
 }
+#: The zone of a player's own hand.
+HAND_ZONE = "hand"
+#: The zones that hold King cards (role indices), not role cards.
+ROLE_ZONES: frozenset[str] = frozenset({"king-deck", "king-in-force", "king-spent"})
+#: For each zone: its cards in a position (a :class:`palast.engine.state.State`), by seat
+#: (``-1`` for a table zone), and its size. King zones hold role indices. A draw deck or King
+#: deck whose order the position does not fix lists only its known part; its count is exact.
+ZONE_READERS: Mapping[str, tuple[Callable[[Any, int], tuple[int, ...]], Callable[[Any, int], int]]] = {
+    "hand": (lambda s, p: s.hands[p], lambda s, p: len(s.hands[p])),
+    "display": (lambda s, p: s.displays[p], lambda s, p: len(s.displays[p])),
+    "draw-deck": (lambda s, p: s.deck + s.deck_bottom, lambda s, p: s.deck_size),
+    "discard-pile": (lambda s, p: s.discard, lambda s, p: len(s.discard)),
+    "king-deck": (lambda s, p: s.king_deck, lambda s, p: s.king_deck_size),
+    "king-in-force": (lambda s, p: (s.king_in_force,) if s.king_in_force >= 0 else (),
+                      lambda s, p: 1 if s.king_in_force >= 0 else 0),
+    "king-spent": (lambda s, p: s.king_spent, lambda s, p: len(s.king_spent)),
+}
 #: An event's fields that ``sees`` may hide (the fields of :class:`palast.engine.events.Event`
 #: that carry what happened, not where it is written down).
 EVENT_FIELDS: frozenset[str] = frozenset({"player", "other", "card", "role", "count", "cards", "seats", "detail"})

@@ -13,7 +13,7 @@ No role is named here: a role's effect on knowledge is the ``sees`` of its event
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -22,24 +22,11 @@ from palast.engine.events import Event
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 from palast.errors import InputError
 from palast.spec import OPEN
-from palast.visibility import Effect, Visibility
+from palast.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
 
-#: For each zone of ``spec/visibility.yaml``: its cards in a position, by seat (``-1`` for a
-#: table zone), and its size. King zones hold role indices. A draw deck or King deck whose
-#: order the position does not fix lists only its known part; its count is exact.
-ZONE_READERS: Mapping[str, tuple[Callable[[State, int], tuple[int, ...]], Callable[[State, int], int]]] = {
-    "hand": (lambda s, p: s.hands[p], lambda s, p: len(s.hands[p])),
-    "display": (lambda s, p: s.displays[p], lambda s, p: len(s.displays[p])),
-    "draw-deck": (lambda s, p: s.deck + s.deck_bottom, lambda s, p: s.deck_size),
-    "discard-pile": (lambda s, p: s.discard, lambda s, p: len(s.discard)),
-    "king-deck": (lambda s, p: s.king_deck, lambda s, p: s.king_deck_size),
-    "king-in-force": (lambda s, p: (s.king_in_force,) if s.king_in_force >= 0 else (),
-                      lambda s, p: 1 if s.king_in_force >= 0 else 0),
-    "king-spent": (lambda s, p: s.king_spent, lambda s, p: len(s.king_spent)),
-}
 #: The card-carrying fields of an event: a field the visibility file declares an audience
 #: for is a showing of cards to that audience (:attr:`Observation.shown`).
 CARD_FIELDS: tuple[str, ...] = ("card", "cards")
@@ -162,14 +149,14 @@ class Observation:
     @property
     def hand(self) -> tuple[int, ...]:
         """The viewer's own hand."""
-        return self.zone("hand", self.player).cards or ()
+        return self.zone(HAND_ZONE, self.player).cards or ()
 
     def known_cards(self) -> tuple[int, ...]:
         """Every card whose place the viewer sees now: zones and open hands (sorted;
         King zones excluded)."""
         out: list[int] = []
         for z in self.zones:
-            if z.cards is not None and not z.zone.startswith("king"):
+            if z.cards is not None and z.zone not in ROLE_ZONES:
                 out.extend(z.cards)
         for _, cards in self.open_hands:
             out.extend(cards)
@@ -186,7 +173,7 @@ def audience_includes(audience: str, viewer: int, who: Mapping[str, int]) -> boo
         return False
     if audience == "involved":
         return viewer in (who.get("player", -1), who.get("other", -1))
-    return who.get(audience, -2) == viewer
+    return who.get(audience) == viewer
 
 
 def reading_of(game: Game, point: str | None) -> str | None:
@@ -232,8 +219,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
     for rule in vis.zones:
         cards_aud, count_aud = rule.under(reading_of(game, rule.point))
         read_cards, read_count = ZONE_READERS[rule.zone]
-        held = rule.zone in ("hand", "display")
-        for seat in (range(game.n) if held else (-1,)):
+        for seat in (range(game.n) if ZONES[rule.zone] else (-1,)):
             who = {"owner": seat}
             zones.append(ZoneView(rule.zone, seat,
                                   read_count(state, seat) if audience_includes(count_aud, viewer, who) else None,
