@@ -7,7 +7,11 @@ the player cannot see, each possible result is listed with its exact probability
 the player knows.
 
 What the player knows of a card they cannot place is nothing: every card they cannot place
-(:func:`unplaced`) is equally likely to lie in any place hidden from them. So the top card
+(:func:`unplaced`) is equally likely to lie in any place hidden from them. A card counts as
+placed when the player sees it now (their hand, a display, a hand open to them) or discarded
+it this round; what they could infer from an earlier one-time showing (a Treasurer's hand
+shown once) or from how the others played is not used, since no model of the others'
+choices is given. So the top card
 of a draw deck they cannot see is each unplaced card with probability (its copies) / (the
 unplaced cards), and the top of a King deck each King card in it alike. A result is
 computed in a world where that card is on top (the position with that card moved there from

@@ -10,6 +10,7 @@ ruling's position)::
         hidden: [cards_given]            # the outcome's events with a field hidden from blue
         decision_hidden: [given]         # fields of the pending decision hidden from blue
         open_hands: {red: [guard/red]}   # other hands open to blue now
+        hidden_zones: [draw-deck, ...]   # the zones on the table whose cards blue cannot see
 
 Each listed key is compared; a key left out is not checked.
 """
@@ -26,7 +27,7 @@ from palast.engine.state import State
 from palast.errors import NotationError
 
 #: The keys a player's view in a ruling may state.
-VIEW_KEYS: tuple[str, ...] = ("shown", "hidden", "decision_hidden", "open_hands")
+VIEW_KEYS: tuple[str, ...] = ("shown", "hidden", "decision_hidden", "open_hands", "hidden_zones")
 
 
 def view_values(game: Game, state: State, history: Sequence[Event], first: int) -> dict[str, dict[str, Any]]:
@@ -45,6 +46,7 @@ def view_values(game: Game, state: State, history: Sequence[Event], first: int) 
             "hidden": [s.event.kind for s in obs.history if s.index >= first and s.hidden],
             "decision_hidden": list(obs.decision.hidden),
             "open_hands": {game.colour_name(s): [fc(c) for c in cards] for s, cards in obs.open_hands},
+            "hidden_zones": [z.zone for z in obs.zones if z.seat < 0 and z.cards is None],
         }
     return out
 

@@ -354,6 +354,8 @@ class RulingDirective(RulingBase):
                         said.append("hidden from them: " + ", ".join(event_words(k) for k in seen["hidden"]))
                     if seen.get("decision_hidden"):
                         said.append("the pending decision's " + ", ".join(seen["decision_hidden"]) + " hidden")
+                    if seen.get("hidden_zones"):
+                        said.append("cards hidden from them: " + ", ".join(seen["hidden_zones"]))
                     for owner, cards in seen.get("open_hands", {}).items():
                         said.append(f"{owner}'s hand open to them: {', '.join(cards)}")
                     body.append(nodes.Text("; ".join(said) + ". "))
