@@ -126,7 +126,7 @@ def z3_verdict(invariant: str, r: Replay) -> tuple[bool | None, str]:
     lay = Layout(r.game, LEVELS.get(invariant, "role"))
     s = constant_state(lay, abstract(lay, r.before))
     t = constant_state(lay, abstract(lay, r.after))
-    name = getattr(fn, "__name__", "the predicate")
+    name = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__name__', 'predicate')}".lstrip(".")
     if kind == "step":
         if truth(fn(Pair(lay, s, t), r.before.decision.kind)):
             return False, f"Z3: {name} holds on the stored action"
