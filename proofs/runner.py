@@ -22,7 +22,7 @@ from proofs.obligation import Obligation, Options, Outcome, Unknown
 
 #: The families of obligations, in the order they are listed.
 FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination",
-            "can_act", "cupbearer", "reachability", "differential")
+            "can_act", "cupbearer", "reachability", "differential", "nonvacuous")
 
 
 def _module(family: str) -> ModuleType:
