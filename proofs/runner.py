@@ -1,8 +1,10 @@
 """Collect the obligations of every family and run them.
 
 :func:`all_obligations` lists them in a fixed order. :func:`run` runs a selection, in
-worker processes when ``jobs > 1`` (obligations of one ruleset share a worker, so the Z3
-contexts of that ruleset are built once), and returns one :class:`Line` per obligation.
+worker processes when ``jobs > 1`` (obligations of one ruleset and encoding level share a
+worker, so the Z3 contexts they use are built once), and returns one :class:`Line` per
+obligation, in the order given whatever the number of jobs. Ctrl-C stops the workers
+(:class:`Interrupted`); a worker that dies is :class:`WorkerDied`.
 An obligation passes when its result is the one it expects and every obligation it
 assumes (:attr:`Obligation.needs`, same ruleset) passes too.
 """
@@ -10,9 +12,11 @@ assumes (:attr:`Obligation.needs`, same ruleset) passes too.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
@@ -54,6 +58,7 @@ class Line:
     files: tuple[str, ...]
     invariants: tuple[str, ...]
     passed: bool
+    coverage: tuple[tuple[str, int], ...] = ()
 
 
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
@@ -68,14 +73,23 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
-                out.detail, out.files, ob.invariants, out.result == ob.expect)
+                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage)
 
 
 _SPEC: Spec | None = None
 
 
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C); the worker processes are stopped."""
+
+
+class WorkerDied(Exception):
+    """A worker process ended abruptly (killed, out of memory)."""
+
+
 def _init(spec: Spec | str) -> None:
     global _SPEC
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
     # a forked worker takes the parent's spec as it is (house rulesets included, palast.house)
     _SPEC = spec if isinstance(spec, Spec) else load_spec(spec)
 
@@ -86,43 +100,73 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
     return [run_one(_SPEC, by_key[k], opts) for k in keys]
 
 
-#: Families whose obligations run in a group of their own per ruleset (they build their own
-#: card-level encodings).
-SEPARATE = ("conservation", "differential")
+#: Families whose obligations use the card-level encoding: per ruleset they run in a group
+#: of their own, which builds that ruleset's card-level contexts once.
+CARD_LEVEL = ("conservation", "differential")
 
 
 def _groups(selected: Sequence[Obligation]) -> list[list[str]]:
-    """Obligations grouped by ruleset (the :data:`SEPARATE` families apart), costliest first."""
+    """Obligations grouped by ruleset and level (:data:`CARD_LEVEL`), costliest first."""
     groups: dict[str, list[Obligation]] = {}
     for ob in selected:
-        key = f"{ob.ruleset}/{ob.family}" if ob.family in SEPARATE else ob.ruleset
+        key = f"{ob.ruleset}/card" if ob.family in CARD_LEVEL else ob.ruleset
         groups.setdefault(key, []).append(ob)
     ordered = sorted(groups.values(), key=lambda g: -sum(ob.cost for ob in g))
     return [[ob.key for ob in g] for g in ordered]
 
 
-def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 2) -> list[Line]:
+def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1) -> list[Line]:
     """Run ``selected`` and return their lines in the order given.
 
-    :param jobs: worker processes (1: run here).
+    :param jobs: worker processes (1: run here, in this process).
+    :raises Interrupted: on Ctrl-C (the workers are stopped first).
+    :raises WorkerDied: when a worker process ends abruptly.
     """
     groups = _groups(selected)
     lines: dict[str, Line] = {}
     if jobs <= 1 or len(groups) <= 1:
         by_key = {ob.key: ob for ob in selected}
-        for g in groups:
-            for k in g:
-                lines[k] = run_one(spec, by_key[k], opts)
+        try:
+            for g in groups:
+                for k in g:
+                    lines[k] = run_one(spec, by_key[k], opts)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
     else:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                                 initargs=(spec,)) as pool:
-            for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
-                for k, line in zip(g, result, strict=True):
-                    lines[k] = line
+        lines = _run_pool(spec, groups, opts, jobs)
     ordered = [lines[ob.key] for ob in selected]
     _apply_needs(selected, ordered)
     return ordered
+
+
+def _run_pool(spec: Spec, groups: list[list[str]], opts: Options, jobs: int) -> dict[str, Line]:
+    ctx = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=ctx, initializer=_init,
+                               initargs=(spec,))
+    lines: dict[str, Line] = {}
+    try:
+        for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
+            for k, line in zip(g, result, strict=True):
+                lines[k] = line
+    except KeyboardInterrupt:
+        _stop(pool)
+        raise Interrupted() from None
+    except BrokenProcessPool as exc:
+        _stop(pool)
+        raise WorkerDied(str(exc)) from None
+    pool.shutdown()
+    return lines
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (an obligation can run for a
+    minute; the executor would wait for it)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
 
 
 def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
@@ -140,6 +184,7 @@ def as_dict(line: Line) -> dict[str, object]:
     d = asdict(line)
     d["files"] = list(line.files)
     d["invariants"] = list(line.invariants)
+    d["coverage"] = dict(line.coverage)
     return d
 
 
