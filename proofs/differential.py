@@ -235,10 +235,10 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
     so players complete six different roles, Guards take back and Cupbearers swap in full
     displays). From the pool, for every rule id and event kind its positions fire (rarest
     first), up to :data:`COVER` positions firing it are chosen; the rest are drawn
-    uniformly. :raises ValueError: if ``count`` is too small to hold the covering ones.
+    uniformly (when ``count`` is too small for all the covering ones, the rarest come first).
     """
     pool: list[tuple[State, Action | None]] = []
-    policies = (_uniform, _careful_play)
+    policies = (_uniform, _careful_play, _careful_play)
     games = 0
     while len(pool) < POOL * count:
         policy = policies[games % len(policies)]
@@ -266,9 +266,7 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
     for f in sorted(by_feature, key=lambda f: (len(by_feature[f]), f)):
         have = sum(1 for i in by_feature[f] if i in chosen)
         rest = [i for i in by_feature[f] if i not in chosen]
-        chosen |= set(rng.sample(rest, max(0, min(len(rest), COVER - have))))
-    if len(chosen) > count:
-        raise ValueError(f"{count} positions cannot hold the {len(chosen)} that cover every rule and event")
+        chosen |= set(rng.sample(rest, max(0, min(len(rest), COVER - have, count - len(chosen)))))
     rest = [i for i in range(len(pool)) if i not in chosen]
     chosen |= set(rng.sample(rest, count - len(chosen)))
     return [pool[i] for i in sorted(chosen)]

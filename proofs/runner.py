@@ -11,8 +11,11 @@ assumes (:attr:`Obligation.needs`, same ruleset) passes too.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import signal
+import sys
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from palast.spec import Spec, load_spec
 from proofs.obligation import Obligation, Options, Outcome, Unknown
@@ -70,10 +74,24 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
     except Unknown as exc:
         out = Outcome("unknown", f"the solver could not decide: {exc}")
     except Exception as exc:  # an obligation that crashes fails, it does not stop the run
+        if _is_interrupt(exc):
+            raise KeyboardInterrupt from None
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
                 out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage)
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C that arrived inside a z3 call: ctypes turns it into an ``ArgumentError``
+    ("argument 1: KeyboardInterrupt"), which must stop the run, not fail one obligation."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or (isinstance(seen, ctypes.ArgumentError)
+                                                   and "KeyboardInterrupt" in str(seen)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 _SPEC: Spec | None = None
@@ -122,21 +140,55 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1
     :raises Interrupted: on Ctrl-C (the workers are stopped first).
     :raises WorkerDied: when a worker process ends abruptly.
     """
+    import z3
+
+    # Z3 otherwise takes Ctrl-C over during a check and quietly ends only that check: with
+    # this off Python raises KeyboardInterrupt as soon as the running check returns
+    z3.set_param("ctrl_c", False)
     groups = _groups(selected)
     lines: dict[str, Line] = {}
     if jobs <= 1 or len(groups) <= 1:
         by_key = {ob.key: ob for ob in selected}
-        try:
-            for g in groups:
-                for k in g:
-                    lines[k] = run_one(spec, by_key[k], opts)
-        except KeyboardInterrupt:
-            raise Interrupted() from None
+        with _StopBetweenObligations() as stop:
+            try:
+                for g in groups:
+                    for k in g:
+                        lines[k] = run_one(spec, by_key[k], opts)
+                        if stop.asked:
+                            raise Interrupted()
+            except KeyboardInterrupt:
+                raise Interrupted() from None
     else:
         lines = _run_pool(spec, groups, opts, jobs)
     ordered = [lines[ob.key] for ob in selected]
     _apply_needs(selected, ordered)
     return ordered
+
+
+class _StopBetweenObligations:
+    """While running in this process: the first Ctrl-C asks to stop once the running
+    obligation ends (a KeyboardInterrupt inside a z3 call can be lost in a finaliser), a
+    second one stops at once. Outside the main thread nothing changes."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+        print("palast prove: stopping after the obligation that is running (Ctrl-C again: at once)",
+              file=sys.stderr, flush=True)
+
+    def __enter__(self) -> _StopBetweenObligations:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
 
 
 def _run_pool(spec: Spec, groups: list[list[str]], opts: Options, jobs: int) -> dict[str, Line]:

@@ -79,7 +79,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
             _search(spec, only, chosen, opts, as_json)
         lines = run(spec, selected, opts, jobs=jobs)
     except Interrupted:
-        click.echo("palast prove: interrupted; the worker processes are stopped", err=True)
+        click.echo("palast prove: interrupted; no result", err=True)
         ctx.exit(130)
     except WorkerDied as exc:
         click.echo(f"palast prove: a worker process died ({exc}); no result", err=True)
