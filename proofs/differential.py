@@ -196,7 +196,7 @@ class Differ:
 
 
 #: Positions played per position compared.
-POOL = 12
+POOL = 6
 #: Positions chosen first for each rule id and event kind the pool fires (the rarest first),
 #: so that every rule and event random play reaches is compared at least this often.
 COVER = 3

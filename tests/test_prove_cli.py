@@ -167,3 +167,15 @@ def test_the_summary_wording_is_the_one_the_docs_quote() -> None:
     readme = (root / "README.md").read_text(encoding="utf-8")
     example = re.findall(r"^palast prove: .*$", readme, re.M)
     assert example and all(SUMMARY.match(q) for q in example)
+
+
+def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spec) -> None:
+    """The rules it may find nowhere are excused only by obligations it names as lemmas."""
+    from proofs.explain import lemmas
+    from proofs.reachability import RULES_NEVER_REACHED
+
+    obs = all_obligations(spec)
+    for ob in (o for o in obs if o.name == "differential"):
+        assert [n for n, _ in lemmas(obs, ob)] == list(RULES_NEVER_REACHED)
+        assert all(o.expect == "no-such-state" for o in obs if o.name in RULES_NEVER_REACHED
+                   and o.ruleset == ob.ruleset)
