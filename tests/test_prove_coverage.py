@@ -62,15 +62,15 @@ def test_a_rule_that_fires_in_no_compared_position_fails(spec: Spec) -> None:
     """Positions of 3 players under source-b; without those where a sixth different role
     can be completed the check ends unknown naming round.end.six; with them it does not."""
     rule_of = rule_of_clauses(spec)
-    items = [it for it in positions(spec, "source-b", states=90) if it[1].n == 3]
+    items = [it for it in positions(spec, "source-b") if it[1].n == 3 and it[0] == "random play"]
     six = [it for it in items if "round.end.six" in fired(it[1], it[2], it[3], rule_of)]
     assert six, "the positions of 3 players hold a six"
-    rest = [it for it in items if it not in six]
+    rest = [it for it in items if it not in six][:30]
     out = compare_all(spec, rest)
     assert out.result == "unknown", out.detail
     assert "round.end.six" in _missing(out)
     assert dict(out.coverage)["round.end.six"] == 0
-    with_six = compare_all(spec, items)
+    with_six = compare_all(spec, six + rest)
     assert dict(with_six.coverage)["round.end.six"] == len(six)
     assert "round.end.six" not in _missing(with_six)
 
