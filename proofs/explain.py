@@ -12,11 +12,23 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from typing import Protocol
 
 from palast.errors import InputError
 from palast.spec import Spec
 from proofs.obligation import Obligation
-from proofs.runner import Line
+
+
+class Result(Protocol):
+    """What :func:`explain` reads of a run's line (:class:`proofs.runner.Line`; the runner
+    imports every proofs module, so this one does not import it)."""
+
+    result: str
+    expected: str
+    seconds: float
+    detail: str
+    files: tuple[str, ...]
+    passed: bool
 
 
 def find(obligations: Sequence[Obligation], name: str) -> list[Obligation]:
@@ -51,7 +63,7 @@ def lemmas(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str,
     return [(n, by_name[n].statement) for n in ob.needs if n != ob.name and n in by_name]
 
 
-def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line: Line | None) -> list[str]:
+def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line: Result | None) -> list[str]:
     """The text of ``palast prove --explain`` for ``ob`` under its ruleset.
 
     :param line: its result when it was run, else None.
