@@ -23,7 +23,8 @@ A ruling is a file ``spec/rulings/<id>.yaml`` (schema ``spec/schema/ruling.schem
   (``null``, ``whisper``, ``six``), ``scores`` (colour -> score), ``next_to_move``,
   ``winners``, ``gap`` (the open variation point play stops at, or ``null``),
   ``banned`` (the role banned afterwards), ``hands`` and ``displays`` (colour -> cards, as
-  multisets), ``note``.
+  multisets), ``views`` (colour -> what that player learns and what stays hidden from
+  them, :mod:`palast.ruling_views`), ``note``.
 
 The rulesets a ruling is checked under are the keys of ``expect``. The public API, also
 used by the Sphinx rulebook: :func:`load_rulings`, :func:`check_ruling` /
@@ -45,6 +46,7 @@ from palast.engine.game import Game, InvariantViolation
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError, SpecError
 from palast.event_words import event_words
+from palast.ruling_views import view_problems, view_values, views_agree
 from palast.scenario import Scenario, scenario_from_document
 from palast.schemas import schema_errors
 from palast.spec import Spec
@@ -54,7 +56,8 @@ K = DecisionKind
 
 #: The fields an expectation may check, in the order they are reported.
 FIELDS: tuple[str, ...] = ("illegal", "decision", "player", "forced", "legal_actions", "probabilities", "events",
-                           "round_end", "scores", "next_to_move", "winners", "gap", "banned", "hands", "displays")
+                           "round_end", "scores", "next_to_move", "winners", "gap", "banned", "hands", "displays",
+                           "views")
 
 
 @dataclass(frozen=True)
@@ -302,6 +305,8 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                         cards.parse_card(text)
                     except NotationError as exc:
                         err(base + [key, who, i], exc.message)
+        if "views" in exp:
+            view_problems(game, exp["views"], base + ["views"], err)
         if exp.get("gap") is not None and exp["gap"] not in spec.variation_points:
             err(base + ["gap"], f"unknown variation point {exp['gap']!r}")
         if exp.get("banned") is not None:
@@ -396,6 +401,7 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
     except (InputError, InvariantViolation) as exc:
         return Outcome(ruleset, {}, f"error: {exc}", error=str(exc))
     events: list[Event] = [e for _, st in steps for e in st.events]
+    history = list(events)
     if ruling.action is not None and state.decision.kind is not K.GAP:
         try:
             step = game.apply(state, parse_action(game, ruling.action))
@@ -405,6 +411,7 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
             return Outcome(ruleset, {}, f"error: {exc}", error=str(exc))
         state = step.state
         events = list(step.events)
+        history.extend(events)
     d = state.decision
     name = game.colour_name
     fc = game.cards.format_card
@@ -434,6 +441,8 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
         "hands": {name(s): [fc(c) for c in h] for s, h in enumerate(state.hands)},
         "displays": {name(s): [fc(c) for c in x] for s, x in enumerate(state.displays)},
     }
+    if any("views" in exp for exp in ruling.expect.values()):  # only where a ruling asks: views add noise
+        values["views"] = view_values(game, state, history, len(history) - len(events))
     points: list[str] = []
     for e in events:
         points.extend(p for p in e.points if p not in points)
@@ -511,6 +520,9 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
             same = want == have
         elif key == "probabilities":
             same = ({a: Fraction(p) for a, p in want.items()} == {a: Fraction(p) for a, p in (have or {}).items()})
+        elif key == "views":
+            have = {who: {k: (have or {}).get(who, {}).get(k) for k in want[who]} for who in want}
+            same = views_agree(want, have)
         elif key == "winners":
             same = (sorted(want) if want else want) == (sorted(have) if have else have)
         else:

@@ -157,7 +157,9 @@ def render_text(doc: dict[str, Any]) -> list[str]:
                      f"{'diverged':>10}{'outcome':>9}  example seed")
         for p, v in r["variation_points"].items():
             if not v["executable"]:
-                lines.append(f"   {p:<27}{v['changes_outcome']:>9}  (no engine parameter: nothing to execute)")
+                why = ("only what players know changes: spec/visibility.yaml, palast ask --as"
+                       if v["changes_outcome"] == "knowledge" else "no engine parameter: nothing to execute")
+                lines.append(f"   {p:<27}{v['changes_outcome']:>9}  ({why})")
                 continue
             ex = v["example_seed"] if v["example_seed"] is not None else "-"
             lines.append(f"   {p:<27}{v['changes_outcome']:>9}{v['reached_per_1000']:>14.1f}"

@@ -20,6 +20,7 @@ from typing import Any
 from palast.errors import SpecError
 from palast.schemas import schema_errors
 from palast.sources import check_sources
+from palast.visibility import Visibility, parse_visibility, visibility_problems
 from palast.yamlio import Document, read_yaml
 
 #: Spec files, in load order, with the schema each must satisfy.
@@ -31,6 +32,7 @@ SPEC_FILES: tuple[tuple[str, str], ...] = (
     ("variation_points.yaml", "variation_points.schema.json"),
     ("rulesets.yaml", "rulesets.schema.json"),
     ("invariants.yaml", "invariants.schema.json"),
+    ("visibility.yaml", "visibility.schema.json"),
 )
 
 #: The word a ruleset uses for a variation point it leaves undecided.
@@ -222,6 +224,8 @@ class Spec:
     default_ruleset: str
     invariants: Mapping[str, Invariant]
     documents: Mapping[str, Document] = field(repr=False)
+    #: who sees what (``spec/visibility.yaml``)
+    visibility: Visibility = field(repr=False, default=Visibility((), {}, {}))
 
     # -- numbers -----------------------------------------------------------------
     @property
@@ -424,7 +428,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
         for i in docs["invariants.yaml"].data["invariants"]
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
-                neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs)
+                neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs,
+                parse_visibility(docs["visibility.yaml"].data))
 
 
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
@@ -596,6 +601,10 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
         at(place.file, [*place.path, *inner], msg)
     if rulings:
         problems.extend(ruling_reference_problems(spec))
+    # who sees what (spec/visibility.yaml)
+    from palast.engine.events import EVENT_KINDS
+    from palast.engine.state import DecisionKind
+    visibility_problems(spec, EVENT_KINDS, frozenset(k.value for k in DecisionKind), at)
 
     # invariants
     from palast.invariant_lang import problems as invariant_problems

@@ -14,7 +14,10 @@ Shared machinery:
 * :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
   engine; counterexamples as scenarios;
 * :mod:`proofs.witness` — reachability questions and their stored witnesses;
-* :mod:`proofs.runner` — collects and runs every family's obligations.
+* :mod:`proofs.runner` — collects and runs every family's obligations;
+* :mod:`proofs.coverage` — which rules a compared position fires, and the differential
+  check's coverage per rule;
+* :mod:`proofs.explain` — what an obligation states, in words (``palast prove --explain``).
 
 One module per family of obligations: :mod:`proofs.conservation`, :mod:`proofs.king`,
 :mod:`proofs.hand_display`, :mod:`proofs.displays`, :mod:`proofs.scores`,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -37,16 +37,18 @@ import z3
 from z3.z3 import _to_expr_ref
 
 from palast.engine import Game
-from palast.engine.actions import Action
+from palast.engine.actions import Action, Play
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError
 from palast.notation import parse_action
 from palast.scenario import load_scenario
 from palast.spec import Spec
 from proofs.concrete import Values, abstract, label_of
+from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
-from proofs.invariant import make_game, player_counts
+from proofs.invariant import Context, context, make_game, player_counts
 from proofs.obligation import Obligation, Options, Outcome, check, solver
+from proofs.reachability import RULES_NEVER_REACHED
 from proofs.search import WITNESS_DIR
 from proofs.transition import ACTION_KINDS, Label, Transition
 
@@ -73,14 +75,23 @@ class Differ:
     """The card-level relation of one game, ready to be specialised to positions.
 
     :param game: the game.
+    :param ctx: the card-level proof context of the same game, whose transition terms are
+        then reused instead of built anew (:func:`proofs.invariant.context`).
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, ctx: Context | None = None) -> None:
         self.game = game
-        self.lay = lay = Layout(game, "card")
-        tr = Transition(lay)
-        self.s = s = ZState.fresh(lay, "s")
-        self.label = label = Label.fresh(lay, "a")
+        if ctx is not None:
+            self.lay = lay = ctx.lay
+            self.s = s = ctx.s
+            self.label = label = ctx.label
+            steps = ctx.steps
+        else:
+            self.lay = lay = Layout(game, "card")
+            tr = Transition(lay)
+            self.s = s = ZState.fresh(lay, "s")
+            self.label = label = Label.fresh(lay, "a")
+            steps = {kind: tr.step(s, label, kind) for kind in ACTION_KINDS}
         self.names = [n for n, _ in field_names(lay)]
         self.is_bool = [sort == "bool" for _, sort in field_names(lay)]
         sorts = [s.f[n].sort() for n in self.names]
@@ -90,7 +101,7 @@ class Differ:
         self.used: dict[DecisionKind, list[Any]] = {}
         self.src: dict[DecisionKind, Any] = {}
         for kind in ACTION_KINDS:
-            legal, after = tr.step(s, label, kind)
+            legal, after = steps[kind]
             self.packed[kind] = pack(z3.And(legal, label.used(kind)), *[after.f[n] for n in self.names])
             used = self._used(kind)
             unused = [x for x in all_label if not any(x.eq(u) for u in used)]
@@ -184,24 +195,54 @@ class Differ:
         return f"after the deal Z3 and engine differ on {diff}" if diff else None
 
 
-#: Events that mark a position as rare in random play; up to a third of the positions
-#: compared are chosen among those where some legal action causes one.
-RARE_EVENTS = frozenset({"game_ended", "target_reached", "king_deck_reshuffled", "action_skipped", "rule_gap",
-                         "no_card_drawn", "round_ended", "cards_swapped"})
 #: Positions played per position compared.
-POOL = 4
+POOL = 6
+#: Positions chosen first for each rule id and event kind the pool fires (the rarest first),
+#: so that every rule and event random play reaches is compared at least this often.
+COVER = 3
+
+
+def _features(game: Game, state: State, deal: Action | None,
+              rule_of: Mapping[tuple[str, ...], str]) -> frozenset[str]:
+    """:func:`proofs.coverage.fired` and the event kinds (``event:KIND``) of the position's
+    actions."""
+    events = events_of(game, state, deal)
+    return (frozenset(r for r, _ in events) | frozenset(f"event:{k}" for _, k in events)
+            | refused(game, state, rule_of))
+
+
+def _careful_play(game: Game, state: State, acts: list[Action], rng: random.Random) -> Action:
+    """A play that does not repeat a role of the actor's display where there is one (so
+    displays grow to six different roles), otherwise any; other decisions at random."""
+    if state.decision.kind is K.PLAY:
+        shown = {game.cards.role_of(c) for c in state.displays[state.decision.player]}
+        fresh = [a for a in acts if isinstance(a, Play) and game.cards.role_of(a.card) not in shown]
+        if fresh:
+            return fresh[rng.randrange(len(fresh))]
+    return acts[rng.randrange(len(acts))]
+
+
+def _uniform(game: Game, state: State, acts: list[Action], rng: random.Random) -> Action:
+    return acts[rng.randrange(len(acts))]
 
 
 def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[State, Action | None]]:
-    """``count`` positions of uniformly random complete games (chance by its
-    probabilities), each with the deal played there (for deal decisions) or None.
+    """``count`` positions of random complete games (chance by its probabilities), each
+    with the deal played there (for deal decisions) or None.
 
-    :data:`POOL` times as many positions are played; up to a third of those returned are
-    rare ones (:data:`RARE_EVENTS`: game ends, King deck reshuffles, ...), the rest are
-    drawn uniformly, so short random games still exercise the end of the game.
+    :data:`POOL` times as many positions are played, in games that alternate uniformly
+    random play with careful play (:func:`_careful_play`: no role repeated where avoidable,
+    so players complete six different roles, Guards take back and Cupbearers swap in full
+    displays). From the pool, for every rule id and event kind its positions fire (rarest
+    first), up to :data:`COVER` positions firing it are chosen; the rest are drawn
+    uniformly (when ``count`` is too small for all the covering ones, the rarest come first).
     """
     pool: list[tuple[State, Action | None]] = []
+    policies = (_uniform, _careful_play, _careful_play)
+    games = 0
     while len(pool) < POOL * count:
+        policy = policies[games % len(policies)]
+        games += 1
         state = game.initial_state()
         while not state.is_terminal:
             d = state.decision
@@ -213,11 +254,19 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
                 if d.is_chance:
                     action = game.sample_chance(state, rng)
                 else:
-                    acts = game.legal_actions(state)
-                    action = acts[rng.randrange(len(acts))]
+                    action = policy(game, state, game.legal_actions(state), rng)
             state = game.apply(state, action).state
-    rare = [i for i, (s, deal) in enumerate(pool) if deal is None and _rare(game, s)]
-    chosen = set(rng.sample(rare, min(len(rare), count // 3)))
+    rule_of = rule_of_clauses(game.spec)
+    features = [_features(game, st, deal, rule_of) for st, deal in pool]
+    by_feature: dict[str, list[int]] = {}
+    for i, fs in enumerate(features):
+        for f in fs:
+            by_feature.setdefault(f, []).append(i)
+    chosen: set[int] = set()
+    for f in sorted(by_feature, key=lambda f: (len(by_feature[f]), f)):
+        have = sum(1 for i in by_feature[f] if i in chosen)
+        rest = [i for i in by_feature[f] if i not in chosen]
+        chosen |= set(rng.sample(rest, max(0, min(len(rest), COVER - have, count - len(chosen)))))
     rest = [i for i in range(len(pool)) if i not in chosen]
     chosen |= set(rng.sample(rest, count - len(chosen)))
     return [pool[i] for i in sorted(chosen)]
@@ -247,10 +296,6 @@ def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> li
     return out
 
 
-def _rare(game: Game, state: State) -> bool:
-    return any(e.kind in RARE_EVENTS for a in game.legal_actions(state) for e in game.apply(state, a).events)
-
-
 #: A position to compare: where it comes from ("random play" or "a stored witness"), its
 #: game, the position, and at a deal the deal played there.
 Position = tuple[str, Game, State, "Action | None"]
@@ -270,15 +315,35 @@ def positions(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: 
         yield "a stored witness", game, state, deal
 
 
-def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], Differ] = Differ) -> Outcome:
-    """Compare Z3 and the engine at every position of ``items``.
+def own_encoding(spec: Spec) -> Callable[[Game], Differ]:
+    """The encoder :func:`compare_all` uses by default: each game's own encoding, reusing
+    the card-level proof context where the game is the spec's game of its player count."""
+    def encode(game: Game) -> Differ:
+        n = game.n
+        if tuple(game.colour_name(p) for p in range(n)) == tuple(spec.player_colours[:n]):
+            return Differ(game, context(spec, game.ruleset, n, "card"))
+        return Differ(game)
+    return encode
+
+
+def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], Differ] | None = None,
+                never_reached: Mapping[str, tuple[str, ...]] = RULES_NEVER_REACHED) -> Outcome:
+    """Compare Z3 and the engine at every position of ``items`` and count the rules that
+    fire there (:mod:`proofs.coverage`).
 
     :param encode: builds the Z3 side for a game (one per seating); by default the game's
-        own encoding (:mod:`proofs.mutation` passes encodings with a wrong reading).
-    :returns: ``proved`` when all agree, else ``counterexample`` with the first disagreement.
+        own encoding (:func:`own_encoding`; :mod:`proofs.mutation` passes encodings with a
+        wrong reading).
+    :param never_reached: obligation → rules it shows never fire (they may fire nowhere).
+    :returns: ``proved`` when all agree and every rule fires somewhere (or is excused),
+        ``counterexample`` with the first disagreement, ``unknown`` naming the rules that
+        fire in no compared position; the outcome carries the coverage per rule.
     """
+    encode = encode or own_encoding(spec)
     compared = played = successors = deals = 0
     differs: dict[tuple[str, ...], Differ] = {}
+    rule_of = rule_of_clauses(spec)
+    fired_sets: list[frozenset[str]] = []
     for where, game, state, deal in items:
         seats = tuple(game.colour_name(p) for p in range(game.n))
         if seats not in differs:
@@ -290,18 +355,23 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         else:
             problem = differ.compare(state)
             successors += len(game.legal_actions(state))
+        fired_sets.append(fired(game, state, deal, rule_of))
         compared += 1
         played += where == "random play"
         if problem:
             return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
                                              f"round {state.round}: {problem}")
-    return Outcome("proved", f"{played} positions of random play and {compared - played} of stored witnesses "
-                             f"({deals} deals), {successors} successors agree")
+    cov = coverage(spec, fired_sets, never_reached)
+    agree = (f"{played} positions of random play and {compared - played} of stored witnesses "
+             f"({deals} deals), {successors} successors agree")
+    if cov.missing:
+        return Outcome("unknown", f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check "
+                                  f"says nothing about them; {cov.line()}", coverage=cov.counts)
+    return Outcome("proved", f"{agree}; {cov.line()}", coverage=cov.counts)
 
 
 def run(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Outcome:
-    """The differential check of ``ruleset`` at its :func:`positions`; :returns: ``proved``
-    when all agree, else ``counterexample`` with the first disagreement."""
+    """The differential check of ``ruleset`` at its :func:`positions` (:func:`compare_all`)."""
     return compare_all(spec, positions(spec, ruleset, states, seed))
 
 
@@ -312,7 +382,8 @@ def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 def obligations(spec: Spec) -> list[Obligation]:
     """One differential check per ruleset."""
     return [Obligation("differential", r, "proved",
-                       f"at {STATES_PER_RULESET} positions of random play and every position of the stored "
-                       "witnesses the Z3 transition admits exactly the engine's legal actions, with the same results",
-                       partial(_run, ruleset=r), FAMILY, (), cost=20.0)
+                       f"at {STATES_PER_RULESET} positions of random play, chosen so that every rule fires in some, "
+                       "and every position of the stored witnesses the Z3 transition admits exactly the engine's "
+                       "legal actions, with the same results",
+                       partial(_run, ruleset=r), FAMILY, (), needs=tuple(RULES_NEVER_REACHED), cost=20.0)
             for r in spec.rulesets]

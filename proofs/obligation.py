@@ -68,11 +68,13 @@ class Outcome:
     :ivar result: one of :data:`RESULTS`.
     :ivar detail: one line saying what was shown (bounds, counts, the failing step).
     :ivar files: witness or counterexample files written, relative to the repository.
+    :ivar coverage: for the differential check, ``(rule id, positions it fires in)``.
     """
 
     result: str
     detail: str = ""
     files: tuple[str, ...] = ()
+    coverage: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

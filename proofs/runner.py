@@ -1,28 +1,36 @@
 """Collect the obligations of every family and run them.
 
 :func:`all_obligations` lists them in a fixed order. :func:`run` runs a selection, in
-worker processes when ``jobs > 1`` (obligations of one ruleset share a worker, so the Z3
-contexts of that ruleset are built once), and returns one :class:`Line` per obligation.
+worker processes when ``jobs > 1`` (obligations of one ruleset and encoding level share a
+worker, so the Z3 contexts they use are built once), and returns one :class:`Line` per
+obligation, in the order given whatever the number of jobs. Ctrl-C stops the workers
+(:class:`Interrupted`); a worker that dies is :class:`WorkerDied`.
 An obligation passes when its result is the one it expects and every obligation it
 assumes (:attr:`Obligation.needs`, same ruleset) passes too.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import signal
+import sys
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from palast.spec import Spec, load_spec
 from proofs.obligation import Obligation, Options, Outcome, Unknown
 
 #: The families of obligations, in the order they are listed.
 FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination",
-            "can_act", "cupbearer", "reachability", "differential")
+            "can_act", "cupbearer", "reachability", "differential", "nonvacuous")
 
 
 def _module(family: str) -> ModuleType:
@@ -54,6 +62,7 @@ class Line:
     files: tuple[str, ...]
     invariants: tuple[str, ...]
     passed: bool
+    coverage: tuple[tuple[str, int], ...] = ()
 
 
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
@@ -65,17 +74,40 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
     except Unknown as exc:
         out = Outcome("unknown", f"the solver could not decide: {exc}")
     except Exception as exc:  # an obligation that crashes fails, it does not stop the run
+        if _is_interrupt(exc):
+            raise KeyboardInterrupt from None
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
-                out.detail, out.files, ob.invariants, out.result == ob.expect)
+                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage)
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C that arrived inside a z3 call: ctypes turns it into an ``ArgumentError``
+    ("argument 1: KeyboardInterrupt"), which must stop the run, not fail one obligation."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or (isinstance(seen, ctypes.ArgumentError)
+                                                   and "KeyboardInterrupt" in str(seen)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 _SPEC: Spec | None = None
 
 
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C); the worker processes are stopped."""
+
+
+class WorkerDied(Exception):
+    """A worker process ended abruptly (killed, out of memory)."""
+
+
 def _init(spec: Spec | str) -> None:
     global _SPEC
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
     # a forked worker takes the parent's spec as it is (house rulesets included, palast.house)
     _SPEC = spec if isinstance(spec, Spec) else load_spec(spec)
 
@@ -86,43 +118,107 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
     return [run_one(_SPEC, by_key[k], opts) for k in keys]
 
 
-#: Families whose obligations run in a group of their own per ruleset (they build their own
-#: card-level encodings).
-SEPARATE = ("conservation", "differential")
+#: Families whose obligations use the card-level encoding: per ruleset they run in a group
+#: of their own, which builds that ruleset's card-level contexts once.
+CARD_LEVEL = ("conservation", "differential")
 
 
 def _groups(selected: Sequence[Obligation]) -> list[list[str]]:
-    """Obligations grouped by ruleset (the :data:`SEPARATE` families apart), costliest first."""
+    """Obligations grouped by ruleset and level (:data:`CARD_LEVEL`), costliest first."""
     groups: dict[str, list[Obligation]] = {}
     for ob in selected:
-        key = f"{ob.ruleset}/{ob.family}" if ob.family in SEPARATE else ob.ruleset
+        key = f"{ob.ruleset}/card" if ob.family in CARD_LEVEL else ob.ruleset
         groups.setdefault(key, []).append(ob)
     ordered = sorted(groups.values(), key=lambda g: -sum(ob.cost for ob in g))
     return [[ob.key for ob in g] for g in ordered]
 
 
-def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 2) -> list[Line]:
+def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1) -> list[Line]:
     """Run ``selected`` and return their lines in the order given.
 
-    :param jobs: worker processes (1: run here).
+    :param jobs: worker processes (1: run here, in this process).
+    :raises Interrupted: on Ctrl-C (the workers are stopped first).
+    :raises WorkerDied: when a worker process ends abruptly.
     """
+    import z3
+
+    # Z3 otherwise takes Ctrl-C over during a check and quietly ends only that check: with
+    # this off Python raises KeyboardInterrupt as soon as the running check returns
+    z3.set_param("ctrl_c", False)
     groups = _groups(selected)
     lines: dict[str, Line] = {}
     if jobs <= 1 or len(groups) <= 1:
         by_key = {ob.key: ob for ob in selected}
-        for g in groups:
-            for k in g:
-                lines[k] = run_one(spec, by_key[k], opts)
+        with _StopBetweenObligations() as stop:
+            try:
+                for g in groups:
+                    for k in g:
+                        lines[k] = run_one(spec, by_key[k], opts)
+                        if stop.asked:
+                            raise Interrupted()
+            except KeyboardInterrupt:
+                raise Interrupted() from None
     else:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                                 initargs=(spec,)) as pool:
-            for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
-                for k, line in zip(g, result, strict=True):
-                    lines[k] = line
+        lines = _run_pool(spec, groups, opts, jobs)
     ordered = [lines[ob.key] for ob in selected]
     _apply_needs(selected, ordered)
     return ordered
+
+
+class _StopBetweenObligations:
+    """While running in this process: the first Ctrl-C asks to stop once the running
+    obligation ends (a KeyboardInterrupt inside a z3 call can be lost in a finaliser), a
+    second one stops at once. Outside the main thread nothing changes."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+        print("palast prove: stopping after the obligation that is running (Ctrl-C again: at once)",
+              file=sys.stderr, flush=True)
+
+    def __enter__(self) -> _StopBetweenObligations:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def _run_pool(spec: Spec, groups: list[list[str]], opts: Options, jobs: int) -> dict[str, Line]:
+    ctx = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=ctx, initializer=_init,
+                               initargs=(spec,))
+    lines: dict[str, Line] = {}
+    try:
+        for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
+            for k, line in zip(g, result, strict=True):
+                lines[k] = line
+    except KeyboardInterrupt:
+        _stop(pool)
+        raise Interrupted() from None
+    except BrokenProcessPool as exc:
+        _stop(pool)
+        raise WorkerDied(str(exc)) from None
+    pool.shutdown()
+    return lines
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (an obligation can run for a
+    minute; the executor would wait for it)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
 
 
 def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
@@ -140,6 +236,7 @@ def as_dict(line: Line) -> dict[str, object]:
     d = asdict(line)
     d["files"] = list(line.files)
     d["invariants"] = list(line.invariants)
+    d["coverage"] = dict(line.coverage)
     return d
 
 

@@ -46,7 +46,8 @@ class Layer:
 #: it in this table, never from a layer below it.
 LAYERS: tuple[Layer, ...] = (
     Layer("spec", ("palast", "palast.errors", "palast.yamlio", "palast.schemas", "palast.spec",
-                   "palast.spec_stamp", "palast.register", "palast.cards", "palast.lang.*", "palast.sources"),
+                   "palast.spec_stamp", "palast.register", "palast.visibility", "palast.cards", "palast.lang.*",
+                   "palast.sources"),
           "loading and validating spec/: YAML reading, JSON Schema, the Spec value and its cross-checks, "
           "the rule language that reads and compiles the rules' logic, the rule sources' check, "
           "the discrepancy register's rules, card numbering; the errors every layer raises"),
@@ -70,6 +71,12 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
     ("palast.spec", "palast.invariant_lang"):
         "cross_check (in load_spec) checks the invariants' expressions (holds), whose names include the "
         "engine's decision kinds (DecisionKind); it goes when the decisions are declared in spec/ (issue 13)",
+    ("palast.spec", "palast.engine.events"):
+        "cross_check (in load_spec) requires spec/visibility.yaml to declare every event kind the engine "
+        "emits (EVENT_KINDS); it goes when the events are declared in spec/",
+    ("palast.spec", "palast.engine.state"):
+        "cross_check (in load_spec) requires a decision rule of spec/visibility.yaml to name a decision kind "
+        "(DecisionKind); it goes when the decisions are declared in spec/",
     ("palast.spec", "palast.invariants"):
         "cross_check (in load_spec) reports an invariant of spec/invariants.yaml that has no implementation "
         "(IMPLEMENTED); it goes with the implementation table",

@@ -60,10 +60,13 @@ def _json_errors(as_json: bool) -> Iterator[None]:
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Ask only these rulesets (repeatable).")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of the text output.")
 @click.option("--full", is_flag=True, help="Print every ruleset's answer in full, unwrapped, instead of grouped.")
+@click.option("--as", "as_player", metavar="COLOUR", default=None,
+              help="Answer from this player's side: what they know, their legal actions, and what they see happen "
+                   "(with exact probabilities where it depends on cards they cannot see).")
 @house_options
 @click.pass_context
 def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, ...], no_clauses: bool,
-        full: bool, readings: tuple[str, ...], ruleset_file: str | None) -> None:
+        full: bool, as_player: str | None, readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """What happens in SCENARIO (a YAML file, - to read it from standard input, or a
     position in one line, e.g. 'red* 0 jester/grey; blue 2; green 1; deck 15', read as one
     when it is no file and holds * or ;): per ruleset, who must decide what, the legal
@@ -107,6 +110,14 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling
         house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
         sc = parse_position(scenario, spec) if looks_like_position(scenario) else load_scenario(scenario, spec)
+        if as_player is not None:
+            from palast.ask_view import ask_as, render_as
+
+            viewed = ask_as(house.spec, sc, as_player, list(house.rulesets) or None)
+    if as_player is not None:
+        click.echo(json.dumps(viewed, indent=2, ensure_ascii=False) if as_json else render_as(viewed))
+        return
+    with _json_errors(as_json):
         answer = run_ask(house.spec, sc, list(house.rulesets) or None)
     if as_json:
         click.echo(json.dumps(answer, indent=2, ensure_ascii=False))

@@ -1,8 +1,11 @@
-"""``palast prove [--json] [--only NAME] [--ruleset R] [--jobs N] [--search] [--out DIR]``.
+"""``palast prove [--json] [--only NAME] [--ruleset R] [--jobs N] [--search] [--out DIR]
+[--list] [--explain NAME] [--verbose]``.
 
 Runs the Z3 obligations of ``proofs/`` (DESIGN.md, "Proofs") and prints one line per
-obligation: name, ruleset, result, seconds. Exit 0 when every obligation has its expected
-result, 1 otherwise, 2 for bad options. z3 is imported only when the command runs.
+obligation (name, ruleset, result, seconds, what it states), the differential check's
+coverage per rule, and a summary line. Exit 0 when every obligation has its expected
+result, 1 otherwise (or when a worker process died), 2 for bad options, 130 on Ctrl-C.
+z3 is imported only when the command runs.
 """
 
 from __future__ import annotations
@@ -23,25 +26,30 @@ from palast.cli.house_options import apply_house_rules, house_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
 @click.option("--only", "only", multiple=True, help="Run only the obligations of this name (repeatable).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Run only under this ruleset (repeatable).")
-@click.option("--jobs", "-j", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (2 uses both cores of a two-core machine); results print in the same order.")
 @click.option("--search", is_flag=True, help="Find every witness anew with Z3 and rewrite its file (slow).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for witness and counterexample scenarios (default: proofs/witnesses).")
 @click.option("--list", "list_only", is_flag=True, help="List the obligations without running them.")
+@click.option("--explain", "explain_name", metavar="NAME", default=None,
+              help="Run the obligation NAME (every ruleset, or those of -r) and say what it states, what it "
+                   "assumes, its result and its scenario file.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print each obligation's detail and files.")
 @house_options
 @click.pass_context
 def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tuple[str, ...], jobs: int,
-          search: bool, out_dir: str | None, list_only: bool, readings: tuple[str, ...],
-          ruleset_file: str | None) -> None:
+          search: bool, out_dir: str | None, list_only: bool, explain_name: str | None, verbose: bool,
+          readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """Run the Z3 proof obligations; exit 1 unless each has its expected result.
 
     With house rules (--reading, --ruleset-file) the obligations stated for every
     ruleset run under the house rulesets only; the witness questions, which name the
     rulesets they are about, are not asked of them."""
     from palast.errors import InputError
+    from proofs.explain import explain, find
     from proofs.obligation import Options
-    from proofs.runner import all_obligations, as_dict, run
+    from proofs.runner import Interrupted, WorkerDied, all_obligations, as_dict, run
 
     base_spec = get_spec(ctx)
     house = apply_house_rules(base_spec, rulesets, readings, ruleset_file)  # checks -r too
@@ -54,6 +62,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     for name in only:
         if name not in names:
             raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
+    if explain_name is not None:
+        only = (*only, *{ob.name for ob in find(obligations, explain_name)})
     selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
     if house.house and not selected:
         raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
@@ -64,23 +74,69 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         return
     opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
     start = time.perf_counter()
-    if search:
-        _search(spec, only, chosen, opts, as_json)
-    lines = run(spec, selected, opts, jobs=jobs)
+    try:
+        if search:
+            _search(spec, only, chosen, opts, as_json)
+        lines = run(spec, selected, opts, jobs=jobs)
+    except Interrupted:
+        click.echo("palast prove: interrupted; no result", err=True)
+        ctx.exit(130)
+    except WorkerDied as exc:
+        click.echo(f"palast prove: a worker process died ({exc}); no result", err=True)
+        ctx.exit(1)
     seconds = time.perf_counter() - start
     failed = [line for line in lines if not line.passed]
     if as_json:
         click.echo(json.dumps({"obligations": [as_dict(line) for line in lines], "passed": not failed,
                                "seconds": round(seconds, 1)}, indent=2))
+    elif explain_name is not None:
+        for ob, line in zip(selected, lines, strict=True):
+            if ob.name == explain_name:
+                click.echo("\n".join(explain(spec, obligations, ob, line)))
     else:
+        statements = {ob.key: ob.statement for ob in selected}
         for line in lines:
-            mark = "" if line.passed else f"  FAILED (expected {line.expected})"
-            click.echo(f"{line.name:28} {line.ruleset:10} {line.result:15} {line.seconds:7.2f}s  {line.detail}{mark}")
-            for f in line.files:
-                click.echo(f"{'':28} {'':10} {'':15} {'':8}  file: {f}")
+            click.echo(obligation_line(line, statements[f"{line.name}@{line.ruleset}"]))
+            if verbose or not line.passed:
+                click.echo(f"{'':28} {'':10} {line.detail}")
+                for f in line.files:
+                    click.echo(f"{'':28} {'':10} file: {f}")
+        for row in coverage_table(lines):
+            click.echo(row)
         click.echo(f"palast prove: {len(lines)} obligations, {len(lines) - len(failed)} passed, {len(failed)} failed "
                    f"in {seconds:.1f} s")
     ctx.exit(1 if failed else 0)
+
+
+def obligation_line(line: Any, statement: str) -> str:
+    """One obligation in one line, mypyvy style: name, ruleset, result, seconds, what it
+    states (and ``FAILED (expected ...)`` when it does not pass)."""
+    mark = "" if line.passed else f"  FAILED (expected {line.expected})"
+    return f"{line.name:28} {line.ruleset:10} {line.result:14} {line.seconds:6.2f}s  {statement}{mark}"
+
+
+def coverage_table(lines: Sequence[Any]) -> list[str]:
+    """The differential check's coverage: per rule id, the compared positions it fires in
+    under each ruleset checked (``-``: none). Empty when no differential check ran."""
+    from proofs.coverage import NOT_CITED
+    from proofs.reachability import RULES_NEVER_REACHED
+
+    runs = [line for line in lines if line.coverage]
+    if not runs:
+        return []
+    never = {r: ob for ob, rules in RULES_NEVER_REACHED.items() for r in rules}
+    rules = [r for r, _ in runs[0].coverage]
+    counts = {line.ruleset: dict(line.coverage) for line in runs}
+    out = ["differential coverage: compared positions each rule fires in", f"  {'rule':28}"
+           + "".join(f" {rs:>10}" for rs in counts)]
+    for r in rules:
+        row = f"  {r:28}" + "".join(f" {c.get(r, 0) or '-':>10}" for c in counts.values())
+        if any(not c.get(r, 0) for c in counts.values()):
+            why = (f"never reached ({never[r]})" if r in never else "not cited by the engine" if r in NOT_CITED
+                   else "FIRES IN NO POSITION")
+            row += f"  - {why}"
+        out.append(row)
+    return out
 
 
 def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: Any, quiet: bool) -> None:

@@ -19,10 +19,13 @@ from palast.cli.house_options import apply_house_rules, house_options, one_rules
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every action and its events with clause ids.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of --verbose output.")
+@click.option("--as", "as_player", metavar="COLOUR", default=None,
+              help="Print only what this player saw: their own actions, every event as they saw it, their view "
+                   "at the end.")
 @house_options
 @click.pass_context
 def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, verbose: bool,
-           no_clauses: bool, readings: tuple[str, ...], ruleset_file: str | None) -> None:
+           no_clauses: bool, as_player: str | None, readings: tuple[str, ...], ruleset_file: str | None) -> None:
     """Re-play RECORD (JSON Lines) action by action.
 
     \b
@@ -60,6 +63,12 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
         house = apply_house_rules(base_spec, [name] if readings else [], readings, None)
     chosen = house.rulesets[0] if house.rulesets else None
     report = run_replay(house.spec, rec, chosen)
+    if as_player is not None:
+        from palast.replay_view import render_as, replay_as
+
+        seen = replay_as(report, as_player)  # a colour not seated: bad input, exit 2
+        click.echo(json.dumps(seen, indent=2, ensure_ascii=False) if as_json else "\n".join(render_as(seen)))
+        sys.exit(report.status.exit_code)
     if as_json:
         click.echo(json.dumps(report_dict(spec, report), indent=2, ensure_ascii=False))
     else:

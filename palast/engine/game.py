@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from palast.engine.actions import (
     Action,
@@ -29,6 +30,9 @@ from palast.engine.events import Event
 from palast.engine.roles import RoleActions
 from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from palast.engine.views import Observation
 
 K = DecisionKind
 # enum members as module constants (attribute access on an Enum class is slow on 3.11)
@@ -208,6 +212,14 @@ class Game(RoleActions):
         if k is _REVEAL:
             return self._reveal_actions[state.king_unseen[int(rng.random() * len(state.king_unseen))]]
         raise ValueError(f"{k.value} is not a chance decision")
+
+    def observation(self, state: State, player: int | str, history: Sequence[Event] = ()) -> Observation:
+        """What ``player`` (a seat or colour) knows in ``state`` after the events
+        ``history``, as ``spec/visibility.yaml`` declares; see
+        :func:`palast.engine.views.observation` (which raises :class:`InputError` for a
+        player not seated)."""
+        from palast.engine.views import observation
+        return observation(self, state, player, history)
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: State, action: Action) -> Step:

@@ -91,10 +91,11 @@ def failure_scenario(game: Game, about: str, states: Sequence[State], actions: S
     """
     anchor = -1
     body = ""
+    real = palast_game(game)
     for i in range(len(states) - 1, -1, -1):
         if states[i].decision.kind is DecisionKind.PLAY:
             try:
-                body = dump_scenario(game, states[i], title="A position the state machine reached before a failure")
+                body = dump_scenario(real, states[i], title="A position the state machine reached before a failure")
             except ValueError:
                 continue
             anchor = i
@@ -102,25 +103,32 @@ def failure_scenario(game: Game, about: str, states: Sequence[State], actions: S
     if anchor < 0:
         return None
     texts = [format_action(game, a) for a in actions[anchor:]]
-    accepted, refused = _accepted_prefix(game, body, texts)
+    accepted, refused = _accepted_prefix(real, body, texts)
     lines = ["# Found by palast's Hypothesis state machine (tests/test_stateful.py).",
              f"# Engine: {about}.",
              "# It failed after the actions below (any that palast's engine under "
-             f"{game.ruleset} refuses follow them in comments):"]
+             f"{real.ruleset} refuses follow them in comments):"]
     lines += [f"#   {i}: {m}" for i, m in problems]
     out = "\n".join(lines) + "\n" + body + yaml.safe_dump({"actions": accepted}, sort_keys=False, width=100)
     if refused:
-        out += (f"# The failing engine went on with actions that palast under {game.ruleset} does not "
+        out += (f"# The failing engine went on with actions that palast under {real.ruleset} does not "
                 "accept here:\n" + "".join(f"#   - {t}\n" for t in refused))
     return Printed(out, states[anchor], tuple(accepted), tuple(refused))
 
 
-def _accepted_prefix(game: Game, body: str, texts: list[str]) -> tuple[list[str], list[str]]:
-    """Split ``texts`` into the longest prefix palast's own engine applies from the dumped
-    position, and the rest."""
-    real = Game(game.spec, game.ruleset, game.seats)
+def palast_game(game: Game) -> Game:
+    """palast's own game for the seats of ``game``: its spec and ruleset, or for a data-only
+    variant (tests/stateful/mutants.py) the spec and ruleset the variant was made from."""
+    spec = getattr(game, "base_spec", game.spec)
+    ruleset = getattr(game, "base_ruleset", game.ruleset)
+    return Game(spec, ruleset, game.seats)
+
+
+def _accepted_prefix(real: Game, body: str, texts: list[str]) -> tuple[list[str], list[str]]:
+    """Split ``texts`` into the longest prefix palast's own engine ``real`` applies from the
+    dumped position, and the rest."""
     try:
-        state = parse_scenario(body, game.spec).start(real)
+        state = parse_scenario(body, real.spec).start(real)
     except InputError:
         return [], texts
     for k, text in enumerate(texts):

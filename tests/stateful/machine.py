@@ -14,7 +14,8 @@ Every action is checked at once against every invariant of ``spec/invariants.yam
 per-round bounds (scores rise by at most one per player per round; at most
 :func:`palast.invariants.round_action_bound` actions per round); the ``@invariant`` checks
 the state invariants again after every step. A failure raises :class:`InvariantFailure`
-carrying the position as a scenario file.
+carrying the position as a scenario file. Every check made here is listed in
+tests/stateful/checks.py with the tests that show a broken engine or state trips it.
 """
 
 from __future__ import annotations

@@ -1,45 +1,101 @@
-"""Deliberately broken engines: each subclasses :class:`Game` and overrides one method so
-that one rule is broken, and names the invariant of ``spec/invariants.yaml`` that must
-catch it. The engine itself is never edited. tests/test_live_invariants.py runs the state
-machine against each and expects Hypothesis to find the failure.
+"""Deliberately broken engines, each naming the invariant of ``spec/invariants.yaml`` that
+must catch it. tests/test_live_invariants.py runs the state machine against each and expects
+Hypothesis to find the failure.
+
+Wherever the rule language can say the broken rule, the engine is a **data-only variant**
+(:class:`DataVariant`): the unchanged engine plays a copy of the spec with one declaration
+changed in memory (:mod:`proofs.variant`). The rest subclass :class:`Game` and override one
+method, because the rule they break is not declared in the rule language yet (the Cupbearer's
+swap, the Maid's draw), or because the invariant reads the same declaration the variant would
+change (whether a banned role may be played), so a variant would move the invariant with it.
+The engine itself is never edited.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from palast.engine import Action, Game, Play, Swap
+from palast.engine import Game, Swap
 from palast.engine.draft import Draft, remove_one
-from palast.engine.state import Decision, State
 from palast.spec import Spec
-from palast.yamlio import Document
+from proofs.variant import apply_edit, spec_variant
 
 
 def spec_with_logic(spec: Spec, rule_id: str, key: str, value: object) -> Spec:
-    """A copy of ``spec`` whose rule ``rule_id`` (in spec/rules.yaml) declares ``key`` of its
-    logic block as ``value``: a broken rule written as data, run by the unchanged engine."""
-    docs = dict(spec.documents)
-    data = copy.deepcopy(docs["rules.yaml"].data)
-    for rule in data["rules"]:
-        if rule["id"] == rule_id:
-            rule["logic"][key] = value
-    docs["rules.yaml"] = Document(data, docs["rules.yaml"].file, None)
-    return replace(spec, documents=docs)
+    """A copy of ``spec`` whose rule ``rule_id`` declares ``key`` of its logic block as
+    ``value``: a broken rule written as data, run by the unchanged engine."""
+    return apply_edit(spec, {"logic": rule_id, "key": key, "value": value})
 
 
-class GuardTakesItselfBack(Game):
-    """The Guard may take back the Guard just played (role.guard says another card)."""
+class DataVariant(Game):
+    """A game of the spec with :attr:`edits` applied and :attr:`readings` read otherwise
+    (a data-only variant). :attr:`base_spec` and :attr:`base_ruleset` are the spec and
+    ruleset it was asked for: what palast itself plays (tests/stateful/failures.py prints a
+    failure for them)."""
+
+    catches: ClassVar[str]
+    edits: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    readings: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
+        self.base_spec, self.base_ruleset = spec, ruleset
+        variant, rs = spec_variant(spec, self.edits, ruleset, self.readings, name=f"{ruleset}-broken")
+        super().__init__(variant, rs, players, check=check)
+
+
+class GuardTakesItselfBack(DataVariant):
+    """The Guard may take back the Guard just played (role.guard says another card): the
+    house reading itself-too of guard-other-card."""
 
     catches = "round-progress"
+    readings: ClassVar[Mapping[str, str]] = {"guard-other-card": "itself-too"}
 
-    def _take_back_options(self, state: State | Draft) -> list[int]:
-        return sorted(set(state.displays[state.actor]))
+
+class WhispererScores(DataVariant):
+    """After a whisper the whisperer scores too (round.end.whisper: everyone else scores)."""
+
+    catches = "scores-rise-slowly"
+    edits = ({"logic": "round.end.whisper", "key": "scorers", "value": "players"},)
+
+
+class GreyIgnoresTies(DataVariant):
+    """After a neutral card, a tie for fewest cards goes to the first tied seat without the
+    player who played choosing (turn.next.neutral-tie: the reading player-who-played is
+    declared as the seat-order one)."""
+
+    catches = "next-player"
+    edits = ({"logic": "turn.next.neutral-tie", "key": ["readings", "player-who-played"],
+              "value": {"next": "first(lowest)"}},)
+
+
+class ColourIgnored(DataVariant):
+    """After a coloured card the turn passes to the first other seat instead of the card's
+    colour (turn.next.colour)."""
+
+    catches = "next-player"
+    edits = ({"logic": "turn.next.colour", "key": "next", "value": "first(others(actor))"},)
+
+
+class MutedRoleActs(DataVariant):
+    """A banned role's card carries out its action (king.mute carries out)."""
+
+    catches = "muted-card-does-nothing"
+    edits = ({"logic": "king.mute", "key": "carry_out", "value": True},)
+
+
+class MarshalCanBeBanned(DataVariant):
+    """A King card names the Marshal (spec/game.yaml king_cards, for the Treasurer), so a
+    Marshal's reveal can ban the Marshal itself (king.reveal, B.role.hofmarschall)."""
+
+    catches = "banned-role"
+    edits = ({"game": ["king_cards", "roles"], "value": ["marshal", "wizard", "maid", "cupbearer", "guard",
+                                                           "jester"]},)
 
 
 class SwapIgnoresDuplicates(Game):
-    """A Cupbearer swap may give another player a repeated role (role.cupbearer forbids it)."""
+    """A Cupbearer swap may give another player a repeated role (role.cupbearer forbids it).
+    Code: the Cupbearer's swap is not declared in the rule language yet."""
 
     catches = "no-repeated-role"
 
@@ -51,7 +107,8 @@ class SwapIgnoresDuplicates(Game):
 
 
 class MaidDoesNotDraw(Game):
-    """The Maid discards but draws nothing although the draw deck holds cards (role.maid)."""
+    """The Maid discards but draws nothing although the draw deck holds cards (role.maid).
+    Code: the Maid's draw is not declared in the rule language yet."""
 
     catches = "hand-plus-display"
 
@@ -62,79 +119,16 @@ class MaidDoesNotDraw(Game):
         self.after_action(d)
 
 
-class WhispererScores(Game):
-    """After a whisper the whisperer scores too (round.end.whisper: everyone else scores)."""
-
-    catches = "scores-rise-slowly"
-
-    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
-        # a rule variant in data only: the whisper's scorers are every player
-        super().__init__(spec_with_logic(spec, "round.end.whisper", "scorers", "players"), ruleset, players,
-                         check=check)
-
-
-class GreyIgnoresTies(Game):
-    """After a neutral card, a tie for fewest cards goes to the first tied seat without the
-    player who played choosing (turn.next.neutral-tie, under player-who-played)."""
-
-    catches = "next-player"
-
-    def after_action(self, d: Draft) -> None:
-        super().after_action(d)
-        dec = d.decision
-        if dec.kind.value == "next-player":
-            self.enter_play(d, dec.options[0])
-
-
-class ColourIgnored(Game):
-    """After a coloured card the turn passes to the next seat instead of the card's colour
-    (turn.next.colour)."""
-
-    catches = "next-player"
-
-    def after_action(self, d: Draft) -> None:
-        if d.last_card // self._nr != self._neutral:
-            self.enter_play(d, (d.actor + 1) % self.n)
-            return
-        super().after_action(d)
-
-
-class MutedRoleActs(Game):
-    """A banned role's card carries out its action (king.mute)."""
-
-    catches = "muted-card-does-nothing"
-
-    def _apply_play(self, d: Draft, dec: Decision, action: Action) -> None:
-        banned = d.king_in_force
-        if isinstance(action, Play) and banned >= 0 and action.card % self._nr == banned \
-                and self.playable_when_banned[banned]:
-            d.king_in_force = -1
-            try:
-                super()._apply_play(d, dec, action)
-            finally:
-                d.king_in_force = banned
-            return
-        super()._apply_play(d, dec, action)
-
-
 class BannedJesterPlayable(Game):
-    """A banned Jester may be played like any other card (king.jester)."""
+    """A banned Jester may be played like any other card (king.jester). Code, not data:
+    muted-card-does-nothing reads the spec's playable_when_banned flag itself, so a variant
+    of that flag would change the invariant along with the rule."""
 
     catches = "muted-card-does-nothing"
 
     def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
         super().__init__(spec, ruleset, players, check=check)
         self.playable_when_banned = tuple(True for _ in self.playable_when_banned)
-
-
-class MarshalCanBeBanned(Game):
-    """A King card revealed by a Marshal bans the Marshal itself (king.reveal, B.role.hofmarschall)."""
-
-    catches = "banned-role"
-
-    def set_king(self, d: Draft, p: int, role: int) -> None:
-        super().set_king(d, p, role)
-        d.king_in_force = self.action_kind.index("reveal-king")
 
 
 MUTANTS: tuple[type[Game], ...] = (

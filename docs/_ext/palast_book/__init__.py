@@ -10,7 +10,7 @@ spec file rebuilds exactly the pages that show it.
 Directives: ``palast-components``, ``palast-rules TOPIC``, ``palast-role ROLE``,
 ``palast-rulesets``, ``palast-turn-diagram``, ``palast-variation-table``,
 ``palast-variation-point ID``, ``palast-rulings``, ``palast-ruling ID``,
-``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``.
+``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``.
 Role: ``{clauses}`` — clause citations in prose, e.g. ``{clauses}`A.meta B.meta```.
 """
 
@@ -26,7 +26,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, logic, register, rules, rulings, scenario_keys, stubs
+from . import flow, knowledge, logic, register, rules, rulings, scenario_keys, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -111,6 +111,7 @@ DIRECTIVES: dict[str, Any] = {
     "palast-toctree": GeneratedTocTree,
     "palast-primitives": logic.PrimitivesDirective,
     "palast-declared-rules": logic.DeclaredRulesDirective,
+    "palast-knowledge": knowledge.KnowledgeDirective,
 }
 
 

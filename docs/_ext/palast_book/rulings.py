@@ -25,6 +25,7 @@ from palast.describe import describe_decision, describe_event
 from palast.engine import Event, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
+from palast.event_words import event_words
 from palast.rulings import Check, Ruling, check_ruling, load_rulings, outcome_groups, points_explaining, rulings_dir
 from palast.scenario import Scenario
 from palast.spec import Spec
@@ -346,6 +347,18 @@ class RulingDirective(RulingBase):
                 body.extend(joined([nodes.inline("", "", literal(a), nodes.Text(f" {p}")) for a, p in value.items()]))
             elif key == "legal_actions":
                 body.extend(joined([literal(a) for a in value]) or [text("none", "pal-muted")])
+            elif key == "views":
+                for who, seen in value.items():
+                    said = [f"{who} sees {', '.join(seen['shown']) or 'no card'}" if "shown" in seen else who]
+                    if seen.get("hidden"):
+                        said.append("hidden from them: " + ", ".join(event_words(k) for k in seen["hidden"]))
+                    if seen.get("decision_hidden"):
+                        said.append("the pending decision's " + ", ".join(seen["decision_hidden"]) + " hidden")
+                    if seen.get("hidden_zones"):
+                        said.append("cards hidden from them: " + ", ".join(seen["hidden_zones"]))
+                    for owner, cards in seen.get("open_hands", {}).items():
+                        said.append(f"{owner}'s hand open to them: {', '.join(cards)}")
+                    body.append(nodes.Text("; ".join(said) + ". "))
             elif key == "gap" and value:
                 body.append(self.ref("vp", value, value))
             elif isinstance(value, dict):

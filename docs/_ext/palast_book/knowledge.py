@@ -1,0 +1,131 @@
+"""``{palast-knowledge}``: the page "What each player knows", rendered from ``spec/visibility.yaml``.
+
+Who sees each zone; per role, what each player learns when its card is played (the effects
+whose rules belong to the role), reading by reading where a variation point decides it;
+the pending decisions with hidden fields; and, for each variation point that changes only
+knowledge, its readings with each ruleset's choice and the rulings that show it from a
+player's side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from docutils import nodes
+
+from palast.spec import OPEN, Spec
+from palast.visibility import Effect
+
+from .rulings import rulings_naming
+from .specdata import Cell, SpecDirective, joined, literal, section, strong, table, text
+
+#: An audience in words, as the page says who sees something.
+AUDIENCE_WORDS: dict[str, str] = {
+    "everyone": "every player", "nobody": "nobody", "owner": "its owner", "player": "the player who plays it",
+    "other": "the other player", "involved": "the two players concerned", "partner": "the player who picked them",
+}
+#: An event field in words.
+FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
+                               "given": "the picks", "player": "the player", "other": "the other player"}
+
+
+def _sees_text(sees: Mapping[str, str], lasts: str) -> str:
+    parts = [f"{FIELD_WORDS.get(f, f)}: {AUDIENCE_WORDS.get(a, a)}" for f, a in sees.items()]
+    said = "; ".join(parts) if parts else "everything: every player"
+    return said + ("; the hand stays open to them until the round ends" if lasts == "round" else "")
+
+
+class KnowledgeDirective(SpecDirective):
+    """``{palast-knowledge}``: the whole body of the page "What each player knows"."""
+
+    reads: ClassVar[tuple[str, ...]] = ("visibility.yaml", "roles.yaml", "rules.yaml", "variation_points.yaml",
+                                        "rulesets.yaml")
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        vis = spec.visibility
+        out: list[nodes.Node] = []
+        rows: list[list[Cell]] = []
+        for z in vis.zones:
+            how = ""
+            if z.point:
+                how = "; ".join(f"{r}: cards seen by {AUDIENCE_WORDS.get(v.get('cards', z.cards), z.cards)}"
+                                for r, v in (z.readings or {}).items())
+            rows.append([strong(z.zone), AUDIENCE_WORDS[z.cards], AUDIENCE_WORDS[z.count],
+                         [self.ref("vp", z.point, z.point), nodes.Text(" — " + how)] if z.point else
+                         text("—", "pal-muted"), self.cite(spec, z.clauses)])
+        out.append(section("The zones", "knowledge-zones",
+                           nodes.paragraph("", "Who sees the cards of each zone, and who can count them."),
+                           table(["zone", "cards seen by", "counted by", "depends on", "clauses"], rows,
+                                 widths=[2, 3, 2, 4, 4])))
+        by_role: dict[str, list[Effect]] = {r: [] for r in spec.roles}
+        for eff in vis.effects.values():
+            for rule in eff.rules:
+                role = spec.rules[rule].role if rule in spec.rules else None
+                if role in by_role and eff not in by_role[role]:
+                    by_role[role].append(eff)
+        played = vis.effects.get("card_played")
+        for role in spec.roles:
+            body: list[nodes.Node] = []
+            if played is not None:
+                body.append(self.cited(spec, "The card played is seen by every player.", played.clauses))
+            effects = by_role[role]
+            if not effects:
+                body.append(nodes.paragraph("", "Its action shows and hides no card: what happens is seen by every "
+                                                "player."))
+            for eff in effects:
+                body.append(self.effect(spec, eff))
+            out.append(section(f"The {role}", f"knowledge-{role}", *body))
+        if vis.decisions:
+            items = nodes.bullet_list()
+            for pending in vis.decisions.values():
+                said = "; ".join(f"{FIELD_WORDS.get(f, f)}: seen only by {AUDIENCE_WORDS.get(a, a)}"
+                                 for f, a in pending.sees.items())
+                items += nodes.list_item("", self.cited(spec, [literal(pending.decision),
+                                                               nodes.Text(f" — {pending.says} ({said}).")],
+                                                        pending.clauses))
+            out.append(section("While a decision is pending", "knowledge-decisions", items))
+        out.append(section("Readings that change only what players know", "knowledge-readings",
+                           *self.readings(spec)))
+        return out
+
+    def effect(self, spec: Spec, eff: Effect) -> nodes.Node:
+        """One effect: what it says, who sees which field, reading by reading."""
+        box = nodes.container(classes=["pal-knowledge"])
+        box += self.cited(spec, [literal(eff.event), nodes.Text(f" — {eff.says} ") if eff.says else nodes.Text(" ")],
+                          eff.clauses)
+        items = nodes.bullet_list()
+        if eff.point is None:
+            items += nodes.list_item("", nodes.paragraph("", _sees_text(eff.sees, eff.lasts)))
+        else:
+            vp = spec.variation_points[eff.point]
+            for r in vp.readings:
+                sees, lasts = eff.under(r.id)
+                taken = [rs for rs in spec.rulesets if vp.choices.get(rs) == r.id]
+                para = nodes.paragraph("", "", self.ref("vp", vp.id, vp.id), nodes.Text(f" = {r.id}: "),
+                                       nodes.Text(_sees_text(sees, lasts)))
+                if taken:
+                    para += nodes.Text(" (" + ", ".join(taken) + ")")
+                items += nodes.list_item("", para)
+            open_in = [rs for rs in spec.rulesets if vp.choices.get(rs) == OPEN]
+            if open_in:
+                items += nodes.list_item("", nodes.paragraph("", f"left open by {', '.join(open_in)}: what every "
+                                                                 f"reading shows — {_sees_text(eff.sees, eff.lasts)}"))
+        box += items
+        return box
+
+    def readings(self, spec: Spec) -> list[nodes.Node]:
+        """Each knowledge variation point: its readings, who takes them, and its rulings."""
+        out: list[nodes.Node] = []
+        for point in spec.visibility.points():
+            vp = spec.variation_points[point]
+            para = nodes.paragraph("", "", self.ref("vp", vp.id, vp.id), nodes.Text(f" — {vp.topic}. Readings: "))
+            para.extend(joined([nodes.inline("", "", literal(r.id), nodes.Text(f" ({r.statement.rstrip('.')})"))
+                                for r in vp.readings]))
+            out.append(para)
+            shown = rulings_naming(spec, point)
+            ruled = nodes.paragraph("", "", text("Rulings that name it: ", "pal-muted"))
+            ruled.extend(joined([self.ref("ruling", r.id, r.title) for r in shown]) or [text("none yet", "pal-muted")])
+            out.append(ruled)
+        return out

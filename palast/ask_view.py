@@ -1,0 +1,346 @@
+"""``palast ask SCENARIO --as COLOUR``: the answer from one player's side.
+
+Per ruleset: what the player knows (:func:`palast.engine.views.observation` of the
+position after the scenario's actions), their legal actions when they decide, and for each
+action (or for a chance decision) what they see happen. Where the outcome depends on cards
+the player cannot see, each possible result is listed with its exact probability given what
+the player knows.
+
+What the player knows of a card they cannot place is nothing: every card they cannot place
+(:func:`unplaced`) is equally likely to lie in any place hidden from them. A card counts as
+placed when the player sees it now (their hand, a display, a hand open to them) or discarded
+it this round; what they could infer from an earlier one-time showing (a Treasurer's hand
+shown once) or from how the others played is not used, since no model of the others'
+choices is given. So the top card
+of a draw deck they cannot see is each unplaced card with probability (its copies) / (the
+unplaced cards), and the top of a King deck each King card in it alike. A result is
+computed in a world where that card is on top (the position with that card moved there from
+wherever it lies hidden, :func:`with_on_top`), and results the player cannot tell apart are
+merged, their probabilities added. Where the outcome depends on a choice hidden from the
+player (the Wizard's picks while the partner answers), the cards of that choice are not
+shown and the result says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from palast.ask import play_actions
+from palast.describe import describe_decision
+from palast.engine.actions import Action, Draw, Reveal
+from palast.engine.events import Event
+from palast.engine.game import Game
+from palast.engine.state import DecisionKind, State
+from palast.engine.views import Observation
+from palast.errors import IllegalActionError
+from palast.notation import format_action
+from palast.scenario import Scenario
+from palast.spec import Spec
+from palast.view_render import describe_seen, seen_dict, view_dict
+
+K = DecisionKind
+World = tuple[State, Action | None, Fraction]
+
+
+def located(game: Game, obs: Observation) -> Counter[int]:
+    """The cards ``obs``'s player can place now: in a zone they see (their hand, every
+    display), in a hand open to them, or discarded by them this round."""
+    placed = Counter(obs.known_cards())
+    for s in obs.shown:
+        if s.event == "card_discarded" and s.seat == obs.player and s.round == obs.round:
+            placed.update(s.cards)
+    return placed
+
+
+def unplaced(game: Game, obs: Observation) -> Counter[int]:
+    """The cards of the game ``obs``'s player cannot place (a multiset)."""
+    return Counter(game.all_cards) - located(game, obs)
+
+
+def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
+    i = cards.index(c)
+    return cards[:i] + cards[i + 1:]
+
+
+def _swap_in(state: State, viewer: int, v: int, out: int, open_seats: set[int]) -> State | None:
+    """``state`` with one copy of ``v`` from a place hidden from ``viewer`` (another
+    player's closed hand, the discard pile, the draw deck below its top, the pool of unknown
+    cards) replaced by ``out``; ``None`` if ``v`` lies in none of them."""
+    hands = list(state.hands)
+    for s in range(len(hands)):
+        if s != viewer and s not in open_seats and v in hands[s]:
+            hands[s] = tuple(sorted(_remove(hands[s], v) + (out,)))
+            return replace(state, hands=tuple(hands))
+    if v in state.deck[1:]:
+        i = state.deck.index(v, 1)
+        return replace(state, deck=state.deck[:i] + (out,) + state.deck[i + 1:])
+    if v in state.deck_bottom:
+        i = state.deck_bottom.index(v)
+        return replace(state, deck_bottom=state.deck_bottom[:i] + (out,) + state.deck_bottom[i + 1:])
+    if v in state.discard:
+        i = state.discard.index(v)
+        return replace(state, discard=state.discard[:i] + (out,) + state.discard[i + 1:])
+    if v in state.unseen:
+        return replace(state, unseen=tuple(sorted(_remove(state.unseen, v) + (out,))))
+    return None
+
+
+def with_on_top(state: State, viewer: int, v: int, open_seats: set[int]) -> tuple[State, Action | None] | None:
+    """A position the viewer cannot tell from ``state`` in which card ``v`` is the next
+    card drawn, and the chance action that draws it when ``state`` waits for a draw.
+
+    :returns: ``(position, draw or None)``, or ``None`` when ``v`` cannot be moved there.
+    """
+    if state.decision.kind is K.DRAW:  # the next card comes from the pool of unknown cards
+        if v in state.unseen:
+            return state, Draw(v)
+        u = state.unseen[0]
+        moved = _swap_in(state, viewer, v, u, open_seats)
+        if moved is None:
+            return None
+        return replace(moved, unseen=tuple(sorted(_remove(moved.unseen, u) + (v,)))), Draw(v)
+    if state.deck:
+        top = state.deck[0]
+        if top == v:
+            return state, None
+        moved = _swap_in(state, viewer, v, top, open_seats)
+        return (replace(moved, deck=(v,) + moved.deck[1:]), None) if moved is not None else None
+    if state.deck_hidden > 0:
+        if v in state.unseen:
+            return replace(state, deck=(v,), deck_hidden=state.deck_hidden - 1, unseen=_remove(state.unseen, v)), None
+        u = state.unseen[0]
+        moved = _swap_in(state, viewer, v, u, open_seats)
+        if moved is None:
+            return None
+        return replace(moved, deck=(v,), deck_hidden=moved.deck_hidden - 1, unseen=_remove(moved.unseen, u)), None
+    return None
+
+
+def _king_on_top(state: State, r: int) -> tuple[State, Action | None]:
+    if state.decision.kind is K.REVEAL:
+        return state, Reveal(r)
+    if state.king_deck and state.king_deck[0] != r:
+        if r in state.king_deck:
+            i = state.king_deck.index(r)
+            deck = list(state.king_deck)
+            deck[0], deck[i] = deck[i], deck[0]
+            return replace(state, king_deck=tuple(deck)), None
+        top = state.king_deck[0]
+        return replace(state, king_deck=(r,) + state.king_deck[1:],
+                       king_unseen=tuple(sorted(_remove(state.king_unseen, r) + (top,)))), None
+    if not state.king_deck:
+        return replace(state, king_deck=(r,), king_hidden=state.king_hidden - 1,
+                       king_unseen=_remove(state.king_unseen, r)), None
+    return state, None
+
+
+def worlds(game: Game, state: State, obs: Observation) -> list[World]:
+    """The positions the viewer cannot tell from ``state`` that differ in the next card
+    drawn from a draw deck and the next King card, hidden from them, with the probability
+    of each given what they know (and, at a chance decision, the chance action there).
+
+    :returns: ``(position, chance action or None, probability)``, probabilities adding to 1.
+    """
+    viewer = obs.player
+    open_seats = {s for s, _ in obs.open_hands}
+    out: list[World] = []
+    deck_zone = obs.zone("draw-deck")
+    if deck_zone.cards is None and (state.deck_size > 0) and state.decision.kind is not K.REVEAL:
+        pool = unplaced(game, obs)
+        total = sum(pool.values())
+        for v, n in sorted(pool.items()):
+            got = with_on_top(state, viewer, v, open_seats)
+            if got is not None:
+                out.append((got[0], got[1], Fraction(n, total)))
+    else:
+        out.append((state, None, Fraction(1)))
+    king_zone = obs.zone("king-deck")
+    if king_zone.cards is None and state.king_deck_size > 0 and state.decision.kind is not K.DRAW:
+        kings = Counter(state.king_deck) + Counter(state.king_unseen)
+        total = sum(kings.values())
+        both: list[World] = []
+        for w, a, p in out:
+            for r, n in sorted(kings.items()):
+                s2, a2 = _king_on_top(w, r)
+                both.append((s2, a2 if a2 is not None else a, p * Fraction(n, total)))
+        out = both
+    return out
+
+
+def _result(game: Game, viewer: int, history: Sequence[Event], world: State, action: Action,
+            hide: Counter[int]) -> dict[str, Any] | None:
+    """What ``viewer`` sees when ``action`` is taken in ``world``; cards of ``hide`` (a
+    choice hidden from them) are left out."""
+    try:
+        step = game.apply(world, action)
+    except IllegalActionError:
+        return None
+    after = game.observation(step.state, viewer, [*history, *step.events])
+    first = len(history)
+    fc = game.cards.format_card
+    events = []
+    for s in after.history[first:]:
+        d = seen_dict(game, s, viewer)
+        d.pop("index")
+        d.pop("round")
+        if any(c in hide for c in s.event.cards) or s.event.card in hide:
+            d["cards"] = ["?" if c in hide else fc(c) for c in s.event.cards]
+            if s.event.card in hide:
+                d["card"] = "?"
+            d["text"] = describe_seen(game, replace(s, hidden=(*s.hidden, "cards")), viewer)
+        events.append(d)
+    hand = [("?" if c in hide else fc(c)) for c in after.hand]
+    dec = step.state.decision
+    ended = [e for e in step.events if e.kind == "round_ended"]
+    return {
+        "events": events,
+        "hand": hand,
+        "next_decision": dec.kind.value,
+        "next_to_move": game.colour_name(dec.player) if dec.player >= 0 else
+        (game.colour_name(step.state.actor) if dec.kind is K.DEAL else None),
+        "round_end": ended[0].detail if ended else None,
+        "scores": {game.colour_name(s): v for s, v in enumerate(step.state.scores)},
+    }
+
+
+def outcomes_as(game: Game, state: State, history: Sequence[Event], obs: Observation,
+                action: Action | None) -> list[dict[str, Any]]:
+    """The results ``obs``'s player may see of ``action`` (``None``: the chance decision
+    in ``state``), each with its probability (a fraction) given what they know; results
+    they cannot tell apart merged. A result that depends on a choice hidden from them says
+    so under ``depends_on``."""
+    hide: Counter[int] = Counter()
+    depends: list[str] = []
+    if "given" in obs.decision.hidden:
+        hide = Counter(state.decision.given)
+        depends.append("given")
+    merged: dict[str, dict[str, Any]] = {}
+    for world, chance, p in worlds(game, state, obs):
+        act = action if action is not None else chance
+        if act is None:
+            continue
+        got = _result(game, obs.player, history, world, act, hide)
+        if got is None:
+            continue
+        key = json.dumps(got, sort_keys=True)
+        if key in merged:
+            merged[key]["probability"] += p
+        else:
+            merged[key] = {**got, "probability": p}
+    out = []
+    for r in merged.values():
+        out.append({"probability": str(r.pop("probability")), **r, "depends_on": depends})
+    return out
+
+
+def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -> dict[str, Any]:
+    """One ruleset's answer from ``viewer``'s side: ``view`` (see
+    :func:`palast.view_render.view_dict`), ``history`` (events as seen), ``decision``
+    (``kind``, ``player``, ``text``), ``legal_actions`` (the viewer's, when they decide),
+    ``outcomes`` (``action`` and its ``results``, see :func:`outcomes_as`) and ``note``."""
+    obs = game.observation(state, viewer, history)
+    d = state.decision
+    name = game.colour_name
+    decision = {"kind": d.kind.value, "player": name(d.player) if d.player >= 0 else None,
+                "text": describe_decision(game, state) if (d.player == viewer or d.player < 0 or d.is_chance)
+                else f"{name(d.player)} decides ({d.kind.value}); {name(viewer)} does not see their options"}
+    outcomes: list[dict[str, Any]] = []
+    note = None
+    if d.is_terminal or d.kind is K.DEAL:
+        note = "nothing to decide here" if d.is_terminal else "a chance deal of a new round; not enumerated"
+    elif d.is_chance:
+        outcomes.append({"action": None, "chance": True, "results": outcomes_as(game, state, history, obs, None)})
+    elif d.player == viewer:
+        for a in obs.legal_actions:
+            outcomes.append({"action": format_action(game, a), "chance": False,
+                             "results": outcomes_as(game, state, history, obs, a)})
+    else:
+        note = f"{name(d.player)} decides; {name(viewer)} sees what happens only when it happens"
+    return {
+        "view": view_dict(game, obs),
+        "history": [seen_dict(game, s, viewer) for s in obs.history],
+        "decision": decision,
+        "legal_actions": [format_action(game, a) for a in obs.legal_actions],
+        "outcomes": outcomes,
+        "note": note,
+    }
+
+
+def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | None = None) -> dict[str, Any]:
+    """Answer ``scenario`` from the side of the player ``colour`` under each ruleset.
+
+    :returns: ``scenario``, ``as`` (the colour), ``players``, ``rulesets`` (ruleset ->
+        :func:`answer_as` plus ``stopped_at``, as in :func:`palast.ask.ask`).
+    :raises InputError: for a colour that is not a seated player (or no colour at all),
+        and for a scenario that cannot be read.
+    """
+    chosen = rulesets or list(scenario.rulesets)
+    results: dict[str, dict[str, Any]] = {}
+    players: list[str] = []
+    seat = -1
+    for r in chosen:
+        game = scenario.game(spec, r)
+        seat = game.seat_of(colour)
+        players = [game.colour_name(s) for s in range(game.n)]
+        played = play_actions(game, scenario)
+        history = [e for _, st in played.history for e in st.events]
+        results[r] = {**answer_as(game, played.state, history, seat), "stopped_at": played.stopped_at}
+    return {"scenario": scenario.file, "as": players[seat] if players else colour, "players": players,
+            "rulesets": results}
+
+
+def _view_text(view: dict[str, Any]) -> list[str]:
+    """The view's zones as a few indented lines."""
+    lines = []
+    held = [z for z in view["zones"] if z["player"] is not None]
+    for colour in view["scores"]:
+        hand = next(z for z in held if z["zone"] == "hand" and z["player"] == colour)
+        disp = next(z for z in held if z["zone"] == "display" and z["player"] == colour)
+        shown = f"hand [{', '.join(hand['cards'])}]" if hand["cards"] is not None else f"{hand['count']} in hand"
+        laid = ", ".join(disp["cards"] or [])
+        lines.append(f"  {colour:7} score {view['scores'][colour]}  {shown}  display [{laid}]")
+    table = []
+    for z in view["zones"]:
+        if z["player"] is None:
+            seen = f" [{', '.join(z['cards'])}]" if z["cards"] else ""
+            table.append(f"{z['zone']} {z['count']}{seen}")
+    lines.append("  " + "; ".join(table))
+    for colour, cards in view["open_hands"].items():
+        lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
+    if view["open_points"]:
+        lines.append(f"  open variation points that hide something: {', '.join(view['open_points'])}")
+    return lines
+
+
+def render_as(answer: dict[str, Any]) -> str:
+    """The answer of :func:`ask_as` as text: per ruleset, the view, what the scenario's
+    actions showed, the decision and each action's results with their probabilities."""
+    lines: list[str] = []
+    who = answer["as"]
+    for r, res in answer["rulesets"].items():
+        lines.append(f"{r} (as {who}):")
+        lines.extend(_view_text(res["view"]))
+        seen = [e for e in res["history"] if e["kind"] != "deck_built"]
+        if seen:
+            lines.append(f"  what {who} saw:")
+            lines.extend(f"    {e['text']}" for e in seen)
+        if res["stopped_at"]:
+            lines.append(f"  the scenario's actions stop at action {res['stopped_at']['index']}: "
+                         f"{res['stopped_at']['reason']}")
+        lines.append(f"  decision: {res['decision']['text']}")
+        if res["note"]:
+            lines.append(f"  {res['note']}")
+        for o in res["outcomes"]:
+            head = o["action"] if o["action"] is not None else "chance"
+            lines.append(f"  {head}:")
+            for x in o["results"]:
+                said = "; ".join(e["text"] for e in x["events"]) or "nothing happens that they see"
+                extra = f" ({who} cannot know beforehand: {', '.join(x['depends_on'])})" if x["depends_on"] else ""
+                lines.append(f"    {x['probability']}: {said}; {who}'s hand [{', '.join(x['hand'])}]; "
+                             f"next: {x['next_to_move'] or '-'} ({x['next_decision']}){extra}")
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+"""Which rules a position exercises, and the rule coverage of the differential check.
+
+A rule (an id of ``spec/rules.yaml`` or ``spec/roles.yaml``) *fires* in a position when
+an event of one of its legal actions cites it (at a deal decision: of the deal played),
+or when the engine refuses a hand card of a play decision citing that rule's clauses (a
+banned Jester, a role repeated under voluntary-whisper's only-when-forced): the
+differential check then compared the two back-ends on a position the rule decides.
+
+:func:`coverage` counts, per rule, the compared positions it fires in. A rule that fires
+in none fails the differential check, unless
+
+* an obligation shows its situation never arises in a real game
+  (:data:`proofs.reachability.RULES_NEVER_REACHED`; the check then rests on that
+  obligation), or
+* the engine carries it out without citing it (:data:`NOT_CITED`), which the coverage
+  line says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from palast.engine import Game
+from palast.engine.actions import Action, Play
+from palast.engine.state import DecisionKind, State
+from palast.errors import IllegalActionError
+from palast.spec import Spec
+
+K = DecisionKind
+
+#: Rules the engine carries out without an event or refusal citing them under some
+#: readings, with where their effect is reported instead. Such a rule may fire in no
+#: compared position without failing the check; the coverage line names it.
+NOT_CITED: Mapping[str, str] = {
+    "turn.action": "a carried-out action is reported by the role's own rule (turn.action is cited only when "
+                   "sixth-card-action skips the sixth card's action)",
+    "role.marshal": "the Marshal's reveal is reported by king.reveal",
+    "turn.play.duplicate": "under voluntary-whisper: allowed a repeated role is reported by round.end.whisper "
+                           "(turn.play.duplicate is cited only when only-when-forced refuses the card)",
+}
+
+
+def rule_of_clauses(spec: Spec) -> dict[tuple[str, ...], str]:
+    """Clause tuple → the one rule citing exactly those clauses (a refusal names clauses)."""
+    by: dict[tuple[str, ...], list[str]] = {}
+    for rule in spec.rules.values():
+        by.setdefault(tuple(rule.clauses), []).append(rule.id)
+    return {clauses: ids[0] for clauses, ids in by.items() if len(ids) == 1}
+
+
+def refused(game: Game, state: State, rule_of: Mapping[tuple[str, ...], str]) -> frozenset[str]:
+    """The rules the engine cites when it refuses a hand card at ``state``'s play
+    decision (empty for other decisions)."""
+    d = state.decision
+    if d.kind is not K.PLAY:
+        return frozenset()
+    legal = set(game.legal_actions(state))
+    out: set[str] = set()
+    for c in set(state.hands[d.player]):
+        if Play(c) in legal:
+            continue
+        try:
+            game.apply(state, Play(c))
+        except IllegalActionError as exc:
+            if exc.clauses in rule_of:
+                out.add(rule_of[exc.clauses])
+    return frozenset(out)
+
+
+def events_of(game: Game, state: State, deal: Action | None = None) -> list[tuple[str, str]]:
+    """``(rule, event kind)`` of every event of every legal action of ``state`` (of ``deal``
+    alone at a deal decision)."""
+    actions = [deal] if deal is not None else game.legal_actions(state)
+    return [(e.rule, e.kind) for a in actions for e in game.apply(state, a).events]
+
+
+def fired(game: Game, state: State, deal: Action | None,
+          rule_of: Mapping[tuple[str, ...], str]) -> frozenset[str]:
+    """The rules ``state`` exercises: cited by an event of a legal action (of ``deal`` at a
+    deal decision) or by the engine's refusal of a hand card (``rule_of``: from
+    :func:`rule_of_clauses`)."""
+    return frozenset(r for r, _ in events_of(game, state, deal)) | refused(game, state, rule_of)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Per rule id, the compared positions it fires in.
+
+    :ivar counts: ``(rule id, positions)`` in the spec's order of rules.
+    :ivar excused: rules firing nowhere that an obligation shows unreachable, with it.
+    :ivar not_cited: rules firing nowhere that :data:`NOT_CITED` names.
+    """
+
+    counts: tuple[tuple[str, int], ...]
+    excused: tuple[tuple[str, str], ...] = ()
+    not_cited: tuple[str, ...] = ()
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Rules that fire in no compared position with no excuse: each fails the check."""
+        ok = {r for r, _ in self.excused} | set(self.not_cited)
+        return tuple(r for r, c in self.counts if c == 0 and r not in ok)
+
+    def line(self) -> str:
+        """The coverage in one line: rules fired, and every rule that fired nowhere and why."""
+        fired_n = sum(1 for _, c in self.counts if c)
+        parts = [f"{fired_n} of {len(self.counts)} rules fire in the compared positions"]
+        if self.missing:
+            parts.append(f"fire in none: {', '.join(self.missing)}")
+        if self.excused:
+            parts.append("never reached (" + "; ".join(f"{r}: {ob}" for r, ob in self.excused) + ")")
+        if self.not_cited:
+            parts.append(f"not cited by the engine: {', '.join(self.not_cited)}")
+        return "; ".join(parts)
+
+
+def coverage(spec: Spec, fired_sets: Iterable[frozenset[str]],
+             never_reached: Mapping[str, tuple[str, ...]]) -> Coverage:
+    """Count the rules of ``spec`` over the positions' :func:`fired` sets.
+
+    :param never_reached: obligation name → the rules it shows never fire in a real game.
+    """
+    counts: Counter[str] = Counter()
+    for fs in fired_sets:
+        counts.update(fs)
+    excuse = {r: ob for ob, rules in never_reached.items() for r in rules}
+    rows = tuple((r, counts[r]) for r in spec.rules)
+    zero = [r for r, c in rows if c == 0]
+    return Coverage(rows, tuple((r, excuse[r]) for r in zero if r in excuse),
+                    tuple(r for r in zero if r not in excuse and r in NOT_CITED))
+

@@ -1,0 +1,86 @@
+"""What an obligation states, in words, for ``palast prove --explain NAME``.
+
+:func:`statement_words` is the one place the words come from: today the obligation's own
+statement and the statements and clauses of the invariants it establishes
+(``spec/invariants.yaml``); once invariants are expressions of the rule language the
+words are to be generated from those declarations here, and every reader of this module
+changes with it. :func:`explain` adds the lemmas the obligation rests on, its result and
+its scenario file.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Protocol
+
+from palast.errors import InputError
+from palast.spec import Spec
+from proofs.obligation import Obligation
+
+
+class Result(Protocol):
+    """What :func:`explain` reads of a run's line (:class:`proofs.runner.Line`; the runner
+    imports every proofs module, so this one does not import it)."""
+
+    result: str
+    expected: str
+    seconds: float
+    detail: str
+    files: tuple[str, ...]
+    passed: bool
+
+
+def find(obligations: Sequence[Obligation], name: str) -> list[Obligation]:
+    """The obligations called ``name`` (one per ruleset it is stated for).
+
+    :raises InputError: when there is none, listing the closest names (option ``--explain``).
+    """
+    found = [ob for ob in obligations if ob.name == name]
+    if not found:
+        names = sorted({ob.name for ob in obligations})
+        close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(names)}"
+        raise InputError(f"no obligation {name!r}{hint} (palast prove --list lists them)", None, "--explain")
+    return found
+
+
+def statement_words(spec: Spec, ob: Obligation) -> list[str]:
+    """What ``ob`` states, as sentences: its statement, then for each invariant it
+    establishes the invariant's statement with its clause ids."""
+    words = [ob.statement[:1].upper() + ob.statement[1:].rstrip(".") + "."]
+    for inv_id in ob.invariants:
+        inv = spec.invariants.get(inv_id)
+        if inv is not None:
+            words.append(f"Invariant {inv.id} ({inv.kind}): {inv.statement} [{', '.join(inv.clauses)}]")
+    return words
+
+
+def lemmas(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str, str]]:
+    """The obligations ``ob`` assumes (its strengthening or the no-such-state results it
+    rests on), each with its statement; ``ob`` itself is left out (mutual induction)."""
+    by_name = {o.name: o for o in obligations if o.ruleset == ob.ruleset}
+    return [(n, by_name[n].statement) for n in ob.needs if n != ob.name and n in by_name]
+
+
+def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line: Result | None) -> list[str]:
+    """The text of ``palast prove --explain`` for ``ob`` under its ruleset.
+
+    :param line: its result when it was run, else None.
+    """
+    out = [f"{ob.name} under {ob.ruleset} (family {ob.family}), expects {ob.expect}", "  states:"]
+    out += [f"    {w}" for w in statement_words(spec, ob)]
+    used = lemmas(obligations, ob)
+    if used:
+        out.append("  assumes (proved by the obligations of the same name; it counts only if they pass):")
+        out += [f"    {n}: {st}" for n, st in used]
+    elif ob.needs:
+        out.append("  assumes: " + ", ".join(ob.needs))
+    if line is not None:
+        verdict = "passed" if line.passed else f"FAILED (expected {line.expected})"
+        out.append(f"  result: {line.result} in {line.seconds:.2f} s, {verdict}")
+        out.append(f"    {line.detail}")
+        for f in line.files:
+            kind = "counterexample" if line.result == "counterexample" else "witness"
+            out.append(f"  {kind} scenario: {f}")
+    return out

@@ -1,0 +1,148 @@
+"""No vacuous invariant: every invariant has a stored violation (proofs/violations/) that the
+engine's check mode and Z3 both reject, and a check made vacuous in memory fails
+``palast prove`` (issue 14, point 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+from click.testing import CliRunner
+
+import palast.invariants
+import proofs.nonvacuous
+from palast.cli import main
+from palast.engine import Action, State
+from palast.engine.events import Event
+from palast.engine.game import Game
+from palast.spec import load_spec
+from proofs.nonvacuous import PREFIX, check_invariant, obligations, z3_form
+from proofs.violation import VIOLATIONS_DIR, load_violation, replay, violation_path
+
+SPEC = load_spec()
+INVARIANTS = tuple(SPEC.invariants)
+#: Invariants whose proof has no Z3 formula in proofs/ yet: the engine alone rejects their
+#: stored violation. When the rule-language rewrite (issue 14, point 2) gives one a Z3 form,
+#: drop it here and its case is refuted by Z3 too.
+#: Every strengthening lemma declared beside an invariant.
+LEMMAS = frozenset(lem.id for i in SPEC.invariants.values() for lem in i.lemmas)
+WITHOUT_Z3 = frozenset({"round-progress", "next-player", "muted-card-does-nothing"})
+
+
+def test_every_invariant_has_exactly_one_stored_violation() -> None:
+    stored = {p.stem for p in VIOLATIONS_DIR.glob("*.yaml")}
+    assert stored == set(INVARIANTS)
+    for inv in INVARIANTS:
+        assert load_violation(violation_path(inv), SPEC).invariant == inv
+
+
+def test_every_invariant_has_a_non_vacuity_obligation() -> None:
+    names = {ob.name for ob in obligations(SPEC)}
+    assert names == {f"{PREFIX}{inv}" for inv in INVARIANTS}
+    assert all(ob.expect == "counterexample" for ob in obligations(SPEC))
+
+
+def test_invariants_without_a_z3_form_are_the_known_ones() -> None:
+    assert {inv for inv in INVARIANTS if z3_form(inv) is None} == WITHOUT_Z3
+
+
+@pytest.mark.parametrize("inv", INVARIANTS)
+def test_stored_violation_is_rejected_by_engine_and_z3(inv: str) -> None:
+    out = check_invariant(SPEC, inv)
+    assert out.result == "counterexample", out.detail
+    assert out.detail.startswith(f"engine: {inv}: ")
+    if inv in WITHOUT_Z3:
+        assert "engine alone" in out.detail
+    else:
+        assert "false" in out.detail.split("; Z3: ", 1)[1]
+
+
+@pytest.mark.parametrize("inv", INVARIANTS)
+def test_case_breaks_only_its_last_action(inv: str) -> None:
+    v = load_violation(violation_path(inv), SPEC)
+    r = replay(v, SPEC)
+    # first the invariant itself; after it only lemmas (strengthenings) may fall with it
+    assert r.problems[0][0] == inv and {i for i, _ in r.problems[1:]} <= LEMMAS, r.problems
+    if v.tamper:  # the engine's own successor is sound: the broken state is what fails
+        good = r.game.apply(r.before, r.action)
+        assert palast.invariants.step_problems(r.game, r.before, r.action, good.state, good.events) == []
+    else:
+        assert r.check_mode is not None and r.check_mode[0] == inv
+
+
+def _silence(monkeypatch: pytest.MonkeyPatch, inv: str) -> None:
+    """Make the engine's check of ``inv`` vacuous: it never reports."""
+    real = palast.invariants.step_problems
+    own = {inv, *(lem.id for lem in SPEC.invariants[inv].lemmas)}
+
+    def vacuous(game: Game, before: State, action: Action, after: State,
+                events: Sequence[Event]) -> list[tuple[str, str]]:
+        return [(i, m) for i, m in real(game, before, action, after, events) if i not in own]
+
+    monkeypatch.setattr(palast.invariants, "step_problems", vacuous)
+
+
+@pytest.mark.parametrize("inv", INVARIANTS)
+def test_vacuous_engine_check_fails_the_obligation(inv: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _silence(monkeypatch, inv)
+    out = check_invariant(SPEC, inv)
+    assert out.result == "no-such-state"
+    assert "the engine accepts the stored violation" in out.detail
+
+
+@pytest.mark.parametrize("inv", sorted(set(INVARIANTS) - WITHOUT_Z3))
+def test_vacuous_z3_predicate_fails_the_obligation(inv: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    form = z3_form(inv)
+    assert form is not None
+
+    def always(*args: Any) -> Any:
+        return z3.BoolVal(True)
+
+    monkeypatch.setitem(proofs.nonvacuous.Z3_FORMS, inv, (form[0], always))
+    out = check_invariant(SPEC, inv)
+    assert out.result == "no-such-state"
+    assert "Z3 accepts the stored violation" in out.detail
+
+
+def test_palast_prove_runs_the_family_and_fails_on_a_vacuous_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = f"{PREFIX}display-below-six"
+    res = CliRunner().invoke(main, ["prove", "--only", name, "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    assert "counterexample" in res.output and "1 passed, 0 failed" in res.output
+    _silence(monkeypatch, "display-below-six")
+    res = CliRunner().invoke(main, ["prove", "--only", name, "--jobs", "1"])
+    assert res.exit_code == 1, res.output
+    assert "FAILED (expected counterexample)" in res.output
+
+
+def test_missing_and_malformed_violations_fail(tmp_path: Path) -> None:
+    assert check_invariant(SPEC, "banned-role", tmp_path).result == "error"
+    text = violation_path("banned-role").read_text(encoding="utf-8")
+    (tmp_path / "banned-role.yaml").write_text(text + "colour: blue\n", encoding="utf-8")
+    out = check_invariant(SPEC, "banned-role", tmp_path)
+    assert out.result == "error"
+    assert "banned-role.yaml" in out.detail and "unknown key 'colour'" in out.detail
+    (tmp_path / "banned-role.yaml").write_text(text.replace("invariant: banned-role", "invariant: no-repeated-role"),
+                                               encoding="utf-8")
+    assert "names the invariant no-repeated-role" in check_invariant(SPEC, "banned-role", tmp_path).detail
+
+
+def test_a_case_broken_before_its_last_action_is_refused(tmp_path: Path) -> None:
+    # one more action after the one that breaks next-player: the case must break at its last
+    text = violation_path("next-player").read_text(encoding="utf-8")
+    broken = text.replace("actions: [play jester/red]", "actions: [play jester/red, play treasurer/blue]")
+    (tmp_path / "next-player.yaml").write_text(broken, encoding="utf-8")
+    out = check_invariant(SPEC, "next-player", tmp_path)
+    assert out.result == "error"
+    assert "already breaks next-player" in out.detail
+
+
+def test_a_tamper_the_case_does_not_need_is_refused(tmp_path: Path) -> None:
+    text = violation_path("next-player").read_text(encoding="utf-8")
+    (tmp_path / "next-player.yaml").write_text(text + "tamper: {played: {green: 1}}\n", encoding="utf-8")
+    out = check_invariant(SPEC, "next-player", tmp_path)
+    assert out.result == "error"
+    assert "the tamper is not what breaks it" in out.detail

@@ -1,0 +1,181 @@
+"""``palast prove``: one line per obligation, the summary line, ``--explain``, ``--jobs``
+(same order, failures fail, Ctrl-C and a dead worker end cleanly) and the coverage table
+(issue 14, points 6 and 7)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from palast.cli import main
+from palast.cli.prove_cmd import coverage_table
+from palast.spec import Spec
+from proofs import runner
+from proofs.explain import statement_words
+from proofs.obligation import Obligation, Options, Outcome
+from proofs.runner import Interrupted, Line, WorkerDied, all_obligations, run
+
+SUMMARY = re.compile(r"^palast prove: (\d+) obligations, (\d+) passed, (\d+) failed in [\d.]+ s$")
+
+
+def test_one_line_per_obligation_then_the_summary(spec: Spec) -> None:
+    res = CliRunner().invoke(main, ["prove", "--only", "banned-role", "--only", "scores-rise-slowly",
+                                    "-r", "reference", "-r", "source-a"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    obs = {ob.key: ob for ob in all_obligations(spec)}
+    assert len(lines) == 5 and SUMMARY.match(lines[-1]).groups() == ("4", "4", "0")  # type: ignore[union-attr]
+    for line in lines[:-1]:
+        m = re.match(r"^(\S+) +(\S+) +(proved) +(\d+\.\d\d)s  (.+)$", line)
+        assert m, line
+        assert m.group(5) == obs[f"{m.group(1)}@{m.group(2)}"].statement
+
+
+def test_a_failing_line_says_so_and_gives_the_detail(monkeypatch: pytest.MonkeyPatch) -> None:
+    def wrong(spec: Any, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up on purpose")
+
+    monkeypatch.setattr(runner, "all_obligations",
+                        lambda spec: [Obligation("made-up", "reference", "proved", "fails on purpose", wrong)])
+    res = CliRunner().invoke(main, ["prove"])
+    assert res.exit_code == 1
+    first, detail, summary = res.output.splitlines()
+    assert first.endswith("fails on purpose  FAILED (expected proved)") and "made up on purpose" in detail
+    assert SUMMARY.match(summary).groups() == ("1", "0", "1")  # type: ignore[union-attr]
+
+
+def test_explain_states_assumes_and_names_the_scenario(spec: Spec) -> None:
+    res = CliRunner().invoke(main, ["prove", "--explain", "cupbearer-actor-repeat", "-r", "source-b"])
+    assert res.exit_code == 0, res.output
+    out = res.output
+    ob = next(o for o in all_obligations(spec) if o.key == "cupbearer-actor-repeat@source-b")
+    assert all(w in out for w in statement_words(spec, ob))
+    assert "assumes" in out and "card-conservation:" in out and "no-repeated-role:" in out
+    assert "result: counterexample" in out and "passed" in out
+    assert "counterexample scenario: proofs/witnesses/cupbearer-actor-repeat.source-b.yaml" in out
+
+
+def test_explain_of_an_invariant_quotes_its_statement_and_clauses(spec: Spec) -> None:
+    ob = next(o for o in all_obligations(spec) if o.name == "banned-role")
+    words = statement_words(spec, ob)
+    inv = spec.invariants["banned-role"]
+    assert words[0].startswith(ob.statement[:1].upper() + ob.statement[1:])
+    assert any(inv.statement in w and all(c in w for c in inv.clauses) for w in words[1:])
+
+
+def test_explain_of_an_unknown_name_lists_close_ones() -> None:
+    res = CliRunner().invoke(main, ["prove", "--explain", "card-conservatoin"])
+    assert res.exit_code == 2
+    assert "no obligation 'card-conservatoin'" in res.output and "did you mean card-conservation" in res.output
+    assert "Traceback" not in res.output
+
+
+def _sleeper(seconds: float, result: str) -> Any:
+    def run_it(spec: Any, opts: Options) -> Outcome:
+        time.sleep(seconds)
+        return Outcome(result, f"slept {seconds}")
+    return run_it
+
+
+def _fakes(spec: Spec) -> list[Obligation]:
+    rs = list(spec.rulesets)
+    # the first group is the slowest, so with two jobs the others finish before it
+    return [Obligation("slow", rs[0], "proved", "slow", _sleeper(0.6, "proved"), cost=5.0),
+            Obligation("quick", rs[1], "proved", "quick", _sleeper(0.0, "proved")),
+            Obligation("wrong", rs[2], "proved", "wrong", _sleeper(0.1, "counterexample")),
+            Obligation("quick2", rs[1], "proved", "quick2", _sleeper(0.0, "proved"))]
+
+
+def test_two_jobs_give_the_lines_of_one_in_the_same_order(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "all_obligations", _fakes)  # the forked workers inherit it
+    obs = _fakes(spec)
+    one = run(spec, obs, Options(), jobs=1)
+    two = run(spec, obs, Options(), jobs=2)
+    assert [(x.name, x.ruleset, x.result, x.passed) for x in one] == \
+        [(x.name, x.ruleset, x.result, x.passed) for x in two] == \
+        [("slow", obs[0].ruleset, "proved", True), ("quick", obs[1].ruleset, "proved", True),
+         ("wrong", obs[2].ruleset, "counterexample", False), ("quick2", obs[3].ruleset, "proved", True)]
+    res = CliRunner().invoke(main, ["prove", "--jobs", "2"])
+    assert res.exit_code == 1 and "FAILED (expected proved)" in res.output
+
+
+def test_ctrl_c_stops_the_workers(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    def forever(spec: Any, opts: Options) -> Outcome:
+        time.sleep(60)
+        return Outcome("proved")
+
+    obs = [Obligation("long", r, "proved", "long", forever) for r in spec.rulesets]
+    monkeypatch.setattr(runner, "all_obligations", lambda spec: obs)
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    start = time.perf_counter()
+    with pytest.raises(Interrupted):
+        run(spec, obs, Options(), jobs=2)
+    assert time.perf_counter() - start < 15
+
+
+def test_a_dead_worker_is_reported(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    def die(spec: Any, opts: Options) -> Outcome:
+        os._exit(3)
+
+    obs = [Obligation("dies", r, "proved", "dies", die) for r in spec.rulesets]
+    monkeypatch.setattr(runner, "all_obligations", lambda spec: obs)
+    with pytest.raises(WorkerDied):
+        run(spec, obs, Options(), jobs=2)
+    res = CliRunner().invoke(main, ["prove", "-j", "2"])
+    assert res.exit_code == 1 and "worker process died" in res.output and "Traceback" not in res.output
+
+
+def test_an_interrupted_run_exits_130_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(spec: Any, opts: Options) -> Outcome:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "all_obligations",
+                        lambda spec: [Obligation("stop", "reference", "proved", "stop", interrupt)])
+    res = CliRunner().invoke(main, ["prove"])
+    assert res.exit_code == 130 and "interrupted" in res.output and "Traceback" not in res.output
+
+
+def _line(ruleset: str, coverage: tuple[tuple[str, int], ...]) -> Line:
+    return Line("differential", ruleset, "proved", "proved", 1.0, 1.0, "", (), (), True, coverage)
+
+
+def test_the_coverage_table_marks_rules_that_fire_nowhere(spec: Spec) -> None:
+    rules = list(spec.rules)
+    rows = coverage_table([_line("source-a", tuple((r, 0 if r == "round.end.six" else 2) for r in rules)),
+                           _line("source-b", tuple((r, 1) for r in rules))])
+    assert len(rows) == 2 + len(rules)
+    six = next(r for r in rows if r.split()[0] == "round.end.six")
+    assert six.split()[1:3] == ["-", "1"] and six.endswith("FIRES IN NO POSITION")
+    assert all("FIRES" not in r for r in rows if r.split()[0] != "round.end.six")
+    assert coverage_table([]) == []
+
+
+def test_the_summary_wording_is_the_one_the_docs_quote() -> None:
+    root = Path(__file__).parent.parent
+    for doc in ("README.md", "docs/cli.md"):
+        text = (root / doc).read_text(encoding="utf-8")
+        quoted = re.findall(r"palast prove: \S+ obligations, \S+ passed, \S+ failed in \S+ s", text)
+        assert quoted, doc
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    example = re.findall(r"^palast prove: .*$", readme, re.M)
+    assert example and all(SUMMARY.match(q) for q in example)
+
+
+def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spec) -> None:
+    """The rules it may find nowhere are excused only by obligations it names as lemmas."""
+    from proofs.explain import lemmas
+    from proofs.reachability import RULES_NEVER_REACHED
+
+    obs = all_obligations(spec)
+    for ob in (o for o in obs if o.name == "differential"):
+        assert [n for n, _ in lemmas(obs, ob)] == list(RULES_NEVER_REACHED)
+        assert all(o.expect == "no-such-state" for o in obs if o.name in RULES_NEVER_REACHED
+                   and o.ruleset == ob.ruleset)

@@ -1,0 +1,126 @@
+"""``palast ask --as`` and ``palast replay --as``: a player's side of an answer and of a record."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from palast.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MAID = """\
+players: [red, blue, green]
+to_move: red
+deck: [marshal/grey, treasurer/grey, cupbearer/blue]
+hands:
+  red: [maid/red, jester/grey, wizard/red]
+  blue: [treasurer/blue, wizard/blue, jester/blue, marshal/blue]
+  green: [treasurer/green, maid/green, jester/green]
+displays:
+  red: [treasurer/red, guard/red, cupbearer/grey]
+  blue: [maid/blue, guard/blue]
+  green: [wizard/green, guard/green, cupbearer/green]
+actions: [play maid/red]
+"""
+
+WIZARD = """\
+players: [red, blue, green]
+to_move: red
+rulesets: [reference]
+hands:
+  red: [wizard/red, maid/grey, jester/red]
+  blue: [treasurer/blue, guard/blue, jester/blue, marshal/blue]
+  green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green]
+displays:
+  red: [treasurer/red, guard/grey, maid/red]
+  blue: [wizard/blue, maid/blue]
+  green: [guard/green]
+actions: [play wizard/red, partner blue, count 1, "give maid/grey"]
+"""
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), prog_name="palast")
+
+
+def scenario(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_ask_as_the_maid_lists_each_draw_with_its_probability(tmp_path: Path) -> None:
+    """Red does not know the deck: each card red cannot place may be drawn, with
+    probability copies / unplaced cards (exact fractions adding to 1), whatever the
+    scenario's deck order."""
+    r = invoke("ask", scenario(tmp_path, MAID), "--as", "red", "-r", "reference", "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.output)["rulesets"]["reference"]
+    assert res["legal_actions"] == ["discard wizard/red", "discard jester/grey"]
+    results = res["outcomes"][1]["results"]
+    assert sum(Fraction(x["probability"]) for x in results) == 1
+    drawn = {next(e["card"] for e in x["events"] if e["kind"] == "card_drawn"): Fraction(x["probability"])
+             for x in results}
+    # 35 cards; red places its 2 hand cards and the 9 displayed: 24 unplaced, grey cards twice
+    assert drawn["treasurer/blue"] == Fraction(1, 24)  # in blue's hand, which red cannot see
+    assert drawn["marshal/grey"] == Fraction(2, 24)
+    assert "guard/red" not in drawn and "maid/red" not in drawn  # displayed: placed
+
+
+def test_ask_as_another_player_hides_the_draw(tmp_path: Path) -> None:
+    """Blue sees red discard and draw, never the cards, and is offered no actions."""
+    r = invoke("ask", scenario(tmp_path, MAID), "--as", "blue", "-r", "reference", "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.output)["rulesets"]["reference"]
+    assert res["legal_actions"] == [] and res["outcomes"] == []
+    assert "blue does not see their options" in res["decision"]["text"]
+    assert "jester/grey" not in r.output and "wizard/red" not in r.output  # red's hand
+
+
+def test_ask_as_the_wizard_partner_never_shows_the_pick(tmp_path: Path) -> None:
+    """While blue answers, red's pick (maid/grey) appears nowhere in blue's answer."""
+    r = invoke("ask", scenario(tmp_path, WIZARD), "--as", "blue", "--json")
+    assert r.exit_code == 0, r.output
+    assert "maid/grey" not in r.output
+    res = json.loads(r.output)["rulesets"]["reference"]
+    assert len(res["legal_actions"]) == 4
+    assert res["view"]["decision"]["hidden"] == ["given"]
+    for o in res["outcomes"]:
+        (x,) = o["results"]
+        assert x["depends_on"] == ["given"] and "?" in x["hand"]
+    red = invoke("ask", scenario(tmp_path, WIZARD), "--as", "red", "--json")
+    assert json.loads(red.output)["rulesets"]["reference"]["view"]["decision"]["given"] == ["maid/grey"]
+
+
+@pytest.mark.parametrize(("colour", "message"), [("yellow", "'yellow' is not seated"), ("pink", "unknown colour")])
+def test_ask_bad_as_is_bad_input(tmp_path: Path, colour: str, message: str) -> None:
+    path = scenario(tmp_path, WIZARD)
+    r = invoke("ask", path, "--as", colour)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+    j = invoke("ask", path, "--as", colour, "--json")
+    assert j.exit_code == 2
+    assert message in json.loads(j.output.split("\npalast: error")[0])["error"]["message"]
+
+
+def test_replay_as_prints_only_what_the_player_saw() -> None:
+    """Blue's replay names blue's own actions only; other players' hidden draws show no card."""
+    record = str(ROOT / "examples" / "records" / "seed7-reference.jsonl")
+    r = invoke("replay", record, "--as", "blue", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["as"] == "blue" and doc["status"] == "confirmed"
+    assert all(s["action"] is None for s in doc["steps"] if s["by"] != "blue")
+    assert any(s["action"] for s in doc["steps"] if s["by"] == "blue")
+    others = [e for s in doc["steps"] for e in s["events"]
+              if e["kind"] in ("card_drawn", "card_discarded") and e.get("player") != "blue"]
+    assert others and all("card" not in e and e["hidden"] == ["card"] for e in others)
+    assert [z["cards"] for z in doc["view"]["zones"] if z["zone"] == "hand" and z["player"] != "blue"] == [None] * 3
+    text = invoke("replay", record, "--as", "blue")
+    assert text.exit_code == 0 and "as blue saw it" in text.output and "deal " not in text.output
+    bad = invoke("replay", record, "--as", "pink")
+    assert bad.exit_code == 2 and "unknown colour" in bad.output
