@@ -2,7 +2,7 @@
 ``spec/invariants.yaml``, with their lemmas): reading them, the names they may use, and
 compiling them to Python checks of a position for the engine's check mode.
 
-The proofs compile the very same expressions to Z3 (:mod:`proofs.lang_z3`), so an
+The proofs compile the very same expressions to Z3 (``proofs.lang_z3``), so an
 invariant is written once. Clauses: those of each invariant (``spec/invariants.yaml``).
 """
 
