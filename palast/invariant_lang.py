@@ -32,6 +32,8 @@ class Declared:
     :ivar text: the expression as written.
     :ivar node: the parsed expression.
     :ivar path: where it is in ``spec/invariants.yaml`` (key path).
+    :ivar step: True for a step invariant (about an action: ``old(...)`` reads the position
+        before it).
     """
 
     id: str
@@ -40,6 +42,7 @@ class Declared:
     text: str
     node: Node
     path: tuple[str | int, ...]
+    step: bool = False
 
 
 def decision_names() -> dict[str, int]:
@@ -62,6 +65,31 @@ def constant_values(spec: Any) -> dict[str, int]:
     return {**decision_names(), **{r: i for i, r in enumerate(spec.roles)}}
 
 
+def expand(node: Node, names: Mapping[str, Node]) -> Node:
+    """``node`` with every name of ``names`` (an invariant's ``let``) replaced by the
+    expression it names; a variable a binder binds is not replaced inside the binder."""
+    if node.op == "name" and str(node.value) in names:
+        return names[str(node.value)]
+    if node.op == "bind":
+        var, coll, *rest = node.args
+        inner = {k: v for k, v in names.items() if k != var.value}
+        return Node(node.op, node.value, (var, expand(coll, names), *(expand(a, inner) for a in rest)), node.column)
+    if not node.args:
+        return node
+    return Node(node.op, node.value, tuple(expand(a, names) for a in node.args), node.column)
+
+
+def lets(inv: Any) -> dict[str, Node]:
+    """The parsed ``let`` names of invariant ``inv``, each expanded with the ones before it.
+
+    :raises ExpressionError: for a name's expression that does not parse.
+    """
+    out: dict[str, Node] = {}
+    for name, text in inv.let.items():
+        out[name] = expand(parse(text), out)
+    return out
+
+
 def declared(spec: Any) -> list[Declared]:
     """Every declared state property of ``spec``, in file order (each invariant before its
     lemmas).
@@ -72,7 +100,8 @@ def declared(spec: Any) -> list[Declared]:
     out: list[Declared] = []
     for i, inv in enumerate(spec.invariants.values()):
         if inv.holds is not None:
-            out.append(Declared(inv.id, inv.id, False, inv.holds, parse(inv.holds), ("invariants", i, "holds")))
+            out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), lets(inv)),
+                                ("invariants", i, "holds"), inv.kind == "step"))
         for j, lem in enumerate(inv.lemmas):
             out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
                                 ("invariants", i, "lemmas", j, "holds")))
@@ -97,16 +126,39 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
                                                                   "or lemma"))
             seen.add(lem.id)
             texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
+        named: dict[str, Node] = {}
+        for name, text in inv.let.items():
+            try:
+                named[name] = expand(parse(text), named)  # checked where holds uses it
+            except ExpressionError as exc:
+                out.append((("invariants", i, "let", name), f"{exc} (column {exc.column} of {text!r})"))
+                named[name] = Node("int", 0)
         for path, text in texts:
             try:
-                node = parse(text)
+                node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
                 check(node, kinds)
+                if inv.kind != "step" or path[-1] != "holds":
+                    at = uses_old(node)
+                    if at is not None:
+                        raise ExpressionError("old(...) reads the position before an action: only a step invariant "
+                                              "has one", at)
                 got = infer(node, {}, kinds)
                 if got not in ("bool", "any"):
                     raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
             except ExpressionError as exc:
                 out.append((path, f"{exc} (column {exc.column} of {text!r})"))
     return out
+
+
+def uses_old(node: Node) -> int | None:
+    """The column of the first ``old(...)`` in ``node``, or ``None``."""
+    if node.op == "call" and node.value == "old":
+        return node.column
+    for a in node.args:
+        got = uses_old(a)
+        if got is not None:
+            return got
+    return None
 
 
 StateCheck = Callable[["Game", State], "str | None"]
@@ -121,15 +173,17 @@ class _Checks:
         self.kinds = constant_kinds(game.spec)
         self._compiler_names = constant_values(game.spec)
         comp = Compiler(game.lang_constants, self._compiler_names)
-        slots = [comp.add(p.node) for p in self.props]
+        slots = [comp.add(p.node, step=p.step) for p in self.props]
         comp.build()
-        self.fns: dict[str, Callable[[State], Any]] = {p.id: s[0] for p, s in zip(self.props, slots, strict=True)}
+        self.fns: dict[str, Callable[..., Any]] = {p.id: s[0] for p, s in zip(self.props, slots, strict=True)}
         self.by_id = {p.id: p for p in self.props}
 
-    def why(self, prop: Declared, s: State) -> str:
-        """Say why ``prop`` is false in ``s``: the part of the expression that fails, with
-        the element of a collection it fails for and the values compared."""
-        return _why(self, prop.node, s, {}, {})
+    def why(self, prop: Declared, s: State, before: State | None = None) -> str:
+        """Say why ``prop`` is false in ``s`` (after the action from ``before``, for a step
+        invariant): the part of the expression that fails, with the element of a collection
+        it fails for and the values compared."""
+        states: tuple[State, ...] = (s, before) if prop.step and before is not None else (s,)
+        return _why(self, prop.node, states, {}, {})
 
 
 _CACHE: weakref.WeakKeyDictionary[Game, _Checks] = weakref.WeakKeyDictionary()
@@ -143,15 +197,20 @@ def checks(game: Game) -> _Checks:
     return got
 
 
-def failure(game: Game, prop_id: str, s: State) -> str | None:
-    """``None`` when the declared property ``prop_id`` holds in ``s``, else why not.
+def failure(game: Game, prop_id: str, s: State, before: State | None = None) -> str | None:
+    """``None`` when the declared property ``prop_id`` holds in ``s`` (for a step
+    invariant: of the action from ``before`` to ``s``), else why not.
 
     :raises KeyError: when ``game.spec`` declares no such property.
+    :raises ValueError: for a step invariant without ``before``.
     """
     c = checks(game)
-    if c.fns[prop_id](s):
+    prop = c.by_id[prop_id]
+    if prop.step and before is None:
+        raise ValueError(f"{prop_id} is about an action: give the position before it")
+    if c.fns[prop_id](*((s, before) if prop.step else (s,))):
         return None
-    return c.why(c.by_id[prop_id], s)
+    return c.why(prop, s, before)
 
 
 def _name(game: Game, kind: str, value: Any) -> str:
@@ -172,14 +231,14 @@ def _name(game: Game, kind: str, value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _value(c: _Checks, node: Node, s: State, bound: Mapping[str, Any]) -> Any:
+def _value(c: _Checks, node: Node, s: tuple[State, ...], bound: Mapping[str, Any]) -> Any:
     comp = Compiler(c.game.lang_constants, c._compiler_names)
-    slot = comp.add(node, tuple(bound))
+    slot = comp.add(node, tuple(bound), step=len(s) > 1)
     comp.build()
-    return slot[0](s, *bound.values())
+    return slot[0](*s, *bound.values())
 
 
-def _why(c: _Checks, node: Node, s: State, bound: dict[str, Any], kinds: dict[str, str]) -> str:
+def _why(c: _Checks, node: Node, s: tuple[State, ...], bound: dict[str, Any], kinds: dict[str, str]) -> str:
     game = c.game
     where = "".join(f"for {k} = {_name(game, kinds[k], v)}: " for k, v in bound.items())
     if node.op == "and":

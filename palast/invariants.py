@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from palast.engine.actions import Action, Deal, NextPlayer, Play, TakeBack
+from palast.engine.actions import Action, Deal, NextPlayer, Play
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
 from palast.invariant_lang import checks
@@ -45,33 +45,6 @@ def hand_plus_display(game: Game, before: State, action: Action, after: State,
                 return f"{game.colour_name(seat)} holds {a} cards after the deal"
         elif a != b - (1 if seat in short else 0) + (1 if seat == drew else 0):
             return f"{game.colour_name(seat)}'s hand plus display went from {b} to {a}"
-    return None
-
-
-def scores_rise_slowly(game: Game, before: State, action: Action, after: State,
-                       events: Sequence[Event]) -> str | None:
-    """scores-rise-slowly: scores never fall; they change only at a round end, which a round
-    has once, by at most one, for exactly that round end's scorers: every player but the
-    whisperer after a whisper, the player alone after six."""
-    ended = [e for e in events if e.kind == "round_ended"]
-    rose = {s for s in range(game.n) if after.scores[s] != before.scores[s]}
-    for s in range(game.n):
-        delta = after.scores[s] - before.scores[s]
-        if delta < 0 or delta > 1:
-            return f"{game.colour_name(s)}'s score went from {before.scores[s]} to {after.scores[s]}"
-    if rose and not ended:
-        return "scores changed without a round end"
-    if ended:
-        if len(ended) > 1 or before.round_end is not None:
-            return "a round ended twice"
-        re = after.round_end
-        if re is None or set(re.scorers) != rose:
-            return "the players who scored are not the round end's scorers"
-        due = {re.player} if re.kind == "six" else set(range(game.n)) - {re.player}
-        if rose != due:
-            names = ", ".join(game.colour_name(s) for s in sorted(rose)) or "nobody"
-            return (f"after {game.colour_name(re.player)}'s {re.kind} {names} scored; the scorers are "
-                    + ("that player alone" if re.kind == "six" else "every other player"))
     return None
 
 
@@ -125,26 +98,6 @@ def _progress(game: Game, s: State) -> int:
     nr = game.cards.role_count
     guards = _guard_roles(game)
     return sum(len(d) for d in s.displays) + sum(1 for d in s.displays for c in d if c % nr in guards)
-
-
-def round_progress(game: Game, before: State, action: Action, after: State,
-                   events: Sequence[Event]) -> str | None:
-    """round-progress: a play raises cards displayed plus Guards displayed, a Guard's
-    take-back lowers it by exactly one, and no other action changes it."""
-    if isinstance(action, Deal) or before.round_end is not None:
-        return None
-    b, a = _progress(game, before), _progress(game, after)
-    if isinstance(action, Play):
-        ok, want = a >= b + 1, "rise"
-    elif isinstance(action, TakeBack):
-        ok, want = a == b - 1, "fall by exactly one"
-    else:
-        ok, want = a == b, "stay the same"
-    if not ok:
-        what = ("a play" if isinstance(action, Play) else "a take-back" if isinstance(action, TakeBack)
-                else f"a {before.decision.kind.value} action")
-        return f"cards displayed plus Guards displayed went from {b} to {a} on {what}; it must {want}"
-    return None
 
 
 def turn_is_bounded(game: Game, before: State, action: Action, after: State,
@@ -255,8 +208,6 @@ def muted_card_does_nothing(game: Game, before: State, action: Action, after: St
 
 STEP_CHECKS: dict[str, StepCheck] = {
     "hand-plus-display": hand_plus_display,
-    "scores-rise-slowly": scores_rise_slowly,
-    "round-progress": round_progress,
     "turn-is-bounded": turn_is_bounded,
     "next-player": next_player,
     "muted-card-does-nothing": muted_card_does_nothing,
@@ -290,7 +241,7 @@ def state_problems(game: Game, s: State, *, lemmas: bool = True) -> list[tuple[s
         out.append(("card-conservation", rep))
     c = checks(game)
     for prop in c.props:
-        if (lemmas or not prop.lemma) and not c.fns[prop.id](s):
+        if not prop.step and (lemmas or not prop.lemma) and not c.fns[prop.id](s):
             out.append((prop.id, c.why(prop, s)))
     return out
 
@@ -300,11 +251,14 @@ def step_problems(game: Game, before: State, action: Action, after: State,
     """Evaluate every invariant on one action: the state invariants on ``after``, the step
     invariants, then the lemmas on ``after``; return ``(id, message)`` for each failure."""
     out = state_problems(game, after, lemmas=False)
+    c = checks(game)
+    for prop in c.props:
+        if prop.step and not c.fns[prop.id](after, before):
+            out.append((prop.id, c.why(prop, after, before)))
     for name, fn in STEP_CHECKS.items():
         msg = fn(game, before, action, after, events)
         if msg:
             out.append((name, msg))
-    c = checks(game)
     out += [(prop.id, c.why(prop, after)) for prop in c.props if prop.lemma and not c.fns[prop.id](after)]
     return out
 

@@ -197,6 +197,7 @@ class Invariant:
     established_by: Mapping[str, Any]
     holds: str | None = None
     lemmas: tuple[Lemma, ...] = ()
+    let: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -424,7 +425,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     invariants = {
         i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}),
                            i.get("holds"), tuple(Lemma(x["id"], x["statement"], x["holds"])
-                                                 for x in i.get("lemmas", ())))
+                                                 for x in i.get("lemmas", ())), dict(i.get("let", {})))
         for i in docs["invariants.yaml"].data["invariants"]
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,

@@ -194,11 +194,13 @@ def _when(cond: Any, m: Any) -> Any:
 class Z3Back:
     """Compiles expressions of one spec over one symbolic position.
 
-    :param s: the symbolic position.
+    :param s: the symbolic position (after the action, for a step invariant).
+    :param before: the position before the action, which ``old(...)`` reads.
     """
 
-    def __init__(self, s: ZState) -> None:
+    def __init__(self, s: ZState, before: ZState | None = None) -> None:
         self.s = s
+        self.before = before
         self.lay = lay = s.lay
         spec = lay.game.spec
         self.kinds = constant_kinds(spec)
@@ -335,6 +337,10 @@ class Z3Back:
             if make is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")
             return make()
+        if op == "call" and n.value == "old":
+            if self.before is None:
+                raise NotCompiled("old(...) needs the position before an action")
+            return Z3Back(self.before)._value(n.args[0], env, kinds)
         if op == "call":
             fn = self.calls.get(str(n.value))
             if fn is None:
@@ -439,12 +445,14 @@ def _can_act(s: ZState) -> Any:
 _PARSED: dict[int, tuple[Any, dict[str, Node]]] = {}
 #: compiled terms per symbolic position, by property and the position's field terms (a
 #: proof asks for the same property of the same position once per case it checks)
-_TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...]], Any]] = weakref.WeakKeyDictionary()
+_TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple[int, ...]], Any]] = (
+    weakref.WeakKeyDictionary())
 
 
-def declared(s: ZState, prop_id: str) -> Any:
+def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     """The Z3 term of the declared property ``prop_id`` (an invariant's ``holds`` or a
-    lemma of ``spec/invariants.yaml``) on ``s``.
+    lemma of ``spec/invariants.yaml``) on ``s`` (for a step invariant: of the action from
+    ``before`` to ``s``).
 
     :raises KeyError: when the spec declares no such property.
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
@@ -455,11 +463,11 @@ def declared(s: ZState, prop_id: str) -> Any:
     got = _PARSED.get(id(spec))
     if got is None or got[0] is not spec:
         got = _PARSED[id(spec)] = (spec, {p.id: p.node for p in all_declared(spec)})
-    key = (prop_id, tuple(map(id, s.f.values())))
+    key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
     terms = _TERMS.get(s)
     if terms is None:
         terms = _TERMS[s] = {}
     term = terms.get(key)
     if term is None:
-        term = terms[key] = _b(Z3Back(s).compile(got[1][prop_id]))
+        term = terms[key] = _b(Z3Back(s, before).compile(got[1][prop_id]))
     return term

@@ -62,7 +62,6 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
     from palast.spec import cached_spec
     from proofs.hand_display import hand_plus_display
     from proofs.lang_z3 import declared
-    from proofs.scores import _rise
     from proofs.termination import _stage
 
     spec = spec if spec is not None else cached_spec()
@@ -71,17 +70,21 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
         if inv.holds is None:
             continue
         ids = [inv.id, *(lem.id for lem in inv.lemmas)]
+        if inv.kind == "step":
+            def step_form(pair: Any, kind: Any, name: str = inv.id) -> Any:
+                return declared(pair.t, name, pair.s)
+
+            step_form.__module__, step_form.__name__ = "spec/invariants.yaml", f"holds of {inv.id}"
+            forms[inv.id] = ("step", step_form)
+            continue
 
         def form(s: ZState, ids: list[str] = ids) -> Any:
             return z3.And([declared(s, i) for i in ids])
 
         form.__module__, form.__name__ = "spec/invariants.yaml", f"holds of {' and '.join(ids)}"
         forms[inv.id] = ("state", form)
-    forms.update({
-        "hand-plus-display": ("state", hand_plus_display),
-        "scores-rise-slowly": ("step", _rise),
-        "turn-is-bounded": ("step", _stage),
-    })
+    forms.setdefault("hand-plus-display", ("state", hand_plus_display))
+    forms.setdefault("turn-is-bounded", ("step", _stage))
     return forms
 
 

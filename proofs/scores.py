@@ -13,29 +13,22 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import z3
-
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS, SIX, WHISPER
+from proofs.transition import ACTION_KINDS
 
 K = DecisionKind
 FAMILY = "scores"
 
 
 def _rise(ctx: Context, kind: DecisionKind) -> Any:
-    s, t = ctx.s, ctx.t
-    ended = z3.And(s["rk"] == 0, t["rk"] != 0)
-    parts = []
-    for p in range(ctx.lay.n):
-        delta = t[f"sc{p}"] - s[f"sc{p}"]
-        scorer = z3.Or(z3.And(t["rk"] == WHISPER, t["rp"] != p), z3.And(t["rk"] == SIX, t["rp"] == p))
-        parts.append(delta == z3.If(z3.And(ended, scorer), 1, 0))
-    return z3.And(parts)
+    """scores-rise-slowly of the action from ``ctx.s`` to ``ctx.t``, compiled from its
+    declaration (:mod:`proofs.lang_z3`)."""
+    return declared(ctx.t, "scores-rise-slowly", ctx.s)
 
 
 def over_at_target(s: ZState) -> Any:

@@ -40,7 +40,7 @@ from proofs.invariant import (
 )
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import SUB_DECISIONS
+from proofs.transition import ACTION_KINDS, SUB_DECISIONS
 
 K = DecisionKind
 FAMILY = "termination"
@@ -104,6 +104,14 @@ def _run_actions(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return Outcome("proved", f"at most {per_play} actions per play; actions per round after the deal <= {bounds}")
 
 
+def _run_progress(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS,
+                           lambda ctx, kind: declared(ctx.t, "round-progress", ctx.s))
+    if ok:
+        return Outcome("proved", f"every action of every kind ({where})")
+    return Outcome("counterexample", f"the measure changes otherwise: {where}")
+
+
 def obligations(spec: Spec) -> list[Obligation]:
     """This family's obligations, one per ruleset."""
     out = []
@@ -112,6 +120,10 @@ def obligations(spec: Spec) -> list[Obligation]:
                               "a round ends after at most six x players + 1 plays (ranking: cards + Guards displayed)",
                               partial(_run_plays, ruleset=r), FAMILY, ("round-is-bounded",),
                               needs=STRENGTHENING))
+        out.append(Obligation("round-progress", r, "proved",
+                              "a play raises cards + Guards displayed, a take-back lowers it by one, nothing else "
+                              "in a round changes it",
+                              partial(_run_progress, ruleset=r), FAMILY, ("round-progress",), needs=STRENGTHENING))
         out.append(Obligation("round-actions-bounded", r, "proved",
                               "a play is followed by at most five more actions before the next play",
                               partial(_run_actions, ruleset=r), FAMILY, (), needs=STRENGTHENING))

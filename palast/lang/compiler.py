@@ -10,6 +10,7 @@ it, so no text of the spec is executed — and compiling all of a game's express
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -71,13 +72,23 @@ def _check(node: Node, names: frozenset[str]) -> None:
         _check(a, names)
 
 
-def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
+_POSITION = re.compile(r"\bD\b")
+
+
+def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int],
+                  position: str = "D") -> str:
     """The Python expression computing ``node``.
 
     :param params: rule-language names bound by the caller -> their Python names.
     :param constants: names with a fixed value in every game (role ids -> role numbers).
+    :param position: the Python name of the position the primitives read (``B``, the
+        position before the action, inside ``old(...)``).
     """
     op = node.op
+    if op == "call" and node.value == "old":
+        return python_source(node.args[0], params, constants, "B")
+    if position != "D":
+        return _POSITION.sub(position, python_source(node, params, constants))
     if op in ("int", "bool"):
         return repr(node.value)
     if op == "name":
@@ -129,8 +140,10 @@ class Compiler:
         self._slots: list[list[Callable[..., Any]]] = []
         self._named: list[tuple[str, list[Callable[..., Any]]]] = []
 
-    def add(self, node: Node, params: tuple[str, ...] = ()) -> list[Callable[..., Any]]:
-        """Queue ``node`` as a function of the position ``D`` and ``params`` (in order).
+    def add(self, node: Node, params: tuple[str, ...] = (), *, step: bool = False) -> list[Callable[..., Any]]:
+        """Queue ``node`` as a function of the position ``D`` and ``params`` (in order);
+        with ``step``, of ``D`` (the position after an action), ``B`` (the one before, which
+        ``old(...)`` reads) and ``params``.
 
         :returns: a one-element list that holds the compiled function after
             :meth:`build` (so callers can keep the slot before the code exists).
@@ -138,7 +151,7 @@ class Compiler:
         py = {p: f"v_{p}" for p in params}
         body = python_source(node, py, self._names)
         i = len(self._slots)
-        head = ", ".join(["D", *py.values()])
+        head = ", ".join(["D", *(["B"] if step else []), *py.values()])
         self._lines.append(f"def _f{i}({head}):\n    return {body}\n")
         slot: list[Callable[..., Any]] = []
         self._slots.append(slot)

@@ -68,6 +68,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("played", ("seat",), "int", "the cards a player has played this round", "D.played[{0}]"),
     _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
     _P("others", ("seat",), "seats", "every player but the one given, in seat order", "OTHERS[{0}]"),
+    _P("old", ("*",), "=", "the value of the expression in the position before the action (only in a step "
+       "invariant)", "{0}"),
     _P("draw_deck", (), "cards", "the cards of the draw deck, its face-down part included (and the cards a "
        "constructed position leaves unplaced)", "(D.deck + D.deck_bottom + D.unseen)"),
     _P("discard_pile", (), "cards", "the cards of the discard pile", "D.discard"),

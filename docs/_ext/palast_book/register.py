@@ -282,7 +282,9 @@ class InvariantsDirective(SpecDirective):
             if inv.holds is not None:
                 sec += nodes.paragraph("", "", text("As declared (the engine's check mode runs it, the proofs "
                                                     "compile it to Z3): ", "pal-muted"))
-                sec += nodes.literal_block(show(parse(inv.holds)), show(parse(inv.holds)), classes=["pal-holds"])
+                lines = [*(f"where {name} = {show(parse(text))}" for name, text in inv.let.items()),
+                         show(parse(inv.holds))]
+                sec += nodes.literal_block("\n".join(lines), "\n".join(lines), classes=["pal-holds"])
             else:
                 sec += nodes.paragraph("", "", text("Not yet declared as an expression: checked by code in "
                                                     "palast.invariants.", "pal-muted"))
