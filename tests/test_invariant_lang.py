@@ -232,3 +232,15 @@ def test_a_step_invariant_reads_the_position_before(spec: Spec) -> None:
     assert why is not None and why.startswith(f"for p = {game.colour_name(scorer)}: "), why
     with pytest.raises(ValueError):
         failure(game, "scores-rise-slowly", t)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_lemmas_hold_in_every_position_of_real_play(spec: Spec, n: int) -> None:
+    """The engine does not check lemmas (a constructed position need not satisfy them), so
+    this does: every lemma holds in every position of games from a real deal."""
+    lemmas = [p.id for p in declared(spec) if p.lemma]
+    for ruleset in spec.rulesets:
+        game = make_game(spec, ruleset, n, check=False)
+        for s in _positions(game, range(3), every=1):
+            problems = [x for x in state_problems(game, s, lemmas=True) if x[0] in lemmas]
+            assert not problems, problems
