@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from palast.errors import InputError
+from palast.lang.syntax import parse, show
 from palast.spec import Spec
 from proofs.obligation import Obligation
 
@@ -47,12 +48,19 @@ def find(obligations: Sequence[Obligation], name: str) -> list[Obligation]:
 
 def statement_words(spec: Spec, ob: Obligation) -> list[str]:
     """What ``ob`` states, as sentences: its statement, then for each invariant it
-    establishes the invariant's statement with its clause ids."""
+    establishes the invariant's statement with its clause ids and, where the invariant is
+    declared in the rule language, the declaration the proof compiles to Z3 (its named
+    parts, its expression and its lemmas)."""
     words = [ob.statement[:1].upper() + ob.statement[1:].rstrip(".") + "."]
     for inv_id in ob.invariants:
         inv = spec.invariants.get(inv_id)
         if inv is not None:
             words.append(f"Invariant {inv.id} ({inv.kind}): {inv.statement} [{', '.join(inv.clauses)}]")
+            if inv.holds is not None:
+                words += [f"  where {name} = {show(parse(text))}" for name, text in inv.let.items()]
+                words.append(f"  declared (spec/invariants.yaml): {show(parse(inv.holds))}")
+            for lem in inv.lemmas:
+                words.append(f"  lemma {lem.id}: {lem.statement} Declared: {show(parse(lem.holds))}")
     return words
 
 

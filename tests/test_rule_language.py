@@ -125,3 +125,37 @@ def test_every_declared_rule_cites_clauses_and_has_a_page(spec: Spec) -> None:
         rule = spec.rules[d.rule]
         assert rule.clauses
         assert rule.topic, f"{d.rule} has no topic, so no chapter of the book shows it"
+
+
+def _shape(node: object) -> object:
+    """A node without its columns."""
+    from palast.lang.syntax import Node
+
+    assert isinstance(node, Node)
+    args: list[object] = []
+    for a in node.args:  # "a and (b and c)" and "a and b and c" mean the same
+        shaped = _shape(a)
+        if node.op in ("and", "or") and a.op == node.op:
+            args.extend(shaped[2])  # type: ignore[index]
+        else:
+            args.append(shaped)
+    return (node.op, node.value, tuple(args))
+
+
+@pytest.mark.parametrize("text", [
+    "a - (b - c)", "a - b - c", "(a or b) and c", "not (a and b)", "not a == b", "(1 if a else 2) + 3",
+    "x if a else y if b else z", "(a if b else c) if d else e", "2 * (3 + 4)", "2 * 3 + 4", "(a == b) == c",
+])
+def test_show_brackets_exactly_what_the_meaning_needs(text: str) -> None:
+    """show() writes back an expression that reads as the same tree, with no brackets
+    Python's own order of operators makes needless."""
+    node = parse(text)
+    assert _shape(parse(show(node))) == _shape(node)
+    assert show(node) == text
+
+
+def test_every_declared_expression_shows_as_itself(spec: Spec) -> None:
+    from palast.invariant_lang import declared
+
+    for prop in declared(spec):
+        assert _shape(parse(show(prop.node))) == _shape(prop.node), prop.id

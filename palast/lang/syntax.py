@@ -166,18 +166,25 @@ def show(node: Node) -> str:
     if op == "list":
         return "[" + ", ".join(show(a) for a in node.args) + "]"
     if op == "not":
-        return f"not {_paren(node.args[0])}"
+        return f"not {_side(node.args[0], _RANK['not'])}"
     if op == "if":
-        return f"{_paren(node.args[1])} if {_paren(node.args[0])} else {_paren(node.args[2])}"
-    if op in ("and", "or", "+", "*") or (op == "-" and node.args):
-        # a chain of the same operator reads without brackets on its left
-        first, *rest = node.args
-        head = show(first) if first.op == op else _paren(first)
-        return f" {op} ".join([head, *(_paren(a) for a in rest)])
-    return f" {op} ".join(_paren(a) for a in node.args)
+        rank = _RANK["if"]
+        return (f"{_side(node.args[1], rank + 1)} if {_side(node.args[0], rank + 1)} "
+                f"else {_side(node.args[2], rank)}")
+    rank = _RANK[op]
+    first, *rest = node.args
+    # left to right: a chain of one operator needs no brackets on its left (a - b - c);
+    # a right operand of the same rank does (a - (b - c)); comparisons do not chain
+    left = _side(first, rank if op in ("and", "or", "+", "-", "*") else rank + 1)
+    return f" {op} ".join([left, *(_side(a, rank + 1) for a in rest)])
 
 
-def _paren(node: Node) -> str:
+#: How tightly each operator binds (Python's order): a lower rank needs brackets inside a higher.
+_RANK = {"if": 0, "or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
+         "not in": 4, "+": 5, "-": 5, "*": 6}
+
+
+def _side(node: Node, least: int) -> str:
+    """``node`` as an operand where an operator of rank below ``least`` needs brackets."""
     text = show(node)
-    return f"({text})" if node.op in ("and", "or", "if", "not", "==", "!=", "<", "<=", ">", ">=", "in",
-                                      "not in", "+", "-", "*") else text
+    return f"({text})" if _RANK.get(node.op, 9) < least else text
