@@ -5,28 +5,44 @@ card in force, spent King cards), who sees its cards and who may count them; for
 kind the engine emits, which of the event's fields are hidden and from whom (with the
 variation point whose readings widen that audience); and for a pending decision, the fields
 hidden from some players (the Wizard's picks while the partner chooses). The players' views
-(:mod:`palast.engine.views`) interpret these values; no role is named in code.
+(:mod:`palast.engine.views`) evaluate these declarations; no role is named in code.
 
-An **audience** is a word of :data:`AUDIENCES`; which words a place may use is in
-:data:`ALLOWED`.
+An **audience** is a rule-language condition (:mod:`palast.lang`) on ``viewer``, the player
+whose view is asked for, and the seats the place names (:data:`SEATS`): ``viewer ==
+holder`` (a hand: its holder), ``true`` (everyone), ``false`` (nobody), ``viewer == player
+or viewer == other`` (the two players of an exchange). It is true for the players who see.
+An audience is decided by the seats alone: a primitive that reads the position or the game
+(``hand(p)``, ``players``) is refused, so the same audience holds for an event whenever it
+happened.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from palast.lang.compiler import Compiler, check, infer
+from palast.lang.primitives import PRIMITIVES
+from palast.lang.syntax import ExpressionError, Node, parse
 
 if TYPE_CHECKING:
     from palast.spec import Spec
 
-#: Every audience word: who sees a zone's cards, an event's field, a decision's field.
-AUDIENCES: tuple[str, ...] = ("everyone", "nobody", "owner", "player", "other", "involved", "partner")
-#: The audiences each kind of place may name (an ``owner`` has a meaning only for a zone).
-ALLOWED: Mapping[str, frozenset[str]] = {
-    "zone": frozenset({"everyone", "nobody", "owner"}),
-    "effect": frozenset({"everyone", "nobody", "player", "other", "involved"}),
-    "decision": frozenset({"everyone", "nobody", "player", "partner"}),
+#: An audience as declared: a rule-language condition (text), or ``true``/``false``.
+Audience = str | bool
+#: The name of the player whose view an audience decides.
+VIEWER = "viewer"
+#: The seats an audience may name besides :data:`VIEWER`, per kind of place: a zone one
+#: seat holds (``holder``), a zone on the table (none), an event (``player``: the seat it
+#: concerns; ``other``: its second seat, or nobody), a pending decision (``player``: who
+#: decides; ``partner``: the other player of the exchange). A seat that is not there is
+#: ``nobody`` (-1).
+SEATS: Mapping[str, tuple[str, ...]] = {
+    "held-zone": ("holder",), "table-zone": (), "effect": ("player", "other"), "decision": ("player", "partner"),
 }
 #: The zones the file must declare, and whether each is held by one seat (a hand, a
 #: display) or lies once on the table.
@@ -59,21 +75,107 @@ DECISION_FIELDS: frozenset[str] = frozenset({"partner", "count", "given", "optio
 #: How long a showing lasts: ``once`` (the cards as they are now) or ``round`` (the hand
 #: stays open to the audience until the round ends).
 LASTS: tuple[str, ...] = ("once", "round")
+#: The most players a game seats (the seats an audience is tried with when one is compared
+#: with another: :func:`narrowed`).
+_MOST_SEATS = 5
+#: A primitive's Python template that reads the position (``D``) or a game constant.
+_READS_GAME = re.compile(r"\bD\b|\b[A-Z][A-Z_0-9]*\b")
+
+
+def audience_node(audience: Audience) -> Node:
+    """The parsed expression of ``audience`` (``true``/``false`` for a truth value).
+
+    :raises ExpressionError: for text that is not an expression of the language.
+    """
+    if isinstance(audience, bool):
+        return Node("bool", audience)
+    return parse(audience)
+
+
+@cache
+def audience_problem(audience: Audience, place: str) -> str | None:
+    """What is wrong with ``audience`` at a place of kind ``place`` (a key of
+    :data:`SEATS`), or ``None``: it must parse, name only ``viewer``, the place's seats and
+    primitives that read neither the position nor the game, and be a condition.
+
+    :returns: the message (with the column) or ``None``.
+    """
+    names = (VIEWER, *SEATS[place])
+    try:
+        node = audience_node(audience)
+        check(node, names)
+        _seats_only(node, set(names))
+        got = infer(node, dict.fromkeys(names, "seat"))
+        if got not in ("bool", "any"):
+            raise ExpressionError(f"an audience must be a condition on {VIEWER}, not {got}", 1)
+    except ExpressionError as exc:
+        return f"{exc} (column {exc.column} of {audience!r})"
+    return None
+
+
+def _seats_only(node: Node, names: set[str]) -> None:
+    if node.op in ("name", "call", "bind") and str(node.value) not in names:
+        prim = PRIMITIVES.get(str(node.value))
+        if prim is not None and _READS_GAME.search(prim.python):
+            raise ExpressionError(f"{node.value} reads the game: an audience is decided by the seats alone "
+                                  f"({', '.join(sorted(names))})", node.column)
+    if node.op == "bind":
+        names = names | {str(node.args[0].value)}
+    for a in node.args:
+        _seats_only(a, names)
+
+
+@cache
+def _compiled(audience: Audience, place: str) -> Callable[..., Any]:
+    comp = Compiler({}, {})
+    slot = comp.add(audience_node(audience), (VIEWER, *SEATS[place]))
+    comp.build()
+    return slot[0]
+
+
+def sees(audience: Audience, place: str, viewer: int, seats: Mapping[str, int]) -> bool:
+    """True if ``viewer`` is in ``audience`` at a place of kind ``place``.
+
+    :param seats: the place's seats (:data:`SEATS`) -> their seat numbers (-1 for nobody);
+        a seat not given is nobody.
+    :raises ExpressionError: for an audience :func:`audience_problem` refuses (``palast
+        spec check`` reports it first).
+    """
+    problem = audience_problem(audience, place)
+    if problem is not None:
+        raise ExpressionError(problem, 1)
+    return bool(_compiled(audience, place)(None, viewer, *(seats.get(s, -1) for s in SEATS[place])))
+
+
+def narrowed(new: Audience, base: Audience, place: str) -> str | None:
+    """Where ``new`` shows less than ``base`` (a reading may only widen what every reading
+    shows): the first seating, tried over every seat of up to five players, in which a player
+    of ``base`` is not in ``new``, in words; ``None`` if there is none.
+    """
+    names = SEATS[place]
+    for viewer in range(_MOST_SEATS):
+        for seated in itertools.product(range(-1, _MOST_SEATS), repeat=len(names)):
+            at = dict(zip(names, seated, strict=True))
+            if sees(base, place, viewer, at) and not sees(new, place, viewer, at):
+                where = ", ".join(f"{k} = seat {v}" for k, v in at.items())
+                return f"with {VIEWER} = seat {viewer}" + (f", {where}" if where else "")
+    return None
 
 
 @dataclass(frozen=True)
 class ZoneRule:
-    """Who sees a zone: ``cards`` and ``count`` are audiences; ``clauses`` the clause ids."""
+    """Who sees a zone: ``cards`` and ``count`` are audiences (:data:`Audience`);
+    ``clauses`` the clause ids; ``readings``: reading id -> the audiences it widens."""
 
     zone: str
-    cards: str
-    count: str
+    cards: Audience
+    count: Audience
     clauses: tuple[str, ...]
     says: str = ""
     point: str | None = None
-    readings: Mapping[str, Mapping[str, str]] | None = None
+    readings: Mapping[str, Mapping[str, Audience]] | None = None
 
-    def under(self, reading: str | None) -> tuple[str, str]:
+    def under(self, reading: str | None) -> tuple[Audience, Audience]:
         """Who sees the cards and the count under ``reading`` of :attr:`point` (``None``
         or ``"open"``: the base, which every reading grants).
 
@@ -88,7 +190,8 @@ class Effect:
     """What an event shows: the audience of each hidden field and how long a showing lasts.
 
     :ivar event: the event kind.
-    :ivar sees: event field -> audience, for the fields not seen by everyone.
+    :ivar sees: event field -> audience (:data:`Audience`), for the fields not seen by
+        everyone.
     :ivar lasts: ``once`` or ``round``.
     :ivar point: the variation point whose readings change the audience, or ``None``.
     :ivar readings: reading id -> (fields it widens, ``lasts`` or ``""`` for the base).
@@ -98,13 +201,13 @@ class Effect:
     event: str
     clauses: tuple[str, ...]
     says: str
-    sees: Mapping[str, str]
+    sees: Mapping[str, Audience]
     lasts: str
     point: str | None
-    readings: Mapping[str, tuple[Mapping[str, str], str]]
+    readings: Mapping[str, tuple[Mapping[str, Audience], str]]
     rules: tuple[str, ...] = ()
 
-    def under(self, reading: str | None) -> tuple[Mapping[str, str], str]:
+    def under(self, reading: str | None) -> tuple[Mapping[str, Audience], str]:
         """The audiences and the duration under ``reading`` of :attr:`point` (``None`` or
         ``"open"``: the base, which every reading grants).
 
@@ -123,7 +226,7 @@ class DecisionRule:
     decision: str
     clauses: tuple[str, ...]
     says: str
-    sees: Mapping[str, str]
+    sees: Mapping[str, Audience]
 
 
 @dataclass(frozen=True)
@@ -173,11 +276,12 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
     :param event_kinds: every event kind the engine emits (each needs exactly one effect).
     :param decision_kinds: every decision kind (a decision rule must name one).
 
-    Checks: every zone of :data:`ZONES` declared once, with audiences a zone may use (an
-    ``owner`` only for a zone one seat holds); every event kind declared once and no other;
-    audiences an event or decision may use; a ``point`` that is a variation point whose
-    readings the ``readings`` block covers exactly; a reading that only widens the base
-    audience; every variation point whose readings change only knowledge used here.
+    Checks: every zone of :data:`ZONES` declared once; every audience a condition on
+    ``viewer`` and the seats its place names (:func:`audience_problem`; a zone on the table
+    has no ``holder``); every event kind declared once and no other; a ``point`` that is a
+    variation point whose readings the ``readings`` block covers exactly; a reading that
+    only widens the base audience (:func:`narrowed`); every variation point whose readings
+    change only knowledge used here.
     """
     f = "visibility.yaml"
     data = spec.documents[f].data
@@ -187,18 +291,14 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
         if name in seen:
             at(f, ["zones", i, "zone"], f"zone {name} is declared twice")
         seen.add(name)
+        place = "held-zone" if ZONES.get(name, True) else "table-zone"
         for key in ("cards", "count"):
-            if z[key] not in ALLOWED["zone"]:
-                at(f, ["zones", i, key], f"a zone's {key} may be seen by {_words(ALLOWED['zone'])}, not {z[key]!r}")
-            elif z[key] == "owner" and not ZONES.get(name, True):
-                at(f, ["zones", i, key], f"the {name} has no owner (it lies on the table): name everyone or nobody")
+            _audience(z[key], place, name, ["zones", i, key], at)
         if z.get("point") is not None:
             _point_problems(spec, z["point"], z.get("readings", {}), ["zones", i], at)
             for r, v in z.get("readings", {}).items():
                 for key, who in v.items():
-                    if not _widens(who, z[key]):
-                        at(f, ["zones", i, "readings", r, key], f"a reading may only widen what every reading "
-                                                               f"shows: the {key} is seen by {z[key]} already")
+                    _widening(who, z[key], place, name, ["zones", i, "readings", r, key], at)
     for name in ZONES:
         if name not in seen:
             at(f, ["zones"], f"zone {name} is not declared: say who sees its cards and its count")
@@ -223,10 +323,8 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
             extra = v.get("sees", {})
             _sees_problems(extra, EVENT_FIELDS, "effect", path, at)
             for fld, who in extra.items():
-                base = e.get("sees", {}).get(fld, "everyone")
-                if who in AUDIENCES and not _widens(who, base):
-                    at(f, [*path, fld], f"a reading may only widen what every reading shows: {fld} is seen by "
-                                        f"{base} already, so {who!r} narrows it")
+                if fld in EVENT_FIELDS:
+                    _widening(who, e.get("sees", {}).get(fld, True), "effect", fld, [*path, fld], at)
     for kind in sorted(event_kinds - seen):
         at(f, ["effects"], f"event {kind} is not declared: say who sees its fields (an entry with no sees: "
                            "everyone sees everything)")
@@ -246,6 +344,33 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
                f"{vp.id} changes only what players know, but no effect of visibility.yaml reads it")
 
 
+def _audience(audience: Audience, place: str, what: str, path: list[str | int],
+              at: Callable[[str, list[str | int], str], None]) -> bool:
+    """Report what is wrong with ``audience``; True if nothing is."""
+    problem = audience_problem(audience, place)
+    if problem is None:
+        return True
+    if place == "table-zone" and audience_problem(audience, "held-zone") is None:
+        problem = f"the {what} has no holder (it lies on the table): say true or false ({problem})"
+    at("visibility.yaml", path, f"who sees it: {problem}")
+    return False
+
+
+def _widening(new: Audience, base: Audience, place: str, what: str, path: list[str | int],
+              at: Callable[[str, list[str | int], str], None]) -> None:
+    """Report a reading's audience that is broken or shows less than the base."""
+    if not _audience(new, place, what, path, at) or audience_problem(base, place) is not None:
+        return
+    where = narrowed(new, base, place)
+    if where is not None:
+        at("visibility.yaml", path, f"a reading may only widen what every reading shows: {what} is seen by "
+                                    f"{_said(base)} {where}, but not by {_said(new)}")
+
+
+def _said(audience: Audience) -> str:
+    return str(audience).lower() if isinstance(audience, bool) else repr(audience)
+
+
 def _point_problems(spec: Spec, point: str, readings: Mapping[str, Any], base: list[str | int],
                     at: Callable[[str, list[str | int], str], None]) -> None:
     """A ``point`` must be a variation point whose readings ``readings`` covers exactly."""
@@ -263,14 +388,6 @@ def _point_problems(spec: Spec, point: str, readings: Mapping[str, Any], base: l
             at(f, [*base, "readings"], f"reading {r} of {point} is missing: say what it shows")
 
 
-def _widens(new: str, base: str) -> bool:
-    if new == base or new == "everyone":
-        return True
-    if base == "nobody":
-        return True
-    return new == "involved" and base in ("player", "other")
-
-
 def _words(words: frozenset[str] | set[str]) -> str:
     return ", ".join(sorted(words))
 
@@ -281,5 +398,5 @@ def _sees_problems(sees: Mapping[str, Any], fields: frozenset[str], place: str, 
         if fld not in fields:
             at("visibility.yaml", [*path, fld], f"{'an event' if place == 'effect' else 'a decision'} has no field "
                                                 f"{fld!r} to hide (fields: {_words(fields)})")
-        elif who not in ALLOWED[place]:
-            at("visibility.yaml", [*path, fld], f"{fld} may be seen by {_words(ALLOWED[place])}, not {who!r}")
+        else:
+            _audience(who, place, fld, [*path, fld], at)

@@ -22,7 +22,7 @@ from palast.engine.events import Event
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 from palast.errors import InputError
 from palast.spec import OPEN
-from palast.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility
+from palast.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -163,19 +163,6 @@ class Observation:
         return tuple(sorted(out))
 
 
-def audience_includes(audience: str, viewer: int, who: Mapping[str, int]) -> bool:
-    """True if ``viewer`` is in ``audience`` (a word of :data:`palast.visibility.AUDIENCES`),
-    where ``who`` names the seats the audience words refer to (``owner``, ``player``,
-    ``other``, ``partner``)."""
-    if audience == "everyone":
-        return True
-    if audience == "nobody":
-        return False
-    if audience == "involved":
-        return viewer in (who.get("player", -1), who.get("other", -1))
-    return who.get(audience) == viewer
-
-
 def reading_of(game: Game, point: str | None) -> str | None:
     """The reading the game's ruleset takes for ``point`` (``"open"`` or a reading id), or
     ``None`` for no point."""
@@ -193,9 +180,9 @@ def see_event(game: Game, vis: Visibility, e: Event, viewer: int) -> tuple[Event
     if eff is None:
         raise InputError(f"spec/visibility.yaml declares no event {e.kind!r}")
     reading = reading_of(game, eff.point)
-    sees, _ = eff.under(reading)
+    audiences, _ = eff.under(reading)
     who = {"player": e.player, "other": e.other}
-    hidden = tuple(f for f, aud in sees.items() if not audience_includes(aud, viewer, who))
+    hidden = tuple(f for f, aud in audiences.items() if not sees(aud, "effect", viewer, who))
     if not hidden:
         return e, (), "", eff
     blanked = replace(e, **{f: BLANK[f] for f in hidden})  # type: ignore[arg-type]
@@ -219,11 +206,12 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
     for rule in vis.zones:
         cards_aud, count_aud = rule.under(reading_of(game, rule.point))
         read_cards, read_count = ZONE_READERS[rule.zone]
+        place = "held-zone" if ZONES[rule.zone] else "table-zone"
         for seat in (range(game.n) if ZONES[rule.zone] else (-1,)):
-            who = {"owner": seat}
+            who = {"holder": seat}
             zones.append(ZoneView(rule.zone, seat,
-                                  read_count(state, seat) if audience_includes(count_aud, viewer, who) else None,
-                                  read_cards(state, seat) if audience_includes(cards_aud, viewer, who) else None))
+                                  read_count(state, seat) if sees(count_aud, place, viewer, who) else None,
+                                  read_cards(state, seat) if sees(cards_aud, place, viewer, who) else None))
     seen: list[Seen] = []
     shown: list[Shown] = []
     open_until_round_end: set[int] = set()
@@ -241,9 +229,9 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
             open_points.append(point)
         if eff is None:
             continue
-        sees, lasts = eff.under(reading_of(game, eff.point))
+        audiences, lasts = eff.under(reading_of(game, eff.point))
         for f in CARD_FIELDS:
-            if f in sees and f not in hidden:
+            if f in audiences and f not in hidden:
                 value = getattr(e, f)
                 cards = value if isinstance(value, tuple) else (value,)
                 shown.append(Shown(i, rnd, e.player, cards, e.kind, lasts))
@@ -254,7 +242,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
     dec_hidden: tuple[str, ...] = ()
     if rule_d is not None:
         who = {"player": d.player, "partner": d.partner}
-        dec_hidden = tuple(f for f, aud in rule_d.sees.items() if not audience_includes(aud, viewer, who))
+        dec_hidden = tuple(f for f, aud in rule_d.sees.items() if not sees(aud, "decision", viewer, who))
     dv = _decision_view(d, dec_hidden)
     legal: tuple[Action, ...] = ()
     if d.player == viewer and not d.is_chance and not d.is_terminal:

@@ -14,24 +14,39 @@ from typing import ClassVar
 
 from docutils import nodes
 
+from palast.lang.syntax import show
 from palast.spec import OPEN, Spec
-from palast.visibility import Effect
+from palast.visibility import VIEWER, Audience, Effect, audience_node
 
 from .rulings import rulings_naming
 from .specdata import Cell, SpecDirective, joined, literal, section, strong, table, text
 
-#: An audience in words, as the page says who sees something.
-AUDIENCE_WORDS: dict[str, str] = {
-    "everyone": "every player", "nobody": "nobody", "owner": "its owner", "player": "the player who plays it",
-    "other": "the other player", "involved": "the two players concerned", "partner": "the player who picked them",
-}
+#: A seat an audience names, in words, as the page says who sees something.
+SEAT_WORDS: dict[str, str] = {"holder": "its holder", "player": "the player it concerns", "other": "the other player",
+                              "partner": "the player who picked them"}
+
+
+def audience_words(audience: Audience) -> str:
+    """Who ``audience`` (a condition on ``viewer``, see :mod:`palast.visibility`) lets see,
+    in words: ``true`` is every player, ``viewer == holder`` its holder, an ``or`` of such
+    seats the seats joined; any other condition is printed as written."""
+    node = audience_node(audience)
+    if node.op == "bool":
+        return "every player" if node.value else "nobody"
+    parts = node.args if node.op == "or" else (node,)
+    seats = [p.args[1] if p.args[0].value == VIEWER else p.args[0] for p in parts
+             if p.op == "==" and VIEWER in (p.args[0].value, p.args[1].value)]
+    if len(seats) == len(parts) and all(s.op == "name" and s.value in SEAT_WORDS for s in seats):
+        return " and ".join(SEAT_WORDS[str(s.value)] for s in seats)
+    return f"every player for whom {show(node)}"
+
 #: An event field in words.
 FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
                                "given": "the picks", "player": "the player", "other": "the other player"}
 
 
-def _sees_text(sees: Mapping[str, str], lasts: str) -> str:
-    parts = [f"{FIELD_WORDS.get(f, f)}: {AUDIENCE_WORDS.get(a, a)}" for f, a in sees.items()]
+def _sees_text(sees: Mapping[str, Audience], lasts: str) -> str:
+    parts = [f"{FIELD_WORDS.get(f, f)}: {audience_words(a)}" for f, a in sees.items()]
     said = "; ".join(parts) if parts else "everything: every player"
     return said + ("; the hand stays open to them until the round ends" if lasts == "round" else "")
 
@@ -50,9 +65,9 @@ class KnowledgeDirective(SpecDirective):
         for z in vis.zones:
             how = ""
             if z.point:
-                how = "; ".join(f"{r}: cards seen by {AUDIENCE_WORDS.get(v.get('cards', z.cards), z.cards)}"
+                how = "; ".join(f"{r}: cards seen by {audience_words(v.get('cards', z.cards))}"
                                 for r, v in (z.readings or {}).items())
-            rows.append([strong(z.zone), AUDIENCE_WORDS[z.cards], AUDIENCE_WORDS[z.count],
+            rows.append([strong(z.zone), audience_words(z.cards), audience_words(z.count),
                          [self.ref("vp", z.point, z.point), nodes.Text(" — " + how)] if z.point else
                          text("—", "pal-muted"), self.cite(spec, z.clauses)])
         out.append(section("The zones", "knowledge-zones",
@@ -80,7 +95,7 @@ class KnowledgeDirective(SpecDirective):
         if vis.decisions:
             items = nodes.bullet_list()
             for pending in vis.decisions.values():
-                said = "; ".join(f"{FIELD_WORDS.get(f, f)}: seen only by {AUDIENCE_WORDS.get(a, a)}"
+                said = "; ".join(f"{FIELD_WORDS.get(f, f)}: seen only by {audience_words(a)}"
                                  for f, a in pending.sees.items())
                 items += nodes.list_item("", self.cited(spec, [literal(pending.decision),
                                                                nodes.Text(f" — {pending.says} ({said}).")],
