@@ -327,6 +327,8 @@ def _view_text(view: dict[str, Any]) -> list[str]:
     lines.append("  " + "; ".join(table))
     for colour, cards in view["open_hands"].items():
         lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
+    for p in view["placed"]:
+        lines.append(f"  {p['text']}")
     if view["open_points"]:
         lines.append(f"  open variation points that hide something: {', '.join(view['open_points'])}")
     return lines
