@@ -21,6 +21,7 @@ from palast.ask_view import ask_as, located, unplaced, worlds
 from palast.engine import Event, Game, State
 from palast.engine.actions import Draw
 from palast.engine.views import Observation
+from palast.house import resolve
 from palast.scenario import load_scenario
 from palast.spec import Spec, cached_spec
 from palast.view_render import describe_placed
@@ -28,6 +29,9 @@ from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.positions import cards, play, position, seat
 from tests.test_views import EVERY_RULESET, game_for
 
+#: The rulesets of the property: every ruleset and knowledge reading, and the reading under
+#: which a discard goes back into the draw deck (so it is no longer placed).
+KNOWLEDGE_RULESETS = (*EVERY_RULESET, "reference+maid-discard-destination=under-deck")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "treasurer-shown-then-maid-draw.yaml"
 
 
@@ -147,8 +151,8 @@ def test_shown_hand_is_forgotten_at_the_next_deal(spec: Spec) -> None:
 
 # --------------------------------------------------------------- (b) soundness on real play
 @settings(deadline=None)
-@given(ruleset=st.sampled_from(EVERY_RULESET), n=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32 - 1),
-       steps=st.integers(1, 400), who=st.integers(0, 4))
+@given(ruleset=st.sampled_from(KNOWLEDGE_RULESETS), n=st.sampled_from(PLAYER_COUNTS),
+       seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 400), who=st.integers(0, 4))
 def test_remembered_cards_are_where_the_view_says(ruleset: str, n: int, seed: int, steps: int, who: int) -> None:
     """Every card the view lists as placed really lies in one of its places (each copy its
     own), never in a place the viewer sees now; no copy the viewer places is in the draw
@@ -252,3 +256,47 @@ def test_face_down_discard_leaves_hand_or_discard_pile(spec: Spec, ruleset: str)
     assert [(p.cards, p.places) for p in mine.placed] == [(jester, (("discard-pile", -1),))]
     assert describe_placed(game, obs, obs.placed[0]).startswith(
         "red knows jester/blue lies in blue's hand or the discard pile")
+
+
+def test_discard_under_the_deck_is_not_placed(spec: Spec) -> None:
+    """Under the reading under-deck the Maid's discard goes back into the draw deck: the
+    discarding player does not place it (it may be drawn again), nor does anyone else."""
+    ruleset = "reference+maid-discard-destination=under-deck"
+    game, start = position(resolve(spec, ruleset), ruleset, DISCARD)
+    line = play(game, start, "play treasurer/blue", "play maid/blue", "discard jester/blue")
+    for viewer in range(game.n):
+        obs = game.observation(line.state, viewer, line.events)
+        assert obs.placed == ()
+        assert unplaced(game, obs)[cards(game, ["jester/blue"])[0]] == 1
+
+
+TWINS = """
+    players: [red, blue, green]
+    to_move: blue
+    played: {red: 2, blue: 3, green: 3}
+    hands:
+      red: [maid/red, wizard/red, cupbearer/green, jester/red]
+      blue: [treasurer/red, jester/grey, guard/blue]
+      green: [wizard/green, maid/green, jester/grey]
+    displays:
+      red: [guard/red, marshal/red]
+      blue: [maid/blue, cupbearer/blue, wizard/blue]
+      green: [treasurer/green, jester/green, marshal/green]
+    deck: 17
+"""
+
+
+def test_worlds_keep_a_remembered_copy_where_it_is(spec: Spec) -> None:
+    """Blue showed one jester/grey; the other copy is in green's hand, unknown to red. In
+    the world where red's Maid draws jester/grey, the copy comes from green's hand, never
+    from blue's; its chance is that of one unplaced copy."""
+    game, start = position(spec, "reference", TWINS)
+    line = play(game, start, "play treasurer/red", "play maid/red")
+    red, blue = seat(game, "red"), seat(game, "blue")
+    obs = game.observation(line.state, red, line.events)
+    grey = cards(game, ["jester/grey"])[0]
+    assert unplaced(game, obs)[grey] == 1
+    for w, _, _ in worlds(game, line.state, obs):
+        assert matched(w, obs)
+        assert w.hands[blue] == line.state.hands[blue]
+    assert top_probabilities(game, line.state, obs)[grey] == Fraction(1, sum(unplaced(game, obs).values()))
