@@ -89,8 +89,7 @@ def describe_placed(game: Game, obs: Observation, p: Placed) -> str:
         where += ["the discard pile"] if on_pile else []
         verb = "lies" if len(p.cards) == 1 else "lie"
         known = f"{cards} {verb} {'in' if hands else 'on'} {' or '.join(where)}"
-    since = obs.history[p.index] if 0 <= p.index < len(obs.history) else None
-    told = describe_seen(game, since, obs.player) if since is not None else p.event
+    told = describe_seen(game, obs.history[p.index], obs.player)
     when = f"event {p.index}, round {p.round}" if p.round > 0 else f"event {p.index}"
     return f"{name(obs.player)} knows {known} (since {when}: {told})"
 

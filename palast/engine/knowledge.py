@@ -11,9 +11,9 @@ that seat.
 
 How events move cards is not declared in ``spec/`` (the effects of a role are engine code
 until the rule language declares them), so :data:`MOVES` states it per event kind, in terms
-of the event's fields only; where a move's destination rests on a reading (the Maid's
-discard, ``maid-discard-destination``), the move names the engine parameter whose reading
-is the destination zone (:data:`READING_ZONES`). Which fields the player saw is the
+of the event's fields only; where a move's destination rests on a reading (where a discard
+goes), the destination is the zone the ruleset's reading names, read from the variation
+points of the rule that emitted the event (:data:`READING_ZONES`). Which fields the player saw is the
 visibility file's (``Seen.hidden``). A card never goes back into the draw deck within a
 round except by a move whose destination is the draw deck (the ``under-deck`` reading);
 everything is forgotten at the next deal (:data:`FORGET_AT`), which gathers every card.
@@ -58,15 +58,16 @@ class Move:
     :ivar field: the event field holding the moved cards (``card`` or ``cards``).
     :ivar part: which of ``cards`` move: ``all``, ``first`` or ``last`` (``count`` cards).
     :ivar source: ``(zone, seat field)``: where they come from (the seat in ``player`` or ``other``).
-    :ivar to: where they go; ``to_reading`` (an engine parameter) overrides the zone.
-    :ivar to_reading: the parameter whose reading names the destination (:data:`READING_ZONES`).
+    :ivar to: where they go (the zone is a default when ``by_reading``).
+    :ivar by_reading: the destination zone is the one named by the ruleset's reading of a
+        variation point of the event's rule (:func:`reading_zone`).
     """
 
     field: str
     part: str
     source: tuple[str, str]
     to: tuple[str, str]
-    to_reading: str = ""
+    by_reading: bool = False
 
 
 #: How each event kind moves cards (see the module docstring for why this is in code). An
@@ -74,15 +75,19 @@ class Move:
 MOVES: Mapping[str, tuple[Move, ...]] = {
     "card_played": (Move("card", "all", (HAND_ZONE, "player"), ("display", "player")),),
     "card_taken_back": (Move("card", "all", ("display", "player"), (HAND_ZONE, "player")),),
-    "card_discarded": (Move("card", "all", (HAND_ZONE, "player"), (DISCARD_ZONE, ""), "maid.discard_to"),),
+    "card_discarded": (Move("card", "all", (HAND_ZONE, "player"), (DISCARD_ZONE, ""), by_reading=True),),
     "card_drawn": (Move("card", "all", ("draw-deck", ""), (HAND_ZONE, "player")),),
     "cards_exchanged": (Move("cards", "first", (HAND_ZONE, "player"), (HAND_ZONE, "other")),
                         Move("cards", "last", (HAND_ZONE, "other"), (HAND_ZONE, "player"))),
 }
 #: The events whose ``cards`` are the whole hand of the seat in ``player`` (a showing).
 WHOLE_HAND: frozenset[str] = frozenset({"hand_shown"})
-#: The zone each reading of a destination parameter (:attr:`Move.to_reading`) names.
+#: The zone each reading of a destination (:attr:`Move.by_reading`) names (a reading is
+#: prose in ``spec/variation_points.yaml``; its id is mapped to the zone here).
 READING_ZONES: Mapping[str, str] = {"discard-pile": DISCARD_ZONE, "under-deck": "draw-deck"}
+#: Where a card goes when no reading names its destination: the draw deck, where nothing
+#: is remembered (the conservative choice).
+UNKNOWN_DESTINATION = "draw-deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +184,7 @@ class _Memory:
             self.show_hand(e.player, e.cards, seen)
         moves = MOVES.get(e.kind, ())
         resolved = [(m, _place(*m.source, seen),
-                     (READING_ZONES[game.params[m.to_reading].value], -1) if m.to_reading else _place(*m.to, seen))
-                    for m in moves]
+                     (reading_zone(game, e.rule), -1) if m.by_reading else _place(*m.to, seen)) for m in moves]
         for m, source, dest in resolved:  # first every card leaving, then every card arriving
             if m.field in seen.hidden:
                 n = 1 if m.field == "card" else max(e.count, 0)
@@ -193,6 +197,18 @@ class _Memory:
             if m.field not in seen.hidden and self.tracked(dest):
                 for card in _moved(m, seen):
                     self.add(card, dest, seen)
+
+
+def reading_zone(game: Game, rule: str) -> str:
+    """The zone named by the game's reading of a variation point of ``rule`` (a rule id of
+    ``spec/``) whose readings are zones (:data:`READING_ZONES`), or
+    :data:`UNKNOWN_DESTINATION` when no such reading is taken."""
+    found = game.spec.rules.get(rule)
+    for point in found.variation_points if found is not None else ():
+        reading = game.spec.reading(game.ruleset, point)
+        if reading in READING_ZONES:
+            return READING_ZONES[reading]
+    return UNKNOWN_DESTINATION
 
 
 def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterable[int] = ()) -> tuple[Placed, ...]:
