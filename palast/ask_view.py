@@ -8,7 +8,7 @@ the player knows.
 
 What the player knows of where a card lies is exactly this: the cards they see now (their
 hand, every display, a hand open to them) and the cards they remember the place of
-(:attr:`~palast.engine.views.Observation.placed`: a hand shown to them once, the cards of
+(``placed`` of :class:`~palast.engine.views.Observation`: a hand shown to them once, the cards of
 their own exchange, a card taken back into a hand, their own discards; each followed through
 the later events they saw, until the next deal). Nothing else is used: not how the others
 played (no model of their choices is given), nor what a hand's count rules out. Every card
@@ -53,8 +53,9 @@ World = tuple[State, Action | None, Fraction]
 
 def located(game: Game, obs: Observation) -> Counter[int]:
     """The cards ``obs``'s player can place (a multiset): in a zone they see (their hand,
-    every display), in a hand open to them, or remembered outside the draw deck
-    (:attr:`Observation.placed`: a hand, a pair of hands, or a hand and the discard pile)."""
+    every display), in a hand open to them, or remembered outside the draw deck (``placed``
+    of :class:`~palast.engine.views.Observation`: a hand, a pair of hands, or a hand and the
+    discard pile)."""
     placed = Counter(obs.known_cards())
     for p in obs.placed:
         placed.update(p.cards)

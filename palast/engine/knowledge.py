@@ -82,7 +82,7 @@ MOVES: Mapping[str, tuple[Move, ...]] = {
 }
 #: The events whose ``cards`` are the whole hand of the seat in ``player`` (a showing).
 WHOLE_HAND: frozenset[str] = frozenset({"hand_shown"})
-#: The zone each reading of a destination (:attr:`Move.by_reading`) names (a reading is
+#: The zone each reading of a destination (``by_reading`` of a :class:`Move`) names (a reading is
 #: prose in ``spec/variation_points.yaml``; its id is mapped to the zone here).
 READING_ZONES: Mapping[str, str] = {"discard-pile": DISCARD_ZONE, "under-deck": "draw-deck"}
 #: Where a card goes when no reading names its destination: the draw deck, where nothing
