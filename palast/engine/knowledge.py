@@ -12,10 +12,12 @@ that seat.
 How events move cards is not declared in ``spec/`` (the effects of a role are engine code
 until the rule language declares them), so :data:`MOVES` states it per event kind, in terms
 of the event's fields only; where a move's destination rests on a reading (where a discard
-goes), the destination is the zone the ruleset's reading names, read from the variation
-points of the rule that emitted the event (:data:`READING_ZONES`). Which fields the player saw is the
-visibility file's (``Seen.hidden``). A card never goes back into the draw deck within a
-round except by a move whose destination is the draw deck (the ``under-deck`` reading);
+goes), the destination is the ruleset's reading of a variation point of the rule that
+emitted the event, when that reading's id is a zone id (:func:`reading_zone`); any other
+reading (``under-deck``: back into the draw deck) is a place nothing is remembered in.
+Which fields the player saw is the visibility file's (``Seen.hidden``). A card never goes
+back into the draw deck within a round except by a move whose destination is the draw deck
+(the ``under-deck`` reading; the engine's deck grows nowhere else but at the deal);
 everything is forgotten at the next deal (:data:`FORGET_AT`), which gathers every card.
 
 With two copies of a card the player cannot always tell which copy moved; the choice is the
@@ -33,7 +35,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from palast.visibility import HAND_ZONE
+from palast.visibility import HAND_ZONE, ZONES
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -56,7 +58,7 @@ class Move:
     """Cards an event moves from one place to another, named by the event's fields.
 
     :ivar field: the event field holding the moved cards (``card`` or ``cards``).
-    :ivar part: which of ``cards`` move: ``all``, ``first`` or ``last`` (``count`` cards).
+    :ivar part: which of ``cards`` move: ``whole``, ``first`` or ``last`` (``count`` cards).
     :ivar source: ``(zone, seat field)``: where they come from (the seat in ``player`` or ``other``).
     :ivar to: where they go (the zone is a default when ``by_reading``).
     :ivar by_reading: the destination zone is the one named by the ruleset's reading of a
@@ -73,20 +75,17 @@ class Move:
 #: How each event kind moves cards (see the module docstring for why this is in code). An
 #: event kind not listed moves no card between the places a player remembers.
 MOVES: Mapping[str, tuple[Move, ...]] = {
-    "card_played": (Move("card", "all", (HAND_ZONE, "player"), ("display", "player")),),
-    "card_taken_back": (Move("card", "all", ("display", "player"), (HAND_ZONE, "player")),),
-    "card_discarded": (Move("card", "all", (HAND_ZONE, "player"), (DISCARD_ZONE, ""), by_reading=True),),
-    "card_drawn": (Move("card", "all", ("draw-deck", ""), (HAND_ZONE, "player")),),
+    "card_played": (Move("card", "whole", (HAND_ZONE, "player"), ("display", "player")),),
+    "card_taken_back": (Move("card", "whole", ("display", "player"), (HAND_ZONE, "player")),),
+    "card_discarded": (Move("card", "whole", (HAND_ZONE, "player"), (DISCARD_ZONE, ""), by_reading=True),),
+    "card_drawn": (Move("card", "whole", ("draw-deck", ""), (HAND_ZONE, "player")),),
     "cards_exchanged": (Move("cards", "first", (HAND_ZONE, "player"), (HAND_ZONE, "other")),
                         Move("cards", "last", (HAND_ZONE, "other"), (HAND_ZONE, "player"))),
 }
 #: The events whose ``cards`` are the whole hand of the seat in ``player`` (a showing).
 WHOLE_HAND: frozenset[str] = frozenset({"hand_shown"})
-#: The zone each reading of a destination (``by_reading`` of a :class:`Move`) names (a reading is
-#: prose in ``spec/variation_points.yaml``; its id is mapped to the zone here).
-READING_ZONES: Mapping[str, str] = {"discard-pile": DISCARD_ZONE, "under-deck": "draw-deck"}
-#: Where a card goes when no reading names its destination: the draw deck, where nothing
-#: is remembered (the conservative choice).
+#: Where a card goes when no reading names a zone for it: the draw deck, where nothing is
+#: remembered (the conservative choice).
 UNKNOWN_DESTINATION = "draw-deck"
 
 
@@ -129,7 +128,7 @@ def _moved(move: Move, seen: Seen) -> tuple[int, ...]:
         return e.cards[:e.count]
     if move.part == "last":
         return e.cards[e.count:]
-    return e.cards
+    return e.cards  # whole
 
 
 class _Memory:
@@ -200,14 +199,15 @@ class _Memory:
 
 
 def reading_zone(game: Game, rule: str) -> str:
-    """The zone named by the game's reading of a variation point of ``rule`` (a rule id of
-    ``spec/``) whose readings are zones (:data:`READING_ZONES`), or
-    :data:`UNKNOWN_DESTINATION` when no such reading is taken."""
+    """The zone the game's ruleset names for where ``rule`` (a rule id of ``spec/``) puts a
+    card: its reading of a variation point of the rule whose readings include a zone id of
+    ``spec/visibility.yaml`` (:data:`palast.visibility.ZONES`), when it takes a reading that
+    is a zone; else :data:`UNKNOWN_DESTINATION` (another reading: a place not remembered)."""
     found = game.spec.rules.get(rule)
     for point in found.variation_points if found is not None else ():
-        reading = game.spec.reading(game.ruleset, point)
-        if reading in READING_ZONES:
-            return READING_ZONES[reading]
+        if any(r.id in ZONES for r in game.spec.variation_points[point].readings):
+            reading = game.spec.reading(game.ruleset, point)
+            return reading if reading in ZONES else UNKNOWN_DESTINATION
     return UNKNOWN_DESTINATION
 
 
