@@ -6,14 +6,17 @@ action (or for a chance decision) what they see happen. Where the outcome depend
 the player cannot see, each possible result is listed with its exact probability given what
 the player knows.
 
-What the player knows of a card they cannot place is nothing: every card they cannot place
-(:func:`unplaced`) is equally likely to lie in any place hidden from them. A card counts as
-placed when the player sees it now (their hand, a display, a hand open to them) or discarded
-it this round; what they could infer from an earlier one-time showing (a Treasurer's hand
-shown once) or from how the others played is not used, since no model of the others'
-choices is given. So the top card
-of a draw deck they cannot see is each unplaced card with probability (its copies) / (the
-unplaced cards), and the top of a King deck each King card in it alike. A result is
+What the player knows of where a card lies is exactly this: the cards they see now (their
+hand, every display, a hand open to them) and the cards they remember the place of
+(``placed`` of :class:`~palast.engine.views.Observation`: a hand shown to them once, the cards of
+their own exchange, a card taken back into a hand, their own discards; each followed through
+the later events they saw, until the next deal). Nothing else is used: not how the others
+played (no model of their choices is given), nor what a hand's count rules out. Every card
+they cannot place (:func:`unplaced`) is equally likely to lie in any place hidden from them
+that their knowledge leaves open. So the top card of a draw deck they cannot see is each
+card they cannot place with probability (its copies they cannot place) / (all the cards
+they cannot place), a card they remember in a hand or on the discard pile has probability
+0, and the top of a King deck is each King card in it alike. A result is
 computed in a world where that card is on top (the position with that card moved there from
 wherever it lies hidden, :func:`with_on_top`), and results the player cannot tell apart are
 merged, their probabilities added. Where the outcome depends on a choice hidden from the
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -35,6 +38,7 @@ from palast.describe import describe_decision
 from palast.engine.actions import Action, Draw, Reveal
 from palast.engine.events import Event
 from palast.engine.game import Game
+from palast.engine.knowledge import Placed, holds
 from palast.engine.state import DecisionKind, State
 from palast.engine.views import Observation
 from palast.errors import IllegalActionError
@@ -48,12 +52,13 @@ World = tuple[State, Action | None, Fraction]
 
 
 def located(game: Game, obs: Observation) -> Counter[int]:
-    """The cards ``obs``'s player can place now: in a zone they see (their hand, every
-    display), in a hand open to them, or discarded by them this round."""
+    """The cards ``obs``'s player can place (a multiset): in a zone they see (their hand,
+    every display), in a hand open to them, or remembered outside the draw deck (``placed``
+    of :class:`~palast.engine.views.Observation`: a hand, a pair of hands, or a hand and the
+    discard pile)."""
     placed = Counter(obs.known_cards())
-    for s in obs.shown:
-        if s.event == "card_discarded" and s.seat == obs.player and s.round == obs.round:
-            placed.update(s.cards)
+    for p in obs.placed:
+        placed.update(p.cards)
     return placed
 
 
@@ -67,32 +72,43 @@ def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
     return cards[:i] + cards[i + 1:]
 
 
-def _swap_in(state: State, viewer: int, v: int, out: int, open_seats: set[int]) -> State | None:
+def _swap_in(state: State, viewer: int, v: int, out: int, open_seats: set[int],
+             placed: Sequence[Placed] = ()) -> State | None:
     """``state`` with one copy of ``v`` from a place hidden from ``viewer`` (another
-    player's closed hand, the discard pile, the draw deck below its top, the pool of unknown
-    cards) replaced by ``out``; ``None`` if ``v`` lies in none of them."""
-    hands = list(state.hands)
-    for s in range(len(hands)):
-        if s != viewer and s not in open_seats and v in hands[s]:
-            hands[s] = tuple(sorted(_remove(hands[s], v) + (out,)))
-            return replace(state, hands=tuple(hands))
-    if v in state.deck[1:]:
-        i = state.deck.index(v, 1)
-        return replace(state, deck=state.deck[:i] + (out,) + state.deck[i + 1:])
-    if v in state.deck_bottom:
-        i = state.deck_bottom.index(v)
-        return replace(state, deck_bottom=state.deck_bottom[:i] + (out,) + state.deck_bottom[i + 1:])
-    if v in state.discard:
-        i = state.discard.index(v)
-        return replace(state, discard=state.discard[:i] + (out,) + state.discard[i + 1:])
-    if v in state.unseen:
-        return replace(state, unseen=tuple(sorted(_remove(state.unseen, v) + (out,))))
+    player's closed hand, the draw deck below its top, the discard pile, the pool of unknown
+    cards) replaced by ``out``, where the result still agrees with what the viewer remembers
+    (``placed``, :func:`palast.engine.knowledge.holds`: a copy the viewer knows in a hand or
+    on the discard pile stays there); ``None`` if no copy of ``v`` can be taken."""
+    for moved in _swaps(state, viewer, v, out, open_seats):
+        if holds(moved, placed):
+            return moved
     return None
 
 
-def with_on_top(state: State, viewer: int, v: int, open_seats: set[int]) -> tuple[State, Action | None] | None:
+def _swaps(state: State, viewer: int, v: int, out: int, open_seats: set[int]) -> Iterator[State]:
+    """Every way of taking one copy of ``v`` from a place hidden from ``viewer`` and putting ``out`` there."""
+    hands = state.hands
+    for s in range(len(hands)):
+        if s != viewer and s not in open_seats and v in hands[s]:
+            yield replace(state, hands=hands[:s] + (tuple(sorted(_remove(hands[s], v) + (out,))),) + hands[s + 1:])
+    if v in state.deck[1:]:
+        i = state.deck.index(v, 1)
+        yield replace(state, deck=state.deck[:i] + (out,) + state.deck[i + 1:])
+    if v in state.deck_bottom:
+        i = state.deck_bottom.index(v)
+        yield replace(state, deck_bottom=state.deck_bottom[:i] + (out,) + state.deck_bottom[i + 1:])
+    if v in state.discard:
+        i = state.discard.index(v)
+        yield replace(state, discard=state.discard[:i] + (out,) + state.discard[i + 1:])
+    if v in state.unseen:
+        yield replace(state, unseen=tuple(sorted(_remove(state.unseen, v) + (out,))))
+
+
+def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
+                placed: Sequence[Placed] = ()) -> tuple[State, Action | None] | None:
     """A position the viewer cannot tell from ``state`` in which card ``v`` is the next
-    card drawn, and the chance action that draws it when ``state`` waits for a draw.
+    card drawn, and the chance action that draws it when ``state`` waits for a draw; the
+    position agrees with ``placed``, what the viewer remembers (see :func:`_swap_in`).
 
     :returns: ``(position, draw or None)``, or ``None`` when ``v`` cannot be moved there.
     """
@@ -100,7 +116,7 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int]) -> tupl
         if v in state.unseen:
             return state, Draw(v)
         u = state.unseen[0]
-        moved = _swap_in(state, viewer, v, u, open_seats)
+        moved = _swap_in(state, viewer, v, u, open_seats, placed)
         if moved is None:
             return None
         return replace(moved, unseen=tuple(sorted(_remove(moved.unseen, u) + (v,)))), Draw(v)
@@ -108,13 +124,13 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int]) -> tupl
         top = state.deck[0]
         if top == v:
             return state, None
-        moved = _swap_in(state, viewer, v, top, open_seats)
+        moved = _swap_in(state, viewer, v, top, open_seats, placed)
         return (replace(moved, deck=(v,) + moved.deck[1:]), None) if moved is not None else None
     if state.deck_hidden > 0:
         if v in state.unseen:
             return replace(state, deck=(v,), deck_hidden=state.deck_hidden - 1, unseen=_remove(state.unseen, v)), None
         u = state.unseen[0]
-        moved = _swap_in(state, viewer, v, u, open_seats)
+        moved = _swap_in(state, viewer, v, u, open_seats, placed)
         if moved is None:
             return None
         return replace(moved, deck=(v,), deck_hidden=moved.deck_hidden - 1, unseen=_remove(moved.unseen, u)), None
@@ -154,7 +170,7 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
         pool = unplaced(game, obs)
         total = sum(pool.values())
         for v, n in sorted(pool.items()):
-            got = with_on_top(state, viewer, v, open_seats)
+            got = with_on_top(state, viewer, v, open_seats, obs.placed)
             if got is not None:
                 out.append((got[0], got[1], Fraction(n, total)))
     else:
@@ -312,6 +328,8 @@ def _view_text(view: dict[str, Any]) -> list[str]:
     lines.append("  " + "; ".join(table))
     for colour, cards in view["open_hands"].items():
         lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
+    for p in view["placed"]:
+        lines.append(f"  {p['text']}")
     if view["open_points"]:
         lines.append(f"  open variation points that hide something: {', '.join(view['open_points'])}")
     return lines

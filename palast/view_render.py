@@ -12,6 +12,7 @@ from typing import Any
 
 from palast.describe import describe_event
 from palast.engine.game import Game
+from palast.engine.knowledge import Placed
 from palast.engine.views import Observation, Seen
 from palast.event_words import event_words
 from palast.notation import format_action
@@ -72,12 +73,42 @@ def _zone_cards(game: Game, zone: str, cards: tuple[int, ...] | None) -> list[st
     return [game.cards.format_card(c) for c in cards]
 
 
+def describe_placed(game: Game, obs: Observation, p: Placed) -> str:
+    """One sentence for cards ``obs``'s player remembers: which, where they may lie, and the
+    event they know it from, e.g. ``red knows blue holds maid/red, jester/grey (since event
+    12, round 1: blue shows their hand ...)`` or ``red knows maid/red lies in blue's or
+    green's hand (...)``."""
+    name = game.colour_name
+    cards = game.cards.format_cards(p.cards)
+    hands = [name(seat) for zone, seat in p.places if seat >= 0]
+    on_pile = any(seat < 0 for _, seat in p.places)
+    if len(hands) == 1 and not on_pile:
+        known = f"{hands[0]} holds {cards}"
+    else:
+        where = [f"{' or '.join(hands)}'s hand"] if hands else []
+        where += ["the discard pile"] if on_pile else []
+        verb = "lies" if len(p.cards) == 1 else "lie"
+        known = f"{cards} {verb} {'in' if hands else 'on'} {' or '.join(where)}"
+    told = describe_seen(game, obs.history[p.index], obs.player)
+    when = f"event {p.index}, round {p.round}" if p.round > 0 else f"event {p.index}"
+    return f"{name(obs.player)} knows {known} (since {when}: {told})"
+
+
+def placed_dict(game: Game, obs: Observation, p: Placed) -> dict[str, Any]:
+    """A remembered entry as JSON-ready data: ``cards`` (notation), ``places`` (a list of
+    ``zone`` and ``player`` (colour or ``None``)), ``index``, ``round``, ``event``, ``text``."""
+    return {"cards": [game.cards.format_card(c) for c in p.cards],
+            "places": [{"zone": z, "player": game.colour_name(seat) if seat >= 0 else None} for z, seat in p.places],
+            "index": p.index, "round": p.round, "event": p.event, "text": describe_placed(game, obs, p)}
+
+
 def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
     """The observation as JSON-ready data: ``as`` (colour), ``round``, ``scores``, ``zones``
     (a list of ``zone``, ``player`` (colour or ``None``), ``count``, ``cards`` (``None``:
     hidden)), ``open_hands``, ``shown`` (``index``, ``round``, ``player``, ``cards``, ``event``,
-    ``lasts``), ``decision`` (``kind``, ``player``, ``partner``, ``count``, ``given``,
-    ``hidden``), ``legal_actions`` and ``open_points``."""
+    ``lasts``), ``placed`` (the cards the player remembers outside the draw deck, see
+    :func:`placed_dict`), ``decision`` (``kind``, ``player``, ``partner``, ``count``,
+    ``given``, ``hidden``), ``legal_actions`` and ``open_points``."""
     name = game.colour_name
     fc = game.cards.format_card
     d = obs.decision
@@ -90,6 +121,7 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
         "open_hands": {name(s): [fc(c) for c in cards] for s, cards in obs.open_hands},
         "shown": [{"index": s.index, "round": s.round, "player": name(s.seat) if s.seat >= 0 else None,
                    "cards": [fc(c) for c in s.cards], "event": s.event, "lasts": s.lasts} for s in obs.shown],
+        "placed": [placed_dict(game, obs, p) for p in obs.placed],
         "decision": {"kind": d.kind, "player": name(d.player) if d.player >= 0 else None,
                      "partner": name(d.partner) if d.partner >= 0 else None,
                      "count": d.count if d.count >= 0 else None, "given": [fc(c) for c in d.given],
@@ -101,7 +133,8 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
 
 def view_lines(game: Game, obs: Observation) -> list[str]:
     """A few lines for a person: the viewer's hand, each player's display and hand size,
-    the table's counts, hands open to the viewer, and what the viewer decides."""
+    the table's counts, hands open to the viewer, the cards they remember, and what the
+    viewer decides."""
     name = game.colour_name
     fc = game.cards.format_cards
     lines = [f"as {name(obs.player)} sees it:"]
@@ -117,6 +150,8 @@ def view_lines(game: Game, obs: Observation) -> list[str]:
         for z in table))
     for s, cards in obs.open_hands:
         lines.append(f"  {name(s)}'s hand is open to {name(obs.player)}: [{fc(cards)}]")
+    for p in obs.placed:
+        lines.append(f"  {describe_placed(game, obs, p)}")
     if obs.open_points:
         lines.append(f"  open variation points that hide something: {', '.join(obs.open_points)}")
     return lines

@@ -4,7 +4,8 @@
 :class:`~palast.engine.state.State` and to the events of the game so far: each zone's
 cards where the viewer may see them (its count otherwise), the events as the viewer saw
 them (hidden fields blanked), the cards shown to the viewer and when, the hands that stay
-open to them, and the pending decision without the fields hidden from them. Which reading
+open to them, the cards they remember the place of (:mod:`palast.engine.knowledge`, worked
+out from the events as they saw them), and the pending decision without the fields hidden from them. Which reading
 of a knowledge variation point applies is the game's ruleset's; a point the ruleset leaves
 open shows what every reading shows, and the view names the point.
 
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from palast.engine.actions import Action
 from palast.engine.events import Event
+from palast.engine.knowledge import Placed, remembered
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 from palast.errors import InputError
 from palast.spec import OPEN
@@ -112,6 +114,9 @@ class Observation:
         viewer knows it.
     :ivar open_hands: ``(seat, cards)`` for other players' hands open to the viewer now.
     :ivar shown: the cards shown to the viewer, in order.
+    :ivar placed: the cards the viewer knows to lie outside the draw deck without seeing
+        them now (remembered from earlier showings and moves this round; see
+        :func:`palast.engine.knowledge.remembered`), each with the places it may be in.
     :ivar history: every event of the history as the viewer saw it.
     :ivar decision: the pending decision.
     :ivar legal_actions: the viewer's legal actions, when the viewer decides (not chance).
@@ -129,6 +134,7 @@ class Observation:
     zones: tuple[ZoneView, ...]
     open_hands: tuple[tuple[int, tuple[int, ...]], ...]
     shown: tuple[Shown, ...]
+    placed: tuple[Placed, ...]
     history: tuple[Seen, ...]
     decision: DecisionView
     legal_actions: tuple[Action, ...]
@@ -251,7 +257,8 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
         player=viewer, round=state.round, actor=state.actor, scores=state.scores, played=state.played,
         tally=state.tally, last_card=state.last_card, zones=tuple(zones),
         open_hands=tuple((s, state.hands[s]) for s in sorted(open_until_round_end)),
-        shown=tuple(shown), history=tuple(seen), decision=dv, legal_actions=legal,
+        shown=tuple(shown), placed=remembered(game, viewer, seen, open_until_round_end), history=tuple(seen),
+        decision=dv, legal_actions=legal,
         open_points=tuple(open_points), round_end=state.round_end, result=state.result)
 
 
