@@ -185,6 +185,53 @@ class ZoneRule:
         return r.get("cards", self.cards), r.get("count", self.count)
 
 
+#: Which of an event's cards a move takes (``take`` of :class:`Move`): ``card``, every one of
+#: ``cards``, the first ``count`` of ``cards`` (what the player gave in an exchange) or the
+#: ones after them (what the other player gave back).
+TAKES: tuple[str, ...] = ("card", "cards", "first-count", "after-count")
+#: A place a move names: a zone and the event field holding its seat (``""`` for a zone on
+#: the table).
+MovePlace = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Move:
+    """Cards an event moves from one place to another, named by the event's fields; a
+    player's view follows a card it saw move (:mod:`palast.engine.knowledge`).
+
+    :ivar take: which of the event's cards move (:data:`TAKES`).
+    :ivar source: ``(zone, seat field)`` they come from (``player`` or ``other``; ``""``
+        for a zone on the table).
+    :ivar to: where they go, when no variation point decides it.
+    :ivar point: the variation point that decides where they go, or ``None``.
+    :ivar readings: reading id -> the place it sends them to.
+    """
+
+    take: str
+    source: MovePlace
+    to: MovePlace
+    point: str | None = None
+    readings: Mapping[str, MovePlace] | None = None
+
+    def destination(self, reading: str | None) -> MovePlace | None:
+        """Where the cards go under ``reading`` of :attr:`point`; ``None`` when the point is
+        left open (``"open"``) or unknown: the place is not known."""
+        if self.point is None:
+            return self.to
+        return (self.readings or {}).get(reading or "")
+
+
+def _move_place(d: Mapping[str, Any]) -> MovePlace:
+    return str(d["zone"]), str(d.get("seat", ""))
+
+
+def parse_move(d: Mapping[str, Any]) -> Move:
+    """Build a :class:`Move` from a schema-valid ``moves`` entry."""
+    readings = {r: _move_place(v) for r, v in d.get("readings", {}).items()}
+    to = _move_place(d["to"]) if "to" in d else ("draw-deck", "")
+    return Move(str(d["take"]), _move_place(d["from"]), to, d.get("point"), readings or None)
+
+
 @dataclass(frozen=True)
 class Effect:
     """What an event shows: the audience of each hidden field and how long a showing lasts.
@@ -196,6 +243,10 @@ class Effect:
     :ivar point: the variation point whose readings change the audience, or ``None``.
     :ivar readings: reading id -> (fields it widens, ``lasts`` or ``""`` for the base).
     :ivar rules: the rules that emit the event (the rulebook groups effects per role by them).
+    :ivar moves: the cards the event moves, and where (what a player can follow).
+    :ivar shows_hand: the event's ``cards`` are the whole hand of its ``player``.
+    :ivar forgets: the event gathers every card (a deal): nothing seen before tells where a
+        card is now.
     """
 
     event: str
@@ -206,6 +257,9 @@ class Effect:
     point: str | None
     readings: Mapping[str, tuple[Mapping[str, Audience], str]]
     rules: tuple[str, ...] = ()
+    moves: tuple[Move, ...] = ()
+    shows_hand: bool = False
+    forgets: bool = False
 
     def under(self, reading: str | None) -> tuple[Mapping[str, Audience], str]:
         """The audiences and the duration under ``reading`` of :attr:`point` (``None`` or
@@ -260,7 +314,9 @@ def parse_visibility(data: Mapping[str, Any]) -> Visibility:
         readings = {r: (dict(v.get("sees", {})), str(v.get("lasts", ""))) for r, v in e.get("readings", {}).items()}
         effects.setdefault(e["event"], Effect(e["event"], tuple(e["clauses"]), str(e.get("says", "")),
                                               dict(e.get("sees", {})), str(e.get("lasts", "once")), e.get("point"),
-                                              readings, tuple(e.get("rules", ()))))
+                                              readings, tuple(e.get("rules", ())),
+                                              tuple(parse_move(m) for m in e.get("moves", ())),
+                                              e.get("shows") == "hand", e.get("forgets") == "everything"))
     decisions: dict[str, DecisionRule] = {}
     for d in data["decisions"]:
         decisions.setdefault(d["decision"], DecisionRule(d["decision"], tuple(d["clauses"]), str(d.get("says", "")),
@@ -314,6 +370,8 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
         for j, rule in enumerate(e.get("rules", [])):
             if rule not in spec.rules:
                 at(f, ["effects", i, "rules", j], f"unknown rule {rule!r}")
+        for j, m in enumerate(e.get("moves", [])):
+            _move_problems(spec, m, ["effects", i, "moves", j], at)
         point = e.get("point")
         if point is None:
             continue
@@ -344,6 +402,31 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
                f"{vp.id} changes only what players know, but no effect of visibility.yaml reads it")
 
 
+def _move_problems(spec: Spec, m: Mapping[str, Any], path: list[str | int],
+                   at: Callable[[str, list[str | int], str], None]) -> None:
+    """A move names places that exist (a seat exactly for a zone one seat holds) and, with
+    a ``point``, a place for each of its readings instead of ``to``."""
+    places: list[tuple[list[str | int], Mapping[str, Any]]] = [([*path, "from"], m["from"])]
+    if "to" in m:
+        places.append(([*path, "to"], m["to"]))
+    places += [([*path, "readings", r], v) for r, v in m.get("readings", {}).items()]
+    for where, place in places:
+        held = ZONES.get(place["zone"])
+        if held is None:
+            at("visibility.yaml", [*where, "zone"], f"unknown zone {place['zone']!r} (zones: {_words(set(ZONES))})")
+        elif held != ("seat" in place):
+            at("visibility.yaml", where, f"the {place['zone']} " + ("is held by a seat: name it (seat: player or "
+                                                                     "other)" if held else "lies on the table: "
+                                                                     "name no seat"))
+    if "point" in m:
+        if "to" in m:
+            at("visibility.yaml", [*path, "to"], "a move whose place rests on a variation point names a place per "
+                                                 "reading, not one to")
+        _point_problems(spec, m["point"], m.get("readings", {}), path, at, "say where the cards go")
+    elif "to" not in m:
+        at("visibility.yaml", path, "say where the cards go (to), or the variation point that decides it")
+
+
 def _audience(audience: Audience, place: str, what: str, path: list[str | int],
               at: Callable[[str, list[str | int], str], None]) -> bool:
     """Report what is wrong with ``audience``; True if nothing is."""
@@ -372,7 +455,7 @@ def _said(audience: Audience) -> str:
 
 
 def _point_problems(spec: Spec, point: str, readings: Mapping[str, Any], base: list[str | int],
-                    at: Callable[[str, list[str | int], str], None]) -> None:
+                    at: Callable[[str, list[str | int], str], None], say: str = "say what it shows") -> None:
     """A ``point`` must be a variation point whose readings ``readings`` covers exactly."""
     f = "visibility.yaml"
     vp = spec.variation_points.get(point)
@@ -385,7 +468,7 @@ def _point_problems(spec: Spec, point: str, readings: Mapping[str, Any], base: l
             at(f, [*base, "readings", r], f"{point} has no reading {r!r} (its readings: {', '.join(want)})")
     for r in want:
         if r not in readings:
-            at(f, [*base, "readings"], f"reading {r} of {point} is missing: say what it shows")
+            at(f, [*base, "readings"], f"reading {r} of {point} is missing: {say}")
 
 
 def _words(words: frozenset[str] | set[str]) -> str:

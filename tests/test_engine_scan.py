@@ -33,7 +33,6 @@ NOT_YET_DECLARED: dict[str, list[str]] = {
                 "rule id turn.next.neutral-tie", "rule id turn.play", "rule id turn.play.duplicate"],
     # zone ids of spec/visibility.yaml (where a played card and a discard go) that are also
     # reading ids of other points; no reading is named there (destinations are read from the spec)
-    "knowledge.py": ["reading id discard-pile", "reading id display"],
     "params.py": ["reading id actor-and-one", "reading id all", "reading id allowed", "reading id any-two",
                   "reading id at-least-one", "reading id cascade", "reading id discard-only",
                   "reading id discard-pile", "reading id forbidden", "reading id most-displayed",

@@ -91,3 +91,17 @@ def test_spec_check_refuses_a_narrowing_reading(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match=r"a reading may only widen what every reading shows: king-spent is seen "
                                         r"by true with viewer = seat 0, but not by false"):
         load_spec(spec_with(tmp_path, "      stacked: {cards: true}\n", "      stacked: {cards: true, count: false}\n"))
+
+
+def test_what_a_player_remembers_follows_the_declared_effects(tmp_path: Path) -> None:
+    """The Treasurer's showing is remembered because its effect says ``shows: hand``;
+    without that line in visibility.yaml, red remembers nothing (the memory reads the
+    declarations, not a table in code)."""
+    from palast.ask_view import ask_as
+    from palast.scenario import load_scenario
+
+    example = ROOT / "examples" / "treasurer-shown-then-maid-draw.yaml"
+    for path, remembered in ((ROOT / "spec", True), (spec_with(tmp_path, "    shows: hand\n", ""), False)):
+        spec = load_spec(path)
+        answer = ask_as(spec, load_scenario(example, spec), "red", ["reference"])["rulesets"]["reference"]
+        assert bool(answer["view"]["placed"]) == remembered

@@ -9,16 +9,15 @@ be: one seat's hand; "seat A's or seat B's hand" after an exchange between A and
 cards the player did not see; "the hand or the discard pile" after a face-down discard by
 that seat.
 
-How events move cards is not declared in ``spec/`` (the effects of a role are engine code
-until the rule language declares them), so :data:`MOVES` states it per event kind, in terms
-of the event's fields only; where a move's destination rests on a reading (where a discard
-goes), the destination is the ruleset's reading of a variation point of the rule that
-emitted the event, when that reading's id is a zone id (:func:`reading_zone`); any other
-reading (``under-deck``: back into the draw deck) is a place nothing is remembered in.
-Which fields the player saw is the visibility file's (``Seen.hidden``). A card never goes
-back into the draw deck within a round except by a move whose destination is the draw deck
-(the ``under-deck`` reading; the engine's deck grows nowhere else but at the deal);
-everything is forgotten at the next deal (:data:`FORGET_AT`), which gathers every card.
+How each event moves cards is declared in ``spec/visibility.yaml`` (``moves`` of its
+effect, in terms of the event's fields: ``card`` from the hand of ``player`` to their
+display, ...), as are the events that show a whole hand (``shows: hand``) and the events
+after which nothing is remembered (``forgets: everything``: a deal gathers every card).
+Where a variation point decides a move's destination (where a discard goes), the ruleset's
+reading names it; a point left open, or a destination that is the draw deck (``under-deck``),
+is a place nothing is remembered in. Which fields the player saw is the visibility file's
+(``Seen.hidden``). No card goes back into the draw deck within a round except by such a
+move (the engine's deck grows nowhere else but at the deal).
 
 With two copies of a card the player cannot always tell which copy moved; the choice is the
 conservative one: a card that leaves a place takes one of the entries that may lie there
@@ -30,12 +29,12 @@ of the true position, each in one of its places).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from palast.visibility import HAND_ZONE, ZONES
+from palast.visibility import HAND_ZONE, ZONE_READERS, ZONES, Move, MovePlace, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -45,48 +44,9 @@ if TYPE_CHECKING:
 #: A place a card may lie in: a zone id of ``spec/visibility.yaml`` and the seat holding it
 #: (``-1`` for a zone on the table).
 Place = tuple[str, int]
-#: The zone of the discard pile; with the other players' hands, the only places remembered
-#: (displays and the player's own hand are seen now; the draw deck is what is asked about).
-DISCARD_ZONE = "discard-pile"
-#: The event kind of a deal: every card goes back to the draw deck, so everything
-#: remembered is forgotten.
-FORGET_AT = "round_dealt"
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Cards an event moves from one place to another, named by the event's fields.
-
-    :ivar field: the event field holding the moved cards (``card`` or ``cards``).
-    :ivar part: which of ``cards`` move: ``whole``, ``first`` or ``last`` (``count`` cards).
-    :ivar source: ``(zone, seat field)``: where they come from (the seat in ``player`` or ``other``).
-    :ivar to: where they go (the zone is a default when ``by_reading``).
-    :ivar by_reading: the destination zone is the one named by the ruleset's reading of a
-        variation point of the event's rule (:func:`reading_zone`).
-    """
-
-    field: str
-    part: str
-    source: tuple[str, str]
-    to: tuple[str, str]
-    by_reading: bool = False
-
-
-#: How each event kind moves cards (see the module docstring for why this is in code). An
-#: event kind not listed moves no card between the places a player remembers.
-MOVES: Mapping[str, tuple[Move, ...]] = {
-    "card_played": (Move("card", "whole", (HAND_ZONE, "player"), ("display", "player")),),
-    "card_taken_back": (Move("card", "whole", ("display", "player"), (HAND_ZONE, "player")),),
-    "card_discarded": (Move("card", "whole", (HAND_ZONE, "player"), (DISCARD_ZONE, ""), by_reading=True),),
-    "card_drawn": (Move("card", "whole", ("draw-deck", ""), (HAND_ZONE, "player")),),
-    "cards_exchanged": (Move("cards", "first", (HAND_ZONE, "player"), (HAND_ZONE, "other")),
-                        Move("cards", "last", (HAND_ZONE, "other"), (HAND_ZONE, "player"))),
-}
-#: The events whose ``cards`` are the whole hand of the seat in ``player`` (a showing).
-WHOLE_HAND: frozenset[str] = frozenset({"hand_shown"})
-#: Where a card goes when no reading names a zone for it: the draw deck, where nothing is
-#: remembered (the conservative choice).
-UNKNOWN_DESTINATION = "draw-deck"
+#: The zone the player asks about (what is on top of it): a card that goes there is lost
+#: to memory, since it may be drawn again.
+DRAW_ZONE = "draw-deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,30 +76,53 @@ class _Copy:
     event: str
 
 
-def _place(zone: str, seat_field: str, seen: Seen) -> Place:
+def _place(place: MovePlace, seen: Seen) -> Place:
+    zone, seat_field = place
     return (zone, getattr(seen.event, seat_field) if seat_field else -1)
 
 
 def _moved(move: Move, seen: Seen) -> tuple[int, ...]:
     e = seen.event
-    if move.field == "card":
+    if move.take == "card":
         return (e.card,)
-    if move.part == "first":
+    if move.take == "first-count":
         return e.cards[:e.count]
-    if move.part == "last":
+    if move.take == "after-count":
         return e.cards[e.count:]
-    return e.cards  # whole
+    return e.cards  # every one of cards
+
+
+def _field(move: Move) -> str:
+    return "card" if move.take == "card" else "cards"
+
+
+#: Where cards go whose destination is not known (a variation point left open): the draw
+#: deck, where nothing is remembered (the conservative choice).
+_UNKNOWN: MovePlace = ("draw-deck", "")
 
 
 class _Memory:
     """The copies a viewer remembers while reading the events."""
 
-    def __init__(self, viewer: int) -> None:
+    def __init__(self, game: Game, viewer: int) -> None:
+        self.game = game
         self.viewer = viewer
         self.copies: list[_Copy] = []
+        self._tracked: dict[Place, bool] = {}
 
     def tracked(self, place: Place) -> bool:
-        return place[0] == DISCARD_ZONE or (place[0] == HAND_ZONE and place[1] != self.viewer)
+        """A place is remembered when the viewer does not see its cards (the visibility
+        file's audience of the zone: another player's hand, the discard pile), except the
+        draw deck."""
+        got = self._tracked.get(place)
+        if got is None:
+            zone, seat = place
+            rule = self.game.spec.visibility.zone(zone)
+            cards, _ = rule.under(self.game.spec.reading(self.game.ruleset, rule.point) if rule.point else None)
+            got = zone != DRAW_ZONE and not sees(cards, "held-zone" if ZONES[zone] else "table-zone",
+                                                 self.viewer, {"holder": seat})
+            self._tracked[place] = got
+        return got
 
     def take(self, card: int, place: Place) -> None:
         """One copy of ``card`` left ``place``: it is one of the copies that may lie there
@@ -176,39 +159,30 @@ class _Memory:
 
     def read(self, game: Game, seen: Seen) -> None:
         e = seen.event
-        if e.kind == FORGET_AT:
+        effect = game.spec.visibility.effects.get(e.kind)
+        if effect is None:
+            return
+        if effect.forgets:
             self.copies.clear()
             return
-        if e.kind in WHOLE_HAND and "cards" not in seen.hidden:
+        if effect.shows_hand and "cards" not in seen.hidden:
             self.show_hand(e.player, e.cards, seen)
-        moves = MOVES.get(e.kind, ())
-        resolved = [(m, _place(*m.source, seen),
-                     (reading_zone(game, e.rule), -1) if m.by_reading else _place(*m.to, seen)) for m in moves]
+        resolved = []
+        for m in effect.moves:
+            to = m.destination(game.spec.reading(game.ruleset, m.point) if m.point else None)
+            resolved.append((m, _place(m.source, seen), _place(to or _UNKNOWN, seen)))
         for m, source, dest in resolved:  # first every card leaving, then every card arriving
-            if m.field in seen.hidden:
-                n = 1 if m.field == "card" else max(e.count, 0)
+            if _field(m) in seen.hidden:
+                n = 1 if m.take == "card" else max(e.count, 0)
                 if n and self.tracked(source):
                     self.spread(source, dest)
             elif self.tracked(source):
                 for card in _moved(m, seen):
                     self.take(card, source)
         for m, _, dest in resolved:
-            if m.field not in seen.hidden and self.tracked(dest):
+            if _field(m) not in seen.hidden and self.tracked(dest):
                 for card in _moved(m, seen):
                     self.add(card, dest, seen)
-
-
-def reading_zone(game: Game, rule: str) -> str:
-    """The zone the game's ruleset names for where ``rule`` (a rule id of ``spec/``) puts a
-    card: its reading of a variation point of the rule whose readings include a zone id of
-    ``spec/visibility.yaml`` (:data:`palast.visibility.ZONES`), when it takes a reading that
-    is a zone; else :data:`UNKNOWN_DESTINATION` (another reading: a place not remembered)."""
-    found = game.spec.rules.get(rule)
-    for point in found.variation_points if found is not None else ():
-        if any(r.id in ZONES for r in game.spec.variation_points[point].readings):
-            reading = game.spec.reading(game.ruleset, point)
-            return reading if reading in ZONES else UNKNOWN_DESTINATION
-    return UNKNOWN_DESTINATION
 
 
 def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterable[int] = ()) -> tuple[Placed, ...]:
@@ -219,7 +193,7 @@ def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterab
         an entry that may lie in one of them is dropped).
     :returns: the :class:`Placed` entries, copies from one event with the same places grouped.
     """
-    memory = _Memory(viewer)
+    memory = _Memory(game, viewer)
     for s in seen:
         memory.read(game, s)
     open_places = {(HAND_ZONE, s) for s in open_seats}
@@ -232,8 +206,8 @@ def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterab
 
 
 def place_cards(state: State, place: Place) -> tuple[int, ...]:
-    """The cards of ``state`` in ``place`` (a hand or the discard pile)."""
-    return state.hands[place[1]] if place[0] == HAND_ZONE else state.discard
+    """The cards of ``state`` in ``place`` (a zone of :data:`palast.visibility.ZONE_READERS`)."""
+    return ZONE_READERS[place[0]][0](state, place[1])
 
 
 def holds(state: State, placed: Sequence[Placed]) -> bool:
