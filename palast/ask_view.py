@@ -86,11 +86,22 @@ def _swap_in(state: State, viewer: int, v: int, out: int, open_seats: set[int],
 
 
 def _swaps(state: State, viewer: int, v: int, out: int, open_seats: set[int]) -> Iterator[State]:
-    """Every way of taking one copy of ``v`` from a place hidden from ``viewer`` and putting ``out`` there."""
+    """Every way of taking one copy of ``v`` from a place hidden from ``viewer`` and putting ``out`` there.
+    A card a pending decision holds committed (``given``: picks already made, face down, by
+    the decision's ``partner``) is taken only with its pick: the world is one in which that
+    player picked ``out`` instead (the viewer, who does not see the picks, cannot tell)."""
     hands = state.hands
+    d = state.decision
+    committed = Counter(d.given)
     for s in range(len(hands)):
-        if s != viewer and s not in open_seats and v in hands[s]:
-            yield replace(state, hands=hands[:s] + (tuple(sorted(_remove(hands[s], v) + (out,))),) + hands[s + 1:])
+        if s == viewer or s in open_seats or v not in hands[s]:
+            continue
+        hand = hands[:s] + (tuple(sorted(_remove(hands[s], v) + (out,))),) + hands[s + 1:]
+        if s == d.partner and Counter(hands[s])[v] <= committed[v]:
+            given = tuple(sorted(_remove(d.given, v) + (out,)))
+            yield replace(state, hands=hand, decision=replace(d, given=given))
+        else:
+            yield replace(state, hands=hand)
     if v in state.deck[1:]:
         i = state.deck.index(v, 1)
         yield replace(state, deck=state.deck[:i] + (out,) + state.deck[i + 1:])
@@ -188,6 +199,15 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
     return out
 
 
+def _masked(game: Game, cards: Sequence[int], hide: Counter[int]) -> list[str]:
+    """``cards`` with as many copies as ``hide`` holds (a choice hidden from the viewer)
+    shown as ``?``: the others in order, then the ``?`` (so neither the places nor the
+    copies of the hidden cards show through)."""
+    shown = Counter(cards) - hide
+    kept = sorted(shown.elements())
+    return [game.cards.format_card(c) for c in kept] + ["?"] * (len(cards) - len(kept))
+
+
 def _result(game: Game, viewer: int, history: Sequence[Event], world: State, action: Action,
             hide: Counter[int]) -> dict[str, Any] | None:
     """What ``viewer`` sees when ``action`` is taken in ``world``; cards of ``hide`` (a
@@ -198,19 +218,18 @@ def _result(game: Game, viewer: int, history: Sequence[Event], world: State, act
         return None
     after = game.observation(step.state, viewer, [*history, *step.events])
     first = len(history)
-    fc = game.cards.format_card
     events = []
     for s in after.history[first:]:
         d = seen_dict(game, s, viewer)
         d.pop("index")
         d.pop("round")
-        if any(c in hide for c in s.event.cards) or s.event.card in hide:
-            d["cards"] = ["?" if c in hide else fc(c) for c in s.event.cards]
+        if hide and (s.event.cards or s.event.card >= 0) and (Counter(s.event.cards) & hide or s.event.card in hide):
+            d["cards"] = _masked(game, s.event.cards, hide)
             if s.event.card in hide:
                 d["card"] = "?"
             d["text"] = describe_seen(game, replace(s, hidden=(*s.hidden, "cards")), viewer)
         events.append(d)
-    hand = [("?" if c in hide else fc(c)) for c in after.hand]
+    hand = _masked(game, after.hand, hide)
     dec = step.state.decision
     ended = [e for e in step.events if e.kind == "round_ended"]
     return {
@@ -222,6 +241,19 @@ def _result(game: Game, viewer: int, history: Sequence[Event], world: State, act
         "round_end": ended[0].detail if ended else None,
         "scores": {game.colour_name(s): v for s, v in enumerate(step.state.scores)},
     }
+
+
+def _reads_hidden_decks(game: Game, state: State, action: Action) -> bool:
+    """True if taking ``action`` in ``state`` takes a card from the draw deck or the King
+    deck (or leaves a chance draw or reveal pending), so its outcome may depend on their
+    hidden order; an illegal action reads nothing."""
+    try:
+        after = game.apply(state, action).state
+    except IllegalActionError:
+        return False
+    decks = ("deck", "deck_hidden", "deck_bottom", "unseen", "king_deck", "king_hidden", "king_unseen")
+    return (any(getattr(after, f) != getattr(state, f) for f in decks)
+            or after.decision.kind in (K.DRAW, K.REVEAL))
 
 
 def outcomes_as(game: Game, state: State, history: Sequence[Event], obs: Observation,
@@ -236,7 +268,9 @@ def outcomes_as(game: Game, state: State, history: Sequence[Event], obs: Observa
         hide = Counter(state.decision.given)
         depends.append("given")
     merged: dict[str, dict[str, Any]] = {}
-    for world, chance, p in worlds(game, state, obs):
+    found = worlds(game, state, obs) if action is None or _reads_hidden_decks(game, state, action) \
+        else [(state, None, Fraction(1))]
+    for world, chance, p in found:
         act = action if action is not None else chance
         if act is None:
             continue

@@ -320,7 +320,7 @@ def parse_visibility(data: Mapping[str, Any]) -> Visibility:
     decisions: dict[str, DecisionRule] = {}
     for d in data["decisions"]:
         decisions.setdefault(d["decision"], DecisionRule(d["decision"], tuple(d["clauses"]), str(d.get("says", "")),
-                                                         dict(d["sees"])))
+                                                         dict(d.get("sees", {}))))
     return Visibility(zones, effects, decisions)
 
 
@@ -334,7 +334,7 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
 
     Checks: every zone of :data:`ZONES` declared once; every audience a condition on
     ``viewer`` and the seats its place names (:func:`audience_problem`; a zone on the table
-    has no ``holder``); every event kind declared once and no other; a ``point`` that is a
+    has no ``holder``); every event kind and every decision kind declared once and no other; a ``point`` that is a
     variation point whose readings the ``readings`` block covers exactly; a reading that
     only widens the base audience (:func:`narrowed`); every variation point whose readings
     change only knowledge used here.
@@ -394,7 +394,10 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
         seen.add(kind)
         if kind not in decision_kinds:
             at(f, ["decisions", i, "decision"], f"unknown decision kind {kind!r} (known: {_words(decision_kinds)})")
-        _sees_problems(d["sees"], DECISION_FIELDS, "decision", ["decisions", i, "sees"], at)
+        _sees_problems(d.get("sees", {}), DECISION_FIELDS, "decision", ["decisions", i, "sees"], at)
+    for kind in sorted(decision_kinds - seen):
+        at(f, ["decisions"], f"decision {kind} is not declared: say which of its fields are hidden (an entry "
+                             "with no sees: everyone sees all of it)")
     used = {e.get("point") for e in data["effects"]} | {z.get("point") for z in data["zones"]}
     for i, vp in enumerate(spec.variation_points.values()):
         if vp.changes_outcome == "knowledge" and vp.parameter is None and vp.id not in used:

@@ -307,3 +307,53 @@ def test_observation_by_colour_and_bad_player(spec: Spec) -> None:
         game.observation(start, "purple")
     with pytest.raises(InputError, match="no seat 7"):
         game.observation(start, 7)
+
+
+KINGS = """
+players: [red, blue, green, yellow]
+to_move: red
+king_deck: [maid, guard, treasurer, jester]
+hands:
+  red: [marshal/red, maid/grey]
+  blue: [wizard/blue]
+  green: [jester/green]
+  yellow: [guard/yellow]
+"""
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_king_deck_order_does_not_change_the_view(spec: Spec, ruleset: str) -> None:
+    """The King cards still face down are hidden from everyone: every player sees only
+    their number, and reversing their order leaves every observation as it was (a
+    scenario fixes the order; real play leaves it to chance)."""
+    game, state = position(spec, ruleset, KINGS)
+    other = replace(state, king_deck=state.king_deck[::-1])
+    assert other != state
+    for viewer in range(game.n):
+        obs = game.observation(state, viewer)
+        assert obs.zone("king-deck").cards is None and obs.zone("king-deck").count == 4
+        assert game.observation(other, viewer) == obs
+
+
+@settings(deadline=None, max_examples=30)
+@given(ruleset=st.sampled_from(EVERY_RULESET), n=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32 - 1),
+       steps=st.integers(1, 300), who=st.integers(0, 4), pick=st.integers(0, 2**32 - 1),
+       until=st.sampled_from([None, "exchange-answer", "discard", "draw"]))
+def test_hidden_cards_do_not_change_the_answer_as(ruleset: str, n: int, seed: int, steps: int, who: int,
+                                                  pick: int, until: str | None) -> None:
+    """``palast ask --as`` from the viewer's side (its whole answer: view, history,
+    decision, legal actions, every outcome with its probability) is the same in two worlds
+    that differ only in two card values the viewer has never seen."""
+    from palast.ask_view import answer_as
+
+    game = game_for(cached_spec(), ruleset, n)
+    states: list[State] = []
+    state, events = random_line(game, seed, steps, states, until)
+    assume(state.decision.kind.value != "deal")
+    viewer = who % n
+    unseen = sorted(set(game.all_cards) - legitimately_seen(game, states, events, viewer))
+    assume(len(unseen) >= 2)
+    x, y = random.Random(pick).sample(unseen, 2)
+    other, other_events = twin(state, events, x, y)
+    assume(other != state)
+    assert answer_as(game, other, other_events, viewer) == answer_as(game, state, events, viewer)

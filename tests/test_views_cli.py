@@ -97,6 +97,44 @@ def test_ask_as_the_wizard_partner_never_shows_the_pick(tmp_path: Path) -> None:
     assert json.loads(red.output)["rulesets"]["reference"]["view"]["decision"]["given"] == ["maid/grey"]
 
 
+PICKS = """
+players: [red, blue, green]
+to_move: red
+deck: 4
+hands:
+  red: [wizard/red, {first}, {second}]
+  blue: [treasurer/blue, guard/blue, treasurer/grey, wizard/grey]
+  green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green]
+displays:
+  red: [treasurer/red, guard/grey, cupbearer/red]
+  blue: [wizard/blue, maid/blue]
+  green: [guard/green]
+actions: [play wizard/red, partner blue, count 2, "give {first},{second}"]
+"""
+
+
+@pytest.mark.parametrize("picks", [("maid/red", "jester/red"), ("jester/grey", "marshal/grey"),
+                                   ("treasurer/grey", "maid/grey")])
+def test_the_wizard_partners_answer_does_not_depend_on_the_picks(tmp_path: Path, picks: tuple[str, str]) -> None:
+    """Blue answers red's exchange without knowing red's picks: blue's whole ``--as``
+    answer (text and JSON) is the same whichever two cards red picked, including a pick
+    with one copy only, a pick whose colour would show in a sorted hand, and a copy of a
+    card blue holds (treasurer/grey)."""
+    def answer(first: str, second: str, json_out: bool) -> str:
+        path = scenario(tmp_path, PICKS.replace("{first}", first).replace("{second}", second))
+        r = invoke("ask", path, "--as", "blue", "-r", "reference", *(["--json"] if json_out else []))
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    for json_out in (True, False):
+        assert answer(*picks, json_out) == answer("maid/red", "jester/red", json_out)
+    hands = {tuple(x["hand"]) for o in json.loads(answer(*picks, True))["rulesets"]["reference"]["outcomes"]
+             for x in o["results"]}
+    assert all(h[-2:] == ("?", "?") for h in hands)
+    for o in json.loads(answer(*picks, True))["rulesets"]["reference"]["outcomes"]:
+        assert sum(Fraction(x["probability"]) for x in o["results"]) == 1
+
+
 @pytest.mark.parametrize(("colour", "message"), [("yellow", "'yellow' is not seated"), ("pink", "unknown colour")])
 def test_ask_bad_as_is_bad_input(tmp_path: Path, colour: str, message: str) -> None:
     path = scenario(tmp_path, WIZARD)
