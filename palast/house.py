@@ -53,10 +53,12 @@ def _hint(word: str, known: Sequence[str]) -> str:
 
 
 # ------------------------------------------------------------------------- the spec side
-def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str]) -> Spec:
+def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str], *, title: str | None = None,
+           description: str | None = None) -> Spec:
     """A copy of ``spec`` with one more ruleset, ``ruleset_id``: ``base`` with each point of
     ``readings`` read as given (a reading id or ``open``), every other point as ``base``
-    reads it.
+    reads it; ``title`` and ``description`` (default: said from the base and readings) are
+    the entry's.
 
     The new entry of ``Spec.rulesets`` has ``id``, ``title``, ``description``, ``base``
     (the ruleset of ``spec/rulesets.yaml`` it rests on, also when ``base`` is itself
@@ -78,8 +80,8 @@ def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str]) 
     vps = {vid: replace(vp, choices={**vp.choices, ruleset_id: readings.get(vid, vp.choices[base])})
            for vid, vp in spec.variation_points.items()}
     shown = ", ".join(f"{p}={r}" for p, r in ordered.items()) or "no other reading"
-    entry = {"id": ruleset_id, "title": f"{root} with house rules",
-             "description": f"House rules: {root} with {shown}.", "base": root, "readings": ordered}
+    entry = {"id": ruleset_id, "title": title or f"{root} with house rules",
+             "description": description or f"House rules: {root} with {shown}.", "base": root, "readings": ordered}
     return replace(spec, variation_points=vps, rulesets={**spec.rulesets, ruleset_id: entry})
 
 
@@ -92,6 +94,18 @@ def house_readings(spec: Spec, ruleset: str) -> tuple[str | None, dict[str, str]
     entry = spec.rulesets[ruleset]
     base = entry.get("base")
     return (str(base), dict(entry.get("readings", {}))) if base is not None else (None, {})
+
+
+def known(spec: Spec) -> list[str]:
+    """Every ruleset name ``spec`` takes as it is: its rulesets, then the named house
+    rulesets of ``spec/rulesets.yaml`` not added yet (:mod:`palast.house_spec`)."""
+    return [*spec.rulesets, *(h for h in spec.house_rulesets if h not in spec.rulesets)]
+
+
+def own_rulesets(spec: Spec) -> tuple[str, ...]:
+    """The rulesets of ``spec/rulesets.yaml`` itself, without the house rulesets a command
+    added: what a scenario without ``rulesets:`` asks about."""
+    return tuple(r for r in spec.rulesets if house_readings(spec, r)[0] is None)
 
 
 def describe(spec: Spec, ruleset: str) -> str:
@@ -176,9 +190,9 @@ def parse_name(spec: Spec, name: str, place: str | None = "--ruleset", file: str
         an unknown point or reading, or a point named twice.
     """
     base, *parts = name.split(JOIN)
-    if base not in spec.rulesets:
-        raise InputError(f"unknown ruleset {base!r}{_hint(base, list(spec.rulesets))} "
-                         f"(known: {', '.join(spec.rulesets)})", file, place)
+    if base not in spec.rulesets and base not in spec.house_rulesets:
+        raise InputError(f"unknown ruleset {base!r}{_hint(base, known(spec))} "
+                         f"(known: {', '.join(known(spec))})", file, place)
     if not parts:
         return base, {}
     readings: dict[str, str] = {}
@@ -202,15 +216,22 @@ def resolve(spec: Spec, name: str, place: str | None = "--ruleset", file: str | 
     """``spec`` if it has ruleset ``name``; else, for a derived name
     (``BASE+POINT=READING...``), ``spec`` with that ruleset added (:func:`derive`).
 
+    A named house ruleset of ``spec/rulesets.yaml`` is added with its declared base,
+    readings, title and description; it may be the base of a derived name.
+
     :raises InputError: for an unknown ruleset (with the closest known one) or a malformed
         derived name (see :func:`parse_name`).
     """
     if name in spec.rulesets:
         return spec
+    declared = spec.house_rulesets.get(name)
+    if declared is not None:  # a named house ruleset of spec/rulesets.yaml
+        return derive(spec, name, str(declared["base"]), {str(p): str(r) for p, r in declared["readings"].items()},
+                      title=str(declared["title"]), description=str(declared["description"]))
     base, readings = parse_name(spec, name, place, file)
-    if not readings:  # a plain name: parse_name found it unknown already
-        raise InputError(f"unknown ruleset {name!r} (known: {', '.join(spec.rulesets)})", file, place)
-    return derive(spec, name, base, readings)
+    if not readings:  # a plain name: parse_name found it unknown already, or a named house ruleset
+        return resolve(spec, base, place, file)
+    return derive(resolve(spec, base, place, file), name, base, readings)
 
 
 def resolve_all(spec: Spec, names: Sequence[str]) -> Spec:
@@ -286,12 +307,12 @@ def load_ruleset_file(path: Path | str, spec: Spec) -> RulesetFile:
         raise InputError(first + (f"; {more}" if more else ""), doc.file)
     data = doc.data
     name, base = str(data["name"]), str(data["base"])
-    if name in spec.rulesets:
+    if name in spec.rulesets or name in spec.house_rulesets:
         raise doc.error(["name"], f"{name!r} is already a ruleset of the spec; give the house ruleset a name of "
                                   "its own")
-    if base not in spec.rulesets:
-        raise doc.error(["base"], f"unknown ruleset {base!r}{_hint(base, list(spec.rulesets))} "
-                                  f"(known: {', '.join(spec.rulesets)})")
+    if base not in spec.rulesets and base not in spec.house_rulesets:
+        raise doc.error(["base"], f"unknown ruleset {base!r}{_hint(base, known(spec))} "
+                                  f"(known: {', '.join(known(spec))})")
     readings: dict[str, str] = {}
     for point, reading in data["readings"].items():
         _check_in_file(doc, spec, str(point), str(reading))
@@ -345,7 +366,7 @@ def select(spec: Spec, asked: Sequence[str], readings: Sequence[str], ruleset_fi
         names.append(r)
     if ruleset_file is not None:
         rf = load_ruleset_file(ruleset_file, out)
-        out = derive(out, rf.name, rf.base, rf.readings)
+        out = derive(resolve(out, rf.base), rf.name, rf.base, rf.readings)
         names.append(rf.name)
         remarks.extend(rf.notes)
     chosen = parse_readings(out, readings)

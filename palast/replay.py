@@ -122,6 +122,13 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
         for point, reading in readings.items():
             house.check_reading(spec, point, reading)
         name = record.ruleset or house.derived_name(spec, record.base, readings)
+        declared = spec.house_rulesets.get(name)
+        if declared is not None and name not in spec.rulesets:
+            if (str(declared["base"]), dict(declared["readings"])) != (record.base, readings):
+                raise bad(f"\"ruleset\": {name!r} is a house ruleset of spec/rulesets.yaml, {declared['base']} with "
+                          + ", ".join(f"{p}={r}" for p, r in declared["readings"].items())
+                          + ", but the header gives other readings")
+            return house.resolve(spec, name, None), name
         if name in spec.rulesets and house.house_readings(spec, name)[0] is None:
             raise bad(f"\"ruleset\": {name!r} is a ruleset of the spec, but the header gives readings of house "
                       f"rules; name the house ruleset (e.g. {house.derived_name(spec, record.base, readings)!r})")

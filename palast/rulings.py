@@ -264,7 +264,7 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
     cards = game.cards
     for rs, exp in raw.items():
         base: list[str | int] = ["expect", rs]
-        if rs not in spec.rulesets:
+        if rs not in spec.rulesets and rs not in spec.house_rulesets:
             from palast.house import JOIN, parse_name
 
             if JOIN not in rs:

@@ -30,7 +30,8 @@ from palast.engine import start_turn
 from palast.engine.actions import Action
 from palast.engine.game import Game, Step
 from palast.engine.state import Decision, DecisionKind, State
-from palast.errors import IllegalActionError, NotationError, ScenarioError
+from palast.errors import IllegalActionError, InputError, NotationError, ScenarioError
+from palast.house import JOIN, known, own_rulesets, parse_name, resolve_all
 from palast.spec import Spec
 from palast.yamlio import Document, PathPart, format_path, parse_yaml, read_yaml
 
@@ -75,7 +76,10 @@ class Scenario:
     base: tuple[PathPart, ...] = field(default=(), repr=False, compare=False)
 
     def game(self, spec: Spec, ruleset: str, *, check: bool = False) -> Game:
-        """The :class:`Game` of this scenario's seats under ``ruleset``."""
+        """The :class:`Game` of this scenario's seats under ``ruleset`` (a house ruleset
+        that ``spec`` does not have yet is added, :func:`palast.house.resolve_all`)."""
+        if ruleset not in spec.rulesets:
+            spec = resolve_all(spec, [ruleset])
         return Game(spec, ruleset, self.players, check=check)
 
     def start(self, game: Game) -> State:
@@ -324,10 +328,16 @@ class _Builder:
         if not spec.min_players <= n <= spec.max_players:
             self.err(["players"], f"{n} players; the game is for {spec.min_players} to {spec.max_players}")
         seats = {c: i for i, c in enumerate(players)}
-        rulesets = tuple(data.get("rulesets") or spec.rulesets)
+        rulesets = tuple(data.get("rulesets") or own_rulesets(spec))
         for i, r in enumerate(rulesets):
-            if r not in spec.rulesets:
-                self.err(["rulesets", i], f"unknown ruleset {r!r} (known: {', '.join(spec.rulesets)})")
+            if r not in spec.rulesets and r not in spec.house_rulesets:
+                if JOIN not in r:
+                    self.err(["rulesets", i], f"unknown ruleset {r!r} (known: {', '.join(known(spec))})")
+                    continue
+                try:
+                    parse_name(spec, r, None)
+                except InputError as exc:
+                    self.err(["rulesets", i], exc.message)
         to_move = self.colour(["to_move"], data["to_move"])
         if to_move is not None and to_move not in seats:
             self.err(["to_move"], f"{data['to_move']} is not seated (players: {', '.join(data['players'])})")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from palast.errors import SpecError
+from palast.house_spec import house_problems, read_house_rulesets
 from palast.schemas import schema_errors
 from palast.sources import check_sources
 from palast.visibility import Visibility, parse_visibility, visibility_problems
@@ -227,6 +228,9 @@ class Spec:
     documents: Mapping[str, Document] = field(repr=False)
     #: who sees what (``spec/visibility.yaml``)
     visibility: Visibility = field(repr=False, default=Visibility((), {}, {}))
+    #: the named house rulesets of ``spec/rulesets.yaml`` (``house``), by id; none of them is
+    #: in ``rulesets`` until :func:`palast.house.resolve` adds it (:mod:`palast.house_spec`)
+    house_rulesets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     # -- numbers -----------------------------------------------------------------
     @property
@@ -430,7 +434,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs,
-                parse_visibility(docs["visibility.yaml"].data))
+                parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs))
 
 
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
@@ -580,6 +584,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     for p in PARAMETERS:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
+    problems.extend(house_problems(spec))
     if spec.default_ruleset not in spec.rulesets:
         at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined "
                                          f"(rulesets: {', '.join(spec.rulesets)})")

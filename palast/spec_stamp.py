@@ -29,8 +29,8 @@ from typing import Any
 _PACKAGE = Path(__file__).resolve().parent
 
 #: The modules whose code decides whether a spec is valid.
-_VALIDATORS = ("spec.py", "schemas.py", "yamlio.py", "register.py", "invariants.py", "spec_stamp.py",
-               "engine/params.py", "cards.py")
+_VALIDATORS = ("spec.py", "house_spec.py", "schemas.py", "yamlio.py", "register.py", "invariants.py",
+               "spec_stamp.py", "engine/params.py", "cards.py")
 
 
 def cache_dir() -> Path:

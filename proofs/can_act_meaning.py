@@ -12,6 +12,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from proofs.encoding import ZState, code, ite
+from proofs.lang_z3 import PROVIDED
 from proofs.legality import Legality
 from proofs.transition import Label
 
@@ -76,3 +77,6 @@ def can_act(s: ZState) -> Any:
 
 
 __all__ = ["EXEMPT", "can_act", "candidates"]
+
+
+PROVIDED["can_act"] = can_act

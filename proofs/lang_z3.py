@@ -222,6 +222,7 @@ class Z3Back:
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
                                                  else min(m, 1)) for e, m in c.items]),
             "in_order": lambda c: c,
+            "without": _without,
             "occurrences": lambda c, x: _sum(_when(_eq(e, x), m) for e, m in c.items),
             "empty": lambda c: _eq(self._count(c), 0),
             "smaller": lambda a, b: min(a, b) if isinstance(a, int) and isinstance(b, int) else minimum(
@@ -436,10 +437,49 @@ def _round_end(kind: str) -> int:
     return ROUND_ENDS.index(kind)
 
 
-def _can_act(s: ZState) -> Any:
-    from proofs.can_act_meaning import can_act
+#: Names of the rule language whose Z3 meaning another module of proofs/ gives, registered
+#: by that module when it is imported (so this module, which the Z3 legality of actions
+#: uses, imports none of them): ``can_act`` by :mod:`proofs.can_act_meaning`.
+PROVIDED: dict[str, Callable[[ZState], Any]] = {}
 
-    return can_act(s)
+
+def _can_act(s: ZState) -> Any:
+    fn = PROVIDED.get("can_act")
+    if fn is None:
+        raise NotCompiled("can_act has its Z3 meaning in proofs.can_act_meaning, which is not imported")
+    return fn(s)
+
+
+def _without(c: Coll, x: Any) -> Coll:
+    """``without(c, x)``: ``c`` less one copy of ``x`` where it holds one."""
+    items: list[tuple[int, Any]] = []
+    for e, m in c.items:
+        hit = _eq(e, x)
+        if hit is False:
+            items.append((e, m))
+        elif hit is True and isinstance(m, int):
+            items.append((e, max(m - 1, 0)))
+        else:
+            items.append((e, ite(z3.And(_b(hit), _b(_positive(m))), _n(m) - 1, _n(m))))
+    return Coll(c.kind, items)
+
+
+def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> Any:
+    """The Z3 value of the declared expression ``text`` (a rule's logic, e.g. a choice's
+    ``options``) on ``s``, with the names of ``env`` bound to the values given (e.g.
+    ``actor``): a term, a known value or a :class:`Coll`.
+
+    :raises NotCompiled: when it uses a primitive without a Z3 meaning.
+    """
+    from palast.lang.syntax import parse
+
+    node = _TEXTS.get(text)
+    if node is None:
+        node = _TEXTS[text] = parse(text)
+    return Z3Back(s)._value(node, dict(env or {}), {})
+
+
+_TEXTS: dict[str, Node] = {}
 
 
 _PARSED: dict[int, tuple[Any, dict[str, Node]]] = {}

@@ -164,12 +164,23 @@ class Legality:
         return z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
                       z3.Not(self.clash(s, p, a, ra, b, rb)))
 
+    def take_back_options(self, d: ZState, p: Any) -> list[Any]:
+        """Per card kind, the cards player ``p`` may take back at a take-back decision: the
+        ``options`` the take-back role's rule declares (spec/roles.yaml, role.guard, under
+        the ruleset's reading of its variation point), compiled to Z3 with ``actor`` = ``p``
+        and ``card`` = the card just played (:func:`proofs.lang_z3.compile_text`)."""
+        from proofs.lang_z3 import Coll, compile_text
+
+        got = compile_text(d, declared_options(self.lay, "take-back"), {"actor": p})
+        if not isinstance(got, Coll):
+            raise ValueError("a choice's options are not a collection of cards")
+        mult = dict(got.items)
+        return [mult.get(k, 0) for k in range(self.nk)]
+
     def legal_take_back(self, s: ZState, label: Label) -> Any:
-        """A card of the Guard's player's display other than the Guard just played (role.guard)."""
+        """A card the take-back role's declared options offer (role.guard)."""
         x = label.a[0]
-        p = s["dp"]
-        return z3.And(s.kind_valid(x), s.at_seat(p, lambda q: pick_by(x, lambda k: self.movable(s, p, q, k),
-                                                                        self.nk)) >= 1)
+        return z3.And(s.kind_valid(x), pick_by(x, lambda k: self.take_back_options(s, s["dp"])[k], self.nk) >= 1)
 
     def legal_reveal(self, s: ZState, label: Label) -> Any:
         """A King card still in the King deck (role.marshal, king.reveal)."""
@@ -182,3 +193,47 @@ class Legality:
         seat = label.a[0]
         counts = [s.zone_size(self.lay.disp[q]) for q in range(self.n)]
         return z3.And(seat >= 0, seat < self.n, pick_by(seat, lambda q: counts[q], self.n) == minimum(counts))
+
+
+def declared_options(lay: Layout, action: str) -> str:
+    """The ``options`` expression that the rule of the role whose action is ``action``
+    declares for its choice (its logic block, step ``role-choice``), under the reading the
+    layout's ruleset takes of the block's variation point.
+
+    :raises ValueError: when no such rule declares options, or the ruleset leaves the
+        point open (the model has no gap there).
+    """
+    from palast.lang.logic import declarations
+
+    spec = lay.game.spec
+    role = next(r for r, ra in spec.role_actions.items() if ra.action == action)
+    for d in declarations(spec):
+        if d.rule not in spec.role_actions[role].rules or d.step != "role-choice":
+            continue
+        block = d.raw.get("readings")
+        if block:
+            point = block["point"]
+            reading = next(st.value for st in lay.game.params.values() if st.point == point)
+            if reading not in block:
+                raise ValueError(f"{lay.game.ruleset} reads {point} as {reading}: no options declared for it")
+            text = block[reading].get("options", d.raw.get("options"))
+        else:
+            text = d.raw.get("options")
+        if text is not None:
+            return str(text)
+    raise ValueError(f"no rule of the {role} declares the options of its choice")
+
+
+#: The role actions whose choice the model compiles from the declared options
+#: (:meth:`Legality.take_back_options`), not from engine parameters.
+COMPILED_CHOICES = ("take-back",)
+
+
+def modelled_points(spec: Any) -> frozenset[str]:
+    """The variation points whose readings the model takes from the rules' declarations:
+    those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)."""
+    from palast.lang.logic import declarations
+
+    rules = {r for ra in spec.role_actions.values() if ra.action in COMPILED_CHOICES for r in ra.rules}
+    return frozenset(str(d.raw["readings"]["point"]) for d in declarations(spec)
+                     if d.rule in rules and d.raw.get("readings"))

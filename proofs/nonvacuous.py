@@ -29,6 +29,7 @@ from typing import Any
 
 import z3
 
+import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning, proofs.lang_z3.PROVIDED)
 from palast.engine.state import DecisionKind
 from palast.errors import InputError
 from palast.spec import Spec

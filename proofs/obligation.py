@@ -85,10 +85,13 @@ class Options:
         written (default: ``proofs/witnesses``).
     :ivar search: the witnesses were searched anew into ``out_dir``: check those instead
         of the stored ones in ``proofs/witnesses``.
+    :ivar stored_counterexample: a stored scenario replays the counterexample
+        (:mod:`proofs.house_rulesets`): an obligation that Z3 refutes need not search one.
     """
 
     out_dir: Path | None = None
     search: bool = False
+    stored_counterexample: bool = False
 
 
 @dataclass(frozen=True)

@@ -39,12 +39,24 @@ def _module(family: str) -> ModuleType:
     return importlib.import_module(f"proofs.{family}")
 
 
-def all_obligations(spec: Spec) -> list[Obligation]:
-    """Every obligation, family by family."""
+def stated_obligations(spec: Spec) -> list[Obligation]:
+    """The obligations of the families (:data:`FAMILIES`), family by family, under every
+    ruleset of ``spec``."""
     out: list[Obligation] = []
     for family in FAMILIES:
         out.extend(_module(family).obligations(spec))
     return out
+
+
+def all_obligations(spec: Spec) -> list[Obligation]:
+    """Every obligation, family by family, then those the named house rulesets list
+    (:mod:`proofs.house_rulesets`). Under a named house ruleset that lists obligations
+    (when a command has added it to ``spec``) only those run."""
+    from proofs import house_rulesets
+
+    listed = house_rulesets.declared(spec)
+    out = [ob for ob in stated_obligations(spec) if ob.ruleset not in listed]
+    return out + house_rulesets.obligations(spec, stated_obligations)
 
 
 @dataclass

@@ -76,7 +76,9 @@ def plays_bounded(s: ZState) -> Any:
 
 
 def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    out = prove_invariant(spec, ruleset, plays_bounded, name="round-is-bounded", out_dir=opts.out_dir)
+    # a counterexample is searched at the card level unless a stored one is replayed instead
+    out = prove_invariant(spec, ruleset, plays_bounded, name="" if opts.stored_counterexample else "round-is-bounded",
+                          out_dir=opts.out_dir)
     if out.result != "proved":
         return out
     # the bound itself: inside a round progress ≤ six × players, so plays ≤ six × players

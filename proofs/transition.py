@@ -401,7 +401,8 @@ class Transition(Legality):
         return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
 
     def _start_take_back(self, d: ZState, p: Any) -> ZState:
-        options = z3.Or([self.movable_at(d, p, p, k) >= 1 for k in range(self.nk)])
+        options = z3.Or([z3.IntVal(m) >= 1 if isinstance(m, int) else m >= 1
+                         for m in self.take_back_options(d, p)])
 
         def void(d: ZState) -> ZState:
             d.flags["guard_void"] = z3.BoolVal(True)

@@ -165,7 +165,18 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
 def _z3_admits(spec: Spec, q: Question, actions: list[Action]) -> str | None:
     """Check that every step of the game is a step of the Z3 relation and that the goal
     holds at its end (all positions and parameters pinned to the engine's)."""
-    ctx = context(spec, q.ruleset, q.players, "card")
+    return z3_admits(spec, q.ruleset, q.players, actions, q.goal)
+
+
+def z3_admits(spec: Spec, ruleset: str, players: int, actions: list[Action], goal: Goal) -> str | None:
+    """Check that every step of the game ``actions`` (from the start of a game, the deal
+    first) is a step of the Z3 transition relation of ``ruleset`` (card level) and that
+    ``goal`` holds on its last step (all positions and parameters pinned to the engine's).
+
+    :returns: ``None``, or what fails.
+    :raises Unknown: if a check is undecided.
+    """
+    ctx = context(spec, ruleset, players, "card")
     game = ctx.game
     u = Unroller(ctx)
     state = game.initial_state()
@@ -190,7 +201,7 @@ def _z3_admits(spec: Spec, q: Question, actions: list[Action]) -> str | None:
         sv.pop()
     if not check(sv):
         return f"step {last + 1} ({kinds[last].value}) is not a step of the Z3 transition"
-    if not check(sv, q.goal(u, last)):
+    if not check(sv, goal(u, last)):
         return "the Z3 goal does not hold at the end of the witness"
     return None
 

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from palast.ask import ask
-from palast.engine.game import Game
 from palast.engine.params import PARAMETERS, ConsultLog
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
@@ -50,7 +49,7 @@ def consulted(spec: Spec, sc: Scenario, ruleset: str) -> set[str]:
     """The variation points whose readings the engine reads when the scenario's actions are
     applied under ``ruleset`` (as far as they are legal) and every legal action (or chance
     outcome) of the position reached is carried out and what may follow is listed."""
-    game = Game(spec, ruleset, sc.players)
+    game = sc.game(spec, ruleset)  # a named house ruleset is added to the spec
     log = ConsultLog(game.params)
     game.params = log
     state = sc.start(game)

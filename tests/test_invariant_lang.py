@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import z3
 
+import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning)
 from palast.engine import Game
 from palast.engine.state import DecisionKind, State
 from palast.invariant_lang import declared, failure

@@ -45,7 +45,7 @@ class Layer:
 #: The layers, lowest first. A module may import from its own layer and the layers above
 #: it in this table, never from a layer below it.
 LAYERS: tuple[Layer, ...] = (
-    Layer("spec", ("palast", "palast.errors", "palast.yamlio", "palast.schemas", "palast.spec",
+    Layer("spec", ("palast", "palast.errors", "palast.yamlio", "palast.schemas", "palast.spec", "palast.house_spec",
                    "palast.spec_stamp", "palast.register", "palast.visibility", "palast.cards", "palast.lang.*",
                    "palast.sources"),
           "loading and validating spec/: YAML reading, JSON Schema, the Spec value and its cross-checks, "

@@ -64,13 +64,19 @@ def test_every_ruling_cites_only_existing_clauses(spec: Spec, rulings: dict[str,
 
 
 def test_every_ruling_states_all_rulesets(spec: Spec, rulings: dict[str, Ruling]) -> None:
-    """Every ruleset of the spec, and beyond them only house rulesets (BASE+POINT=READING)."""
+    """Every ruleset of the spec, and beyond them only house rulesets (BASE+POINT=READING,
+    or named in spec/rulesets.yaml)."""
     from palast.house import parse_name
 
     for r in rulings.values():
         assert set(spec.rulesets) <= set(r.rulesets), r.id
-        for rs in set(r.rulesets) - set(spec.rulesets):
+        for rs in set(r.rulesets) - set(spec.rulesets) - set(spec.house_rulesets):
             assert parse_name(spec, rs)[1], (r.id, rs)
+
+
+def test_every_named_house_ruleset_has_a_ruling(spec: Spec, rulings: dict[str, Ruling]) -> None:
+    stated = {rs for r in rulings.values() for rs in r.rulesets}
+    assert spec.house_rulesets and set(spec.house_rulesets) <= stated
 
 
 def _played_roles(spec: Spec, r: Ruling) -> set[str]:

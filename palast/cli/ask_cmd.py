@@ -101,8 +101,11 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
 
     The full format, with an example: the README, section "Scenario files", and the
     rulebook's page "Scenario files"."""
+    from dataclasses import replace
+
     from palast.ask import ask as run_ask
     from palast.ask import render_text
+    from palast.house import resolve_all
     from palast.position_notation import looks_like_position, parse_position
     from palast.scenario import load_scenario
 
@@ -110,6 +113,8 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling
         house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
         sc = parse_position(scenario, spec) if looks_like_position(scenario) else load_scenario(scenario, spec)
+        if not house.rulesets:  # the scenario's rulesets: named house rulesets among them are added
+            house = replace(house, spec=resolve_all(house.spec, sc.rulesets))
         if as_player is not None:
             from palast.ask_view import ask_as, render_as
 

@@ -159,14 +159,18 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     """The Z3 model in proofs/ is still written by hand for the readings that engine
     parameters implement; a reading that only a rule's declared logic gives (a point with no
     ``parameter:``, read otherwise than every ruleset of the spec reads it) is not in it, so
-    nothing could be proved about it.
+    nothing could be proved about it, unless the model compiles that rule's declaration
+    (:func:`proofs.legality.modelled_points`: the Guard's choice, guard-other-card).
 
     :raises InputError: naming the point and the reading.
     """
     from palast.engine.params import parameter_table
     from palast.errors import InputError
+    from proofs.legality import modelled_points
 
-    declared_only = [point for name, (point, _) in parameter_table(spec).items() if name == point]
+    modelled = modelled_points(spec)
+    declared_only = [point for name, (point, _) in parameter_table(spec).items()
+                     if name == point and point not in modelled]
     for rs in chosen:
         for point in declared_only:
             reading = spec.reading(rs, point)

@@ -46,7 +46,9 @@ def check(ctx: click.Context, require_sources: bool) -> None:
     click.echo(f"spec ok: {s.root}")
     click.echo(f"  {len(s.clauses)} clauses, {len(s.rules)} rules, {len(s.role_actions)} roles, "
                f"{len(s.variation_points)} variation points, {len(s.rulesets)} rulesets, "
-               f"{len(s.invariants)} invariants")
+               f"{len(s.invariants)} invariants"
+               + (f", {len(s.house_rulesets)} house ruleset{'s' if len(s.house_rulesets) != 1 else ''} "
+                  f"({', '.join(s.house_rulesets)})" if s.house_rulesets else ""))
     click.echo(sources.render())
     if not sources.verified:
         if require_sources:

@@ -245,4 +245,19 @@ class RulesetsDirective(SpecDirective):
             default = " (default)" if rid == spec.default_ruleset else ""
             rows.append([[literal(rid), nodes.Text(default)], rs["title"], rs["description"],
                          joined([self.ref("vp", vp.id, vp.id) for vp in opened]) or "none"])
-        return [table(["ruleset", "title", "what it is", "points left open"], rows, widths=[2, 3, 7, 4])]
+        out: list[nodes.Node] = [table(["ruleset", "title", "what it is", "points left open"], rows,
+                                       widths=[2, 3, 7, 4])]
+        if spec.house_rulesets:
+            out.append(rubric("House rulesets"))
+            out.append(nodes.paragraph(text=(
+                "Declared in spec/rulesets.yaml under house: a ruleset above with some variation points read "
+                "otherwise. Any command takes one by name (-r NAME, a scenario's rulesets, a ruling's expect); "
+                "none is asked by default.")))
+            house_rows: list[list[Any]] = []
+            for hid, h in spec.house_rulesets.items():
+                reads = joined([nodes.inline("", "", self.ref("vp", str(p), str(p)), nodes.Text(f" = {r}"))
+                                for p, r in h["readings"].items()])
+                house_rows.append([[literal(hid)], [literal(str(h["base"]))], reads, h["title"], h["description"]])
+            out.append(table(["house ruleset", "base", "reads otherwise", "title", "what it is"], house_rows,
+                             widths=[2, 2, 4, 3, 6]))
+        return out

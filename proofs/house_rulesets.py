@@ -1,0 +1,185 @@
+"""Obligations of the named house rulesets (``spec/rulesets.yaml``, ``house``, key
+``prove``).
+
+A named house ruleset lists the obligations to check under it and the result each must
+end in, e.g. ``prove: {round-is-bounded: counterexample}``; nothing else runs under it, and
+another house ruleset needs no code here. Each listed name is an obligation stated for
+every ruleset (the families of :data:`proofs.runner.FAMILIES`), run under the house
+ruleset (added to the spec by :func:`palast.house.resolve`).
+
+An expected **counterexample** must be more than Z3's: the solver must refute the
+obligation under the house ruleset, and the engine must replay the counterexample, stored
+as the scenario ``proofs/witnesses/<obligation>.<house ruleset>.yaml``: a position right
+after a real deal and legal actions after it, after the last of which the invariants the
+engine's check mode evaluates (:func:`palast.invariants.step_problems`) report the
+obligation's invariant broken, and not before it. The obligation fails (result ``error``)
+when the replay does not trip that check, and (result ``proved``) when Z3 proves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from palast.engine.actions import Action, Deal
+from palast.errors import IllegalActionError, InputError, NotationError
+from palast.spec import Spec
+from proofs.obligation import Obligation, Options, Outcome
+
+FAMILY = "house_rulesets"
+#: The obligations of every ruleset in a spec (the runner's families, without this one).
+Stated = Callable[[Spec], list[Obligation]]
+
+
+def declared(spec: Spec) -> dict[str, dict[str, str]]:
+    """House ruleset -> obligation -> expected result, as ``spec/rulesets.yaml`` lists them."""
+    return {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
+            for hid, h in spec.house_rulesets.items() if h.get("prove")}
+
+
+def witness_path(name: str, ruleset: str) -> Path:
+    """Where the counterexample of obligation ``name`` under ``ruleset`` is stored."""
+    return Path(__file__).parent / "witnesses" / f"{name}.{ruleset}.yaml"
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the repository where it lies inside it."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obligation | None]:
+    from palast.house import resolve
+
+    rspec = resolve(spec, house)
+    found = [ob for ob in stated(rspec) if ob.name == name and ob.ruleset == house]
+    return rspec, (found[0] if found else None)
+
+
+def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
+    """One obligation per entry of each named house ruleset's ``prove`` list, named as the
+    obligation it runs, under the house ruleset, expecting the declared result.
+
+    :param stated: the obligations of every ruleset of a spec (the runner's families).
+    """
+    out: list[Obligation] = []
+    for house, listed in declared(spec).items():
+        for name, expect in listed.items():
+            _, inner = _inner(spec, house, name, stated)
+            statement = (inner.statement if inner is not None else f"(no obligation {name} is stated for every "
+                         "ruleset)")
+            out.append(Obligation(name, house, expect, statement,
+                                  partial(_run, house=house, name=name, expect=expect, stated=stated), FAMILY,
+                                  inner.invariants if inner is not None else (), cost=inner.cost if inner else 1.0))
+    return out
+
+
+def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: Stated) -> Outcome:
+    rspec, inner = _inner(spec, house, name, stated)
+    if inner is None:
+        return Outcome("error", f"spec/rulesets.yaml lists {name} for {house}, but no obligation of that name is "
+                                "stated for every ruleset (palast prove --list lists them)")
+    if expect != "counterexample" or not inner.invariants:
+        return inner.run(rspec, opts)
+    out = inner.run(rspec, replace(opts, stored_counterexample=True))
+    if out.result != "counterexample":
+        return out
+    path = witness_path(name, house)
+    invariant = inner.invariants[0]
+    problem, said = replay_counterexample(rspec, house, invariant, path)
+    if problem is None:
+        problem = _z3_replays(rspec, house, invariant, path)
+    if problem is not None:
+        return Outcome("error", f"Z3 fails to prove it ({out.detail}), but the stored counterexample does not hold: "
+                                f"{problem}", (shown(path),))
+    return Outcome("counterexample", f"the induction fails ({out.detail}); {said}; the Z3 transition admits every "
+                                     f"step and {invariant} is false at its end, not before", (shown(path),))
+
+
+def _z3_replays(spec: Spec, ruleset: str, invariant: str, path: Path) -> str | None:
+    """Check the stored counterexample in Z3: every step is a step of the transition
+    relation (:func:`proofs.witness.z3_admits`), the invariant's Z3 form (its declaration,
+    or :func:`proofs.nonvacuous.z3_form`) is false after the last action, and true after
+    the one before."""
+    import z3
+
+    from palast.notation import parse_action
+    from palast.scenario import load_scenario
+    from proofs.lang_z3 import declared as z3_declared
+    from proofs.nonvacuous import z3_form
+    from proofs.witness import z3_admits
+
+    sc = load_scenario(path, spec)
+    n = len(sc.players)
+    game = sc.game(spec, ruleset)
+    if tuple(game.colour_name(i) for i in range(n)) != tuple(spec.player_colours[:n]):
+        return f"{shown(path)} must seat the players in the spec's colour order ({', '.join(spec.player_colours[:n])})"
+    if invariant in spec.invariants and spec.invariants[invariant].holds is not None:
+        def holds(s: Any) -> Any:
+            return z3_declared(s, invariant)
+    else:
+        form = z3_form(invariant, spec)
+        if form is None or form[0] != "state":
+            return f"{invariant} has no Z3 form of a position"
+        holds = form[1]
+    start = sc.start(game)
+    actions: list[Action] = [Deal(start.hands, None), *(parse_action(game, t) for t, _ in sc.actions)]
+    problem = z3_admits(spec, ruleset, n, actions, lambda u, i: z3.Not(holds(u.state(i + 1))))
+    if problem is not None:
+        return f"in Z3: {problem}"
+    if z3_admits(spec, ruleset, n, actions[:-1], lambda u, i: z3.Not(holds(u.state(i + 1)))) is None:
+        return f"in Z3: {invariant} is false already before the last action"
+    return None
+
+
+def replay_counterexample(spec: Spec, ruleset: str, invariant: str, path: Path) -> tuple[str | None, str]:
+    """Replay the stored counterexample ``path`` of ``invariant`` under ``ruleset``.
+
+    :returns: ``(None, what the replay showed)`` when the scenario starts right after a real
+        deal, names ``ruleset``, every action is legal, and the invariants the engine's check
+        mode evaluates report ``invariant`` broken after the last action and not before;
+        else ``(what is wrong, "")``.
+    """
+    from palast.invariants import step_problems
+    from palast.notation import parse_action
+    from palast.scenario import load_scenario
+
+    if not path.exists():
+        return f"{shown(path)} is missing", ""
+    try:
+        sc = load_scenario(path, spec)
+    except InputError as exc:
+        return exc.render(), ""
+    if ruleset not in sc.rulesets:
+        return f"{shown(path)} does not name the ruleset {ruleset} (rulesets: {', '.join(sc.rulesets)})", ""
+    game = sc.game(spec, ruleset)
+    state = sc.start(game)
+    if game.apply(game.initial_state(), Deal(state.hands, None)).state != state:
+        return f"{shown(path)} does not start right after a real first deal", ""
+    if not sc.actions:
+        return f"{shown(path)} has no actions", ""
+    others: dict[str, int] = {}
+    last = len(sc.actions)
+    for i, (text, _) in enumerate(sc.actions, start=1):
+        try:
+            action = parse_action(game, text)
+            step = game.apply(state, action)
+        except (NotationError, IllegalActionError) as exc:
+            return f"action {i} ({text}) is not legal: {exc}", ""
+        names = [n for n, _ in step_problems(game, state, action, step.state, step.events)]
+        for n in names:
+            others.setdefault(n, i)
+        state = step.state
+        if invariant in names and i < last:
+            return f"{invariant} is broken already after action {i} of {last} ({text})", ""
+    if invariant not in others or others[invariant] != last:
+        return f"{invariant} holds after all {last} actions", ""
+    also = "; ".join(f"{n} first after action {i}" for n, i in others.items() if n != invariant)
+    return None, (f"{shown(path)}: {last} legal actions after a real deal; the check mode's invariants report "
+                  f"{invariant} broken after the last" + (f" (also broken: {also})" if also else ""))

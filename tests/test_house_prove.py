@@ -1,0 +1,136 @@
+"""palast prove under the named house rulesets (proofs/house_rulesets.py): the obligations
+spec/rulesets.yaml lists for each, and house-guard's round termination, which must end in
+a counterexample that Z3 finds and the engine replays (issue 14, point 4)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+import z3
+
+from palast.engine import Game
+from palast.engine.actions import TakeBack
+from palast.house import resolve
+from palast.notation import parse_action
+from palast.scenario import load_scenario
+from palast.spec import Spec, load_spec
+from proofs.concrete import abstract
+from proofs.encoding import Layout
+from proofs.house_rulesets import declared, obligations, replay_counterexample, witness_path
+from proofs.legality import Legality, modelled_points
+from proofs.nonvacuous import constant_state
+from proofs.obligation import Options
+from proofs.runner import all_obligations, stated_obligations
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE = "house-guard"
+WITNESS = witness_path("round-is-bounded", HOUSE)
+
+
+def test_the_declaration_lists_what_runs(spec: Spec) -> None:
+    assert declared(spec)[HOUSE] == {"round-is-bounded": "counterexample"}
+    obs = [ob for ob in all_obligations(spec) if ob.ruleset == HOUSE]
+    assert [(ob.name, ob.expect, ob.family) for ob in obs] == [("round-is-bounded", "counterexample",
+                                                                  "house_rulesets")]
+    assert obs[0].invariants == ("round-is-bounded",)
+    # with house-guard added (palast prove -r house-guard), still only the listed ones run under it
+    rspec = resolve(spec, HOUSE)
+    assert [ob.key for ob in all_obligations(rspec) if ob.ruleset == HOUSE] == ["round-is-bounded@house-guard"]
+    assert len([ob for ob in stated_obligations(rspec) if ob.ruleset == HOUSE]) > 1
+
+
+def test_the_model_takes_the_guard_s_options_from_the_declaration(spec: Spec) -> None:
+    """After a Guard is played alone, the Z3 options offer that Guard under house-guard and
+    nothing under the reference: the reading comes from role.guard's declaration."""
+    assert "guard-other-card" in modelled_points(spec)
+    rspec = resolve(spec, HOUSE)
+    sc = load_scenario(WITNESS, rspec)
+    game = sc.game(rspec, HOUSE)
+    after_play = game.apply(sc.start(game), parse_action(game, sc.actions[0][0])).state
+    take_back = parse_action(game, sc.actions[1][0])
+    assert isinstance(take_back, TakeBack)
+    guard = take_back.card
+    counts = {}
+    for rs in ("reference", HOUSE):
+        lay = Layout(Game(rspec, rs, list(sc.players)), "card")
+        s = constant_state(lay, abstract(lay, after_play))
+        opts = Legality(lay).take_back_options(s, s["dp"])
+        counts[rs] = [z3.simplify(z3.IntVal(m) if isinstance(m, int) else m).as_long() for m in opts]
+    assert counts[HOUSE][guard] == 1 and sum(counts[HOUSE]) == 1
+    assert sum(counts["reference"]) == 0
+
+
+def test_house_guard_round_termination_ends_in_a_replayed_counterexample(spec: Spec) -> None:
+    ob = next(ob for ob in all_obligations(spec) if ob.key == "round-is-bounded@house-guard")
+    out = ob.run(spec, Options())
+    assert out.result == "counterexample", out.detail
+    assert out.files == ("proofs/witnesses/round-is-bounded.house-guard.yaml",)
+    assert "round-is-bounded broken after the last" in out.detail
+    assert "Z3 transition admits every step" in out.detail
+
+
+def _cut(tmp_path: Path, drop: int) -> Path:
+    doc = yaml.safe_load(WITNESS.read_text(encoding="utf-8"))
+    doc["actions"] = doc["actions"][:len(doc["actions"]) - drop]
+    p = tmp_path / "cut.yaml"
+    p.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return p
+
+
+def test_a_replay_that_does_not_trip_the_check_fails(spec: Spec, tmp_path: Path) -> None:
+    rspec = resolve(spec, HOUSE)
+    problem, said = replay_counterexample(rspec, HOUSE, "round-is-bounded", WITNESS)
+    assert problem is None and "39 legal actions" in said
+    problem, _ = replay_counterexample(rspec, HOUSE, "round-is-bounded", _cut(tmp_path, 1))
+    assert problem == "round-is-bounded holds after all 38 actions"
+    problem, _ = replay_counterexample(rspec, HOUSE, "round-is-bounded", tmp_path / "missing.yaml")
+    assert problem is not None and "missing" in problem
+    # under the reference the Guard cannot take itself back: the second action is illegal
+    problem, _ = replay_counterexample(resolve(spec, HOUSE), "reference", "round-is-bounded", WITNESS)
+    assert problem is not None and "does not name the ruleset reference" in problem
+
+
+def test_the_obligation_fails_when_the_stored_counterexample_is_cut(spec: Spec, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import proofs.house_rulesets as hr
+
+    cut = _cut(tmp_path, 2)
+    monkeypatch.setattr(hr, "witness_path", lambda name, ruleset: cut)
+    ob = next(ob for ob in obligations(spec, stated_obligations) if ob.ruleset == HOUSE)
+    out = ob.run(spec, Options())
+    assert out.result == "error" and "holds after all 37 actions" in out.detail, out.detail
+    assert out.result != ob.expect
+
+
+@pytest.fixture(scope="module")
+def harmless_spec(tmp_path_factory: pytest.TempPathFactory) -> Spec:
+    """A spec whose one named house ruleset changes nothing that termination rests on
+    (final-tie) and still claims a counterexample of round-is-bounded."""
+    d = tmp_path_factory.mktemp("spec") / "spec"
+    shutil.copytree(ROOT / "spec", d)
+    f = d / "rulesets.yaml"
+    text = f.read_text(encoding="utf-8").replace("readings: {guard-other-card: itself-too}",
+                                                 "readings: {final-tie: shared}")
+    f.write_text(text, encoding="utf-8")
+    return load_spec(d)
+
+
+def test_the_obligation_fails_when_z3_proves_it(harmless_spec: Spec) -> None:
+    ob = next(ob for ob in all_obligations(harmless_spec) if ob.key == "round-is-bounded@house-guard")
+    out = ob.run(harmless_spec, Options())
+    assert out.result == "proved" and out.result != ob.expect
+
+
+def test_an_unknown_obligation_in_the_list_is_an_error(spec: Spec, tmp_path: Path) -> None:
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d)
+    f = d / "rulesets.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("prove: {round-is-bounded: counterexample}",
+                                                       "prove: {round-is-bound: counterexample}"), encoding="utf-8")
+    s = load_spec(d)
+    ob = next(ob for ob in all_obligations(s) if ob.ruleset == HOUSE)
+    out = ob.run(s, Options())
+    assert out.result == "error" and "no obligation of that name" in out.detail
