@@ -321,11 +321,24 @@ def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -
     }
 
 
+def _stop_as(game: Game, state: State, stop: dict[str, Any] | None, viewer: int) -> dict[str, Any] | None:
+    """Where the scenario's actions stop, as ``viewer`` knows it: an action of another
+    player that is not legal is given by its number and who tried it only (its notation
+    and the reason may name cards the viewer cannot see), as ``palast replay --as`` does."""
+    if stop is None or stop.get("why") != "illegal" or state.decision.player in (viewer, -1):
+        return stop
+    who = game.colour_name(state.decision.player)
+    return {**stop, "action": None, "reason": f"{who}'s action was not legal (why is hidden from "
+                                              f"{game.colour_name(viewer)})", "clauses": [], "variation_points": []}
+
+
 def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | None = None) -> dict[str, Any]:
     """Answer ``scenario`` from the side of the player ``colour`` under each ruleset.
 
-    :returns: ``scenario``, ``as`` (the colour), ``players``, ``rulesets`` (ruleset ->
-        :func:`answer_as` plus ``stopped_at``, as in :func:`palast.ask.ask`).
+    :returns: ``scenario``, ``title``, ``as`` (the colour), ``players``, ``rulesets``
+        (ruleset -> :func:`answer_as` plus ``stopped_at``, as in :func:`palast.ask.ask`, an
+        illegal action of another player without its notation and reason) and
+        ``not_legal`` (the scenario's actions are not legal under every ruleset asked).
     :raises InputError: for a colour that is not a seated player (or no colour at all),
         and for a scenario that cannot be read.
     """
@@ -339,9 +352,12 @@ def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | No
         players = [game.colour_name(s) for s in range(game.n)]
         played = play_actions(game, scenario)
         history = [e for _, st in played.history for e in st.events]
-        results[r] = {**answer_as(game, played.state, history, seat), "stopped_at": played.stopped_at}
-    return {"scenario": scenario.file, "as": players[seat] if players else colour, "players": players,
-            "rulesets": results}
+        results[r] = {**answer_as(game, played.state, history, seat),
+                      "stopped_at": _stop_as(game, played.state, played.stopped_at, seat)}
+    stops = [res["stopped_at"] for res in results.values()]
+    return {"scenario": scenario.file, "title": scenario.title, "as": players[seat] if players else colour,
+            "players": players, "rulesets": results,
+            "not_legal": bool(results) and all(s is not None and s.get("why") == "illegal" for s in stops)}
 
 
 def _view_text(view: dict[str, Any]) -> list[str]:

@@ -97,6 +97,7 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         "changes_outcome": vp.changes_outcome,
         "parameter": vp.parameter,
         "executed": vp.id in {point for point, _ in parameter_table(spec).values()},
+        "viewed": vp.id in spec.visibility.points(),
         "component": vp.component,
         "sides": sides,
         "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party)} for r in vp.readings],
@@ -114,7 +115,9 @@ def render_explanation(doc: dict[str, Any]) -> str:
     """The text ``palast explain`` prints for :func:`explain_point`'s data."""
     lines = [f"{doc['id']}: {doc['topic']}"]
     what = {"yes": "yes", "no": "no", "knowledge": "only what players know"}[doc["changes_outcome"]]
-    extra = "; the engine plays the reading a ruleset takes" if doc["executed"] else "; not executed by the engine"
+    extra = ("; the engine plays the reading a ruleset takes" if doc["executed"] else
+             "; the players' views apply the reading a ruleset takes (spec/visibility.yaml; palast ask --as)"
+             if doc["viewed"] else "; not executed by the engine")
     if doc["component"]:
         extra += "; a fact about the components"
     lines.append(f"   kind: {doc['kind']}; can change an outcome: {what}{extra}")
@@ -145,7 +148,10 @@ def render_explanation(doc: dict[str, Any]) -> str:
         lines.append(f"rulings naming it: {', '.join(doc['rulings'])}")
     w = doc["witness"]
     lines.append("")
-    if w is None:
+    if w is None and doc["viewed"]:
+        lines.append("witness: none in play (only what players know differs: see the rulings naming it, "
+                     "from a player's side)")
+    elif w is None:
         lines.append("witness: none (the rulesets do not differ here in what the engine computes)")
     else:
         act = f" — asked action: {w['action']}" if w["action"] else ""

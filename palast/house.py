@@ -261,7 +261,10 @@ def notes(spec: Spec, base: str, readings: Mapping[str, str]) -> list[str]:
     out: list[str] = []
     for point, reading in readings.items():
         vp = spec.variation_points[point]
-        if point not in played:
+        if point not in played and point in spec.visibility.points():
+            out.append(f"{point} changes only what players know: reading it as {reading} changes no play, only "
+                       "the players' views (palast ask --as, palast replay --as)")
+        elif point not in played:
             out.append(f"{point} sets no engine parameter ({vp.kind} point): reading it as {reading} is recorded "
                        "in the ruleset's name but changes no play")
         elif vp.choices[base] == reading:

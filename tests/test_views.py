@@ -64,8 +64,9 @@ def legitimately_seen(game: Game, states: list[State], events: list[Event], view
     by the visibility file (an independent oracle): every card ever in their hand or in a
     display, cards played, swapped or taken back, shown hands (and, under open-for-round,
     every card in a shown hand until the round ends), their own discards, draws and
-    Wizard picks, the cards of their own exchanges (all exchanges when passed face up) and
-    the picks of a Wizard exchange they answer."""
+    Wizard picks, the cards of their own exchanges (all exchanges when passed face up), the
+    picks of a Wizard exchange they answer, and every card drawn into or discarded from a
+    hand open to them."""
     spec = game.spec
     face_up = spec.reading(game.ruleset, "wizard-face-down") == "face-up"
     stays = spec.reading(game.ruleset, "treasurer-reveal") == "open-for-round"
@@ -92,8 +93,8 @@ def legitimately_seen(game: Game, states: list[State], events: list[Event], view
         elif ((e.kind == "cards_given" and e.player == viewer)
               or (e.kind == "cards_exchanged" and (face_up or viewer in (e.player, e.other)))):
             out.update(e.cards)
-        if e.kind == "card_drawn" and e.player in open_seats:
-            out.add(e.card)
+        if e.kind in ("card_drawn", "card_discarded") and e.player in open_seats:
+            out.add(e.card)  # a card entering or leaving an open hand
         if e.kind == "cards_exchanged" and open_seats & {e.player, e.other}:
             out.update(e.cards)  # cards entering an open hand
     for s in open_seats:
@@ -151,12 +152,22 @@ def test_hidden_cards_do_not_change_the_view(ruleset: str, n: int, seed: int, st
 def test_everything_shown_is_in_the_view(ruleset: str, n: int, seed: int, steps: int) -> None:
     """Own hand and every display are in the view; a shown hand is seen by every player;
     exchanged cards by both players; a drawn or discarded card by its player only (and
-    exchanged cards by the others only when passed face up)."""
+    exchanged cards by the others only when passed face up), except that a card going into
+    or out of a hand that stays open to a player (open-for-round) is seen by them."""
     spec = cached_spec()
     game = game_for(spec, ruleset, n)
     state, events = random_line(game, seed, steps)
     face_up = resolve(spec, ruleset).reading(ruleset, "wizard-face-down") == "face-up"
+    stays = resolve(spec, ruleset).reading(ruleset, "treasurer-reveal") == "open-for-round"
     for viewer in range(n):
+        open_at: list[set[int]] = []  # the hands open to the viewer at each event
+        now: set[int] = set()
+        for e in events:
+            if e.kind in ("round_dealt", "round_ended"):
+                now = set()
+            open_at.append(set(now))
+            if e.kind == "hand_shown" and stays and e.player != viewer:
+                now.add(e.player)
         obs = game.observation(state, viewer, events)
         assert obs.hand == state.hands[viewer]
         for s in range(n):
@@ -170,10 +181,12 @@ def test_everything_shown_is_in_the_view(ruleset: str, n: int, seed: int, steps:
             if e.kind == "hand_shown":
                 assert (i, e.cards) in shown
             elif e.kind == "cards_exchanged" and e.count > 0:
-                assert ((i, e.cards) in shown) == (viewer in (e.player, e.other) or face_up)
+                assert ((i, e.cards) in shown) == (viewer in (e.player, e.other) or face_up
+                                                   or bool(open_at[i] & {e.player, e.other}))
             elif e.kind in ("card_drawn", "card_discarded"):
-                assert ((i, (e.card,)) in shown) == (viewer == e.player)
-                assert (obs.history[i].event.card == e.card) == (viewer == e.player)
+                sees = viewer == e.player or e.player in open_at[i]  # an open hand: seen going in or out
+                assert ((i, (e.card,)) in shown) == sees
+                assert (obs.history[i].event.card == e.card) == sees
             elif e.kind == "card_played":
                 assert obs.history[i].event == e
 
@@ -234,8 +247,9 @@ TREASURER = """
 @pytest.mark.parametrize(("ruleset", "stays_open"), [("reference", False),
                                                      ("reference+treasurer-reveal=open-for-round", True)])
 def test_treasurer_reveal_readings(spec: Spec, ruleset: str, stays_open: bool) -> None:
-    """show-all: the others see red's hand once, and not the card red draws later;
-    open-for-round: red's hand stays open, the drawn card included."""
+    """show-all: the others see red's hand once, and not the card red discards or draws
+    later; open-for-round: red's hand stays open, so they see the discard leave it and the
+    drawn card enter it."""
     sp = resolve(spec, ruleset)
     game, start = position(sp, ruleset, TREASURER)
     line = play(game, start, "play treasurer/red", "play maid/red", "discard jester/grey")
@@ -245,7 +259,12 @@ def test_treasurer_reveal_readings(spec: Spec, ruleset: str, stays_open: bool) -
     assert [sh.cards for sh in shown] == [tuple(cards(game, ["maid/red", "jester/grey"]))]
     assert line.state.hands[red] == tuple(cards(game, ["marshal/grey"]))
     assert obs.open_hands == (((red, line.state.hands[red]),) if stays_open else ())
-    assert obs.history[-2].event.card == -1  # the draw itself stays hidden as an event
+    # the draw and the discard: hidden after a one-time showing; seen going into or out of
+    # a hand that stays open
+    draw = next(s for s in reversed(obs.history) if s.event.kind == "card_drawn")
+    discard = next(s for s in reversed(obs.history) if s.event.kind == "card_discarded")
+    assert (draw.event.card == -1) == (not stays_open)
+    assert (discard.event.card == cards(game, ["jester/grey"])[0]) == stays_open
 
 
 def test_open_hand_closes_at_round_end(spec: Spec) -> None:

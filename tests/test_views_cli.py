@@ -162,3 +162,31 @@ def test_replay_as_prints_only_what_the_player_saw() -> None:
     assert text.exit_code == 0 and "as blue saw it" in text.output and "deal " not in text.output
     bad = invoke("replay", record, "--as", "pink")
     assert bad.exit_code == 2 and "unknown colour" in bad.output
+
+
+ILLEGAL = """
+players: [red, blue, green]
+to_move: red
+hands:
+  red: [maid/red, jester/red]
+  blue: [treasurer/blue, wizard/blue]
+  green: [maid/green, guard/green]
+actions: [play guard/red]
+"""
+
+
+def test_ask_as_hides_why_another_players_action_is_illegal(tmp_path: Path) -> None:
+    """Red's illegal action stops the scenario under every ruleset: ``ask --as`` exits 1 as
+    ``ask`` does; blue learns only that red's action was not legal, not its notation nor the
+    reason (which would tell blue about red's hand); red is told why."""
+    path = scenario(tmp_path, ILLEGAL)
+    blue = invoke("ask", path, "--as", "blue", "--json")
+    assert blue.exit_code == 1, blue.output
+    doc = json.loads(blue.output)
+    assert doc["not_legal"] is True
+    for res in doc["rulesets"].values():
+        assert res["stopped_at"]["action"] is None and "not legal" in res["stopped_at"]["reason"]
+    assert "guard/red" not in blue.output and "not in the player's hand" not in blue.output
+    red = invoke("ask", path, "--as", "red", "--json")
+    assert red.exit_code == 1
+    assert all(r["stopped_at"]["action"] == "play guard/red" for r in json.loads(red.output)["rulesets"].values())

@@ -105,3 +105,19 @@ def test_what_a_player_remembers_follows_the_declared_effects(tmp_path: Path) ->
         spec = load_spec(path)
         answer = ask_as(spec, load_scenario(example, spec), "red", ["reference"])["rulesets"]["reference"]
         assert bool(answer["view"]["placed"]) == remembered
+
+
+def test_a_knowledge_point_is_said_to_change_the_views() -> None:
+    """``palast explain`` of a point whose readings change only what players know says the
+    views apply it (not "not executed"), and a house reading of it is noted as changing the
+    views, not as changing nothing."""
+    from palast.explain import explain_point, render_explanation
+    from palast.house import notes
+    from palast.spec import cached_spec
+
+    spec = cached_spec()
+    for point in spec.visibility.points():
+        text = render_explanation(explain_point(spec, point))
+        assert "not executed by the engine" not in text and "the players' views apply" in text
+    (note,) = notes(spec, "reference", {"treasurer-reveal": "open-for-round"})
+    assert "only the players' views" in note

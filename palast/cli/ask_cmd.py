@@ -121,6 +121,8 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
             viewed = ask_as(house.spec, sc, as_player, list(house.rulesets) or None)
     if as_player is not None:
         click.echo(json.dumps(viewed, indent=2, ensure_ascii=False) if as_json else render_as(viewed))
+        if viewed["not_legal"]:
+            ctx.exit(1)
         return
     with _json_errors(as_json):
         answer = run_ask(house.spec, sc, list(house.rulesets) or None)

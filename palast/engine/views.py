@@ -175,8 +175,11 @@ def reading_of(game: Game, point: str | None) -> str | None:
     return game.spec.reading(game.ruleset, point) if point else None
 
 
-def see_event(game: Game, vis: Visibility, e: Event, viewer: int) -> tuple[Event, tuple[str, ...], str, Effect | None]:
-    """Event ``e`` as ``viewer`` sees it.
+def see_event(game: Game, vis: Visibility, e: Event, viewer: int,
+              open_seats: frozenset[int] = frozenset()) -> tuple[Event, tuple[str, ...], str, Effect | None]:
+    """Event ``e`` as ``viewer`` sees it; ``open_seats`` are the seats whose hands are open
+    to the viewer (a card the event moves out of or into such a hand is seen, by the
+    effect's ``moves``).
 
     :returns: the event with hidden fields blanked, the hidden field names, the open
         knowledge point behind a hidden field (or ``""``), and the event's effect.
@@ -189,6 +192,11 @@ def see_event(game: Game, vis: Visibility, e: Event, viewer: int) -> tuple[Event
     audiences, _ = eff.under(reading)
     who = {"player": e.player, "other": e.other}
     hidden = tuple(f for f, aud in audiences.items() if not sees(aud, "effect", viewer, who))
+    if hidden and open_seats:
+        seen_moving = {("card" if m.take == "card" else "cards") for m in eff.moves
+                       for zone, seat in (m.source, m.to) if zone == HAND_ZONE and seat and
+                       getattr(e, seat) in open_seats}
+        hidden = tuple(f for f in hidden if f not in seen_moving)
     if not hidden:
         return e, (), "", eff
     blanked = replace(e, **{f: BLANK[f] for f in hidden})  # type: ignore[arg-type]
@@ -229,7 +237,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
             open_until_round_end.clear()
         elif e.kind == "round_ended":
             open_until_round_end.clear()
-        ev, hidden, point, eff = see_event(game, vis, e, viewer)
+        ev, hidden, point, eff = see_event(game, vis, e, viewer, frozenset(open_until_round_end))
         seen.append(Seen(i, rnd, ev, hidden, point))
         if point and point not in open_points:
             open_points.append(point)
