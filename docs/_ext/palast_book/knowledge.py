@@ -135,7 +135,8 @@ class KnowledgeDirective(SpecDirective):
         out: list[nodes.Node] = []
         for point in spec.visibility.points():
             vp = spec.variation_points[point]
-            para = nodes.paragraph("", "", self.ref("vp", vp.id, vp.id), nodes.Text(f" — {vp.topic}. Readings: "))
+            stop = "" if vp.topic.endswith(("?", ".", "!")) else "."
+            para = nodes.paragraph("", "", self.ref("vp", vp.id, vp.id), nodes.Text(f" — {vp.topic}{stop} Readings: "))
             para.extend(joined([nodes.inline("", "", literal(r.id), nodes.Text(f" ({r.statement.rstrip('.')})"))
                                 for r in vp.readings]))
             out.append(para)

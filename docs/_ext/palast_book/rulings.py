@@ -109,6 +109,31 @@ def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State
     return game, state, events, None
 
 
+def viewer_history(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State, list[Event], int]:
+    """Play the ruling under ``ruleset`` for the players' views: the game, the position
+    reached, every event from the scenario's start (its actions' and the asked action's),
+    and the index of the outcome's first event (the asked action's; 0 when none is asked).
+    An illegal asked action leaves the position before it."""
+    from palast.notation import parse_action
+
+    game = Game(spec, ruleset, ruling.scenario.players)
+    state, steps = ruling.scenario.position(game)
+    history = [e for _, st in steps for e in st.events]
+    first = 0
+    if ruling.action is not None and state.decision.kind is not K.GAP:
+        first = len(history)
+        try:
+            step = game.apply(state, parse_action(game, ruling.action))
+        except IllegalActionError:
+            return game, state, history, first
+        state, history = step.state, [*history, *step.events]
+    return game, state, history, first
+
+
+#: A pending decision's field, in words (a ruling page says what stays hidden).
+DECISION_WORDS: dict[str, str] = {"given": "the cards already picked to hand over", "options": "the choices",
+                                  "count": "the number of cards", "partner": "the partner"}
+
 _ID = re.compile(r"\b([AB](?:\.[a-z0-9-]+)+|[a-z0-9]+(?:-[a-z0-9]+)+)\b")
 
 
@@ -317,6 +342,8 @@ class RulingDirective(RulingBase):
                     ev += nodes.list_item("", self.cited(spec, describe_event(game, e), e.clauses))
                 box += ev
             box += self.stated(game, ruling.expect[first.ruleset])
+            if "views" in ruling.expect[first.ruleset]:
+                box += self.viewed(spec, ruling, first.ruleset, ruling.expect[first.ruleset]["views"])
             for c in group:
                 box += self.verdict(ruling, c)
             out.append(box)
@@ -348,17 +375,7 @@ class RulingDirective(RulingBase):
             elif key == "legal_actions":
                 body.extend(joined([literal(a) for a in value]) or [text("none", "pal-muted")])
             elif key == "views":
-                for who, seen in value.items():
-                    said = [f"{who} sees {', '.join(seen['shown']) or 'no card'}" if "shown" in seen else who]
-                    if seen.get("hidden"):
-                        said.append("hidden from them: " + ", ".join(event_words(k) for k in seen["hidden"]))
-                    if seen.get("decision_hidden"):
-                        said.append("the pending decision's " + ", ".join(seen["decision_hidden"]) + " hidden")
-                    if seen.get("hidden_zones"):
-                        said.append("cards hidden from them: " + ", ".join(seen["hidden_zones"]))
-                    for owner, cards in seen.get("open_hands", {}).items():
-                        said.append(f"{owner}'s hand open to them: {', '.join(cards)}")
-                    body.append(nodes.Text("; ".join(said) + ". "))
+                body.append(nodes.Text(", ".join(value) + " (below: what each of them sees)"))
             elif key == "gap" and value:
                 body.append(self.ref("vp", value, value))
             elif isinstance(value, dict):
@@ -369,6 +386,39 @@ class RulingDirective(RulingBase):
                 body.append(nodes.Text("none" if value is None else str(value).lower()))
             lst += nodes.list_item("", nodes.paragraph("", "", *body))
         return lst
+
+    def viewed(self, spec: Spec, ruling: Ruling, ruleset: str, views: Any) -> nodes.Node:
+        """The outcome from the side of each player the ruling states a view for, as the
+        engine's :meth:`~palast.engine.Game.observation` gives it: the events as that player
+        saw them, their hand, the hands open to them, and what stays hidden from them."""
+        from palast.view_render import describe_seen
+
+        game, state, history, first = viewer_history(spec, ruling, ruleset)
+        box = nodes.container(classes=["pal-views"])
+        box += nodes.paragraph("", "", strong("From each player's side"))
+        items = nodes.bullet_list()
+        for who in views:
+            seat = game.seat_of(who)
+            obs = game.observation(state, seat, history)
+            para = nodes.paragraph("", "", strong(f"{game.colour_name(seat)} "))
+            saw = [describe_seen(game, s, seat) for s in obs.history[first:]]
+            para += nodes.Text(("sees: " + "; ".join(saw) + ". ") if saw else "sees nothing happen. ")
+            para += nodes.Text("Their hand: ")
+            para.extend(self.cards(game, list(obs.hand), empty="empty"))
+            para += nodes.Text(". ")
+            for owner, cards in obs.open_hands:
+                para += nodes.Text(f"{game.colour_name(owner)}'s hand stays open to them: ")
+                para.extend(self.cards(game, list(cards)))
+                para += nodes.Text(". ")
+            hidden = sorted({event_words(s.event.kind) for s in obs.history[first:] if s.hidden})
+            if hidden:
+                para += nodes.Text("Hidden from them: " + ", ".join(hidden) + ". ")
+            if obs.decision.hidden:
+                para += nodes.Text("While " + game.colour_name(obs.decision.player) + " decides, hidden from them: "
+                                   + ", ".join(DECISION_WORDS.get(f, f) for f in obs.decision.hidden) + ".")
+            items += nodes.list_item("", para)
+        box += items
+        return box
 
     def verdict(self, ruling: Ruling, check: Check) -> nodes.paragraph:
         """Whether the engine agrees with the ruling under ``check.ruleset``; a disagreement
