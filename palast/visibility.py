@@ -349,7 +349,11 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
         seen.add(name)
         place = "held-zone" if ZONES.get(name, True) else "table-zone"
         for key in ("cards", "count"):
-            _audience(z[key], place, name, ["zones", i, key], at)
+            ok = _audience(z[key], place, name, ["zones", i, key], at)
+            where = narrowed(z[key], f"{VIEWER} == holder", place) if ok and place == "held-zone" else None
+            if where is not None:
+                at(f, ["zones", i, key], f"the player who holds a {name} must see its {key}: say "
+                                         f"'viewer == holder' or widen it (not so {where})")
         if z.get("point") is not None:
             _point_problems(spec, z["point"], z.get("readings", {}), ["zones", i], at)
             for r, v in z.get("readings", {}).items():

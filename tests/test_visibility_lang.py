@@ -121,3 +121,10 @@ def test_a_knowledge_point_is_said_to_change_the_views() -> None:
         assert "not executed by the engine" not in text and "the players' views apply" in text
     (note,) = notes(spec, "reference", {"treasurer-reveal": "open-for-round"})
     assert "only the players' views" in note
+
+
+def test_a_hand_hidden_from_its_holder_is_refused(tmp_path: Path) -> None:
+    """A zone one player holds must be seen by that player: ``viewer != holder`` for the
+    hand is a declaration error, named at its key."""
+    with pytest.raises(SpecError, match=r"zones\[0\]\.cards\): the player who holds a hand must see its cards"):
+        load_spec(spec_with(tmp_path, '    cards: "viewer == holder"\n', '    cards: "viewer != holder"\n'))

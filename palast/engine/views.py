@@ -230,7 +230,9 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
     shown: list[Shown] = []
     open_until_round_end: set[int] = set()
     open_points: list[str] = []
-    rnd = 0
+    # the round of the first event: a history from a scenario's position starts inside the
+    # round, without its deal (each later deal starts the next round)
+    rnd = max(state.round - sum(1 for e in history if e.kind == "round_dealt"), 0)
     for i, e in enumerate(history):
         if e.kind == "round_dealt":
             rnd = e.count
