@@ -7,7 +7,6 @@ property the same truth value on the same positions."""
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -26,6 +25,7 @@ from proofs.concrete import abstract
 from proofs.encoding import Layout, ZState, field_names
 from proofs.lang_z3 import declared as z3_declared
 from tests.conftest import make_game
+from tests.spec_copy import edited_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 K = DecisionKind
@@ -43,13 +43,7 @@ def test_every_state_invariant_is_declared_and_only_declared(spec: Spec) -> None
 
 
 def _spec_copy(tmp_path: Path, old: str, new: str) -> Path:
-    dst = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", dst)
-    f = dst / "invariants.yaml"
-    text = f.read_text(encoding="utf-8")
-    assert old in text
-    f.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return dst
+    return edited_spec(tmp_path, "invariants.yaml", old, new)
 
 
 @pytest.mark.parametrize(("new", "said"), [

@@ -4,7 +4,6 @@ the views evaluate the declared expression, so changing it changes what a player
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from palast.engine import Game
 from palast.errors import SpecError
 from palast.spec import load_spec
 from palast.visibility import SEATS, audience_problem, narrowed, sees
+from tests.spec_copy import edited_spec
 from tests.test_views import random_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,13 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def spec_with(tmp_path: Path, old: str, new: str) -> Path:
     """A copy of spec/ whose visibility.yaml has ``old`` replaced by ``new`` (once)."""
-    dst = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", dst)
-    f = dst / "visibility.yaml"
-    text = f.read_text(encoding="utf-8")
-    assert old in text
-    f.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return dst
+    return edited_spec(tmp_path, "visibility.yaml", old, new)
 
 
 @pytest.mark.parametrize(("audience", "place", "want"), [
