@@ -148,6 +148,28 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
     return None
 
 
+#: The event of a King card turned face up (everyone sees its role).
+REVEALED = "king_revealed"
+
+
+def _from_spent(state: State, r: int) -> State:
+    """``state`` with the spent King card ``r`` (when none is face down) exchanged with one
+    still face down: a world the viewer, who does not see the spent King cards and did not
+    see ``r`` turned, cannot tell apart."""
+    if r in state.king_deck or r in state.king_unseen or r not in state.king_spent:
+        return state
+    i = state.king_spent.index(r)
+    if state.king_unseen:
+        u = state.king_unseen[0]
+        return replace(state, king_spent=state.king_spent[:i] + (u,) + state.king_spent[i + 1:],
+                       king_unseen=tuple(sorted(_remove(state.king_unseen, u) + (r,))))
+    if state.king_deck:
+        u = state.king_deck[-1]
+        return replace(state, king_spent=state.king_spent[:i] + (u,) + state.king_spent[i + 1:],
+                       king_deck=state.king_deck[:-1] + (r,))
+    return state
+
+
 def _king_on_top(state: State, r: int) -> tuple[State, Action | None]:
     if state.decision.kind is K.REVEAL:
         return state, Reveal(r)
@@ -189,11 +211,16 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
     king_zone = obs.zone("king-deck")
     if king_zone.cards is None and state.king_deck_size > 0 and state.decision.kind is not K.DRAW:
         kings = Counter(state.king_deck) + Counter(state.king_unseen)
+        if obs.zone("king-spent").cards is None:  # spent King cards out of view: only those seen turned are known
+            seen_turned = Counter(s.event.role for s in obs.history
+                                  if s.event.kind == REVEALED and "role" not in s.hidden and s.event.role >= 0)
+            seen_turned -= Counter([state.king_in_force] if state.king_in_force >= 0 else [])
+            kings += Counter(state.king_spent) - seen_turned
         total = sum(kings.values())
         both: list[World] = []
         for w, a, p in out:
             for r, n in sorted(kings.items()):
-                s2, a2 = _king_on_top(w, r)
+                s2, a2 = _king_on_top(_from_spent(w, r), r)
                 both.append((s2, a2 if a2 is not None else a, p * Fraction(n, total)))
         out = both
     return out
@@ -218,6 +245,7 @@ def _result(game: Game, viewer: int, history: Sequence[Event], world: State, act
         return None
     after = game.observation(step.state, viewer, [*history, *step.events])
     first = len(history)
+    state_partner = world.decision.partner
     events = []
     for s in after.history[first:]:
         d = seen_dict(game, s, viewer)
@@ -227,7 +255,10 @@ def _result(game: Game, viewer: int, history: Sequence[Event], world: State, act
             d["cards"] = _masked(game, s.event.cards, hide)
             if s.event.card in hide:
                 d["card"] = "?"
-            d["text"] = describe_seen(game, replace(s, hidden=(*s.hidden, "cards")), viewer)
+            head = describe_seen(game, replace(s, hidden=(*s.hidden, "cards")), viewer).split(";")[0]
+            giver = game.colour_name(state_partner) if state_partner >= 0 else "the other player"
+            d["text"] = (f"{head}: {', '.join(d['cards'])} (each ? is a card {giver} picked, which "
+                         f"{game.colour_name(viewer)} cannot know before answering)")
         events.append(d)
     hand = _masked(game, after.hand, hide)
     dec = step.state.decision

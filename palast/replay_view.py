@@ -24,7 +24,8 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
 
     :returns: ``record``, ``ruleset``, ``as``, ``status``, ``exit_code``, ``applied``,
         ``steps`` (``index``, ``by`` (a colour or ``"chance"``), ``action`` (the player's own
-        actions only, else ``None``), ``events`` as seen), ``rejection`` (``index``, and
+        actions only, else ``None``), ``events`` as seen, and ``hand``, the player's hand after
+        the step, when the step changed it), ``rejection`` (``index``, and
         ``reason`` for the player's own action) and ``view`` (see
         :func:`palast.view_render.view_dict`).
     :raises InputError: for a colour that is not seated.
@@ -40,8 +41,12 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
         first = len(history)
         history.extend(step.events)
         obs = g.observation(step.state, viewer, history)
-        steps.append({"index": i, "by": by, "action": text if d.player == viewer and not d.is_chance else None,
-                      "events": [seen_dict(g, s, viewer) for s in obs.history[first:]]})
+        entry: dict[str, Any] = {"index": i, "by": by,
+                                 "action": text if d.player == viewer and not d.is_chance else None,
+                                 "events": [seen_dict(g, s, viewer) for s in obs.history[first:]]}
+        if obs.hand != state.hands[viewer]:  # the player sees their own hand change (a deal, a draw, ...)
+            entry["hand"] = [g.cards.format_card(c) for c in obs.hand]
+        steps.append(entry)
         state = step.state
     final = g.observation(report.state, viewer, history)
     rej = report.rejection
@@ -70,6 +75,8 @@ def render_as(doc: dict[str, Any]) -> list[str]:
         head = f"{s['index']:4}. {who}: {s['action']}" if s["action"] else f"{s['index']:4}. ({s['by']})"
         lines.append(head)
         lines.extend(f"        {e['text']}" for e in s["events"])
+        if "hand" in s:
+            lines.append(f"        {who}'s hand now: [{', '.join(s['hand'])}]")
     if doc["rejection"] is not None:
         why = f": {doc['rejection']['reason']}" if doc["rejection"]["reason"] else ""
         lines.append(f"action {doc['rejection']['index']} is illegal{why}")

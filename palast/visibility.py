@@ -71,7 +71,7 @@ ZONE_READERS: Mapping[str, tuple[Callable[[Any, int], tuple[int, ...]], Callable
 #: that carry what happened, not where it is written down).
 EVENT_FIELDS: frozenset[str] = frozenset({"player", "other", "card", "role", "count", "cards", "seats", "detail"})
 #: A pending decision's fields that ``sees`` may hide (of :class:`palast.engine.state.Decision`).
-DECISION_FIELDS: frozenset[str] = frozenset({"partner", "count", "given", "options"})
+DECISION_FIELDS: frozenset[str] = frozenset({"partner", "count", "given", "options", "forced", "points"})
 #: How long a showing lasts: ``once`` (the cards as they are now) or ``round`` (the hand
 #: stays open to the audience until the round ends).
 LASTS: tuple[str, ...] = ("once", "round")

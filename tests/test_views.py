@@ -376,3 +376,29 @@ def test_hidden_cards_do_not_change_the_answer_as(ruleset: str, n: int, seed: in
     other, other_events = twin(state, events, x, y)
     assume(other != state)
     assert answer_as(game, other, other_events, viewer) == answer_as(game, state, events, viewer)
+
+
+PLAY_HAND = """
+players: [red, blue, green]
+to_move: red
+hands:
+  red: [maid/red, jester/red, {third}]
+  blue: [treasurer/blue, wizard/blue]
+  green: [maid/green, guard/green]
+displays:
+  red: [treasurer/red, guard/red, cupbearer/red]
+"""
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_play_decision_tells_the_others_nothing_of_the_hand(spec: Spec, ruleset: str) -> None:
+    """Red to play, with or without a card that repeats a displayed role (guard/grey): the
+    decision's open points and forced flag come from red's hand, so blue's view of the
+    decision is the same either way; red's own view hides nothing of it."""
+    views = {}
+    for third in ("wizard/red", "guard/grey"):
+        game, state = position(spec, ruleset, PLAY_HAND.replace("{third}", third))
+        views[third] = (game.observation(state, "blue"), game.observation(state, "red"))
+    assert views["wizard/red"][0].decision == views["guard/grey"][0].decision
+    assert set(views["wizard/red"][0].decision.hidden) >= {"forced", "points"}
+    assert all(red.decision.hidden == () for _, red in views.values())

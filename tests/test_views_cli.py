@@ -158,7 +158,10 @@ def test_replay_as_prints_only_what_the_player_saw() -> None:
               if e["kind"] in ("card_drawn", "card_discarded") and e.get("player") != "blue"]
     assert others and all("card" not in e and e["hidden"] == ["card"] for e in others)
     assert [z["cards"] for z in doc["view"]["zones"] if z["zone"] == "hand" and z["player"] != "blue"] == [None] * 3
+    dealt = doc["steps"][0]  # blue sees its own dealt hand, and nobody else's
+    assert dealt["by"] == "chance" and len(dealt["hand"]) == 6
     text = invoke("replay", record, "--as", "blue")
+    assert f"blue's hand now: [{', '.join(dealt['hand'])}]" in text.output and "red's hand now" not in text.output
     assert text.exit_code == 0 and "as blue saw it" in text.output and "deal " not in text.output
     bad = invoke("replay", record, "--as", "pink")
     assert bad.exit_code == 2 and "unknown colour" in bad.output
@@ -190,3 +193,38 @@ def test_ask_as_hides_why_another_players_action_is_illegal(tmp_path: Path) -> N
     red = invoke("ask", path, "--as", "red", "--json")
     assert red.exit_code == 1
     assert all(r["stopped_at"]["action"] == "play guard/red" for r in json.loads(red.output)["rulesets"].values())
+
+
+SPENT = """
+players: [red, blue, green]
+to_move: red
+banned: maid
+king_spent: [{spent}]
+hands:
+  red: [marshal/red, wizard/red, jester/red]
+  blue: [treasurer/blue, maid/blue, jester/blue, marshal/blue, guard/blue]
+  green: [treasurer/green, wizard/green, jester/green, marshal/green]
+displays:
+  red: [treasurer/red, guard/red, maid/grey]
+  blue: [wizard/blue]
+  green: [maid/green, guard/green]
+"""
+
+
+@pytest.mark.parametrize(("ruleset", "same"), [("reference+king-pile=discarded", True), ("reference", False)])
+def test_spent_king_cards_out_of_view_leave_every_king_card_possible(tmp_path: Path, ruleset: str,
+                                                                    same: bool) -> None:
+    """With the spent King cards out of view (king-pile=discarded) and not seen turned in
+    the scenario, red cannot tell which two were spent: red's Marshal may turn any of the
+    five not in force, 1/5 each, whichever were spent; stacked in view (the reference),
+    red knows them, and the chances differ."""
+    answers = []
+    for spent in ("guard, cupbearer", "treasurer, wizard"):
+        r = invoke("ask", scenario(tmp_path, SPENT.replace("{spent}", spent)), "--as", "red", "-r", ruleset, "--json")
+        assert r.exit_code == 0, r.output
+        res = json.loads(r.output)["rulesets"][ruleset]
+        (marshal,) = [o for o in res["outcomes"] if o["action"] == "play marshal/red"]
+        answers.append({x["events"][1]["text"]: x["probability"] for x in marshal["results"]})
+    assert (answers[0] == answers[1]) == same
+    if same:
+        assert len(answers[0]) == 5 and set(answers[0].values()) == {"1/5"}

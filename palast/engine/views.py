@@ -275,4 +275,5 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
 def _decision_view(d: Decision, hidden: tuple[str, ...]) -> DecisionView:
     return DecisionView(d.kind.value, d.player, -1 if "partner" in hidden else d.partner,
                         -1 if "count" in hidden else d.count, () if "given" in hidden else d.given,
-                        () if "options" in hidden else d.options, d.forced, d.point, d.points, hidden)
+                        () if "options" in hidden else d.options, False if "forced" in hidden else d.forced,
+                        d.point, () if "points" in hidden else d.points, hidden)

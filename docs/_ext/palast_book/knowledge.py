@@ -91,10 +91,12 @@ class KnowledgeDirective(SpecDirective):
                                                 "player."))
             for eff in effects:
                 body.append(self.effect(spec, eff))
-            out.append(section(f"The {role}", f"knowledge-{role}", *body))
+            out.append(section(f"The {role.capitalize()}", f"knowledge-{role}", *body))
         if vis.decisions:
             items = nodes.bullet_list()
             for pending in vis.decisions.values():
+                if not pending.sees:
+                    continue  # nothing of it is hidden from anyone
                 said = "; ".join(f"{FIELD_WORDS.get(f, f)}: seen only by {audience_words(a)}"
                                  for f, a in pending.sees.items())
                 items += nodes.list_item("", self.cited(spec, [literal(pending.decision),
