@@ -341,12 +341,18 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
     """
     f = "visibility.yaml"
     data = spec.documents[f].data
-    seen: set[str] = set()
+    _declared_once(data["zones"], "zones", "zone", list(ZONES), None,
+                   lambda k: f"zone {k} is not declared: say who sees its cards and its count", at)
+    _declared_once(data["effects"], "effects", "event", sorted(event_kinds),
+                   lambda k: f"the engine emits no event {k!r}",
+                   lambda k: f"event {k} is not declared: say who sees its fields (an entry with no sees: "
+                             "everyone sees everything)", at)
+    _declared_once(data["decisions"], "decisions", "decision", sorted(decision_kinds),
+                   lambda k: f"unknown decision kind {k!r} (known: {_words(decision_kinds)})",
+                   lambda k: f"decision {k} is not declared: say which of its fields are hidden (an entry "
+                             "with no sees: everyone sees all of it)", at)
     for i, z in enumerate(data["zones"]):
         name = z["zone"]
-        if name in seen:
-            at(f, ["zones", i, "zone"], f"zone {name} is declared twice")
-        seen.add(name)
         place = "held-zone" if ZONES.get(name, True) else "table-zone"
         for key in ("cards", "count"):
             ok = _audience(z[key], place, name, ["zones", i, key], at)
@@ -359,17 +365,7 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
             for r, v in z.get("readings", {}).items():
                 for key, who in v.items():
                     _widening(who, z[key], place, name, ["zones", i, "readings", r, key], at)
-    for name in ZONES:
-        if name not in seen:
-            at(f, ["zones"], f"zone {name} is not declared: say who sees its cards and its count")
-    seen = set()
     for i, e in enumerate(data["effects"]):
-        kind = e["event"]
-        if kind in seen:
-            at(f, ["effects", i, "event"], f"event {kind} is declared twice")
-        seen.add(kind)
-        if kind not in event_kinds:
-            at(f, ["effects", i, "event"], f"the engine emits no event {kind!r}")
         _sees_problems(e.get("sees", {}), EVENT_FIELDS, "effect", ["effects", i, "sees"], at)
         for j, rule in enumerate(e.get("rules", [])):
             if rule not in spec.rules:
@@ -387,26 +383,31 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
             for fld, who in extra.items():
                 if fld in EVENT_FIELDS:
                     _widening(who, e.get("sees", {}).get(fld, True), "effect", fld, [*path, fld], at)
-    for kind in sorted(event_kinds - seen):
-        at(f, ["effects"], f"event {kind} is not declared: say who sees its fields (an entry with no sees: "
-                           "everyone sees everything)")
-    seen = set()
     for i, d in enumerate(data["decisions"]):
-        kind = d["decision"]
-        if kind in seen:
-            at(f, ["decisions", i, "decision"], f"decision {kind} is declared twice")
-        seen.add(kind)
-        if kind not in decision_kinds:
-            at(f, ["decisions", i, "decision"], f"unknown decision kind {kind!r} (known: {_words(decision_kinds)})")
         _sees_problems(d.get("sees", {}), DECISION_FIELDS, "decision", ["decisions", i, "sees"], at)
-    for kind in sorted(decision_kinds - seen):
-        at(f, ["decisions"], f"decision {kind} is not declared: say which of its fields are hidden (an entry "
-                             "with no sees: everyone sees all of it)")
     used = {e.get("point") for e in data["effects"]} | {z.get("point") for z in data["zones"]}
     for i, vp in enumerate(spec.variation_points.values()):
         if vp.changes_outcome == "knowledge" and vp.parameter is None and vp.id not in used:
             at("variation_points.yaml", ["variation_points", i, "changes_outcome"],
                f"{vp.id} changes only what players know, but no effect of visibility.yaml reads it")
+
+
+def _declared_once(entries: list[Mapping[str, Any]], section: str, key: str, known: list[str],
+                   unknown: Callable[[str], str] | None, missing: Callable[[str], str],
+                   at: Callable[[str, list[str | int], str], None]) -> None:
+    """Each of ``known`` (zones, event kinds, decision kinds) is declared exactly once in
+    ``section`` (by its ``key``), and, with ``unknown``, nothing else is."""
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        name = entry[key]
+        if name in seen:
+            at("visibility.yaml", [section, i, key], f"{key} {name} is declared twice")
+        seen.add(name)
+        if unknown is not None and name not in known:
+            at("visibility.yaml", [section, i, key], unknown(name))
+    for name in known:
+        if name not in seen:
+            at("visibility.yaml", [section], missing(name))
 
 
 def _move_problems(spec: Spec, m: Mapping[str, Any], path: list[str | int],

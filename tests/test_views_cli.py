@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from palast.cli import main
+from tests.test_views import WIZARD as VIEW_WIZARD
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,18 +30,8 @@ displays:
 actions: [play maid/red]
 """
 
-WIZARD = """\
-players: [red, blue, green]
-to_move: red
-rulesets: [reference]
-hands:
-  red: [wizard/red, maid/grey, jester/red]
-  blue: [treasurer/blue, guard/blue, jester/blue, marshal/blue]
-  green: [treasurer/green, wizard/green, maid/green, jester/green, marshal/green]
-displays:
-  red: [treasurer/red, guard/grey, maid/red]
-  blue: [wizard/blue, maid/blue]
-  green: [guard/green]
+#: The Wizard position of the view tests, with red's exchange begun (one card, maid/grey).
+WIZARD = textwrap.dedent(VIEW_WIZARD) + """rulesets: [reference]
 actions: [play wizard/red, partner blue, count 1, "give maid/grey"]
 """
 
