@@ -265,4 +265,8 @@ def _why(c: _Checks, node: Node, s: tuple[State, ...], bound: dict[str, Any], ki
                     f"{_name(game, lk, tuple(sorted(missing.elements())))} fewer")
         return (f"{where}{show(node)} is false "
                 f"({show(left)} is {_name(game, lk, lv)}, {show(right)} is {_name(game, rk, rv)})")
+    if node.op == "call" and node.args and node.value != "old":
+        vals = ", ".join(f"{show(a)} is {_name(game, infer(a, kinds, c.kinds), _value(c, a, s, bound))}"
+                         for a in node.args)
+        return f"{where}{show(node)} is false ({vals})"
     return f"{where}{show(node)} is false"

@@ -48,23 +48,6 @@ def hand_plus_display(game: Game, before: State, action: Action, after: State,
     return None
 
 
-#: Where a decision stands within one turn: 0 for the decisions that begin or lie between
-#: turns (play, deal, terminal), then the decisions a role's action opens, in the only order
-#: they can come, and last the choice of the next player after a neutral tie. A turn's
-#: actions move strictly up this order (turn-is-bounded), so a turn has at most
-#: ``1 + max(TURN_STAGE.values())`` actions.
-TURN_STAGE: dict[DecisionKind, int] = {
-    K.PLAY: 0, K.DEAL: 0, K.GAME_OVER: 0, K.GAP: 0,
-    K.EXCHANGE_PARTNER: 1, K.DISCARD: 1, K.SWAP: 1, K.TAKE_BACK: 1, K.REVEAL: 1,
-    K.EXCHANGE_COUNT: 2, K.DRAW: 2,
-    K.EXCHANGE_GIVE: 3,
-    K.EXCHANGE_ANSWER: 4,
-    K.NEXT_PLAYER: 5,
-}
-#: The most actions one turn can take: its play and one action per later stage.
-TURN_ACTIONS_MAX = 1 + max(TURN_STAGE.values())
-
-
 def round_play_bound(game: Game) -> int:
     """The most plays a round can have (round-is-bounded): ``(six - 1 + 1) x players + 1``.
 
@@ -76,9 +59,11 @@ def round_play_bound(game: Game) -> int:
 
 
 def round_action_bound(game: Game) -> int:
-    """The most actions a round can have, its deal included: ``1 + TURN_ACTIONS_MAX x
-    round_play_bound(game)`` (turn-is-bounded and round-is-bounded together)."""
-    return 1 + TURN_ACTIONS_MAX * round_play_bound(game)
+    """The most actions a round can have, its deal included: ``1 + T x
+    round_play_bound(game)``, where ``T`` is the most actions one turn can take by the
+    declared flow (:meth:`palast.flow_spec.Flow.turn_actions_max`; turn-is-bounded and
+    round-is-bounded together)."""
+    return 1 + game.spec.flow.turn_actions_max() * round_play_bound(game)
 
 
 _GUARDS: dict[int, tuple[object, frozenset[int]]] = {}
@@ -98,20 +83,6 @@ def _progress(game: Game, s: State) -> int:
     nr = game.cards.role_count
     guards = _guard_roles(game)
     return sum(len(d) for d in s.displays) + sum(1 for d in s.displays for c in d if c % nr in guards)
-
-
-def turn_is_bounded(game: Game, before: State, action: Action, after: State,
-                    events: Sequence[Event]) -> str | None:
-    """turn-is-bounded: after a deal comes a play decision (or a stop); after any other
-    action that is not a play, the next decision is a later stage of the same turn
-    (:data:`TURN_STAGE`) or the turn is over."""
-    kb, ka = before.decision.kind, after.decision.kind
-    sb, sa = TURN_STAGE[kb], TURN_STAGE[ka]
-    if kb is K.DEAL and ka is not K.PLAY and not after.decision.is_terminal:
-        return f"the deal was followed by a {ka.value} decision instead of a play"
-    if kb is not K.PLAY and kb is not K.DEAL and sa != 0 and sa <= sb:
-        return f"a {kb.value} decision was followed by a {ka.value} decision in the same turn"
-    return None
 
 
 def _turn_card(before: State, action: Action) -> int:
@@ -167,7 +138,6 @@ def next_player(game: Game, before: State, action: Action, after: State,
     return None
 
 
-_ROLE_DECISIONS = frozenset(k for k, stage in TURN_STAGE.items() if 1 <= stage <= 4)
 
 
 def muted_card_does_nothing(game: Game, before: State, action: Action, after: State,
@@ -190,7 +160,7 @@ def muted_card_does_nothing(game: Game, before: State, action: Action, after: St
     if not silent:
         return None
     why = "banned" if banned else "ending the round" if after.round_end is not None else "the sixth played"
-    if after.decision.kind in _ROLE_DECISIONS:
+    if game.spec.flow.decisions[after.decision.kind.value].role:  # a decision of a role's action
         return f"{game.cards.format_card(card)} ({why}) opened a {after.decision.kind.value} decision"
     hand = list(before.hands[p])
     hand.remove(card)
@@ -208,7 +178,6 @@ def muted_card_does_nothing(game: Game, before: State, action: Action, after: St
 
 STEP_CHECKS: dict[str, StepCheck] = {
     "hand-plus-display": hand_plus_display,
-    "turn-is-bounded": turn_is_bounded,
     "next-player": next_player,
     "muted-card-does-nothing": muted_card_does_nothing,
 }

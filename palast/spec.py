@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from palast.errors import SpecError
+from palast.flow_spec import Flow, flow_problems, parse_flow
 from palast.house_spec import house_problems, read_house_rulesets
 from palast.schemas import schema_errors
 from palast.sources import check_sources
@@ -34,6 +35,7 @@ SPEC_FILES: tuple[tuple[str, str], ...] = (
     ("rulesets.yaml", "rulesets.schema.json"),
     ("invariants.yaml", "invariants.schema.json"),
     ("visibility.yaml", "visibility.schema.json"),
+    ("flow.yaml", "flow.schema.json"),
 )
 
 #: The word a ruleset uses for a variation point it leaves undecided.
@@ -231,6 +233,9 @@ class Spec:
     #: the named house rulesets of ``spec/rulesets.yaml`` (``house``), by id; none of them is
     #: in ``rulesets`` until :func:`palast.house.resolve` adds it (:mod:`palast.house_spec`)
     house_rulesets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the turn and the round as a state machine over decisions (``spec/flow.yaml`` and the
+    #: roles' choices; :mod:`palast.flow_spec`)
+    flow: Flow = field(repr=False, default_factory=Flow)
 
     # -- numbers -----------------------------------------------------------------
     @property
@@ -434,7 +439,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs,
-                parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs))
+                parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs),
+                parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data))
 
 
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
@@ -611,6 +617,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     from palast.engine.events import EVENT_KINDS
     from palast.engine.state import DecisionKind
     visibility_problems(spec, EVENT_KINDS, frozenset(k.value for k in DecisionKind), at)
+    flow_problems(spec, frozenset(k.value for k in DecisionKind), at)
 
     # invariants
     from palast.invariant_lang import problems as invariant_problems

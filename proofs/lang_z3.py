@@ -209,6 +209,7 @@ class Z3Back:
                                          "role": range(lay.nroles), "int": range(0)}
         self.calls: dict[str, Callable[..., Any]] = {
             "hand": lambda p: self._zone(lay.hand, p),
+            "follows": lambda a, b: self._follows(a, b),
             "display": lambda p: self._zone(lay.disp, p),
             "score": lambda p: s.at_seat(p, lambda q: s[f"sc{q}"]),
             "played": lambda p: s.at_seat(p, lambda q: s[f"pl{q}"]),
@@ -264,6 +265,14 @@ class Z3Back:
         }
 
     # -------------------------------------------------------------- collections
+    def _follows(self, before: Any, after: Any) -> Any:
+        """``follows(before, after)``: some pair of decisions the declared flow allows is
+        ``(before, after)`` (decisions as numbered by :func:`proofs.encoding.code`)."""
+        succ: dict[int, list[int]] = {}
+        for a, b in self.lay.game.spec.flow.pairs():
+            succ.setdefault(code(K(a)), []).append(code(K(b)))
+        return _or([_and([_eq(before, a), _or([_eq(after, b) for b in sorted(bs)])]) for a, bs in sorted(succ.items())])
+
     def _zone(self, zones: tuple[int, ...], p: Any) -> Coll:
         s = self.s
         if isinstance(p, int):

@@ -10,11 +10,12 @@ displays; Wizard and Maid touch hands), and a deal sets it and the plays to zero
 a round, because no display holds six cards (``display-below-six``) or a role twice
 (``no-repeated-role``). Hence a round ends after at most ``six × players + 1`` plays.
 
-**Actions.** Number the decisions a turn can wait for after its play by a *stage*
-(:data:`STAGE`); every action taken at such a decision leads to a later stage or to the
-next play (or ends the round). So a play is followed by at most ``max(STAGE)`` further
-actions, and a round has at most ``(1 + max(STAGE)) × (six × players) + 1`` actions after
-its deal.
+**Actions.** Every action moves along the turn's declared state machine
+(``spec/flow.yaml`` with the roles' choices; invariant ``turn-is-bounded``, compiled from
+its declaration), and no decision within a turn comes back (``palast spec check`` refuses a
+cycle). So a turn has at most ``T`` actions, ``T`` the longest chain of decisions from a
+play (:meth:`palast.flow_spec.Flow.turn_actions_max`), and a round has at most
+``T × (six × players + 1)`` actions after its deal.
 Clauses: A.role.captain, B.role.waechter, A.end.six, B.end.six.
 """
 
@@ -40,17 +41,10 @@ from proofs.invariant import (
 )
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS, SUB_DECISIONS
+from proofs.transition import ACTION_KINDS
 
 K = DecisionKind
 FAMILY = "termination"
-#: The stage of each decision a turn can wait for after its play.
-STAGE: dict[DecisionKind, int] = {
-    K.EXCHANGE_PARTNER: 1, K.EXCHANGE_COUNT: 2, K.EXCHANGE_GIVE: 3, K.EXCHANGE_ANSWER: 4,
-    K.DISCARD: 1, K.DRAW: 2, K.SWAP: 1, K.TAKE_BACK: 1, K.REVEAL: 1, K.NEXT_PLAYER: 5,
-}
-
-
 def progress(s: ZState) -> Any:
     """Cards displayed + Guards displayed - a pending take-back."""
     lay = s.lay
@@ -90,20 +84,20 @@ def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return Outcome("proved", f"plays per round <= six x players + 1 ({bounds})")
 
 
-def _stage(ctx: Context, kind: DecisionKind) -> Any:
-    t = ctx.t
-    later = z3.Or([t["dk"] == code(k) for k, st in STAGE.items() if st > STAGE[kind]])
-    return z3.Or(later, t["dk"] == code(K.PLAY), t["dk"] == code(K.DEAL), t["dk"] == code(K.GAME_OVER),
-                 t["dk"] == code(K.GAP))
+def turn_claim(ctx: Context, kind: DecisionKind) -> Any:
+    """turn-is-bounded of the action from ``ctx.s`` to ``ctx.t``, compiled from its
+    declaration: the action moves along the declared flow."""
+    return declared(ctx.t, "turn-is-bounded", ctx.s)
 
 
 def _run_actions(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, SUB_DECISIONS, _stage)
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS, turn_claim)
     if not ok:
-        return Outcome("counterexample", f"an action does not move to a later stage: {where}")
-    per_play = 1 + max(STAGE.values())
-    bounds = ", ".join(f"{n} players: {per_play * spec.six * n + 1}" for n in player_counts(spec))
-    return Outcome("proved", f"at most {per_play} actions per play; actions per round after the deal <= {bounds}")
+        return Outcome("counterexample", f"an action leaves the declared flow: {where}")
+    per_turn = spec.flow.turn_actions_max()
+    bounds = ", ".join(f"{n} players: {per_turn * play_bound(n, spec.six)}" for n in player_counts(spec))
+    return Outcome("proved", f"every action follows the declared flow; at most {per_turn} actions per turn; "
+                             f"actions per round after the deal <= {bounds}")
 
 
 def _run_progress(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -127,6 +121,7 @@ def obligations(spec: Spec) -> list[Obligation]:
                               "in a round changes it",
                               partial(_run_progress, ruleset=r), FAMILY, ("round-progress",), needs=STRENGTHENING))
         out.append(Obligation("round-actions-bounded", r, "proved",
-                              "a play is followed by at most five more actions before the next play",
-                              partial(_run_actions, ruleset=r), FAMILY, (), needs=STRENGTHENING))
+                              "every action follows the declared turn flow, so a turn has a bounded number of actions",
+                              partial(_run_actions, ruleset=r), FAMILY, ("turn-is-bounded",),
+                              needs=STRENGTHENING))
     return out

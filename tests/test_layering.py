@@ -46,8 +46,8 @@ class Layer:
 #: it in this table, never from a layer below it.
 LAYERS: tuple[Layer, ...] = (
     Layer("spec", ("palast", "palast.errors", "palast.yamlio", "palast.schemas", "palast.spec", "palast.house_spec",
-                   "palast.spec_stamp", "palast.register", "palast.visibility", "palast.cards", "palast.lang.*",
-                   "palast.sources"),
+                   "palast.flow_spec", "palast.spec_stamp", "palast.register", "palast.visibility", "palast.cards",
+                   "palast.lang.*", "palast.sources"),
           "loading and validating spec/: YAML reading, JSON Schema, the Spec value and its cross-checks, "
           "the rule language that reads and compiles the rules' logic, the rule sources' check, "
           "the discrepancy register's rules, card numbering; the errors every layer raises"),

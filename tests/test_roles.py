@@ -187,7 +187,7 @@ def test_wizard_count_zero(spec: Spec, ruleset: str) -> None:
 
 def test_maid_discards_then_draws_the_top_card(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, MAID_KNOWN)
-    assert choices(spec, "maid") == [("discard", "actor")]
+    assert choices(spec, "maid") == [("discard", "actor"), ("draw", "chance")]
     s = play(game, state, "play maid/red").state
     assert s.decision.kind is K.DISCARD and s.decision.player == 0
     assert legal(game, s) == ["discard wizard/red", "discard guard/red", "discard jester/red"]

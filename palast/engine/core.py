@@ -106,6 +106,8 @@ class GameCore:
             "K_DEAL": K.DEAL, "K_OVER": K.GAME_OVER, "K_GAP": K.GAP, "GAME": self,
             "DKI": {kind: i for i, kind in enumerate(DecisionKind)},
         }
+        number = {kind: i for i, kind in enumerate(DecisionKind)}
+        constants["FLOW"] = frozenset((number[DecisionKind(a)], number[DecisionKind(b)]) for a, b in spec.flow.pairs())
         #: the constants every rule-language expression of this game is compiled with
         self.lang_constants: dict[str, object] = constants
         parameter_of = {point: name for name, (point, _) in table.items()}

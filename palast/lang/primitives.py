@@ -12,9 +12,10 @@ In a template ``{0}``, ``{1}`` are the arguments; for a binder ``{v}`` is the bo
 ``{c}`` the collection and ``{0}``, ``{1}`` the expressions after it. Names in capitals are
 the game's constants, bound when a game is compiled: ``P`` (the seats), ``NR`` (number of
 roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``OTHERS``
-(seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``, ``ROLES``, ``KINGS`` (the King
-cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP`` (decision kinds), ``DKI`` (decision kind -> its number)
-and ``GAME``; ``D`` is
+(seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``,
+``ROLES``, ``KINGS`` (the King cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP``
+(decision kinds), ``DKI`` (decision kind -> its number), ``FLOW`` (the pairs of decision
+numbers the declared flow allows, :meth:`palast.flow_spec.Flow.pairs`) and ``GAME``; ``D`` is
 the position.
 """
 
@@ -92,6 +93,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "(D.round_end.player if D.round_end is not None else -1)"),
     _P("decision", (), "decision", "what the position waits for (a play, a take-back, ...: the decision names "
        "of spec/roles.yaml, written with _ for -)", "DKI[D.decision.kind]"),
+    _P("follows", ("decision", "decision"), "bool", "whether the second decision may come right after the first: "
+       "the turn's state machine (spec/flow.yaml and the roles' choices) declares it", "(({0}, {1}) in FLOW)"),
     _P("dealing", (), "bool", "the next action is a deal (chance)", "(D.decision.kind is K_DEAL)"),
     _P("game_over", (), "bool", "the game is over", "(D.decision.kind is K_OVER)"),
     _P("stopped", (), "bool", "play stopped at an open variation point (a gap)", "(D.decision.kind is K_GAP)"),

@@ -1,0 +1,240 @@
+"""The turn and the round as a state machine over decisions: ``spec/flow.yaml`` with the
+roles' own decisions (``choices`` in ``spec/roles.yaml``). Reading it, what may follow
+what, the most actions one turn can take, and the cross-checks its schema cannot state.
+
+A **decision** is what a position waits for (a play, a Wizard's count, a deal, ...). Each
+declares ``then``: what may come right after it, written as decisions, **junctions**
+(``turn-over``, ``round-over``: named groups of decisions, drawn as such in the book) or
+``action`` (the first decision of the action of the role just played). A decision marked
+``any_time`` (the stop at an open variation point) may follow any non-terminal decision.
+The invariant ``turn-is-bounded`` says every action moves along these declarations (the
+rule-language primitive ``follows``); :meth:`Flow.turn_actions_max` turns them into a bound.
+Clauses: those of the rules each decision and junction lists (A.play.turn, B.turn.action, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The ``then`` word for the first decision of the action of the role just played.
+ACTION = "action"
+
+
+@dataclass(frozen=True)
+class FlowDecision:
+    """One declared decision.
+
+    :ivar name: the decision's id (``exchange-count``).
+    :ivar by: who takes it: ``actor``, ``partner``, ``chance`` or ``nobody`` (terminal).
+    :ivar statement: what it is, in words (for a role's decision: its ``what``).
+    :ivar then: what may come right after it, as written (decisions, junctions, ``action``).
+    :ivar rules: the rule ids it rests on (a role's decision: the role's rules).
+    :ivar role: the role whose action asks for it (empty for the others).
+    :ivar begins: ``turn`` or ``round`` when it begins one, else empty.
+    :ivar terminal: nothing follows it (the game is over, or play stopped).
+    :ivar any_time: it may follow any non-terminal decision.
+    :ivar place: ``(file, key path)`` of its declaration.
+    """
+
+    name: str
+    by: str
+    statement: str
+    then: tuple[str, ...]
+    rules: tuple[str, ...]
+    role: str = ""
+    begins: str = ""
+    terminal: bool = False
+    any_time: bool = False
+    place: tuple[str, tuple[str | int, ...]] = ("flow.yaml", ())
+
+
+@dataclass(frozen=True)
+class Junction:
+    """A named group of decisions: ``id``, ``statement``, ``rules``, ``then`` (the decisions
+    it stands for) and ``place`` (its key path in ``spec/flow.yaml``)."""
+
+    id: str
+    statement: str
+    rules: tuple[str, ...]
+    then: tuple[str, ...]
+    place: tuple[str | int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The declared state machine.
+
+    :ivar decisions: every declared decision by name: those of ``spec/flow.yaml`` first,
+        then the roles' choices in role order.
+    :ivar junctions: the junctions by id.
+    :ivar successors: each decision -> the decisions that may come right after it (junctions
+        and ``action`` expanded, ``any_time`` decisions added); names ``then`` gives that are
+        not declared are left out (:func:`flow_problems` reports them).
+    """
+
+    decisions: Mapping[str, FlowDecision] = field(default_factory=dict)
+    junctions: Mapping[str, Junction] = field(default_factory=dict)
+    successors: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def follows(self, before: str, after: str) -> bool:
+        """Whether decision ``after`` may come right after decision ``before``."""
+        return after in self.successors.get(before, frozenset())
+
+    def pairs(self) -> frozenset[tuple[str, str]]:
+        """Every ``(before, after)`` pair of decisions the flow allows."""
+        return frozenset((a, b) for a, nexts in self.successors.items() for b in nexts)
+
+    def first_decisions(self) -> tuple[str, ...]:
+        """The first decision of each role's action that asks for any, in role order."""
+        firsts: dict[str, str] = {}
+        for d in self.decisions.values():
+            if d.role:
+                firsts.setdefault(d.role, d.name)
+        return tuple(firsts.values())
+
+    def within_turn(self, name: str) -> tuple[str, ...]:
+        """The decisions that may follow ``name`` in the same turn: every successor that does
+        not begin a turn or a round and is not terminal."""
+        return tuple(b for b in self._ordered(self.successors.get(name, ()))
+                     if not self.decisions[b].begins and not self.decisions[b].terminal)
+
+    def turn_actions_max(self) -> int:
+        """The most actions one turn can take: the longest chain of decisions from one that
+        begins a turn to the next that begins a turn or a round (or ends play), counting
+        the first. For the game as declared: a play and the Wizard's four decisions, then
+        the choice of the next player after a tie: 6.
+
+        :raises ValueError: if the decisions within a turn form a cycle (then no bound
+            exists; :func:`flow_problems` reports it at the declaration).
+        """
+        memo: dict[str, int] = {}
+
+        def longest(name: str, path: tuple[str, ...]) -> int:
+            if name in path:
+                raise ValueError(f"the decisions {' -> '.join((*path[path.index(name):], name))} form a cycle "
+                                 "within one turn")
+            if name not in memo:
+                memo[name] = 1 + max((longest(b, (*path, name)) for b in self.within_turn(name)), default=0)
+            return memo[name]
+
+        starts = [d.name for d in self.decisions.values() if d.begins == "turn"]
+        return max((longest(s, ()) for s in starts), default=0)
+
+    def _ordered(self, names: Iterable[str]) -> list[str]:
+        order = list(self.decisions)
+        return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
+
+
+def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], role: str = "",
+              rules: tuple[str, ...] = ()) -> FlowDecision:
+    return FlowDecision(str(raw["decision"]), str(raw["by"]), str(raw.get("statement", raw.get("what", ""))),
+                        tuple(str(t) for t in raw.get("then") or ()), tuple(raw.get("rules") or rules), role,
+                        str(raw.get("begins", "")), bool(raw.get("terminal", False)),
+                        bool(raw.get("any_time", False)), place)
+
+
+def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any]) -> Flow:
+    """The :class:`Flow` of the parsed ``spec/flow.yaml`` (``flow``) and ``spec/roles.yaml``
+    (``roles``), both schema-valid. A decision declared twice keeps its first declaration."""
+    decisions: dict[str, FlowDecision] = {}
+    for i, raw in enumerate(flow.get("decisions") or ()):
+        decisions.setdefault(str(raw["decision"]), _decision(raw, ("flow.yaml", ("decisions", i))))
+    for i, entry in enumerate(roles.get("roles") or ()):
+        rule_ids = tuple(str(r["id"]) for r in entry.get("rules") or ())
+        for j, raw in enumerate(entry.get("choices") or ()):
+            decisions.setdefault(str(raw["decision"]), _decision(raw, ("roles.yaml", ("roles", i, "choices", j)),
+                                                                 str(entry["role"]), rule_ids))
+    junctions = {str(j["id"]): Junction(str(j["id"]), str(j["statement"]), tuple(j["rules"]), tuple(j["then"]),
+                                        ("junctions", i))
+                 for i, j in enumerate(flow.get("junctions") or ())}
+    shell = Flow(decisions, junctions)
+    firsts = shell.first_decisions()
+    anytime = [d.name for d in decisions.values() if d.any_time]
+
+    def expand(names: Iterable[str]) -> set[str]:
+        out: set[str] = set()
+        for n in names:
+            if n == ACTION:
+                out.update(firsts)
+            elif n in junctions:
+                out.update(x for x in junctions[n].then if x in decisions)
+            elif n in decisions:
+                out.add(n)
+        return out
+
+    successors = {name: frozenset(expand(d.then) | set(() if d.terminal else anytime))
+                  for name, d in decisions.items()}
+    return Flow(decisions, junctions, successors)
+
+
+def flow_problems(spec: Any, decision_kinds: frozenset[str],
+                  at: Callable[[str, list[str | int], str], None]) -> None:
+    """Report through ``at(file, key path, message)`` what is wrong with the declared flow
+    of ``spec`` (``spec.flow``): a decision declared twice, one the engine does not know, a
+    decision kind of the engine (``decision_kinds``) nobody declares, a ``then`` naming
+    nothing declared, a terminal decision with a ``then`` or another without one, a rule id
+    that is no rule, no decision beginning a turn or a round, a decision no play reaches,
+    and decisions within one turn that form a cycle (so no bound on a turn's actions)."""
+    flow: Flow = spec.flow
+    seen: dict[str, tuple[str, tuple[str | int, ...]]] = {}
+    docs = {"flow.yaml": spec.documents["flow.yaml"].data, "roles.yaml": spec.documents["roles.yaml"].data}
+    Place = tuple[str, tuple[str | int, ...]]
+    places: list[tuple[Place, Any]] = [(("flow.yaml", ("decisions", i)), raw)
+                                       for i, raw in enumerate(docs["flow.yaml"].get("decisions") or ())]
+    places += [(("roles.yaml", ("roles", i, "choices", j)), raw)
+               for i, entry in enumerate(docs["roles.yaml"].get("roles") or ())
+               for j, raw in enumerate(entry.get("choices") or ())]
+    for (file, path), raw in places:
+        name = str(raw["decision"])
+        if name in seen:
+            first = seen[name]
+            at(file, [*path, "decision"], f"decision {name!r} is declared twice (first in {first[0]})")
+            continue
+        seen[name] = (file, path)
+        if name not in decision_kinds:
+            at(file, [*path, "decision"], f"unknown decision {name!r} (the engine's decisions: "
+                                          f"{', '.join(sorted(decision_kinds))})")
+    for kind in sorted(decision_kinds - set(seen)):
+        at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
+                                       "choices in spec/roles.yaml): say what may follow it")
+    words = set(flow.decisions) | set(flow.junctions) | {ACTION}
+    for d in flow.decisions.values():
+        file, where = d.place
+        for k, t in enumerate(d.then):
+            if t not in words:
+                at(file, [*where, "then", k], f"{t!r} is no decision, junction or {ACTION!r}")
+        if d.terminal and d.then:
+            at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
+        if not d.terminal and not d.then:
+            at(file, [*path], f"decision {d.name!r} is not terminal: say what may follow it (then)")
+        for k, r in enumerate(d.rules if d.place[0] == "flow.yaml" else ()):
+            if r not in spec.rules:
+                at(file, [*where, "rules", k], f"unknown rule {r!r}")
+    for j in flow.junctions.values():
+        for k, t in enumerate(j.then):
+            if t not in flow.decisions:
+                at("flow.yaml", [*j.place, "then", k], f"{t!r} is no decision (a junction stands for decisions)")
+        for k, r in enumerate(j.rules):
+            if r not in spec.rules:
+                at("flow.yaml", [*j.place, "rules", k], f"unknown rule {r!r}")
+    for begins in ("turn", "round"):
+        if not any(d.begins == begins for d in flow.decisions.values()):
+            at("flow.yaml", ["decisions"], f"no decision begins a {begins} (begins: {begins})")
+    try:
+        flow.turn_actions_max()
+    except ValueError as e:
+        at("flow.yaml", ["decisions"], str(e))
+        return
+    reached: set[str] = set()
+    todo = [d.name for d in flow.decisions.values() if d.begins == "round"]
+    while todo:
+        n = todo.pop()
+        if n not in reached:
+            reached.add(n)
+            todo.extend(flow.successors.get(n, ()))
+    for d in flow.decisions.values():
+        if d.name not in reached:
+            at(d.place[0], [*d.place[1], "decision"], f"no action leads to decision {d.name!r} (nothing's then "
+                                                     "names it, or what names it is never reached)")
