@@ -1,20 +1,20 @@
-"""The turn and round state machine, drawn from what the engine does.
+"""The turn and round state machine, drawn from its declarations.
 
-:func:`explore` plays seeded games from real deals under every ruleset and player count
-through :meth:`palast.engine.Game.apply` and records each transition between decision
-kinds (:class:`palast.engine.DecisionKind`) with the rule ids of the events that caused
-it. Two junctions make the picture readable: *turn over* (the engine names the next
-player) and *round over* (a round-end event). :class:`TurnDiagramDirective` draws the
-result with ``sphinx.ext.graphviz`` and lists every transition in a table; it fails the
-build if a decision kind of the engine is never reached, or if a role's decisions in
-``spec/roles.yaml`` do not appear in that order.
+The figures and the table are drawn from ``spec/flow.yaml`` and the roles' choices in
+``spec/roles.yaml`` (:class:`palast.flow_spec.Flow`): every declared decision is a node,
+every ``then`` an edge, and the junctions *turn-over* and *round-over* are drawn as
+diamonds. :func:`declared_edges` reads them; :class:`TurnDiagramDirective` draws them with
+``sphinx.ext.graphviz``.
+
+Engine runs only check the declarations: :func:`explore` plays seeded games from real deals
+under every ruleset and player count and records which decision follows which, and
+:func:`check` warns (failing the ``-W`` build) if the engine makes a move the flow does not
+declare, never reaches a declared decision, or never takes a step of a role's declared order.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -22,8 +22,8 @@ from docutils import nodes
 from sphinx.ext.graphviz import figure_wrapper, graphviz
 from sphinx.util import logging
 
-from palast.engine import Action, DecisionKind, Event, Game, Play, State
-from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS
+from palast.engine import DecisionKind, Game, State
+from palast.flow_spec import ACTION as ACTION_WORD
 from palast.spec import Spec
 
 from .specdata import SpecDirective, joined, literal, table, text
@@ -31,87 +31,24 @@ from .specdata import SpecDirective, joined, literal, table, text
 logger = logging.getLogger(__name__)
 
 K = DecisionKind
-TURN_OVER = "turn over"
-ROUND_OVER = "round over"
 
 
 @dataclass
 class Flow:
-    """Transitions seen: ``(from, to) -> labels``; plus what each role's play led to."""
+    """What engine runs did: the decisions reached and every ``(decision, next decision)``
+    pair, with the number of games and actions played."""
 
-    edges: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    role_next: dict[str, set[str]] = field(default_factory=dict)
     kinds: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
     games: int = 0
     actions: int = 0
 
-    def add(self, a: str, b: str, label: str) -> None:
-        """Record a transition from node ``a`` to node ``b`` labelled ``label``."""
-        self.edges.setdefault((a, b), set())
-        if label:
-            self.edges[a, b].add(label)
 
-
-def _cause(spec: Spec, before: State, action: Action, events: Iterable[Event], game: Game) -> tuple[str, str | None]:
-    """The rule id that caused a transition and, for a play, the role played."""
-    evs = [e for e in events if e.kind not in ("card_played", "next_player")]
-    role = None
-    if before.decision.kind is K.PLAY and isinstance(action, Play):
-        role = spec.roles[action.card % len(spec.roles)]
-    ended = [e for e in evs if e.kind == "round_ended"]
-    if ended:
-        return ended[0].rule, role
-    if evs:
-        return evs[0].rule, role
-    if role is not None:
-        return spec.role_actions[role].rules[0], role
-    first = next(iter(events), None)
-    return (first.rule if first is not None else ""), role
-
-
-def _label(spec: Spec, rule: str, role: str | None) -> str:
-    """``role: action-kind`` when a role's own rule caused it, else the rule id."""
-    if role is not None and rule in spec.role_actions[role].rules:
-        act = spec.role_actions[role].action
-        suffix = "" if rule == spec.role_actions[role].rules[0] else f" ({rule})"
-        return f"{role}: {act}{suffix}"
-    return rule
-
-
-def record(spec: Spec, flow: Flow, game: Game, before: State, action: Action, events: tuple[Event, ...],
-           after: State) -> None:
-    """Add one applied action to ``flow``."""
+def record(flow: Flow, before: State, after: State) -> None:
+    """Add one applied action (from ``before`` to ``after``) to ``flow``."""
     a, b = before.decision.kind.value, after.decision.kind.value
     flow.kinds.update((a, b))
-    rule, role = _cause(spec, before, action, events, game)
-    label = _label(spec, rule, role)
-    kinds = [e.kind for e in events]
-    if role is not None:
-        flow.role_next.setdefault(role, set()).add(b)
-    if "round_ended" in kinds:
-        flow.add(a, ROUND_OVER, label)
-        if after.decision.kind is K.DEAL:
-            flow.add(ROUND_OVER, b, "round.next.starter")
-        else:
-            last = [e.rule for e in events if e.kind in ("game_ended", "rule_gap")]
-            flow.add(ROUND_OVER, b, last[-1] if last else "")
-        return
-    nexts = [e for e in events if e.kind == "next_player"]
-    turn_over = before.decision.kind is not K.NEXT_PLAYER and (nexts or after.decision.kind is K.NEXT_PLAYER)
-    if turn_over:
-        flow.add(a, TURN_OVER, label)
-        gaps = [e.rule for e in events if e.kind == "rule_gap"]
-        if gaps:
-            flow.add(TURN_OVER, b, gaps[-1])
-        elif nexts:
-            flow.add(TURN_OVER, b, nexts[-1].rule)
-        elif after.decision.kind is K.NEXT_PLAYER:
-            flow.add(TURN_OVER, b, "turn.next.neutral-tie")
-        return
-    if after.decision.kind is K.GAP:
-        gaps = [e.rule for e in events if e.kind == "rule_gap"]
-        label = gaps[-1] if gaps else label
-    flow.add(a, b, label)
+    flow.pairs.add((a, b))
 
 
 def explore(spec: Spec, games: int) -> Flow:
@@ -134,7 +71,7 @@ def explore(spec: Spec, games: int) -> Flow:
                         acts = game.legal_actions(state)
                         action = acts[int(rng.random() * len(acts))]
                     step = game.apply(state, action)
-                    record(spec, flow, game, state, action, step.events, step.state)
+                    record(flow, state, step.state)
                     flow.actions += 1
                     state = step.state
                 flow.games += 1
@@ -144,102 +81,106 @@ def explore(spec: Spec, games: int) -> Flow:
 ACTION = "role action"
 
 
-def _node_attrs(name: str) -> str:
-    if name in (TURN_OVER, ROUND_OVER):
+def declared_edges(spec: Spec) -> dict[tuple[str, str], list[str]]:
+    """The declared transitions as drawn: ``(from, to) -> labels``, where a node is a
+    decision or a junction (``then`` as written), ``action`` is drawn as an edge to the
+    first decision of each role's action labelled with the role, and a junction has an
+    edge to each decision it stands for. ``any_time`` decisions get no edges (the figure
+    says they may follow any action)."""
+    fl = spec.flow
+    firsts = {fl.decisions[f].role: f for f in fl.first_decisions()}
+    edges: dict[tuple[str, str], list[str]] = {}
+    for d in fl.decisions.values():
+        for t in d.then:
+            if t == ACTION_WORD:
+                for role, first in firsts.items():
+                    edges.setdefault((d.name, first), []).append(role)
+            else:
+                edges.setdefault((d.name, t), [])
+    for j in fl.junctions.values():
+        for t in j.then:
+            edges.setdefault((j.id, t), [])
+    return edges
+
+
+def _node_attrs(spec: Spec, name: str) -> str:
+    fl = spec.flow
+    if name in fl.junctions:
         return 'shape=diamond, style="filled", fillcolor="#f3f0e6", fontsize=10'
     if name == ACTION:
         return 'shape=box, style="rounded,filled,bold", fillcolor="#fff7d6"'
-    kind = K(name)
-    if kind in CHANCE_KINDS:
+    d = fl.decisions[name]
+    if d.by == "chance":
         return 'shape=ellipse, style="dashed,filled", fillcolor="#eef3fb"'
-    if kind in TERMINAL_KINDS:
+    if d.terminal:
         return 'shape=doubleoctagon, style="filled", fillcolor="#fbeeee"'
     return 'shape=box, style="rounded,filled", fillcolor="#eefbef"'
 
 
-def action_nodes(flow: Flow) -> list[str]:
-    """The decisions inside a role's action: reached from ``play`` without passing a
-    junction, ``play`` again or the end of the game; in the engine's order."""
-    stop = {K.PLAY.value, TURN_OVER, ROUND_OVER} | {k.value for k in TERMINAL_KINDS}
-    todo = [b for (a, b) in flow.edges if a == K.PLAY.value and b not in stop]
-    seen: set[str] = set()
-    while todo:
-        n = todo.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        todo.extend(b for (a, b) in flow.edges if a == n and b not in stop)
-    return [k.value for k in K if k.value in seen]
+def _node_label(spec: Spec, name: str) -> str:
+    d = spec.flow.decisions.get(name)
+    return f"{name}\\n(after any action)" if d is not None and d.any_time else name
 
 
-def _short(labels: set[str], a: str, b: str) -> str:
-    """The label drawn on an edge: from ``play`` the roles played (and rule ids that are
-    not a role's own), from a junction or into *round over* the rule ids; none inside a
-    role's decisions."""
-    if a == K.PLAY.value:
-        words = sorted({lab.split(": ")[0] if ": " in lab else lab for lab in labels})
-    elif a in (TURN_OVER, ROUND_OVER) or b == ROUND_OVER:
-        words = sorted(labels)
-    else:
-        return ""
-    per_line = 2 if a == K.PLAY.value else 1
-    lines = [", ".join(words[i:i + per_line]) for i in range(0, len(words), per_line)]
-    return "\\n".join(lines)
-
-
-def _dot(names: list[str], edges: dict[tuple[str, str], set[str]]) -> str:
+def _dot(spec: Spec, names: list[str], edges: dict[tuple[str, str], list[str]]) -> str:
     lines = ["digraph turn {", '  graph [rankdir=TB, nodesep=0.3, ranksep=0.35, fontname="sans-serif"];',
              '  node [fontname="sans-serif", fontsize=12, margin="0.08,0.04", height=0.3];',
              '  edge [fontname="sans-serif", fontsize=10, color="#555555", fontcolor="#1f3f7a", arrowsize=0.7];']
     for name in names:
-        lines.append(f'  "{name}" [label="{name}", {_node_attrs(name)}];')
-    for (a, b), labels in sorted(edges.items()):
-        lab = _short(labels, a, b)
+        lines.append(f'  "{name}" [label="{_node_label(spec, name)}", {_node_attrs(spec, name)}];')
+    for (a, b), labels in edges.items():
+        words = sorted(set(labels))
+        lab = "\\n".join(", ".join(words[k:k + 2]) for k in range(0, len(words), 2))
         attrs = f' [label="{lab}"]' if lab else ""
         lines.append(f'  "{a}" -> "{b}"{attrs};')
     lines.append("}")
     return "\n".join(lines)
 
 
-def round_dot(flow: Flow) -> str:
-    """Graphviz source of a round: every decision outside the roles' actions, which are
-    drawn as one node (:func:`action_dot` opens it). Chance decisions are dashed
-    ellipses, player decisions boxes, the end octagons, the two junctions diamonds."""
-    inner = set(action_nodes(flow))
-    edges: dict[tuple[str, str], set[str]] = {}
-    for (a, b), labels in flow.edges.items():
+def _role_decisions(spec: Spec) -> list[str]:
+    return [d.name for d in spec.flow.decisions.values() if d.role]
+
+
+def round_dot(spec: Spec) -> str:
+    """Graphviz source of a round: every declared decision outside the roles' actions, the
+    roles' actions drawn as one node (:func:`action_dot` opens it), and the junctions.
+    Chance decisions are dashed ellipses, player decisions boxes, the end octagons, the
+    junctions diamonds."""
+    inner = set(_role_decisions(spec))
+    edges: dict[tuple[str, str], list[str]] = {}
+    for (a, b), labels in declared_edges(spec).items():
         a2 = ACTION if a in inner else a
         b2 = ACTION if b in inner else b
         if a2 == b2 == ACTION:
             continue
-        edges.setdefault((a2, b2), set()).update(labels)
-    names = [k.value for k in K if k.value in flow.kinds and k.value not in inner] + [ACTION, TURN_OVER, ROUND_OVER]
-    return _dot(names, edges)
+        edges.setdefault((a2, b2), []).extend(labels)
+    names = [n for n in spec.flow.decisions if n not in inner] + [ACTION, *spec.flow.junctions]
+    return _dot(spec, names, edges)
 
 
-def action_dot(flow: Flow) -> str:
-    """Graphviz source of the roles' actions: from ``play`` through each role's decisions
-    to the end of the turn (or of the round)."""
-    inner = action_nodes(flow)
-    edges = {(a, b): labels for (a, b), labels in flow.edges.items()
-             if (a == K.PLAY.value and b in inner) or a in inner}
-    exits = [n for n in (TURN_OVER, ROUND_OVER, *(k.value for k in K)) if any(b == n for (_, b) in edges)
-             and n not in inner]
-    return _dot([K.PLAY.value, *inner, *[e for e in exits if e != K.PLAY.value]], edges)
+def action_dot(spec: Spec) -> str:
+    """Graphviz source of the roles' actions: from the decision whose ``then`` names
+    ``action`` through each role's declared decisions to the junctions they lead to."""
+    inner = _role_decisions(spec)
+    starts = [d.name for d in spec.flow.decisions.values() if ACTION_WORD in d.then]
+    edges = {(a, b): labels for (a, b), labels in declared_edges(spec).items()
+             if (a in starts and b in inner) or a in inner}
+    exits = list(dict.fromkeys(b for (_, b) in edges if b not in inner))
+    return _dot(spec, [*starts, *inner, *[e for e in exits if e not in starts]], edges)
 
 
 def check(spec: Spec, flow: Flow) -> list[str]:
-    """Problems with ``flow`` against the engine and ``spec/roles.yaml``: a decision kind
-    never reached, a role whose first decision never followed its play, two consecutive
-    decisions of a role never seen one after the other."""
-    problems = [f"the engine's decision kind {k.value!r} was never reached" for k in K if k.value not in flow.kinds]
-    for role, act in spec.role_actions.items():
-        seq = [c["decision"] for c in act.choices]
-        if seq and seq[0] not in flow.role_next.get(role, set()):
-            problems.append(f"spec/roles.yaml: playing a {role} never led to its first decision {seq[0]!r}")
-        for x, y in itertools.pairwise(seq):
-            if (x, y) not in flow.edges:
-                problems.append(f"spec/roles.yaml: the {role}'s decision {y!r} never followed {x!r}")
+    """Problems of the declared flow against engine runs (``flow``): a transition the engine
+    made that ``spec/flow.yaml`` does not declare, a declared decision never reached, and a
+    step between two of a role's declared decisions never taken."""
+    fl = spec.flow
+    problems = [f"the engine moved from {a!r} to {b!r}, which the declared flow does not allow"
+                for a, b in sorted(flow.pairs - fl.pairs())]
+    problems += [f"the declared decision {name!r} was never reached" for name in fl.decisions if name not in flow.kinds]
+    for d in fl.decisions.values():
+        for t in d.then:
+            if d.role and t in fl.decisions and fl.decisions[t].role == d.role and (d.name, t) not in flow.pairs:
+                problems.append(f"spec/roles.yaml: the {d.role}'s decision {t!r} never followed {d.name!r}")
     return problems
 
 
@@ -248,7 +189,7 @@ class TurnDiagramDirective(SpecDirective):
     every transition with the rules behind it."""
 
     reads: ClassVar[tuple[str, ...]] = ("game.yaml", "rules.yaml", "roles.yaml", "variation_points.yaml",
-                                        "rulesets.yaml")
+                                        "rulesets.yaml", "flow.yaml")
     option_spec: ClassVar[dict[str, Any]] = {}
 
     def run(self) -> list[nodes.Node]:
@@ -256,25 +197,37 @@ class TurnDiagramDirective(SpecDirective):
         flow = explore(spec, int(self.config.palast_flow_games))
         for p in check(spec, flow):
             logger.warning("turn diagram: %s", p, location=self.get_location())
+        fl = spec.flow
+        quiet = [r for r in spec.roles if not spec.role_actions[r].choices]
         legend = ("Boxes: a player decides; dashed ellipses: chance; octagons: the game is over, or play "
-                  "stopped at a gap; diamonds: the turn or the round is over.")
-        seen = (f"Drawn from {flow.games} engine games from real deals ({flow.actions} actions) under every "
-                f"ruleset and player count.")
+                  "stopped at an open point; diamonds: the junctions of spec/flow.yaml.")
+        seen = (f"Checked against {flow.games} engine games from real deals ({flow.actions} actions) under "
+                "every ruleset and player count: every move they made is declared.")
         figs = [
-            self.figure(round_dot(flow), "turn-diagram",
-                        "A round: the decisions of a turn, with the roles' actions as one node (opened in the "
-                        "next figure). Edges out of play name the roles played or the rule that applied. "
-                        + legend + " " + seen),
-            self.figure(action_dot(flow), "action-diagram",
-                        "Inside a role's action: the decisions each role's action asks for, in the order of "
-                        "spec/roles.yaml, and the chance draws it may need. " + seen),
+            self.figure(round_dot(spec), "turn-diagram",
+                        "A round, as declared in spec/flow.yaml: the decisions outside the roles' actions, with "
+                        "the actions as one node (opened in the next figure). A role whose action asks for no "
+                        f"decision ({', '.join(quiet)}) ends the turn at once. " + legend + " " + seen),
+            self.figure(action_dot(spec), "action-diagram",
+                        "Inside a role's action: each role's decisions as spec/roles.yaml declares them, in "
+                        "order, with the chance draws they may need. " + seen),
         ]
         rows: list[list[Any]] = []
-        for (a, b), labels in sorted(flow.edges.items()):
-            rows.append([literal(a), literal(b), joined([self._label_node(spec, lab) for lab in sorted(labels)])
-                         or "—"])
-        intro = nodes.paragraph("", "Every transition seen, with the rules that caused it:")
-        return [*figs, intro, table(["from", "to", "caused by"], rows, widths=[2, 2, 6], classes=["pal-transitions"])]
+        for d in fl.decisions.values():
+            words: list[nodes.Node] = [literal(t) for t in d.then] or [text("nothing (terminal)")]
+            after = [text("; it may come after any action")] if d.any_time else []
+            rules = joined([self.ref("rule", r, r) for r in d.rules])
+            who = d.by if not d.role else f"{d.by} ({d.role})"
+            rows.append([literal(d.name), who, [*joined(words), *after], rules])
+        for j in fl.junctions.values():
+            rows.append([literal(j.id), "junction", joined([literal(t) for t in j.then]),
+                         joined([self.ref("rule", r, r) for r in j.rules])])
+        intro = nodes.paragraph("", f"Every declared decision, what may follow it, and the rules it rests on "
+                                    f"({ACTION_WORD!r}: the first decision of the action of the role played). "
+                                    f"No decision within one turn comes back, so a turn has at most "
+                                    f"{fl.turn_actions_max()} actions.")
+        return [*figs, intro, table(["decision", "who decides", "may be followed by", "rules"], rows,
+                                    widths=[2, 2, 4, 4], classes=["pal-transitions"])]
 
     def figure(self, code: str, ident: str, caption: str) -> nodes.figure:
         """A Graphviz figure of ``code`` with ``caption`` and HTML id ``ident``."""
