@@ -22,6 +22,16 @@ from typing import Any
 ACTION = "action"
 
 
+class TurnCycle(ValueError):
+    """Decisions within one turn that lead back to themselves: ``path`` names them in
+    order, the first again at the end."""
+
+    def __init__(self, path: tuple[str, ...]) -> None:
+        super().__init__(f"the decisions {' -> '.join(path)} form a cycle within one turn, so a turn could "
+                         "go on forever")
+        self.path = path
+
+
 @dataclass(frozen=True)
 class FlowDecision:
     """One declared decision.
@@ -106,15 +116,14 @@ class Flow:
         the first. For the game as declared: a play and the Wizard's four decisions, then
         the choice of the next player after a tie: 6.
 
-        :raises ValueError: if the decisions within a turn form a cycle (then no bound
+        :raises TurnCycle: if the decisions within a turn form a cycle (then no bound
             exists; :func:`flow_problems` reports it at the declaration).
         """
         memo: dict[str, int] = {}
 
         def longest(name: str, path: tuple[str, ...]) -> int:
             if name in path:
-                raise ValueError(f"the decisions {' -> '.join((*path[path.index(name):], name))} form a cycle "
-                                 "within one turn")
+                raise TurnCycle((*path[path.index(name):], name))
             if name not in memo:
                 memo[name] = 1 + max((longest(b, (*path, name)) for b in self.within_turn(name)), default=0)
             return memo[name]
@@ -224,8 +233,9 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
             at("flow.yaml", ["decisions"], f"no decision begins a {begins} (begins: {begins})")
     try:
         flow.turn_actions_max()
-    except ValueError as e:
-        at("flow.yaml", ["decisions"], str(e))
+    except TurnCycle as e:
+        file, where = flow.decisions[e.path[-2]].place
+        at(file, [*where, "then"], str(e))
         return
     reached: set[str] = set()
     todo = [d.name for d in flow.decisions.values() if d.begins == "round"]

@@ -1,0 +1,107 @@
+"""The turn as a declared state machine (spec/flow.yaml with the roles' choices): what it
+allows, what ``palast spec check`` refuses, that the engine's check mode holds play to it
+(invariant turn-is-bounded), and that the book's diagram is drawn from it."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from palast.engine import Game
+from palast.engine.game import InvariantViolation
+from palast.engine.state import DecisionKind
+from palast.errors import SpecError
+from palast.spec import Spec, load_spec
+from tests.spec_copy import ROOT, edited_spec
+
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from palast_book.flow import action_dot, declared_edges, round_dot
+
+
+def test_every_decision_the_engine_knows_is_declared_once(spec: Spec) -> None:
+    assert set(spec.flow.decisions) == {k.value for k in DecisionKind}
+    roles_decisions = [c["decision"] for r in spec.role_actions.values() for c in r.choices]
+    assert len(roles_decisions) == len(set(roles_decisions))
+    assert all(spec.flow.decisions[d].role for d in roles_decisions)
+
+
+def test_a_play_may_open_the_first_decision_of_each_role_and_no_other(spec: Spec) -> None:
+    firsts = {r.choices[0]["decision"] for r in spec.role_actions.values() if r.choices}
+    later = {c["decision"] for r in spec.role_actions.values() for c in r.choices[1:]}
+    after_play = spec.flow.successors["play"]
+    assert firsts <= after_play and not (later & after_play)
+    # a role's decisions follow one another as spec/roles.yaml lists them
+    for r in spec.role_actions.values():
+        for a, b in zip(r.choices, r.choices[1:], strict=False):
+            assert spec.flow.follows(a["decision"], b["decision"]), (a, b)
+    # the stop at an open point may follow anything but the end; nothing follows the end
+    assert all(spec.flow.follows(d, "gap") for d, x in spec.flow.decisions.items() if not x.terminal)
+    assert not spec.flow.successors["game-over"] and not spec.flow.successors["gap"]
+
+
+def test_a_turn_has_at_most_six_actions(spec: Spec) -> None:
+    """A play, the Wizard's four decisions and the choice of the next player after a tie
+    (the longest chain within a turn; the statement of turn-is-bounded says six)."""
+    assert spec.flow.turn_actions_max() == 6
+    assert "six actions" in spec.invariants["turn-is-bounded"].statement
+
+
+@pytest.mark.parametrize(("file", "old", "new", "message"), [
+    ("roles.yaml", "what: the display card to take back, then: [turn-over]",
+     "what: the display card to take back, then: [take-back]", "take-back -> take-back form a cycle within one turn"),
+    ("roles.yaml", "then: [exchange-answer]", "then: [exchange-anser]",
+     "(roles[1].choices[2].then[0]): 'exchange-anser' is no decision, junction or 'action'"),
+    ("flow.yaml", "    then: [play, next-player]\n", "    then: [play, next-playr]\n",
+     "(junctions[0].then[1]): 'next-playr' is no decision"),
+    ("flow.yaml", "  - decision: next-player\n", "  - decision: next-move\n",
+     "the decision 'next-player' is declared nowhere"),
+    ("flow.yaml", "    then: [action, turn-over, round-over]\n", "    then: [turn-over, round-over]\n",
+     "roles.yaml: line 20, column 20 (roles[1].choices[0].decision): no action leads to decision 'exchange-partner'"),
+    ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    then: [deal]\n"
+                  "    statement: The game is over", "decision 'game-over' is terminal: nothing may follow it"),
+])
+def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_spec(edited_spec(tmp_path, file, old, new))
+    assert message in str(exc.value)
+    assert f"{file}: line" in str(exc.value) or "roles.yaml: line" in message
+
+
+def _play(game: Game, seed: int, actions: int = 3000) -> int:
+    """Play one game with random choices, the draw deck's order dealt with the hands (so a
+    Maid draws at once); returns the actions played."""
+    rng = random.Random(seed)
+    s = game.initial_state()
+    n = 0
+    while not s.is_terminal and n < actions:
+        a = game.sample_chance(s, rng, deck_order=True) if s.decision.is_chance else rng.choice(game.legal_actions(s))
+        s = game.apply(s, a).state
+        n += 1
+    return n
+
+
+def test_check_mode_holds_play_to_the_declared_flow(tmp_path: Path) -> None:
+    """With the end of the turn no longer declared after a Maid's discard (only a draw from a
+    draw deck of unknown order), the engine's check mode stops the first game where a Maid
+    discards and draws at once from a known draw deck, naming the move."""
+    spec = load_spec(edited_spec(tmp_path, "roles.yaml", "then: [draw, turn-over]", "then: [draw]"))
+    with pytest.raises(InvariantViolation) as exc:
+        for seed in range(20):
+            _play(Game(spec, "reference", ["red", "blue", "green"], check=True), seed)
+    assert "turn-is-bounded" in str(exc.value) and "old(decision) is discard, decision is " in str(exc.value)
+
+
+def test_the_diagram_is_drawn_from_the_declarations(tmp_path: Path, spec: Spec) -> None:
+    edges = declared_edges(spec)
+    assert ("discard", "draw") in edges and ("turn-over", "next-player") in edges
+    assert edges[("play", "take-back")] == ["guard"]
+    dot = round_dot(spec) + action_dot(spec)
+    for name in [*spec.flow.decisions, *spec.flow.junctions]:
+        assert f'"{name}" [label=' in dot, name
+    # a changed declaration changes the drawing
+    changed = load_spec(edited_spec(tmp_path, "flow.yaml", "    then: [deal, game-over]\n",
+                                    "    then: [game-over]\n"))
+    assert '"round-over" -> "deal"' in round_dot(spec) and '"round-over" -> "deal"' not in round_dot(changed)
