@@ -58,10 +58,10 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
     """The Z3 form of each invariant that has one: ``("state", predicate)`` or ``("step",
     claim)``, the formula the invariant's obligation proves. A state invariant's is its
     declaration (``holds`` in spec/invariants.yaml, with its lemmas) compiled by
-    :mod:`proofs.lang_z3`; the step invariants' are hand-written (issue 14, point 2).
+    :mod:`proofs.lang_z3`, and so is a declared step invariant's; the other step invariants' are
+    hand-written (issue 14, point 2).
     ``turn-is-bounded`` is the stage claim of ``round-actions-bounded``."""
     from palast.spec import cached_spec
-    from proofs.hand_display import hand_plus_display
     from proofs.lang_z3 import declared
     from proofs.termination import _stage
 
@@ -84,7 +84,6 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
 
         form.__module__, form.__name__ = "spec/invariants.yaml", f"holds of {' and '.join(ids)}"
         forms[inv.id] = ("state", form)
-    forms.setdefault("hand-plus-display", ("state", hand_plus_display))
     forms.setdefault("turn-is-bounded", ("step", _stage))
     return forms
 
