@@ -34,6 +34,8 @@ class Declared:
     :ivar path: where it is in ``spec/invariants.yaml`` (key path).
     :ivar step: True for a step invariant (about an action: ``old(...)`` reads the position
         before it).
+    :ivar names: the invariant's ``let`` names and the expressions they stand for in
+        :attr:`node` (the very nodes, so a failure can be explained by name).
     """
 
     id: str
@@ -43,6 +45,7 @@ class Declared:
     node: Node
     path: tuple[str | int, ...]
     step: bool = False
+    names: tuple[tuple[str, Node], ...] = ()
 
 
 def decision_names() -> dict[str, int]:
@@ -100,8 +103,9 @@ def declared(spec: Any) -> list[Declared]:
     out: list[Declared] = []
     for i, inv in enumerate(spec.invariants.values()):
         if inv.holds is not None:
-            out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), lets(inv)),
-                                ("invariants", i, "holds"), inv.kind == "step"))
+            named = lets(inv)
+            out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
+                                ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
         for j, lem in enumerate(inv.lemmas):
             out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
                                 ("invariants", i, "lemmas", j, "holds")))
@@ -137,7 +141,7 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
             try:
                 node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
                 check(node, kinds)
-                if inv.kind != "step" or path[-1] != "holds":
+                if inv.kind != "step" or len(path) != 3:  # a lemma is about one position
                     at = uses_old(node)
                     if at is not None:
                         raise ExpressionError("old(...) reads the position before an action: only a step invariant "
@@ -181,9 +185,10 @@ class _Checks:
     def why(self, prop: Declared, s: State, before: State | None = None) -> str:
         """Say why ``prop`` is false in ``s`` (after the action from ``before``, for a step
         invariant): the part of the expression that fails, with the element of a collection
-        it fails for and the values compared."""
+        it fails for and the values compared, with the values of the ``let`` names and the
+        ``old(...)`` parts it reads)."""
         states: tuple[State, ...] = (s, before) if prop.step and before is not None else (s,)
-        return _why(self, prop.node, states, {}, {})
+        return _Why(self, states, prop.names).why(prop.node, {}, {})
 
 
 _CACHE: weakref.WeakKeyDictionary[Game, _Checks] = weakref.WeakKeyDictionary()
@@ -238,35 +243,73 @@ def _value(c: _Checks, node: Node, s: tuple[State, ...], bound: Mapping[str, Any
     return slot[0](*s, *bound.values())
 
 
-def _why(c: _Checks, node: Node, s: tuple[State, ...], bound: dict[str, Any], kinds: dict[str, str]) -> str:
-    game = c.game
-    where = "".join(f"for {k} = {_name(game, kinds[k], v)}: " for k, v in bound.items())
-    if node.op == "and":
-        for part in node.args:
-            if not _value(c, part, s, bound):
-                return _why(c, part, s, bound, kinds)
-    if node.op == "bind" and node.value == "all":
-        var, coll, body = node.args
-        ck = infer(coll, kinds, c.kinds)
-        for x in _value(c, coll, s, bound):
-            inner = {**bound, str(var.value): x}
-            if not _value(c, body, s, inner):
-                return _why(c, body, s, inner, {**kinds, str(var.value): ELEMENT.get(ck, "any")})
-    if node.op in ("==", "!=", "<", "<=", ">", ">=") and node.args:
-        left, right = node.args
-        lv, rv = _value(c, left, s, bound), _value(c, right, s, bound)
-        lk, rk = infer(left, kinds, c.kinds), infer(right, kinds, c.kinds)
-        if node.op == "==" and lk in ELEMENT:
-            from collections import Counter
+class _Why:
+    """The explanation of one failure: the checks, the position(s) and the ``let`` names."""
 
-            extra, missing = Counter(lv) - Counter(rv), Counter(rv) - Counter(lv)
-            return (f"{where}{show(node)} is false: the left side has "
-                    f"{_name(game, lk, tuple(sorted(extra.elements())))} more and "
-                    f"{_name(game, lk, tuple(sorted(missing.elements())))} fewer")
-        return (f"{where}{show(node)} is false "
-                f"({show(left)} is {_name(game, lk, lv)}, {show(right)} is {_name(game, rk, rv)})")
-    if node.op == "call" and node.args and node.value != "old":
-        vals = ", ".join(f"{show(a)} is {_name(game, infer(a, kinds, c.kinds), _value(c, a, s, bound))}"
-                         for a in node.args)
-        return f"{where}{show(node)} is false ({vals})"
-    return f"{where}{show(node)} is false"
+    def __init__(self, c: _Checks, s: tuple[State, ...], names: tuple[tuple[str, Node], ...]) -> None:
+        self.c, self.s, self.names = c, s, names
+
+    def show(self, node: Node) -> str:
+        """``node`` as written, each part a ``let`` name stands for shown by its name."""
+        return show(self._fold(node))
+
+    def _fold(self, node: Node) -> Node:
+        for name, part in self.names:
+            if node is part:
+                return Node("name", name, (), node.column)
+        if not node.args:
+            return node
+        return Node(node.op, node.value, tuple(self._fold(a) for a in node.args), node.column)
+
+    def _parts(self, node: Node) -> list[Node]:
+        """The named parts and ``old(...)`` parts of ``node`` outside any binder (a binder's
+        body may read the variable it binds), once each, in reading order."""
+        if any(node is part for _, part in self.names) or (node.op == "call" and node.value == "old"):
+            return [node]
+        if node.op == "bind":
+            return []
+        out: list[Node] = []
+        for a in node.args:
+            out += [x for x in self._parts(a) if all(x is not y for y in out)]
+        return out
+
+    def why(self, node: Node, bound: dict[str, Any], kinds: dict[str, str]) -> str:
+        """Why ``node`` is false with the variables ``bound`` (of ``kinds``)."""
+        c, s, game = self.c, self.s, self.c.game
+        where = "".join(f"for {k} = {_name(game, kinds[k], v)}: " for k, v in bound.items())
+        if node.op == "and":
+            for part in node.args:
+                if not _value(c, part, s, bound):
+                    return self.why(part, bound, kinds)
+        if node.op == "bind" and node.value == "all":
+            var, coll, body = node.args
+            ck = infer(coll, kinds, c.kinds)
+            for x in _value(c, coll, s, bound):
+                inner = {**bound, str(var.value): x}
+                if not _value(c, body, s, inner):
+                    return self.why(body, inner, {**kinds, str(var.value): ELEMENT.get(ck, "any")})
+        if node.op == "if":  # a choice: why the branch it takes is false
+            cond, yes, no = node.args
+            return self.why(yes if _value(c, cond, s, bound) else no, bound, kinds)
+        if node.op in ("==", "!=", "<", "<=", ">", ">=") and node.args:
+            left, right = node.args
+            lv, rv = _value(c, left, s, bound), _value(c, right, s, bound)
+            lk, rk = infer(left, kinds, c.kinds), infer(right, kinds, c.kinds)
+            if node.op == "==" and lk in ELEMENT:
+                from collections import Counter
+
+                extra, missing = Counter(lv) - Counter(rv), Counter(rv) - Counter(lv)
+                return (f"{where}{self.show(node)} is false: the left side has "
+                        f"{_name(game, lk, tuple(sorted(extra.elements())))} more and "
+                        f"{_name(game, lk, tuple(sorted(missing.elements())))} fewer")
+            said = [f"{self.show(left)} is {_name(game, lk, lv)}", f"{self.show(right)} is {_name(game, rk, rv)}"]
+            for part in self._parts(node):  # the named parts, and the values before the action
+                if part is not left and part is not right:
+                    value = _value(c, part, s, bound)
+                    said.append(f"{self.show(part)} is {_name(game, infer(part, kinds, c.kinds), value)}")
+            return f"{where}{self.show(node)} is false ({', '.join(said)})"
+        if node.op == "call" and node.args and node.value != "old":  # a primitive: the values it was given
+            vals = ", ".join(f"{self.show(a)} is {_name(game, infer(a, kinds, c.kinds), _value(c, a, s, bound))}"
+                             for a in node.args)
+            return f"{where}{self.show(node)} is false ({vals})"
+        return f"{where}{self.show(node)} is false"

@@ -1,11 +1,12 @@
 """Checking the invariants of ``spec/invariants.yaml`` on positions and actions.
 
-Every ``state`` invariant (and every strengthening lemma) is declared as a rule-language
-expression in the spec and compiled by :mod:`palast.invariant_lang`; nothing here restates
-one. The ``step`` invariants, about an action's before and after, are still functions here
-(:data:`STEP_CHECKS`), each returning ``None`` when the invariant holds, else a message
-saying what is wrong; ``palast spec check`` fails when an invariant has neither an
-expression nor a function, or a function has no invariant.
+Every ``state`` invariant, every strengthening lemma and every ``step`` invariant with a
+``holds`` is declared as a rule-language expression in the spec and compiled by
+:mod:`palast.invariant_lang`; nothing here restates one. The other step invariants, about
+an action's before and after, are still functions here (:data:`STEP_CHECKS`), each
+returning ``None`` when the invariant holds, else a message saying what is wrong;
+``palast spec check`` fails when an invariant has neither an expression nor a function, or
+a function has no invariant.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from palast.engine.actions import Action, Deal, NextPlayer, Play
+from palast.engine.actions import Action, NextPlayer, Play
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
 from palast.invariant_lang import checks
@@ -26,26 +27,6 @@ K = DecisionKind
 StepCheck = Callable[["Game", State, Action, State, Sequence[Event]], "str | None"]
 
 
-def hand_plus_display(game: Game, before: State, action: Action, after: State,
-                      events: Sequence[Event]) -> str | None:
-    """hand-plus-display: the sum changes only at a deal (to the hand size), when a Maid
-    draws nothing (by -1), or, when the draw deck's order is unknown, between a Maid's
-    discard and the chance draw that follows it (-1, then +1); it never exceeds the hand size."""
-    short = {e.player for e in events if e.kind == "no_card_drawn"}
-    if after.decision.kind is K.DRAW:
-        short.add(after.decision.player)
-    drew = before.decision.player if before.decision.kind is K.DRAW else -1
-    for seat in range(game.n):
-        b = len(before.hands[seat]) + len(before.displays[seat])
-        a = len(after.hands[seat]) + len(after.displays[seat])
-        if a > game.hand_size:
-            return f"{game.colour_name(seat)} holds {a} cards in hand and display"
-        if isinstance(action, Deal):
-            if a != game.hand_size:
-                return f"{game.colour_name(seat)} holds {a} cards after the deal"
-        elif a != b - (1 if seat in short else 0) + (1 if seat == drew else 0):
-            return f"{game.colour_name(seat)}'s hand plus display went from {b} to {a}"
-    return None
 
 
 def round_play_bound(game: Game) -> int:
@@ -177,7 +158,6 @@ def muted_card_does_nothing(game: Game, before: State, action: Action, after: St
 
 
 STEP_CHECKS: dict[str, StepCheck] = {
-    "hand-plus-display": hand_plus_display,
     "next-player": next_player,
     "muted-card-does-nothing": muted_card_does_nothing,
 }

@@ -1,9 +1,12 @@
-"""Hand plus display (invariant ``hand-plus-display``).
+"""Hand plus display (invariant ``hand-plus-display``, with its lemma
+``hand-plus-display-after-deal``).
 
-Once a round has been dealt, every player's hand plus display holds the hand size of
-cards (``spec/game.yaml`` ``hand_size``), except the Maid's player between the discard and
-the draw, who holds one fewer. Under every ruleset's readings a Maid never meets an empty
-draw deck (``maid-empty-deck``), so the draw always comes.
+The step invariant says how an action changes a player's hand plus display; its lemma, the
+conjunct of the strengthening, says what the sum is once a round has been dealt: the hand
+size (``spec/game.yaml`` ``hand_size``), one fewer for the Maid's player between the discard
+and the draw. Under every ruleset's readings a Maid never meets an empty draw deck
+(``maid-empty-deck``), so the draw always comes. Both are compiled from their declarations
+in ``spec/invariants.yaml`` (:mod:`proofs.lang_z3`).
 Clauses: A.setup.deck, A.role.maid, A.role.wizard, A.role.captain, B.round.deal, B.role.zofe.
 """
 
@@ -12,37 +15,44 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import z3
-
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
-from proofs.encoding import ZState, code
-from proofs.invariant import STRENGTHENING, prove_invariant
+from proofs.encoding import ZState
+from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.transition import ACTION_KINDS
 
 FAMILY = "hand_display"
+#: The lemma of hand-plus-display that the strengthening assumes.
+LEMMA = "hand-plus-display-after-deal"
 
 
-def hand_plus_display(s: ZState) -> Any:
-    """After the first deal: hand + display = hand size, minus one for the player who
-    must draw."""
-    lay = s.lay
-    drawing = s["dk"] == code(DecisionKind.DRAW)
-    parts = []
-    for p in range(lay.n):
-        held = s.zone_size(lay.hand[p]) + s.zone_size(lay.disp[p])
-        parts.append(held == lay.hand_size - z3.If(z3.And(drawing, s["dp"] == p), 1, 0))
-    return z3.Implies(s["rnd"] >= 1, z3.And(parts))
+def after_deal(s: ZState) -> Any:
+    """The lemma hand-plus-display-after-deal, compiled from its declaration."""
+    return declared(s, LEMMA)
+
+
+def _step(ctx: Context, kind: DecisionKind) -> Any:
+    """hand-plus-display of the action from ``ctx.s`` to ``ctx.t``, compiled from its declaration."""
+    return declared(ctx.t, "hand-plus-display", ctx.s)
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    return prove_invariant(spec, ruleset, hand_plus_display, name="hand-plus-display", out_dir=opts.out_dir)
+    out = prove_invariant(spec, ruleset, after_deal, name=LEMMA, out_dir=opts.out_dir)
+    if out.result != "proved":
+        return out
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS, _step)
+    if not ok:
+        return Outcome("counterexample", f"hand plus display changes otherwise: {where}")
+    return Outcome("proved", f"{out.detail}; every action of every kind keeps the step invariant ({where})")
 
 
 def obligations(spec: Spec) -> list[Obligation]:
     """This family's obligations, one per ruleset."""
     return [Obligation("hand-plus-display", r, "proved",
-                       "after a deal every hand plus display holds six cards (five while a Maid's draw is pending)",
+                       "after a deal every hand plus display holds six cards (five while a Maid's draw is pending), "
+                       "and an action changes the sum only as the invariant says",
                        partial(_run, ruleset=r), FAMILY, ("hand-plus-display",),
                        needs=STRENGTHENING)
             for r in spec.rulesets]

@@ -236,7 +236,7 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof assumes, with the obligation proving each."""
     from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
-    from proofs.hand_display import hand_plus_display
+    from proofs.hand_display import after_deal
     from proofs.king import banned_not_marshal
     from proofs.reachability import deck_reserve
     from proofs.termination import plays_bounded
@@ -244,7 +244,7 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     return [
         ("card-conservation", conserved),
         ("banned-role", banned_not_marshal),
-        ("hand-plus-display", hand_plus_display),
+        ("hand-plus-display", after_deal),
         ("no-repeated-role", no_repeat),
         ("display-below-six", below_six),
         ("decisions-well-formed", well_formed),

@@ -232,6 +232,8 @@ class Z3Back:
         self.names: dict[str, Callable[[], Any]] = {
             "players": lambda: Coll("seats", [(p, 1) for p in range(lay.n)]),
             "actor": lambda: s["actor"],
+            "decider": lambda: s["dp"],
+            "round": lambda: s["rnd"],
             "card": lambda: s["last"],
             "banned": lambda: s["banned"],
             "nobody": lambda: -1,

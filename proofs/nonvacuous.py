@@ -58,9 +58,8 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
     """The Z3 form of each invariant that has one: ``("state", predicate)`` or ``("step",
     claim)``, the formula the invariant's obligation proves. A state invariant's is its
     declaration (``holds`` in spec/invariants.yaml, with its lemmas) compiled by
-    :mod:`proofs.lang_z3`; the step invariants' without one are hand-written (issue 14, point 2)."""
+    :mod:`proofs.lang_z3`, and so is every step invariant's (issue 14, point 2)."""
     from palast.spec import cached_spec
-    from proofs.hand_display import hand_plus_display
     from proofs.lang_z3 import declared
 
     spec = spec if spec is not None else cached_spec()
@@ -82,7 +81,6 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
 
         form.__module__, form.__name__ = "spec/invariants.yaml", f"holds of {' and '.join(ids)}"
         forms[inv.id] = ("state", form)
-    forms.setdefault("hand-plus-display", ("state", hand_plus_display))
     return forms
 
 

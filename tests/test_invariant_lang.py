@@ -162,8 +162,8 @@ def _z3_step_truth(lay: Layout, prop: str, before: State, after: State) -> bool:
 def test_the_two_back_ends_agree_on_every_declared_step_invariant(spec: Spec, ruleset: str, n: int) -> None:
     """Each declared step invariant (old(...) reads the position before the action) has the
     same truth value in both back-ends on actions of real play and on actions whose result
-    was corrupted (a score raised, a display emptied, a decision asked again), and is seen
-    both true and false."""
+    was corrupted (a score raised, a display emptied into the hand, a hand card lost, a
+    decision asked again), and is seen both true and false."""
     game = make_game(spec, ruleset, n, check=False)
     lay = Layout(game, "card")
     steps = [p for p in declared(spec) if p.step]
@@ -178,7 +178,8 @@ def test_the_two_back_ends_agree_on_every_declared_step_invariant(spec: Spec, ru
         t = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
         tries = [t] if i % 3 else [t, replace(t, scores=(t.scores[0] + 1, *t.scores[1:])),
                                    replace(t, displays=((), *t.displays[1:]), hands=(t.hands[0] + t.displays[0],
-                                                                                    *t.hands[1:]))]
+                                                                                    *t.hands[1:])),
+                                   replace(t, hands=(t.hands[0][1:], *t.hands[1:]))]
         if s.decision.kind is not K.PLAY:  # no other decision may follow itself: a turn that does not end
             tries.append(replace(t, decision=s.decision))
         for after in tries:

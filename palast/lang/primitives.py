@@ -55,6 +55,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     # ---------------------------------------------------------------- the position
     _P("players", (), "seats", "every player, in seat order", "P"),
     _P("actor", (), "seat", "the player whose turn it is", "D.actor"),
+    _P("decider", (), "seat", "the player the pending decision is for (for a draw, the player who draws; nobody "
+       "for a deal or once the game is over)", "D.decision.player"),
     _P("card", (), "card", "the card played this turn", "D.last_card"),
     _P("banned", (), "role", "the role banned by the King card in force (none: -1)", "D.king_in_force"),
     _P("nobody", (), "seat", "no player (-1)", "-1"),
@@ -65,6 +67,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "(len(D.deck) + D.deck_hidden + len(D.deck_bottom))"),
     _P("hand", ("seat",), "cards", "the cards in a player's hand", "D.hands[{0}]"),
     _P("display", ("seat",), "cards", "the cards in a player's display, in the order laid", "D.displays[{0}]"),
+    _P("round", (), "int", "the number of the round being played or last played (0 before the first deal)",
+       "D.round"),
     _P("score", ("seat",), "int", "a player's score", "D.scores[{0}]"),
     _P("played", ("seat",), "int", "the cards a player has played this round", "D.played[{0}]"),
     _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
