@@ -82,20 +82,37 @@ def expand(node: Node, names: Mapping[str, Node]) -> Node:
     return Node(node.op, node.value, tuple(expand(a, names) for a in node.args), node.column)
 
 
-def lets(inv: Any) -> dict[str, Node]:
-    """The parsed ``let`` names of invariant ``inv``, each expanded with the ones before it.
+def reading_branch(spec: Any, inv: Any, ruleset: str | None) -> str | None:
+    """The branch of invariant ``inv``'s ``readings`` block that ``ruleset`` takes: the
+    ruleset's reading of the block's point, or ``open`` where it leaves the point open;
+    with no ruleset (``None``) the first branch. ``None`` when ``inv`` has no readings."""
+    block = inv.readings
+    if not block:
+        return None
+    if ruleset is None:
+        return str(next(r for r in block if r != "point"))
+    return str(spec.reading(ruleset, block["point"]))
+
+
+def lets(inv: Any, branch: str | None = None) -> dict[str, Node]:
+    """The parsed ``let`` names of invariant ``inv``, each expanded with the ones before it,
+    then those of its ``readings`` branch ``branch`` (when given).
 
     :raises ExpressionError: for a name's expression that does not parse.
     """
     out: dict[str, Node] = {}
-    for name, text in inv.let.items():
+    texts = dict(inv.let)
+    if branch is not None:
+        texts.update(inv.readings[branch]["let"])
+    for name, text in texts.items():
         out[name] = expand(parse(text), out)
     return out
 
 
-def declared(spec: Any) -> list[Declared]:
+def declared(spec: Any, ruleset: str | None = None) -> list[Declared]:
     """Every declared state property of ``spec``, in file order (each invariant before its
-    lemmas).
+    lemmas). An invariant with a ``readings`` block is taken as ``ruleset`` reads its point
+    (with no ruleset: as its first branch, which serves to read and name the expression).
 
     :raises ExpressionError: for an expression that does not parse (``palast spec check``
         reports it with its place first: :func:`problems`).
@@ -103,7 +120,7 @@ def declared(spec: Any) -> list[Declared]:
     out: list[Declared] = []
     for i, inv in enumerate(spec.invariants.values()):
         if inv.holds is not None:
-            named = lets(inv)
+            named = lets(inv, reading_branch(spec, inv, ruleset))
             out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
                                 ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
         for j, lem in enumerate(inv.lemmas):
@@ -130,27 +147,64 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
                                                                   "or lemma"))
             seen.add(lem.id)
             texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
-        named: dict[str, Node] = {}
-        for name, text in inv.let.items():
-            try:
-                named[name] = expand(parse(text), named)  # checked where holds uses it
-            except ExpressionError as exc:
-                out.append((("invariants", i, "let", name), f"{exc} (column {exc.column} of {text!r})"))
-                named[name] = Node("int", 0)
-        for path, text in texts:
-            try:
-                node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
-                check(node, kinds)
-                if inv.kind != "step" or len(path) != 3:  # a lemma is about one position
-                    at = uses_old(node)
-                    if at is not None:
-                        raise ExpressionError("old(...) reads the position before an action: only a step invariant "
-                                              "has one", at)
-                got = infer(node, {}, kinds)
-                if got not in ("bool", "any"):
-                    raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
-            except ExpressionError as exc:
-                out.append((path, f"{exc} (column {exc.column} of {text!r})"))
+        block = inv.readings
+        branches: list[str | None] = [None]
+        if block:
+            vp = spec.variation_points.get(block["point"])
+            if vp is None:
+                out.append((("invariants", i, "readings", "point"), f"unknown variation point {block['point']!r}"))
+                continue
+            known = [r.id for r in vp.readings] + ["open"]
+            given = [str(r) for r in block if r != "point"]
+            for r in given:
+                if r not in known:
+                    out.append((("invariants", i, "readings", r), f"{vp.id} has no reading {r!r} "
+                                                                 f"(its readings: {', '.join(known)})"))
+            missing = [r for r in known if r not in block]
+            if missing:
+                out.append((("invariants", i, "readings"), f"gives no let for {', '.join(missing)} of {vp.id}: "
+                                                           "every reading of the point, and open, needs one"))
+            names = [tuple(block[r]["let"]) for r in given if r in known]
+            if names and any(n != names[0] for n in names):
+                out.append((("invariants", i, "readings"), "every branch must give the same names, in the same "
+                                                           "order"))
+            branches = [r for r in given if r in known]
+        for branch in branches:
+            out.extend(_branch_problems(spec, inv, i, texts, branch, kinds))
+    return list(dict.fromkeys(out))  # a problem common to every branch once
+
+
+def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | int, ...], str]],
+                     branch: str | None, kinds: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """The problems of invariant ``inv`` (number ``i``) with its ``let`` and, when given, the
+    ``let`` of its readings branch ``branch``."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    named: dict[str, Node] = {}
+    own: list[tuple[tuple[str | int, ...], str, str]] = [(("invariants", i, "let", name), name, text)
+                                                          for name, text in inv.let.items()]
+    if branch is not None:
+        own += [(("invariants", i, "readings", branch, "let", name), name, text)
+                for name, text in inv.readings[branch]["let"].items()]
+    for where, name, text in own:
+        try:
+            named[name] = expand(parse(text), named)  # checked where holds uses it
+        except ExpressionError as exc:
+            out.append((where, f"{exc} (column {exc.column} of {text!r})"))
+            named[name] = Node("int", 0)
+    for path, text in texts:
+        try:
+            node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
+            check(node, kinds)
+            if inv.kind != "step" or len(path) != 3:  # a lemma is about one position
+                at = uses_old(node)
+                if at is not None:
+                    raise ExpressionError("old(...) reads the position before an action: only a step invariant "
+                                          "has one", at)
+            got = infer(node, {}, kinds)
+            if got not in ("bool", "any"):
+                raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
+        except ExpressionError as exc:
+            out.append((path, f"{exc} (column {exc.column} of {text!r})"))
     return out
 
 
@@ -173,7 +227,7 @@ class _Checks:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.props = declared(game.spec)
+        self.props = declared(game.spec, game.ruleset)
         self.kinds = constant_kinds(game.spec)
         self._compiler_names = constant_values(game.spec)
         comp = Compiler(game.lang_constants, self._compiler_names)
@@ -288,6 +342,8 @@ class _Why:
                 inner = {**bound, str(var.value): x}
                 if not _value(c, body, s, inner):
                     return self.why(body, inner, {**kinds, str(var.value): ELEMENT.get(ck, "any")})
+        if node.op == "or" and node.args:  # every case is false: why the last, the claim, is
+            return self.why(node.args[-1], bound, kinds)
         if node.op == "if":  # a choice: why the branch it takes is false
             cond, yes, no = node.args
             return self.why(yes if _value(c, cond, s, bound) else no, bound, kinds)
@@ -308,8 +364,9 @@ class _Why:
                     value = _value(c, part, s, bound)
                     said.append(f"{self.show(part)} is {_name(game, infer(part, kinds, c.kinds), value)}")
             return f"{where}{self.show(node)} is false ({', '.join(said)})"
-        if node.op == "call" and node.args and node.value != "old":  # a primitive: the values it was given
+        call = node.args[0] if node.op == "not" and node.args else node
+        if call.op == "call" and call.args and call.value != "old":  # a primitive: the values it was given
             vals = ", ".join(f"{self.show(a)} is {_name(game, infer(a, kinds, c.kinds), _value(c, a, s, bound))}"
-                             for a in node.args)
+                             for a in call.args)
             return f"{where}{self.show(node)} is false ({vals})"
         return f"{where}{self.show(node)} is false"

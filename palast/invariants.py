@@ -121,45 +121,8 @@ def next_player(game: Game, before: State, action: Action, after: State,
 
 
 
-def muted_card_does_nothing(game: Game, before: State, action: Action, after: State,
-                            events: Sequence[Event]) -> str | None:
-    """muted-card-does-nothing: a card of the banned role, the card that ends the round and,
-    under the sixth-played reading, a player's sixth card played only move from hand to
-    display; a banned role that may not be played is played only as a forced whisper."""
-    if not isinstance(action, Play) or before.decision.kind is not K.PLAY:
-        return None
-    p = before.decision.player
-    card = action.card
-    role = card % game.cards.role_count
-    role_id = game.spec.roles[role]
-    banned = before.king_in_force == role
-    if banned and not game.spec.role_actions[role_id].playable_when_banned and not before.decision.forced:
-        return f"{game.colour_name(p)} played {game.cards.format_card(card)}, a banned role that may not be played"
-    sixth = game.params["action.sixth_played"]
-    silent = (banned or after.round_end is not None
-              or (sixth.value == "sixth-played" and after.played[p] == game.six))
-    if not silent:
-        return None
-    why = "banned" if banned else "ending the round" if after.round_end is not None else "the sixth played"
-    if game.spec.flow.decisions[after.decision.kind.value].role:  # a decision of a role's action
-        return f"{game.cards.format_card(card)} ({why}) opened a {after.decision.kind.value} decision"
-    hand = list(before.hands[p])
-    hand.remove(card)
-    same = (after.hands[p] == tuple(hand) and after.displays[p] == before.displays[p] + (card,)
-            and all(after.hands[s] == before.hands[s] and after.displays[s] == before.displays[s]
-                    for s in range(game.n) if s != p)
-            and (after.deck, after.deck_hidden, after.deck_bottom, after.unseen, after.discard)
-            == (before.deck, before.deck_hidden, before.deck_bottom, before.unseen, before.discard)
-            and (after.king_deck, after.king_hidden, after.king_unseen, after.king_in_force, after.king_spent)
-            == (before.king_deck, before.king_hidden, before.king_unseen, before.king_in_force, before.king_spent))
-    if not same:
-        return f"{game.cards.format_card(card)} ({why}) moved cards other than itself"
-    return None
-
-
 STEP_CHECKS: dict[str, StepCheck] = {
     "next-player": next_player,
-    "muted-card-does-nothing": muted_card_does_nothing,
 }
 #: The invariants palast checks by hand-written code (step invariants, about an action's
 #: before and after); every state invariant is declared as an expression instead

@@ -201,6 +201,9 @@ class Invariant:
     holds: str | None = None
     lemmas: tuple[Lemma, ...] = ()
     let: Mapping[str, str] = field(default_factory=dict)
+    #: names that depend on a variation point's reading: ``point`` and, per reading (and
+    #: ``open``), ``{"let": {name: expression}}``
+    readings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -434,7 +437,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     invariants = {
         i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}),
                            i.get("holds"), tuple(Lemma(x["id"], x["statement"], x["holds"])
-                                                 for x in i.get("lemmas", ())), dict(i.get("let", {})))
+                                                 for x in i.get("lemmas", ())), dict(i.get("let", {})),
+                           dict(i.get("readings", {})))
         for i in docs["invariants.yaml"].data["invariants"]
     }
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,

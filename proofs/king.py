@@ -1,4 +1,4 @@
-"""The banned role (invariant ``banned-role``).
+"""The banned role (invariants ``banned-role`` and ``muted-card-does-nothing``).
 
 At most one role is banned (the encoding holds one banned role), it is the role of the
 King card in force (card-conservation), and it is never a role
@@ -12,9 +12,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, prove_invariant
+from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
@@ -30,9 +31,28 @@ def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, banned_not_marshal, name="banned-role", out_dir=opts.out_dir)
 
 
+def muted(ctx: Context, kind: DecisionKind) -> Any:
+    """muted-card-does-nothing of the action from ``ctx.s`` to ``ctx.t``, compiled from its
+    declaration (:mod:`proofs.lang_z3`), as the game's ruleset reads sixth-card-action."""
+    return declared(ctx.t, "muted-card-does-nothing", ctx.s)
+
+
+def _run_muted(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, (DecisionKind.PLAY,), muted)
+    if ok:
+        return Outcome("proved", f"every play ({where})")
+    return Outcome("counterexample", f"a card that does not act moves something else: {where}")
+
+
 def obligations(spec: Spec) -> list[Obligation]:
-    """This family's obligations, one per ruleset."""
-    return [Obligation("banned-role", r, "proved", "the banned role is never the Marshal",
-                       partial(_run, ruleset=r), FAMILY, ("banned-role",),
-                       needs=STRENGTHENING)
-            for r in spec.rulesets]
+    """This family's obligations, one per ruleset and invariant."""
+    out = []
+    for r in spec.rulesets:
+        out.append(Obligation("banned-role", r, "proved", "the banned role is never the Marshal",
+                              partial(_run, ruleset=r), FAMILY, ("banned-role",), needs=STRENGTHENING))
+        out.append(Obligation("muted-card-does-nothing", r, "proved",
+                              "a card that does not act only moves from hand to display, and a banned Jester is "
+                              "played only from a hand of banned Jesters",
+                              partial(_run_muted, ruleset=r), FAMILY, ("muted-card-does-nothing",),
+                              needs=STRENGTHENING))
+    return out

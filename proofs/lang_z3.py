@@ -210,6 +210,9 @@ class Z3Back:
         self.calls: dict[str, Callable[..., Any]] = {
             "hand": lambda p: self._zone(lay.hand, p),
             "follows": lambda a, b: self._follows(a, b),
+            "in_action": lambda d: _or([_eq(d, code(K(x.name))) for x in lay.game.spec.flow.decisions.values()
+                                        if x.role]),
+            "minus": _minus,
             "display": lambda p: self._zone(lay.disp, p),
             "score": lambda p: s.at_seat(p, lambda q: s[f"sc{q}"]),
             "played": lambda p: s.at_seat(p, lambda q: s[f"pl{q}"]),
@@ -475,6 +478,20 @@ def _without(c: Coll, x: Any) -> Coll:
     return Coll(c.kind, items)
 
 
+def _minus(c: Coll, less: Coll) -> Coll:
+    """``minus(c, less)``: per element, the multiplicity in ``c`` less the one in ``less``,
+    never below zero."""
+    other = dict(less.items)
+    items: list[tuple[int, Any]] = []
+    for e, m in c.items:
+        o = other.get(e, 0)
+        if isinstance(m, int) and isinstance(o, int):
+            items.append((e, max(m - o, 0)))
+        else:
+            items.append((e, ite(_n(m) > _n(o), _n(m) - _n(o), 0)))
+    return Coll(c.kind, items)
+
+
 def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> Any:
     """The Z3 value of the declared expression ``text`` (a rule's logic, e.g. a choice's
     ``options``) on ``s``, with the names of ``env`` bound to the values given (e.g.
@@ -493,7 +510,7 @@ def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> 
 _TEXTS: dict[str, Node] = {}
 
 
-_PARSED: dict[int, tuple[Any, dict[str, Node]]] = {}
+_PARSED: dict[tuple[int, str], tuple[Any, dict[str, Node]]] = {}
 #: compiled terms per symbolic position, by property and the position's field terms (a
 #: proof asks for the same property of the same position once per case it checks)
 _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple[int, ...]], Any]] = (
@@ -510,10 +527,10 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     """
     from palast.invariant_lang import declared as all_declared
 
-    spec = s.lay.game.spec
-    got = _PARSED.get(id(spec))
+    spec, ruleset = s.lay.game.spec, s.lay.game.ruleset
+    got = _PARSED.get((id(spec), ruleset))
     if got is None or got[0] is not spec:
-        got = _PARSED[id(spec)] = (spec, {p.id: p.node for p in all_declared(spec)})
+        got = _PARSED[id(spec), ruleset] = (spec, {p.id: p.node for p in all_declared(spec, ruleset)})
     key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
     terms = _TERMS.get(s)
     if terms is None:

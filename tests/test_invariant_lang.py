@@ -243,3 +243,43 @@ def test_lemmas_hold_in_every_position_of_real_play(spec: Spec, n: int) -> None:
         for s in _positions(game, range(3), every=1):
             problems = [x for x in state_problems(game, s, lemmas=True) if x[0] in lemmas]
             assert not problems, problems
+
+
+SIXTH = (Path(__file__).resolve().parent.parent / "examples" / "sixth-card-played.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("ruleset", ["source-a", "source-b"])
+def test_an_invariant_reads_the_rulesets_reading(spec: Spec, ruleset: str) -> None:
+    """muted-card-does-nothing takes "the sixth card played" as the ruleset reads
+    sixth-card-action (its readings block): under source-b red's sixth card played may not
+    act, so a Treasurer that opened a decision would be reported; under source-a it acts,
+    and the same action is no concern of this invariant."""
+    from tests.positions import position
+
+    game, s = position(spec, ruleset, SIXTH, check=False)
+    play = next(a for a in game.legal_actions(s) if game.cards.format_card(a.card) == "treasurer/red")
+    after = game.apply(s, play).state
+    assert failure(game, "muted-card-does-nothing", after, s) is None
+    tampered = replace(after, decision=replace(after.decision, kind=K.DISCARD, player=0))
+    got = failure(game, "muted-card-does-nothing", tampered, s)
+    if spec.reading(ruleset, "sixth-card-action") == "sixth-played":
+        assert got is not None and "in_action(decision)" in got and "decision is discard" in got, got
+    else:
+        assert got is None
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('      open: {let: {sixth: "false"}}\n', "",
+     "(invariants[13].readings): gives no let for open of sixth-card-action"),
+    ("      point: sixth-card-action\n", "      point: sixth-card-actoin\n",
+     "(invariants[13].readings.point): unknown variation point 'sixth-card-actoin'"),
+    ("sixth-played: {let: {sixth: played(mover) == six}}", "sixth-played: {let: {sixth: played(mover) == sx}}",
+     "(invariants[13].holds): unknown name 'sx'"),
+])
+def test_spec_check_refuses_a_bad_readings_block(tmp_path: Path, old: str, new: str, message: str) -> None:
+    from palast.errors import SpecError
+    from palast.spec import load_spec
+
+    with pytest.raises(SpecError) as exc:
+        load_spec(edited_spec(tmp_path, "invariants.yaml", old, new))
+    assert message in str(exc.value)

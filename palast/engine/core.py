@@ -108,6 +108,8 @@ class GameCore:
         }
         number = {kind: i for i, kind in enumerate(DecisionKind)}
         constants["FLOW"] = frozenset((number[DecisionKind(a)], number[DecisionKind(b)]) for a, b in spec.flow.pairs())
+        constants["ROLE_DECISIONS"] = frozenset(number[DecisionKind(d.name)] for d in spec.flow.decisions.values()
+                                                if d.role)
         #: the constants every rule-language expression of this game is compiled with
         self.lang_constants: dict[str, object] = constants
         parameter_of = {point: name for name, (point, _) in table.items()}

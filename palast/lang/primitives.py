@@ -15,7 +15,8 @@ roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``O
 (seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``,
 ``ROLES``, ``KINGS`` (the King cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP``
 (decision kinds), ``DKI`` (decision kind -> its number), ``FLOW`` (the pairs of decision
-numbers the declared flow allows, :meth:`palast.flow_spec.Flow.pairs`) and ``GAME``; ``D`` is
+numbers the declared flow allows, :meth:`palast.flow_spec.Flow.pairs`), ``ROLE_DECISIONS`` (the
+numbers of the decisions of the roles' actions) and ``GAME``; ``D`` is
 the position.
 """
 
@@ -99,6 +100,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "of spec/roles.yaml, written with _ for -)", "DKI[D.decision.kind]"),
     _P("follows", ("decision", "decision"), "bool", "whether the second decision may come right after the first: "
        "the turn's state machine (spec/flow.yaml and the roles' choices) declares it", "(({0}, {1}) in FLOW)"),
+    _P("in_action", ("decision",), "bool", "whether the decision is one a role's action asks for (its choices in "
+       "spec/roles.yaml)", "({0} in ROLE_DECISIONS)"),
     _P("dealing", (), "bool", "the next action is a deal (chance)", "(D.decision.kind is K_DEAL)"),
     _P("game_over", (), "bool", "the game is over", "(D.decision.kind is K_OVER)"),
     _P("stopped", (), "bool", "play stopped at an open variation point (a gap)", "(D.decision.kind is K_GAP)"),
@@ -119,6 +122,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "tuple(dict.fromkeys({0}))"),
     _P("without", ("*", "*"), "=", "a collection less one copy of an element (unchanged if absent)",
        "_without({0}, {1})"),
+    _P("minus", ("*", "*"), "=", "the first collection less the elements of the second, one copy each (what an "
+       "action took out of a zone: minus(old(hand(p)), hand(p)))", "_minus({0}, {1})"),
     _P("in_order", ("*",), "=", "a collection sorted in the engine's card order (colour, then role)",
        "tuple(sorted({0}))"),
     _P("occurrences", ("*", "*"), "int", "how many times an element is in a collection", "{0}.count({1})"),
@@ -155,6 +160,18 @@ def _without(items: tuple[object, ...], x: object) -> tuple[object, ...]:
     return items[:i] + items[i + 1:]
 
 
+def _minus(items: tuple[object, ...], less: tuple[object, ...]) -> tuple[object, ...]:
+    """``items`` without one copy of each element of ``less`` (in ``items``' order)."""
+    rest = list(less)
+    out = []
+    for x in items:
+        if x in rest:
+            rest.remove(x)
+        else:
+            out.append(x)
+    return tuple(out)
+
+
 def _fewest(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
     """The elements of ``items`` whose key (``keys``, in the same order) is smallest."""
     low = min(keys)
@@ -168,4 +185,4 @@ def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
 
 
 #: Helper functions the templates call.
-RUNTIME: Mapping[str, object] = {"_without": _without, "_fewest": _fewest, "_most": _most}
+RUNTIME: Mapping[str, object] = {"_without": _without, "_minus": _minus, "_fewest": _fewest, "_most": _most}
