@@ -1,20 +1,18 @@
 """Checking the invariants of ``spec/invariants.yaml`` on positions and actions.
 
-Every ``state`` invariant, every strengthening lemma and every ``step`` invariant with a
-``holds`` is declared as a rule-language expression in the spec and compiled by
-:mod:`palast.invariant_lang`; nothing here restates one. The other step invariants, about
-an action's before and after, are still functions here (:data:`STEP_CHECKS`), each
-returning ``None`` when the invariant holds, else a message saying what is wrong;
-``palast spec check`` fails when an invariant has neither an expression nor a function, or
-a function has no invariant.
+Every invariant, state or step, and every strengthening lemma is declared as a
+rule-language expression in the spec (``holds``) and compiled by
+:mod:`palast.invariant_lang`; nothing here restates one. This module evaluates them on a
+position or an action for the engine's check mode and the tests, and holds the bounds the
+stateful tests derive from them (:func:`round_action_bound`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from palast.engine.actions import Action, NextPlayer, Play
+from palast.engine.actions import Action
 from palast.engine.events import Event
 from palast.engine.state import DecisionKind, State
 from palast.invariant_lang import checks
@@ -23,9 +21,6 @@ if TYPE_CHECKING:
     from palast.engine.game import Game
 
 K = DecisionKind
-
-StepCheck = Callable[["Game", State, Action, State, Sequence[Event]], "str | None"]
-
 
 
 
@@ -64,70 +59,6 @@ def _progress(game: Game, s: State) -> int:
     nr = game.cards.role_count
     guards = _guard_roles(game)
     return sum(len(d) for d in s.displays) + sum(1 for d in s.displays for c in d if c % nr in guards)
-
-
-def _turn_card(before: State, action: Action) -> int:
-    return action.card if isinstance(action, Play) else before.last_card
-
-
-def next_player(game: Game, before: State, action: Action, after: State,
-                events: Sequence[Event]) -> str | None:
-    """next-player: when a turn ends, the player whose colour the card played shows takes the
-    next turn; after a neutral card, the player with fewest cards displayed, and on a tie the
-    player who played names one of exactly the tied players (or, as the ruleset reads it,
-    the first of them in seat order takes it, or play stops at the open point)."""
-    if after.round_end is not None or before.decision.kind is K.DEAL:
-        return None
-    d = after.decision
-    tie_param = game.params["neutral.tie"]
-    tie_gap = d.kind is K.GAP and d.point == tie_param.point and after.last_card >= 0
-    turn_over = d.kind in (K.PLAY, K.NEXT_PLAYER) or (d.kind is K.GAP and after.last_card == -1) or tie_gap
-    if not turn_over:
-        return None
-    card = _turn_card(before, action)
-    if card < 0:
-        return "the turn passed without a card played"
-    nr = game.cards.role_count
-    colour = card // nr
-    who = game.colour_name(after.actor)
-    if colour != game.cards.neutral:
-        want = game.seat_of_colour.get(colour, -1)
-        if d.kind not in (K.PLAY, K.GAP) or after.actor != want:
-            return (f"after {game.cards.format_card(card)} the turn went to {who} "
-                    f"({d.kind.value}), not to the card's colour")
-        return None
-    counts = [len(x) for x in after.displays]
-    low = min(counts)
-    tied = [s for s in range(game.n) if counts[s] == low]
-    if isinstance(action, NextPlayer):
-        if action.seat not in tied:
-            return f"{game.colour_name(action.seat)} was named next but does not display the fewest cards"
-        return None
-    if len(tied) == 1:
-        want_one = tied[0]
-    elif tie_param.is_gap:
-        return None if tie_gap else "a tie after a neutral card did not stop at the open neutral-tie point"
-    elif tie_param.value == "seat-order":
-        want_one = tied[0]
-    else:
-        if d.kind is not K.NEXT_PLAYER or sorted(d.options) != tied or d.player != before.actor:
-            return (f"a tie for fewest cards ({', '.join(map(game.colour_name, tied))}) after a neutral card "
-                    "must let the player who played name the next player among exactly them")
-        return None
-    if d.kind is K.NEXT_PLAYER or after.actor != want_one:
-        return f"after a neutral card the turn went to {who}, not to {game.colour_name(want_one)}"
-    return None
-
-
-
-
-STEP_CHECKS: dict[str, StepCheck] = {
-    "next-player": next_player,
-}
-#: The invariants palast checks by hand-written code (step invariants, about an action's
-#: before and after); every state invariant is declared as an expression instead
-#: (``holds`` in spec/invariants.yaml, :mod:`palast.invariant_lang`).
-IMPLEMENTED: frozenset[str] = frozenset(STEP_CHECKS)
 
 
 def representation_problem(game: Game, s: State) -> str | None:
@@ -171,10 +102,6 @@ def step_problems(game: Game, before: State, action: Action, after: State,
     for prop in c.props:
         if prop.step and not c.fns[prop.id](after, before):
             out.append((prop.id, c.why(prop, after, before)))
-    for name, fn in STEP_CHECKS.items():
-        msg = fn(game, before, action, after, events)
-        if msg:
-            out.append((name, msg))
     return out
 
 

@@ -32,7 +32,7 @@ from palast.invariant_lang import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node
-from proofs.encoding import ZState, code, ite, maximum, minimum, total
+from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
 
 K = DecisionKind
 
@@ -221,6 +221,10 @@ class Z3Back:
                                                  0 if isinstance(p, int) else ite(p != q, 1, 0))
                                                 for q in range(lay.n)]),
             "role": self._role_of,
+            "colour": self._colour_of,
+            "neutral": lambda c: _eq(self._colour_of(c), NEUTRAL),
+            "owner": lambda col: col if isinstance(col, int) else ite(col >= 0, col, -1),
+            "seat": lambda p: p,
             "roles": self._roles,
             "count": lambda c: self._count(c),
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
@@ -309,6 +313,23 @@ class Z3Back:
         out: Any = z3.IntVal(-1)
         for k in range(len(roles) - 1, -1, -1):
             out = ite(card == k, roles[k], out)
+        return out
+
+    def _colour_of(self, card: Any) -> Any:
+        """A card kind's colour, written as the seat that plays it (the encoding knows seats,
+        not colours; the seated colours and the seats match one to one), ``NEUTRAL`` for the
+        neutral colour, -3 for no card (which has no colour).
+
+        :raises NotCompiled: at the role level, which forgets colours.
+        """
+        seats = [k.seat for k in self.lay.kinds]
+        if ANY in seats:
+            raise NotCompiled("colours are forgotten at the role level: prove this at the card level")
+        if isinstance(card, int):
+            return seats[card] if card >= 0 else -3
+        out: Any = z3.IntVal(-3)
+        for k in range(len(seats) - 1, -1, -1):
+            out = ite(card == k, seats[k], out)
         return out
 
     def _join(self, a: Coll, b: Coll) -> Coll:

@@ -85,7 +85,7 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
 
 
 #: The encoding level each invariant is proved at where it is not the role level.
-LEVELS = {"card-conservation": "card"}
+LEVELS = {"card-conservation": "card", "next-player": "card"}
 #: Overrides of :func:`z3_forms` (tests replace a form in memory here).
 Z3_FORMS: dict[str, tuple[str, Callable[..., Any]] | None] = {}
 

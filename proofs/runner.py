@@ -29,7 +29,7 @@ from palast.spec import Spec, load_spec
 from proofs.obligation import Obligation, Options, Outcome, Unknown
 
 #: The families of obligations, in the order they are listed.
-FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination",
+FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination", "turn",
             "can_act", "cupbearer", "reachability", "differential", "nonvacuous")
 
 

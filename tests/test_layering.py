@@ -77,9 +77,6 @@ EXCEPTIONS: Mapping[tuple[str, str], str] = {
     ("palast.spec", "palast.engine.state"):
         "cross_check (in load_spec) requires a decision rule of spec/visibility.yaml to name a decision kind "
         "(DecisionKind); it goes when the decisions are declared in spec/",
-    ("palast.spec", "palast.invariants"):
-        "cross_check (in load_spec) reports an invariant of spec/invariants.yaml that has no implementation "
-        "(IMPLEMENTED); it goes with the implementation table",
 }
 
 _STRENGTHENING = ("the inductive prover's strengthening (proofs.invariant, strengthening) gathers one conjunct "

@@ -73,6 +73,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("score", ("seat",), "int", "a player's score", "D.scores[{0}]"),
     _P("played", ("seat",), "int", "the cards a player has played this round", "D.played[{0}]"),
     _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
+    _P("seat", ("seat",), "int", "a player's place in seat order, from 0 (compare two players with seat(p) < seat(q))",
+       "{0}"),
     _P("others", ("seat",), "seats", "every player but the one given, in seat order", "OTHERS[{0}]"),
     _P("old", ("*",), "=", "the value of the expression in the position before the action (only in a step "
        "invariant)", "{0}"),

@@ -1,0 +1,45 @@
+"""Who takes the next turn (invariant ``next-player``).
+
+When a turn is over and the round goes on, the player to move is the owner of the colour of
+the card played this turn; after a neutral card, a player with the fewest cards displayed,
+and on a tie for fewest the one the ruleset's reading of neutral-tie names (the player who
+played names one, the first in seat order moves, or play stops at the open point). The
+claim is the invariant's declaration (``spec/invariants.yaml``) compiled to Z3; it reads
+colours, so it is proved at the card level.
+Clauses: A.play.next, A.play.grey, B.turn.next, B.turn.brown.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from palast.engine.state import DecisionKind
+from palast.spec import Spec
+from proofs.invariant import STRENGTHENING, Context, prove_step
+from proofs.lang_z3 import declared
+from proofs.obligation import Obligation, Options, Outcome
+from proofs.transition import ACTION_KINDS
+
+FAMILY = "turn"
+
+
+def next_claim(ctx: Context, kind: DecisionKind) -> Any:
+    """next-player of the action from ``ctx.s`` to ``ctx.t``, compiled from its declaration."""
+    return declared(ctx.t, "next-player", ctx.s)
+
+
+def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, ACTION_KINDS, next_claim, level="card")
+    if ok:
+        return Outcome("proved", f"every action of every kind ({where}, card level)")
+    return Outcome("counterexample", f"the turn goes to another player: {where}")
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """This family's obligations, one per ruleset."""
+    return [Obligation("next-player", r, "proved",
+                       "a turn passes to the owner of the card's colour, or after a neutral card to a player "
+                       "with the fewest cards displayed (a tie as the ruleset reads it)",
+                       partial(_run, ruleset=r), FAMILY, ("next-player",), needs=STRENGTHENING)
+            for r in spec.rulesets]
