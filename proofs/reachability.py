@@ -38,12 +38,10 @@ from proofs.encoding import ZState, code, maximum
 from proofs.invariant import (
     STRENGTHENING,
     context,
-    in_round,
     prove_invariant,
     prove_step,
-    role_on_table,
-    role_with_action,
 )
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.search import Unroller, find_path, replay
 from proofs.transition import ACTION_KINDS, WHISPER
@@ -54,16 +52,9 @@ FAMILY = "reachability"
 
 
 def deck_reserve(s: ZState) -> Any:
-    """deck-reserve: inside a round, draw deck + Maids displayed + Guards displayed -
-    a pending take-back ≥ the draw deck right after a deal (+ 1 while a Maid's discard or
-    draw is pending)."""
-    lay = s.lay
-    maid = role_with_action(lay, "discard-and-draw")
-    guard = role_with_action(lay, "take-back")
-    reserve = (s.deck_size() + role_on_table(s, maid) + role_on_table(s, guard)
-               - z3.If(s["dk"] == code(K.TAKE_BACK), 1, 0))
-    pending_draw = z3.If(z3.Or(s["dk"] == code(K.DISCARD), s["dk"] == code(K.DRAW)), 1, 0)
-    return z3.Implies(in_round(s), reserve >= lay.deck_after_deal + pending_draw)
+    """deck-reserve (a lemma of hand-plus-display), compiled from its declaration
+    (:mod:`proofs.lang_z3`)."""
+    return declared(s, "deck-reserve")
 
 
 def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -339,7 +330,7 @@ def obligations(spec: Spec) -> list[Obligation]:
         out.append(Obligation("deck-reserve", r, "proved",
                               "inside a round the draw deck plus Maids and Guards displayed never falls below the "
                               "deck after the deal",
-                              partial(_run_reserve, ruleset=r), FAMILY, (),
+                              partial(_run_reserve, ruleset=r), FAMILY, ("hand-plus-display",),
                               needs=STRENGTHENING))
         out.append(Obligation("maid-empty-deck", r, "no-such-state",
                               "no Maid is played on an empty draw deck in a game from a real deal",
