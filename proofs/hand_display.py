@@ -15,13 +15,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS
 
 FAMILY = "hand_display"
 #: The lemma of hand-plus-display that the strengthening assumes.
@@ -33,16 +31,11 @@ def after_deal(s: ZState) -> Any:
     return declared(s, LEMMA)
 
 
-def _step(ctx: Context, kind: DecisionKind) -> Any:
-    """hand-plus-display of the action from ``ctx.s`` to ``ctx.t``, compiled from its declaration."""
-    return declared(ctx.t, "hand-plus-display", ctx.s)
-
-
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     out = prove_invariant(spec, ruleset, after_deal, name=LEMMA, out_dir=opts.out_dir)
     if out.result != "proved":
         return out
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS, _step)
+    ok, where = prove_declared_step(spec, ruleset, "hand-plus-display")
     if not ok:
         return Outcome("counterexample", f"hand plus display changes otherwise: {where}")
     return Outcome("proved", f"{out.detail}; every action of every kind keeps the step invariant ({where})")

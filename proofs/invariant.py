@@ -351,6 +351,20 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...],
     return True, f"{', '.join(map(str, player_counts(spec)))} players"
 
 
+def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[DecisionKind, ...] = ACTION_KINDS,
+                        *, level: str = "role") -> tuple[bool, str]:
+    """:func:`prove_step` of the declared step invariant ``invariant`` (its ``holds`` in
+    spec/invariants.yaml compiled to Z3 by :mod:`proofs.lang_z3`) over the actions of
+    ``kinds``.
+
+    :returns: ``(True, summary)`` or ``(False, where it fails)``.
+    :raises Unknown: if a check is undecided.
+    """
+    from proofs.lang_z3 import declared
+
+    return prove_step(spec, ruleset, kinds, lambda ctx, kind: declared(ctx.t, invariant, ctx.s), level=level)
+
+
 def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, well_formed, name="decisions-well-formed", out_dir=opts.out_dir)
 

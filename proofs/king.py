@@ -15,7 +15,7 @@ from typing import Any
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
@@ -31,14 +31,8 @@ def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, banned_not_marshal, name="banned-role", out_dir=opts.out_dir)
 
 
-def muted(ctx: Context, kind: DecisionKind) -> Any:
-    """muted-card-does-nothing of the action from ``ctx.s`` to ``ctx.t``, compiled from its
-    declaration (:mod:`proofs.lang_z3`), as the game's ruleset reads sixth-card-action."""
-    return declared(ctx.t, "muted-card-does-nothing", ctx.s)
-
-
 def _run_muted(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (DecisionKind.PLAY,), muted)
+    ok, where = prove_declared_step(spec, ruleset, "muted-card-does-nothing", (DecisionKind.PLAY,))
     if ok:
         return Outcome("proved", f"every play ({where})")
     return Outcome("counterexample", f"a card that does not act moves something else: {where}")

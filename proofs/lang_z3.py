@@ -307,13 +307,7 @@ class Z3Back:
         return Coll("roles", [(r, _sum(ms)) for r, ms in sorted(by.items())])
 
     def _role_of(self, card: Any) -> Any:
-        roles = [k.role for k in self.lay.kinds]
-        if isinstance(card, int):
-            return roles[card] if card >= 0 else -1
-        out: Any = z3.IntVal(-1)
-        for k in range(len(roles) - 1, -1, -1):
-            out = ite(card == k, roles[k], out)
-        return out
+        return _per_kind(card, [k.role for k in self.lay.kinds], -1)
 
     def _colour_of(self, card: Any) -> Any:
         """A card kind's colour, written as the seat that plays it (the encoding knows seats,
@@ -325,12 +319,7 @@ class Z3Back:
         seats = [k.seat for k in self.lay.kinds]
         if ANY in seats:
             raise NotCompiled("colours are forgotten at the role level: prove this at the card level")
-        if isinstance(card, int):
-            return seats[card] if card >= 0 else -3
-        out: Any = z3.IntVal(-3)
-        for k in range(len(seats) - 1, -1, -1):
-            out = ite(card == k, seats[k], out)
-        return out
+        return _per_kind(card, seats, -3)
 
     def _join(self, a: Coll, b: Coll) -> Coll:
         got: dict[int, list[Any]] = {}
@@ -497,6 +486,17 @@ def _without(c: Coll, x: Any) -> Coll:
         else:
             items.append((e, ite(z3.And(_b(hit), _b(_positive(m))), _n(m) - 1, _n(m))))
     return Coll(c.kind, items)
+
+
+def _per_kind(card: Any, values: list[int], none: int) -> Any:
+    """The value of ``values`` (one per card kind) for ``card`` (a kind, known or a Z3
+    term), ``none`` for no card (-1)."""
+    if isinstance(card, int):
+        return values[card] if card >= 0 else none
+    out: Any = z3.IntVal(none)
+    for k in range(len(values) - 1, -1, -1):
+        out = ite(card == k, values[k], out)
+    return out
 
 
 def _minus(c: Coll, less: Coll) -> Coll:

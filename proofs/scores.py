@@ -16,19 +16,12 @@ from typing import Any
 from palast.engine.state import DecisionKind
 from palast.spec import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, Context, prove_invariant, prove_step
+from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS
 
 K = DecisionKind
 FAMILY = "scores"
-
-
-def _rise(ctx: Context, kind: DecisionKind) -> Any:
-    """scores-rise-slowly of the action from ``ctx.s`` to ``ctx.t``, compiled from its
-    declaration (:mod:`proofs.lang_z3`)."""
-    return declared(ctx.t, "scores-rise-slowly", ctx.s)
 
 
 def over_at_target(s: ZState) -> Any:
@@ -37,7 +30,7 @@ def over_at_target(s: ZState) -> Any:
 
 
 def _run_rise(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS, _rise)
+    ok, where = prove_declared_step(spec, ruleset, "scores-rise-slowly")
     if ok:
         return Outcome("proved", f"every action of every kind ({where})")
     return Outcome("counterexample", f"scores change otherwise: {where}")

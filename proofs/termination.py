@@ -31,9 +31,9 @@ from palast.spec import Spec
 from proofs.encoding import ZState, code, total
 from proofs.invariant import (
     STRENGTHENING,
-    Context,
     in_round,
     player_counts,
+    prove_declared_step,
     prove_invariant,
     prove_step,
     role_on_table,
@@ -41,7 +41,6 @@ from proofs.invariant import (
 )
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS
 
 K = DecisionKind
 FAMILY = "termination"
@@ -84,14 +83,8 @@ def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return Outcome("proved", f"plays per round <= six x players + 1 ({bounds})")
 
 
-def turn_claim(ctx: Context, kind: DecisionKind) -> Any:
-    """turn-is-bounded of the action from ``ctx.s`` to ``ctx.t``, compiled from its
-    declaration: the action moves along the declared flow."""
-    return declared(ctx.t, "turn-is-bounded", ctx.s)
-
-
 def _run_actions(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS, turn_claim)
+    ok, where = prove_declared_step(spec, ruleset, "turn-is-bounded")
     if not ok:
         return Outcome("counterexample", f"an action leaves the declared flow: {where}")
     per_turn = spec.flow.turn_actions_max()
@@ -101,8 +94,7 @@ def _run_actions(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 
 
 def _run_progress(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS,
-                           lambda ctx, kind: declared(ctx.t, "round-progress", ctx.s))
+    ok, where = prove_declared_step(spec, ruleset, "round-progress")
     if ok:
         return Outcome("proved", f"every action of every kind ({where})")
     return Outcome("counterexample", f"the measure changes otherwise: {where}")

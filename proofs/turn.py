@@ -12,25 +12,16 @@ Clauses: A.play.next, A.play.grey, B.turn.next, B.turn.brown.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
-from palast.engine.state import DecisionKind
 from palast.spec import Spec
-from proofs.invariant import STRENGTHENING, Context, prove_step
-from proofs.lang_z3 import declared
+from proofs.invariant import STRENGTHENING, prove_declared_step
 from proofs.obligation import Obligation, Options, Outcome
-from proofs.transition import ACTION_KINDS
 
 FAMILY = "turn"
 
 
-def next_claim(ctx: Context, kind: DecisionKind) -> Any:
-    """next-player of the action from ``ctx.s`` to ``ctx.t``, compiled from its declaration."""
-    return declared(ctx.t, "next-player", ctx.s)
-
-
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS, next_claim, level="card")
+    ok, where = prove_declared_step(spec, ruleset, "next-player", level="card")
     if ok:
         return Outcome("proved", f"every action of every kind ({where}, card level)")
     return Outcome("counterexample", f"the turn goes to another player: {where}")
