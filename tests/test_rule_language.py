@@ -159,3 +159,17 @@ def test_every_declared_expression_shows_as_itself(spec: Spec) -> None:
 
     for prop in declared(spec):
         assert _shape(parse(show(prop.node))) == _shape(prop.node), prop.id
+
+
+def test_a_primitive_used_once_says_why_it_is_one(spec: Spec) -> None:
+    """A primitive that one declaration uses (or none) is listed with a reason
+    (``ALONE``), and a listed one is still used at most once (else the list is stale)."""
+    from palast.lang.primitives import ALONE
+    from palast.lang.usage import primitive_uses
+
+    uses = primitive_uses(spec)
+    alone = {name for name, owners in uses.items() if len(owners) <= 1}
+    assert alone == set(ALONE), (sorted(alone - set(ALONE)), sorted(set(ALONE) - alone))
+    # the count sees every kind of declaration: a rule's logic, an invariant, a lemma, a readings branch
+    assert "role.wizard" in uses["upto"] and "turn-is-bounded" in uses["follows"]
+    assert "hand-plus-display" in uses["round"] and "muted-card-does-nothing" in uses["six"]

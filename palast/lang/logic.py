@@ -97,7 +97,7 @@ def reading_lets(raw: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-def _expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tuple[str, ...]]]:
+def expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tuple[str, ...]]]:
     """Every expression of ``decl``: (key path inside the block, text, extra names)."""
     raw = decl.raw
     for name, text in (raw.get("let") or {}).items():
@@ -155,7 +155,7 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
             if reading != "point" and isinstance(eff, Mapping) and tuple(eff.get("let") or {}) != reading_lets(d.raw):
                 out.append((d.place, ("readings", reading, "let"),
                             f"every reading must name the same values ({', '.join(reading_lets(d.raw)) or 'none'})"))
-        for path, text, extra in _expressions(d):
+        for path, text, extra in expressions(d):
             names = scope | set(extra)
             if path[0] == "let":
                 names |= set(lets[:lets.index(str(path[1]))])

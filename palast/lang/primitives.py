@@ -155,6 +155,29 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
 )}
 
 
+#: Why a primitive that one declaration (or none) uses is a primitive of its own rather than
+#: composed from others (the book lists these; ``tests/test_rule_language.py`` fails for a
+#: primitive used once without a reason here).
+ALONE: Mapping[str, str] = {
+    "nobody": "the word for no player; a value, not logic",
+    "hand_size": "a number of the box (spec/game.yaml), read as it is",
+    "round": "reads the round number the position records",
+    "tally": "reads what the position records (the cards played in the rounds a player scored in)",
+    "forced_whisper": "reads how the position records the round's end (a whisper forced by banned Jesters)",
+    "seat": "a fact of the seating (seat order), not of the rules",
+    "follows": "looks up the declared flow of spec/flow.yaml, which is data; the primitive adds no logic",
+    "in_action": "looks up the roles' declared decisions (spec/roles.yaml choices), which are data",
+    "can_act": "asks the engine for the legal actions of the position, that is every rule of legality as "
+               "declared; composing it here would write those rules a second time",
+    "without": "a general operation on collections",
+    "empty": "a general operation on collections",
+    "upto": "a general operation on numbers",
+    "smaller": "a general operation on numbers",
+    "fewest": "a general operation on collections (the elements with the least of a value)",
+    "most": "a general operation on collections (the elements with the most of a value)",
+}
+
+
 def _without(items: tuple[object, ...], x: object) -> tuple[object, ...]:
     if x not in items:
         return items

@@ -9,8 +9,9 @@ from typing import Any
 from docutils import nodes
 
 from palast.lang.logic import READING_BLOCKS, declarations
-from palast.lang.primitives import PRIMITIVES
+from palast.lang.primitives import ALONE, PRIMITIVES
 from palast.lang.syntax import parse, show
+from palast.lang.usage import primitive_uses
 from palast.spec import Spec
 
 from .specdata import Cell, SpecDirective, literal, table
@@ -100,6 +101,7 @@ class PrimitivesDirective(SpecDirective):
     :data:`palast.lang.primitives.PRIMITIVES`."""
 
     def run(self) -> list[nodes.Node]:
+        uses = primitive_uses(self.spec())
         rows: list[list[Cell]] = []
         for p in PRIMITIVES.values():
             if p.binder:
@@ -109,8 +111,14 @@ class PrimitivesDirective(SpecDirective):
             else:
                 form = p.name
             result = {"=": "as the collection", "-": "an element"}.get(p.result, p.result)
-            rows.append([literal(form), result, p.meaning])
-        return [table(["primitive", "value", "meaning"], rows)]
+            rows.append([literal(form), result, p.meaning, str(len(uses[p.name]))])
+        alone = [[literal(name), ", ".join(uses[name]) or "none yet", ALONE[name]]
+                 for name in PRIMITIVES if len(uses[name]) <= 1]
+        intro = nodes.paragraph("", "A primitive that one declaration uses, or none, could be logic hidden in code "
+                                    "rather than composed in the language. These are the ones, with why each is "
+                                    "a primitive of its own:")
+        return [table(["primitive", "value", "meaning", "declarations using it"], rows), intro,
+                table(["primitive", "used by", "why it is a primitive of its own"], alone)]
 
 
 class DeclaredRulesDirective(SpecDirective):
