@@ -112,8 +112,8 @@ class PrimitivesDirective(SpecDirective):
                 form = p.name
             result = {"=": "as the collection", "-": "an element"}.get(p.result, p.result)
             rows.append([literal(form), result, p.meaning, str(len(uses[p.name]))])
-        alone = [[literal(name), ", ".join(uses[name]) or "none yet", ALONE[name]]
-                 for name in PRIMITIVES if len(uses[name]) <= 1]
+        alone: list[list[Cell]] = [[literal(name), ", ".join(uses[name]) or "none yet", ALONE[name]]
+                                   for name in PRIMITIVES if len(uses[name]) <= 1]
         intro = nodes.paragraph("", "A primitive that one declaration uses, or none, could be logic hidden in code "
                                     "rather than composed in the language. These are the ones, with why each is "
                                     "a primitive of its own:")
