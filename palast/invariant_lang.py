@@ -82,16 +82,26 @@ def expand(node: Node, names: Mapping[str, Node]) -> Node:
     return Node(node.op, node.value, tuple(expand(a, names) for a in node.args), node.column)
 
 
-def reading_branch(spec: Any, inv: Any, ruleset: str | None) -> str | None:
-    """The branch of invariant ``inv``'s ``readings`` block that ``ruleset`` takes: the
-    ruleset's reading of the block's point, or ``open`` where it leaves the point open;
-    with no ruleset (``None``) the first branch. ``None`` when ``inv`` has no readings."""
+def reading_branch(inv: Any, reading_of: Callable[[str], str] | None) -> str | None:
+    """The branch of invariant ``inv``'s ``readings`` block that a game takes:
+    ``reading_of(point)`` (the game's reading of the block's point, ``open`` where it is
+    left open; see :func:`game_reading`); with no ``reading_of`` the first branch. ``None``
+    when ``inv`` has no readings."""
     block = inv.readings
     if not block:
         return None
-    if ruleset is None:
+    if reading_of is None:
         return str(next(r for r in block if r != "point"))
-    return str(spec.reading(ruleset, block["point"]))
+    return str(reading_of(str(block["point"])))
+
+
+def game_reading(game: Any, point: str) -> str:
+    """How ``game`` reads variation point ``point``: the value of the engine parameter the
+    point sets (which a test may override), else the reading its ruleset takes."""
+    vp = game.spec.variation_points[point]
+    if vp.parameter and vp.parameter in game.params:
+        return str(game.params[vp.parameter].value)
+    return str(game.spec.reading(game.ruleset, point))
 
 
 def lets(inv: Any, branch: str | None = None) -> dict[str, Node]:
@@ -109,10 +119,11 @@ def lets(inv: Any, branch: str | None = None) -> dict[str, Node]:
     return out
 
 
-def declared(spec: Any, ruleset: str | None = None) -> list[Declared]:
+def declared(spec: Any, reading_of: Callable[[str], str] | None = None) -> list[Declared]:
     """Every declared state property of ``spec``, in file order (each invariant before its
-    lemmas). An invariant with a ``readings`` block is taken as ``ruleset`` reads its point
-    (with no ruleset: as its first branch, which serves to read and name the expression).
+    lemmas). An invariant with a ``readings`` block is taken as ``reading_of(point)`` says
+    the game reads its point (:func:`game_reading`; without it, as its first branch, which
+    serves to read and name the expression).
 
     :raises ExpressionError: for an expression that does not parse (``palast spec check``
         reports it with its place first: :func:`problems`).
@@ -120,7 +131,7 @@ def declared(spec: Any, ruleset: str | None = None) -> list[Declared]:
     out: list[Declared] = []
     for i, inv in enumerate(spec.invariants.values()):
         if inv.holds is not None:
-            named = lets(inv, reading_branch(spec, inv, ruleset))
+            named = lets(inv, reading_branch(inv, reading_of))
             out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
                                 ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
         for j, lem in enumerate(inv.lemmas):
@@ -223,24 +234,61 @@ StateCheck = Callable[["Game", State], "str | None"]
 
 
 class _Checks:
-    """The compiled checks of one game: per declared property, a function of a position."""
+    """The compiled checks of one game: per declared property, a function of a position.
+
+    An invariant with a ``readings`` block is compiled once per branch, and its function
+    takes the branch of the game's reading each time it is called (:func:`game_reading`),
+    so a parameter a test overrides after the checks were compiled is still the one read.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.props = declared(game.spec, game.ruleset)
-        self.kinds = constant_kinds(game.spec)
-        self._compiler_names = constant_values(game.spec)
+        spec = game.spec
+        self.props = declared(spec)
+        self.kinds = constant_kinds(spec)
+        self._compiler_names = constant_values(spec)
         comp = Compiler(game.lang_constants, self._compiler_names)
         slots = [comp.add(p.node, step=p.step) for p in self.props]
+        #: invariant id -> (its point, branch -> (the property as that branch reads it, its slot))
+        branched: dict[str, tuple[str, dict[str, tuple[Declared, list[Callable[..., Any]]]]]] = {}
+        for inv in spec.invariants.values():
+            if inv.readings and inv.holds is not None:
+                table: dict[str, tuple[Declared, list[Callable[..., Any]]]] = {}
+                mine = str(inv.readings["point"])
+                for branch in (str(r) for r in inv.readings if r != "point"):
+                    def read(point: str, b: str = branch, mine: str = mine) -> str:
+                        return b if point == mine else game_reading(game, point)
+
+                    d = next(p for p in declared(spec, read) if p.id == inv.id)
+                    table[branch] = (d, comp.add(d.node, step=d.step))
+                branched[inv.id] = (mine, table)
         comp.build()
         self.fns: dict[str, Callable[..., Any]] = {p.id: s[0] for p, s in zip(self.props, slots, strict=True)}
+        self._branched = {pid: (point, {b: (d, slot[0]) for b, (d, slot) in table.items()})
+                          for pid, (point, table) in branched.items()}
+        for pid in self._branched:
+            self.fns[pid] = self._dispatch(pid)
         self.by_id = {p.id: p for p in self.props}
+
+    def _dispatch(self, pid: str) -> Callable[..., Any]:
+        point, table = self._branched[pid]
+        game = self.game
+
+        def check(*states: State) -> Any:
+            return table[game_reading(game, point)][1](*states)
+        return check
+
+    def as_read(self, prop: Declared) -> Declared:
+        """``prop`` as the game now reads it (its readings branch, where it has one)."""
+        got = self._branched.get(prop.id)
+        return prop if got is None else got[1][game_reading(self.game, got[0])][0]
 
     def why(self, prop: Declared, s: State, before: State | None = None) -> str:
         """Say why ``prop`` is false in ``s`` (after the action from ``before``, for a step
         invariant): the part of the expression that fails, with the element of a collection
         it fails for and the values compared, with the values of the ``let`` names and the
         ``old(...)`` parts it reads)."""
+        prop = self.as_read(prop)
         states: tuple[State, ...] = (s, before) if prop.step and before is not None else (s,)
         return _Why(self, states, prop.names).why(prop.node, {}, {})
 

@@ -531,7 +531,7 @@ def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> 
 _TEXTS: dict[str, Node] = {}
 
 
-_PARSED: dict[tuple[int, str], tuple[Any, dict[str, Node]]] = {}
+_PARSED: dict[tuple[int, tuple[str, ...]], tuple[Any, dict[str, Node]]] = {}
 #: compiled terms per symbolic position, by property and the position's field terms (a
 #: proof asks for the same property of the same position once per case it checks)
 _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple[int, ...]], Any]] = (
@@ -547,11 +547,16 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
     """
     from palast.invariant_lang import declared as all_declared
+    from palast.invariant_lang import game_reading
 
-    spec, ruleset = s.lay.game.spec, s.lay.game.ruleset
-    got = _PARSED.get((id(spec), ruleset))
+    game = s.lay.game
+    spec = game.spec
+    branches = tuple(game_reading(game, str(inv.readings["point"])) for inv in spec.invariants.values()
+                     if inv.readings)
+    got = _PARSED.get((id(spec), branches))
     if got is None or got[0] is not spec:
-        got = _PARSED[id(spec), ruleset] = (spec, {p.id: p.node for p in all_declared(spec, ruleset)})
+        got = _PARSED[id(spec), branches] = (spec, {p.id: p.node for p in all_declared(
+            spec, lambda point: game_reading(game, point))})
     key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
     terms = _TERMS.get(s)
     if terms is None:

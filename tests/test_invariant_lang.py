@@ -282,3 +282,22 @@ def test_spec_check_refuses_a_bad_readings_block(tmp_path: Path, old: str, new: 
     with pytest.raises(SpecError) as exc:
         load_spec(edited_spec(tmp_path, "invariants.yaml", old, new))
     assert message in str(exc.value)
+
+
+def test_an_invariant_reads_the_games_own_reading_when_a_test_overrides_it(spec: Spec) -> None:
+    """The stateful tests override an engine parameter (a reading no ruleset takes); the
+    declared next-player then takes the branch of that reading, as the engine does: after
+    a grey card and a three-way tie, the first tied player in seat order moves, and that is
+    no violation."""
+    from palast.engine.params import Setting
+    from tests.positions import position
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "grey-three-way-tie.yaml").read_text(encoding="utf-8")
+    game, s = position(spec, "reference", text, check=False)
+    game.params["neutral.tie"] = Setting("seat-order", game.params["neutral.tie"].point)
+    play = next(a for a in game.legal_actions(s) if game.cards.format_card(a.card) == "jester/grey")
+    after = game.apply(s, play).state
+    assert after.decision.kind is K.PLAY  # seat order: no one is asked
+    assert failure(game, "next-player", after, s) is None
+    asked = replace(after, decision=replace(after.decision, kind=K.NEXT_PLAYER))
+    assert failure(game, "next-player", asked, s) is not None
