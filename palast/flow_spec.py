@@ -217,10 +217,19 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
         if d.terminal and d.then:
             at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
         if not d.terminal and not d.then:
-            at(file, [*path], f"decision {d.name!r} is not terminal: say what may follow it (then)")
+            at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
         for k, r in enumerate(d.rules if d.place[0] == "flow.yaml" else ()):
             if r not in spec.rules:
                 at(file, [*where, "rules", k], f"unknown rule {r!r}")
+    seen_junctions: set[str] = set()
+    for i, raw in enumerate(docs["flow.yaml"].get("junctions") or ()):
+        jid = str(raw["id"])
+        if jid in seen_junctions:
+            at("flow.yaml", ["junctions", i, "id"], f"junction {jid!r} is declared twice")
+        if jid in flow.decisions or jid == ACTION:
+            at("flow.yaml", ["junctions", i, "id"], f"junction {jid!r} has the name of a decision (or of "
+                                                    f"{ACTION!r}): give it a name of its own")
+        seen_junctions.add(jid)
     for j in flow.junctions.values():
         for k, t in enumerate(j.then):
             if t not in flow.decisions:

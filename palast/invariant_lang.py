@@ -197,6 +197,14 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
         own += [(("invariants", i, "readings", branch, "let", name), name, text)
                 for name, text in inv.readings[branch]["let"].items()]
     for where, name, text in own:
+        if name in named:
+            out.append((where, f"the name {name!r} is given twice (a let and a readings branch may not name the "
+                               "same part)"))
+            continue
+        if name in PRIMITIVES or name in kinds:
+            out.append((where, f"the name {name!r} is a primitive or a constant of the language: give the part "
+                               "a name of its own"))
+            continue
         try:
             named[name] = expand(parse(text), named)  # checked where holds uses it
         except ExpressionError as exc:

@@ -58,6 +58,11 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
             words.append(f"Invariant {inv.id} ({inv.kind}): {inv.statement} [{', '.join(inv.clauses)}]")
             if inv.holds is not None:
                 words += [f"  where {name} = {show(parse(text))}" for name, text in inv.let.items()]
+                block = inv.readings
+                if block:
+                    branch = spec.reading(ob.ruleset, block["point"])
+                    words += [f"  where {name} = {show(parse(text))} (as {ob.ruleset} reads {block['point']}: "
+                              f"{branch})" for name, text in block[branch]["let"].items()]
                 words.append(f"  declared (spec/invariants.yaml): {show(parse(inv.holds))}")
             for lem in inv.lemmas:
                 words.append(f"  lemma {lem.id}: {lem.statement} Declared: {show(parse(lem.holds))}")

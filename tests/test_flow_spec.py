@@ -62,6 +62,12 @@ def test_a_turn_has_at_most_six_actions(spec: Spec) -> None:
      "roles.yaml: line 20, column 20 (roles[1].choices[0].decision): no action leads to decision 'exchange-partner'"),
     ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    then: [deal]\n"
                   "    statement: The game is over", "decision 'game-over' is terminal: nothing may follow it"),
+    ("flow.yaml", "  - id: round-over\n", "  - id: turn-over\n",
+     "(junctions[1].id): junction 'turn-over' is declared twice"),
+    ("flow.yaml", "  - id: round-over\n", "  - id: play\n",
+     "(junctions[1].id): junction 'play' has the name of a decision"),
+    ("flow.yaml", "    rules: [turn.next.neutral-tie]\n    then: [play]\n", "    rules: [turn.next.neutral-tie]\n",
+     "(decisions[2]): decision 'next-player' is not terminal: say what may follow it"),
 ])
 def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
     with pytest.raises(SpecError) as exc:

@@ -274,6 +274,10 @@ def test_an_invariant_reads_the_rulesets_reading(spec: Spec, ruleset: str) -> No
      "(invariants[13].readings.point): unknown variation point 'sixth-card-actoin'"),
     ("sixth-played: {let: {sixth: played(mover) == six}}", "sixth-played: {let: {sixth: played(mover) == sx}}",
      "(invariants[13].holds): unknown name 'sx'"),
+    ('      open: {let: {sixth: "false"}}\n', '      open: {let: {sixth: "false", mover: actor}}\n',
+     "(invariants[13].readings.open.let.mover): the name 'mover' is given twice"),
+    ("      mover: old(actor)\n", "      ended: \"false\"\n      mover: old(actor)\n",
+     "(invariants[13].let.ended): the name 'ended' is a primitive or a constant of the language"),
 ])
 def test_spec_check_refuses_a_bad_readings_block(tmp_path: Path, old: str, new: str, message: str) -> None:
     from palast.errors import SpecError
