@@ -4,7 +4,7 @@ rules' logic blocks (``spec/rules.yaml``, ``spec/roles.yaml``) and of the invari
 
 A primitive only one declaration uses is a sign that logic is hidden in a primitive rather
 than composed from general ones; each such primitive says why it is one of its own
-(:attr:`palast.lang.primitives.Primitive.alone`), and the book lists them.
+(:data:`palast.lang.primitives.ALONE`), and the book lists them.
 """
 
 from __future__ import annotations
