@@ -46,6 +46,7 @@ class FlowDecision:
     :ivar terminal: nothing follows it (the game is over, or play stopped).
     :ivar any_time: it may follow any non-terminal decision.
     :ivar place: ``(file, key path)`` of its declaration.
+    :ivar what: what is decided, in a few words (``the display card to take back``).
     """
 
     name: str
@@ -58,6 +59,7 @@ class FlowDecision:
     terminal: bool = False
     any_time: bool = False
     place: tuple[str, tuple[str | int, ...]] = ("flow.yaml", ())
+    what: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], 
     return FlowDecision(str(raw["decision"]), str(raw["by"]), str(raw.get("statement", raw.get("what", ""))),
                         tuple(str(t) for t in raw.get("then") or ()), tuple(raw.get("rules") or rules), role,
                         str(raw.get("begins", "")), bool(raw.get("terminal", False)),
-                        bool(raw.get("any_time", False)), place)
+                        bool(raw.get("any_time", False)), place, str(raw.get("what", "")))
 
 
 def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any]) -> Flow:

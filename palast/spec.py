@@ -546,6 +546,8 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                 problems.append(f"rule {rid} names unknown variation point {vp!r}")
 
     # variation points and rulesets
+    from palast.lang.logic import declared_readings
+    declared = declared_readings(spec)
     params_seen: dict[str, str] = {}
     for i, (vid, point) in enumerate(spec.variation_points.items()):
         base: list[str | int] = ["variation_points", i]
@@ -580,16 +582,17 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                 at("variation_points.yaml", base + ["parameter"],
                    f"{vid}: parameter {point.parameter} is already set by {params_seen[point.parameter]}")
             params_seen[point.parameter] = vid
-            supported = PARAMETERS.get(point.parameter)
-            if supported is None:
+            if point.parameter not in PARAMETERS and vid not in declared:
                 at("variation_points.yaml", base + ["parameter"],
-                   f"{vid}: the engine has no parameter {point.parameter!r} (it has {sorted(PARAMETERS)})")
+                   f"{vid}: the engine has no parameter {point.parameter!r} (it has {sorted(PARAMETERS)}) and no "
+                   "rule's declaration reads the point")
             else:
+                supported = PARAMETERS.get(point.parameter, frozenset()) | declared.get(vid, frozenset())
                 for r in reading_ids:
                     if r not in supported:
                         at("variation_points.yaml", base + ["readings"],
-                           f"{vid}: the engine does not implement reading {r!r} of {point.parameter} "
-                           f"(it implements {sorted(supported)})")
+                           f"{vid}: the engine does not implement reading {r!r} of {point.parameter} and no "
+                           f"rule declares what it does (implemented: {sorted(supported)})")
     for p in PARAMETERS:
         if p not in params_seen:
             problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
@@ -611,6 +614,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                 at("roles.yaml", ["roles", i, "rules", j, "id"], f"rule {raw_rule['id']} is listed twice")
             seen_rules.add(raw_rule["id"])
     # the rules' logic blocks (the rule language)
+    from palast.lang.logic import declarations
     from palast.lang.logic import problems as logic_problems
     for place, inner, msg in logic_problems(spec):
         at(place.file, [*place.path, *inner], msg)
@@ -620,6 +624,12 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     from palast.engine.events import EVENT_KINDS
     from palast.engine.state import DecisionKind
     visibility_problems(spec, EVENT_KINDS, frozenset(k.value for k in DecisionKind), at)
+    # the rules declared with statements (do blocks)
+    from palast.lang.blocks import problems as block_problems
+    effect_rules = {d.rule: d.step for d in declarations(spec)}
+    for fname, where, msg in block_problems(spec, frozenset(spec.flow.decisions), frozenset(EVENT_KINDS),
+                                            effect_rules):
+        at(fname, list(where), msg)
     flow_problems(spec, frozenset(k.value for k in DecisionKind), at)
 
     # invariants

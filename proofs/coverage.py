@@ -96,11 +96,13 @@ class Coverage:
     counts: tuple[tuple[str, int], ...]
     excused: tuple[tuple[str, str], ...] = ()
     not_cited: tuple[str, ...] = ()
+    #: rules firing nowhere because the ruleset's reading says they do not apply (rule, "point: reading")
+    withdrawn: tuple[tuple[str, str], ...] = ()
 
     @property
     def missing(self) -> tuple[str, ...]:
         """Rules that fire in no compared position with no excuse: each fails the check."""
-        ok = {r for r, _ in self.excused} | set(self.not_cited)
+        ok = {r for r, _ in self.excused} | set(self.not_cited) | {r for r, _ in self.withdrawn}
         return tuple(r for r, c in self.counts if c == 0 and r not in ok)
 
     def line(self) -> str:
@@ -113,21 +115,28 @@ class Coverage:
             parts.append("never reached (" + "; ".join(f"{r}: {ob}" for r, ob in self.excused) + ")")
         if self.not_cited:
             parts.append(f"not cited by the engine: {', '.join(self.not_cited)}")
+        if self.withdrawn:
+            parts.append("not applying under the ruleset (" + "; ".join(f"{r}: {why}" for r, why in self.withdrawn)
+                         + ")")
         return "; ".join(parts)
 
 
 def coverage(spec: Spec, fired_sets: Iterable[frozenset[str]],
-             never_reached: Mapping[str, tuple[str, ...]]) -> Coverage:
+             never_reached: Mapping[str, tuple[str, ...]], withdrawn: Mapping[str, str] | None = None) -> Coverage:
     """Count the rules of ``spec`` over the positions' :func:`fired` sets.
 
     :param never_reached: obligation name → the rules it shows never fire in a real game.
+    :param withdrawn: rule → why it does not apply under the ruleset compared
+        (:func:`palast.lang.blocks.withdrawn`).
     """
     counts: Counter[str] = Counter()
     for fs in fired_sets:
         counts.update(fs)
     excuse = {r: ob for ob, rules in never_reached.items() for r in rules}
+    gone = dict(withdrawn or {})
     rows = tuple((r, counts[r]) for r in spec.rules)
     zero = [r for r, c in rows if c == 0]
     return Coverage(rows, tuple((r, excuse[r]) for r in zero if r in excuse),
-                    tuple(r for r in zero if r not in excuse and r in NOT_CITED))
+                    tuple(r for r in zero if r not in excuse and r in NOT_CITED),
+                    tuple((r, gone[r]) for r in zero if r in gone and r not in excuse))
 

@@ -344,7 +344,9 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
     differs: dict[tuple[str, ...], Differ] = {}
     rule_of = rule_of_clauses(spec)
     fired_sets: list[frozenset[str]] = []
+    rulesets: set[str] = set()
     for where, game, state, deal in items:
+        rulesets.add(game.ruleset)
         seats = tuple(game.colour_name(p) for p in range(game.n))
         if seats not in differs:
             differs[seats] = encode(game)
@@ -361,7 +363,9 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         if problem:
             return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
                                              f"round {state.round}: {problem}")
-    cov = coverage(spec, fired_sets, never_reached)
+    from palast.lang.blocks import withdrawn
+    gone = withdrawn(game.spec, next(iter(rulesets))) if len(rulesets) == 1 else {}
+    cov = coverage(spec, fired_sets, never_reached, gone)
     agree = (f"{played} positions of random play and {compared - played} of stored witnesses "
              f"({deals} deals), {successors} successors agree")
     if cov.missing:

@@ -195,36 +195,36 @@ class Legality:
         return z3.And(seat >= 0, seat < self.n, pick_by(seat, lambda q: counts[q], self.n) == minimum(counts))
 
 
-def declared_options(lay: Layout, action: str) -> str:
-    """The ``options`` expression that the rule of the role whose action is ``action``
-    declares for its choice (its logic block, step ``role-choice``), under the reading the
-    layout's ruleset takes of the block's variation point.
+def declared_options(lay: Layout, decision: str) -> str:
+    """The options of the statement ``choose: DECISION`` of the rules declared with
+    statements (spec/roles.yaml), its names written out as the rules give them under the
+    reading the layout's ruleset takes of their variation points.
 
-    :raises ValueError: when no such rule declares options, or the ruleset leaves the
-        point open (the model has no gap there).
+    :raises ValueError: when no rule chooses ``decision``, or the ruleset leaves a point of
+        its readings open (the model has no gap there).
     """
-    from palast.lang.logic import declarations
+    from palast.invariant_lang import expand
+    from palast.lang.blocks import program
+    from palast.lang.statements import walk
+    from palast.lang.syntax import show
 
-    spec = lay.game.spec
-    role = next(r for r, ra in spec.role_actions.items() if ra.action == action)
-    for d in declarations(spec):
-        if d.rule not in spec.role_actions[role].rules or d.step != "role-choice":
-            continue
-        block = d.raw.get("readings")
-        if block:
-            point = block["point"]
-            reading = next(st.value for st in lay.game.params.values() if st.point == point)
-            if reading not in block:
-                raise ValueError(f"{lay.game.ruleset} reads {point} as {reading}: no options declared for it")
-            text = block[reading].get("options", d.raw.get("options"))
-        else:
-            text = d.raw.get("options")
-        if text is not None:
-            return str(text)
-    raise ValueError(f"no rule of the {role} declares the options of its choice")
+    prog = program(lay.game.spec)
+    for r in prog.rules.values():
+        for s in walk(list(r.do or ())):
+            if s.head != "choose" or s.arg != decision or "options" not in s.keys:
+                continue
+            lets = {}
+            for rb in r.readings:
+                reading = next(st.value for st in lay.game.params.values() if st.point == rb.point)
+                if reading not in rb.branches:
+                    raise ValueError(f"{lay.game.ruleset} reads {rb.point} as {reading}: no options declared for it")
+                lets.update(dict(rb.branches[reading].lets))
+            lets.update(dict(r.lets))
+            return show(expand(s.keys["options"], lets))
+    raise ValueError(f"no rule declares the options of decision {decision}")
 
 
-#: The role actions whose choice the model compiles from the declared options
+#: The decisions whose options the model compiles from the declared statements
 #: (:meth:`Legality.take_back_options`), not from engine parameters.
 COMPILED_CHOICES = ("take-back",)
 
@@ -232,8 +232,11 @@ COMPILED_CHOICES = ("take-back",)
 def modelled_points(spec: Any) -> frozenset[str]:
     """The variation points whose readings the model takes from the rules' declarations:
     those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)."""
-    from palast.lang.logic import declarations
+    from palast.lang.blocks import program
+    from palast.lang.statements import walk
 
-    rules = {r for ra in spec.role_actions.values() if ra.action in COMPILED_CHOICES for r in ra.rules}
-    return frozenset(str(d.raw["readings"]["point"]) for d in declarations(spec)
-                     if d.rule in rules and d.raw.get("readings"))
+    out: set[str] = set()
+    for r in program(spec).rules.values():
+        if any(s.head == "choose" and s.arg in COMPILED_CHOICES for s in walk(list(r.do or ()))):
+            out.update(rb.point for rb in r.readings)
+    return frozenset(out)

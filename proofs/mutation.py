@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from palast.engine import Game
-from palast.engine.params import GAP, PARAMETERS, Setting
+from palast.engine.params import GAP, Setting, parameter_table
 from palast.spec import Spec, load_spec
 from proofs.differential import Differ, Position, compare_all, positions
 from proofs.invariant import make_game
@@ -59,10 +59,12 @@ class Mutant:
 def mutants(spec: Spec, ruleset: str, parameters: Sequence[str] = ()) -> list[Mutant]:
     """Every mutant of ``ruleset`` (of ``parameters`` only, when given)."""
     game = make_game(spec, ruleset, spec.min_players)
+    table = parameter_table(spec)
+    read = [vp.parameter for vp in spec.variation_points.values() if vp.parameter]
     out = []
-    for par in parameters or PARAMETERS:
+    for par in parameters or read:
         actual = game.params[par].value
-        out += [Mutant(ruleset, par, v) for v in sorted((set(PARAMETERS[par]) | {GAP}) - {actual})]
+        out += [Mutant(ruleset, par, v) for v in sorted((set(table[par][1]) | {GAP}) - {actual})]
     return out
 
 

@@ -319,7 +319,7 @@ def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outc
 #: on the obligation.
 RULES_NEVER_REACHED: dict[str, tuple[str, ...]] = {
     "maid-empty-deck": ("role.maid.empty-deck",),
-    "empty-hand": ("turn.empty-hand", "role.wizard.void"),
+    "empty-hand": ("turn.empty-hand", "role.wizard.void", "role.maid.void"),
 }
 
 

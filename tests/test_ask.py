@@ -430,16 +430,16 @@ def test_clause_ids_alone_do_not_make_a_disagreement(spec: Spec) -> None:
 
 
 def test_a_gap_cites_the_rule_being_applied(spec: Spec) -> None:
-    """action-impossible is named by the Wizard's and the Maid's rules: a Maid played from
-    an otherwise empty hand stops at the gap citing the Maid's clauses, not the Wizard's."""
+    """action-impossible is named by the Wizard's and the Maid's void rules: a Maid played
+    from an otherwise empty hand stops at the gap citing the Maid's clauses, not the Wizard's."""
     text = "players: [red, blue, green]\nto_move: red\nhands:\n  red: [maid/red]\ndeck: 17\n"
     a = ask(spec, parse_scenario(text, spec, "maid.yaml"))
     for ruleset in ("source-a", "source-b"):
         [o] = a["rulesets"][ruleset]["outcomes"]
         [gap] = [e for e in o["events"] if e["kind"] == "rule_gap"]
         assert o["gap"] == "action-impossible"
-        assert gap["rule"] == "role.maid"
-        assert set(gap["clauses"]) <= set(spec.rules["role.maid"].clauses)
+        assert gap["rule"] == "role.maid.void"
+        assert set(gap["clauses"]) <= set(spec.rules["role.maid.void"].clauses)
         assert not any("wizard" in c or "zauberer" in c for c in gap["clauses"])
 
 

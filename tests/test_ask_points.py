@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from palast.ask import ask
-from palast.engine.params import PARAMETERS, ConsultLog
+from palast.engine.params import ConsultLog, parameter_table
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
 from palast.notation import parse_action
@@ -131,12 +131,13 @@ def test_a_reading_not_listed_changes_nothing(spec: Spec, path: Path) -> None:
     change: a rule cites the clauses of the readings its ruleset picks (a source's clause
     for a reading of that source), which is citation, not play."""
     sc = load_scenario(path, spec)
+    table = parameter_table(spec)
     for ruleset, res in ask(spec, sc)["rulesets"].items():
         plain = _without_points(res)
         for vp in spec.variation_points.values():
             if vp.parameter is None or vp.id in res["variation_points"]:
                 continue
-            for value in sorted((set(PARAMETERS[vp.parameter]) | {"open"}) - {vp.choices[ruleset]}):
+            for value in sorted((set(table[vp.parameter][1]) | {"open"}) - {vp.choices[ruleset]}):
                 other, name = variant_spec(spec, ruleset, vp.id, value)
                 changed = ask(other, dataclasses.replace(sc, rulesets=(name,)), [name])["rulesets"][name]
                 assert _without_points(changed) == plain, f"{ruleset} with {vp.id}={value}"

@@ -107,11 +107,7 @@ DYNAMIC: Mapping[str, tuple[str, str]] = {
 }
 
 #: Files outside palast/engine/ that may use the engine's working copy, and why.
-DRAFT_EXCEPTIONS: Mapping[str, str] = {
-    "tests/stateful/mutants.py":
-        "deliberately broken engines: each subclasses Game and overrides one internal method, which takes "
-        "the working copy, so that one rule is broken; they follow the engine's internals by design",
-}
+DRAFT_EXCEPTIONS: Mapping[str, str] = {}
 
 #: Where the checks of the working copy look: every Python file under these directories.
 DRAFT_SCAN: tuple[str, ...] = ("palast", "proofs", "tests", "benchmarks", "docs")

@@ -332,7 +332,7 @@ def test_replay_names_the_draw_that_is_due(spec: Spec, tmp_path: Path) -> None:
     bad = replace(rec, actions=(*rec.actions[:i], RecordedAction("play jester/red")))
     report = replay(spec, bad)
     assert report.status is Status.ILLEGAL and report.rejection is not None
-    assert report.rejection.reason.startswith("a draw is due, not a play: red draws")
+    assert report.rejection.reason.startswith("a draw is due, not a play: red waits for the card drawn")
     assert "cannot be drawn" not in report.rejection.reason
     assert report.rejection.clauses == spec.rule_clauses("role.maid", "reference")
 

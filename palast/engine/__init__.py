@@ -48,7 +48,7 @@ def start_turn(game: Game, state: State, seat: int) -> State:
     :returns: the new state; every other field is ``state``'s.
     """
     d = Draft(state, record=False)
-    game.enter_play(d, seat)
+    game.begin_turn(d, seat)
     return d.freeze()
 
 

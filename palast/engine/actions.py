@@ -8,6 +8,7 @@ Their notation is in :mod:`palast.notation`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +101,52 @@ class Reveal:
 
 
 Action = Play | Partner | Count | Give | Discard | Swap | TakeBack | NextPlayer | Deal | Draw | Reveal
+
+
+#: For each decision, the type of action that answers it.
+ANSWERS: dict[str, type] = {
+    "deal": Deal, "play": Play, "exchange-partner": Partner, "exchange-count": Count, "exchange-give": Give,
+    "exchange-answer": Give, "discard": Discard, "draw": Draw, "swap": Swap, "take-back": TakeBack,
+    "reveal": Reveal, "next-player": NextPlayer,
+}
+
+
+def action_value(action: object) -> object:
+    """The value an action chooses: a card, a seat, a number, the cards given (sorted), a
+    swap as ``(seat_a, seat_b, card_a, card_b)`` with the lower seat first, a King card's
+    role; for a deal, the action itself.
+
+    :raises TypeError: for an object that is no action.
+    """
+    if isinstance(action, Play | Discard | Draw | TakeBack):
+        return action.card
+    if isinstance(action, Partner | NextPlayer):
+        return action.seat
+    if isinstance(action, Count):
+        return action.n
+    if isinstance(action, Give):
+        return tuple(sorted(action.cards))
+    if isinstance(action, Swap):
+        if action.seat_a > action.seat_b:
+            return (action.seat_b, action.seat_a, action.card_b, action.card_a)
+        return (action.seat_a, action.seat_b, action.card_a, action.card_b)
+    if isinstance(action, Reveal):
+        return action.role
+    if isinstance(action, Deal):
+        return action
+    raise TypeError(f"{action!r} is not an action")
+
+
+def action_for(decision: str, value: object) -> Action:
+    """The action of type :data:`ANSWERS` ``[decision]`` that chooses ``value`` (the inverse of
+    :func:`action_value`).
+
+    :raises KeyError: for a decision no action answers.
+    """
+    kind = ANSWERS[decision]
+    if kind is Swap:
+        a, b, x, y = cast("tuple[int, int, int, int]", value)
+        return Swap(a, x, b, y)
+    if kind is Give:
+        return Give(tuple(value))  # type: ignore[arg-type]
+    return kind(value)  # type: ignore[no-any-return]

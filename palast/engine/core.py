@@ -9,8 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from palast.cards import Cards
-from palast.engine.actions import Play
-from palast.engine.draft import Draft, insert_sorted
+from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.params import PARAMETERS, Setting, parameter_table
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
@@ -21,8 +20,6 @@ from palast.spec import Spec
 K = DecisionKind
 # enum members as module constants: attribute access on an Enum class costs ~90 ns on
 # Python 3.11, and the hot paths compare decision kinds at every action
-_PLAY = K.PLAY
-_NEXT_PLAYER = K.NEXT_PLAYER
 _GAP = K.GAP
 
 
@@ -75,25 +72,14 @@ class GameCore:
             raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
         # each rule's clauses as this ruleset reads it (a source reading otherwise is not cited)
         self._clauses: dict[str, tuple[str, ...]] = {rid: spec.rule_clauses(rid, ruleset) for rid in spec.rules}
-        self._role_rule: tuple[str, ...] = tuple(spec.role_actions[r].rules[0] for r in roles)
-        self._play_actions: dict[int, Play] = {c: Play(c) for c in self.composition}
         self._nr = len(roles)
         self._neutral = self.cards.neutral
-        self._play_decisions = tuple(Decision(K.PLAY, s) for s in range(self.n))
         #: decisions by their fields (see shared_decision): decisions are immutable, so one
         #: object serves every position that waits for the same decision
         self._shared: dict[tuple[object, ...], Decision] = {}
-        self._simple: dict[tuple[DecisionKind, int], Decision] = {
-            (kind, s): Decision(kind, s)
-            for kind in (K.TAKE_BACK, K.DISCARD, K.DRAW, K.REVEAL) for s in range(self.n)
-        }
-        self._deal_decision = Decision(K.DEAL)
-        self._empty: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.n))
+        #: actions by (decision, value), made once (see Game._declared_actions)
+        self._made_actions: dict[tuple[str, object], object] = {}
         n = self.n
-        self._pairs_any = [(a, b) for a in range(n) for b in range(a + 1, n)]
-        self._pairs_with = [[(min(p, o), max(p, o)) for o in range(n) if o != p] for p in range(n)]
-        self._starters: tuple[Callable[[Draft, int, int], None], ...] = tuple(
-            self.role_starter(kind) for kind in self.action_kind)
         # the rules' logic blocks (spec/rules.yaml, spec/roles.yaml), compiled for this game
         colours = len(self.cards.colours)
         constants = {
@@ -115,13 +101,83 @@ class GameCore:
         parameter_of = {point: name for name, (point, _) in table.items()}
         self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]
-        self._next_player = self.logic.select("next-player")
         self.round_end_rule = self.logic.select("round-end")
-        self._action_rule = self.logic.select("action")
-        #: the variation point a play decision names when a card may repeat a role (voluntary-whisper)
-        # (taken from the table, not from self.params: building a game consults no reading)
-        self._duplicate_point = table["play.duplicate"][0] if "play.duplicate" in table else ""
-        self._whisper = next(c for c in self.logic.steps["round-end"] if c.effect.get("round_end") == "whisper")
+        #: the steps declared with effect keys that statements may apply
+        self.effect_steps = frozenset({"round-end"})
+        # the rules declared with statements (palast.lang.blocks), compiled for this game
+        from palast.engine.blocks import Runner
+        self.runner = Runner(self, parameter_of)
+        self.runner.junctions["turn-over"] = self.after_action
+
+    # ------------------------------------------------------------------ what the statements of rules use
+    def rule_clauses(self, rule: str) -> tuple[str, ...]:
+        """The clause ids of ``rule`` as this game's ruleset cites them."""
+        return self._clauses[rule]
+
+    def stop_at_gap(self, d: Draft, point: str, rule: str) -> None:
+        """Stop play at the open variation point ``point``, met while applying ``rule``."""
+        self._gap_at(d, point, d.actor, rule)
+
+    def begin_turn(self, d: Draft, seat: int) -> None:
+        """``seat`` takes the next turn: the actor set, no card played yet this turn, and
+        the rules of step ``turn`` applied (they wait for the play, or stop at a gap)."""
+        d.actor = seat
+        d.last_card = -1
+        self.runner.start("turn", d)
+
+    def open_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
+                      frames: tuple[str, ...], fields: dict[str, object]) -> Decision:
+        """The decision a statement waits for: ``kind`` for ``player``, with the variation
+        points it depends on, where play resumes (``rule``, ``frames``) and the fields the
+        statement keeps (``partner``, ``count``, ``given``, ``forced``); one object serves
+        every position that waits for the same decision."""
+        key = (kind, player, points, rule, frames, tuple(fields.items()))
+        dec = self._shared.get(key)
+        if dec is None:
+            dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames,
+                                               **fields)  # type: ignore[arg-type]
+        return dec
+
+    def describe_value(self, kind: str, value: object) -> str:
+        """A value of the rule language in words: a player by colour, a card in notation, a
+        role by name, collections joined; numbers and the rest as written."""
+        if kind == "seat" and isinstance(value, int):
+            return self.colour_name(value) if value >= 0 else "nobody"
+        if kind == "card" and isinstance(value, int):
+            return self.cards.format_card(value)
+        if kind == "role" and isinstance(value, int):
+            return self.spec.roles[value] if value >= 0 else "none"
+        if kind in ("seats", "cards", "roles") and isinstance(value, tuple):
+            return ", ".join(self.describe_value(kind[:-1], v) for v in value)
+        return str(value)
+
+    def place_deal(self, d: Draft, action: object) -> None:
+        """Deal a round as ``action`` (a :class:`~palast.engine.actions.Deal`) says; the game
+        implements it (:class:`~palast.engine.game.Game`)."""
+        raise NotImplementedError
+
+    def apply_effect_step(self, d: Draft, step: str) -> bool:
+        """Apply the declared rule of effect step ``step`` (``round-end``) that holds, if
+        any: the card played does not act and the round ends as the rule says.
+
+        :returns: whether a rule applied (then the turn is over).
+        """
+        got = self.round_end_rule(d)
+        if got is None:
+            return False
+        end = self.logic.resolve(got[0], d, got[1])
+        if d.events is not None:
+            self.emit(d, "action_not_carried_out", end.effect["no_action"], player=d.actor,
+                      role=d.last_card % self._nr)
+        self.end_round(d, end, d.actor)
+        return True
+
+    def end_round_by(self, d: Draft, rule: str, cause: str, points: tuple[str, ...], forced: bool) -> None:
+        """End the round as the round-end rule ``rule`` says, because of rule ``cause`` (the
+        round-end event cites it, with the variation points ``points``)."""
+        c = self.logic.rules[rule]
+        f = Fired(c.rule, c.effect, self.logic.values(c, d))
+        self.end_round(d, f, d.actor, forced=forced, cause=cause, points=points)
 
     # ------------------------------------------------------------------ naming
     def colour_name(self, seat: int) -> str:
@@ -152,136 +208,35 @@ class GameCore:
         if d.events is not None:
             d.events.append(Event(kind, rule, self._clauses[rule], **fields))  # type: ignore[arg-type]
 
-    def shared_decision(self, kind: DecisionKind, player: int, partner: int, count: int,
-                        options: tuple[int, ...], points: tuple[str, ...]) -> Decision:
-        """The :class:`Decision` with these fields (the others at their defaults); one
-        object serves every position that waits for the same decision."""
-        key = (kind, player, partner, count, options, points)
-        dec = self._shared.get(key)
-        if dec is None:
-            dec = self._shared[key] = Decision(kind, player, partner=partner, count=count, options=options,
-                                               points=points)
-        return dec
-
-    def simple_decision(self, kind: DecisionKind, seat: int) -> Decision:
-        """The shared decision of ``kind`` for ``seat`` with no further context."""
-        return self._simple[kind, seat]
-
-    def role_starter(self, kind: str) -> Callable[[Draft, int, int], None]:
-        """The method starting an action of ``kind``; implemented by RoleActions."""
-        raise NotImplementedError(kind)
-
     # ------------------------------------------------------------------ a turn ends
-    def enter_play(self, d: Draft, seat: int) -> None:
-        """Make ``seat`` the player to move: a play decision, a forced play of a banned
-        Jester (king.jester-forced), or a gap (turn.empty-hand).
-
-        When the player holds both a card that would repeat a role in their display and
-        one that would not (neither a banned Jester), whether the first may be played
-        depends on variation point voluntary-whisper (turn.play.duplicate): the decision
-        names that point.
-        """
-        d.actor = seat
-        d.last_card = -1
-        hand = d.hands[seat]
-        if not hand:
-            self._gap(d, "play.empty_hand", seat)
-            return
-        banned = d.king_in_force
-        restricted = banned >= 0 and not self.playable_when_banned[banned]
-        display = d.displays[seat]
-        if not display and not restricted:  # every hand card may be played, none repeats a role
-            d.decision = self._play_decisions[seat]
-            return
-        nr = self._nr
-        held = {c % nr for c in hand}
-        if restricted and banned in held:
-            if len(held) == 1:
-                s = self.params["jester.forced"]
-                if s.is_gap:
-                    self._gap(d, "jester.forced", seat)
-                    return
-                d.decision = Decision(_PLAY, seat, forced=True, points=(s.point,))
-                return
-            held.discard(banned)
-        if display:
-            shown = {x % nr for x in display}
-            if not held.isdisjoint(shown) and not held <= shown:
-                dup = self.params["play.duplicate"]
-                if dup.is_gap:
-                    self._gap(d, "play.duplicate", seat)
-                    return
-                d.decision = self.shared_decision(_PLAY, seat, -1, -1, (), (dup.point,))
-                return
-        d.decision = self._play_decisions[seat]
-
-    def _gap(self, d: Draft, parameter: str, seat: int, rule: str | None = None) -> None:
-        """Stop play at the open variation point that sets ``parameter``: a gap decision
-        and a ``rule_gap`` event citing ``rule`` (the rule being applied), or else the first
-        rule of the spec that names the point."""
-        point = self.params[parameter].point
-        d.decision = Decision(_GAP, seat, point=point, points=(point,))
-        if rule is None:
-            rules = [r for r in self.spec.rules.values() if point in r.variation_points]
-            rule = rules[0].id if rules else "turn.play"
-        self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
-
     def _gap_at(self, d: Draft, point: str, seat: int, rule: str) -> None:
         """Stop play at the open variation point ``point`` while applying ``rule``."""
         d.decision = Decision(_GAP, seat, point=point, points=(point,))
         self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
 
     def after_action(self, d: Draft) -> None:
-        """The turn is over: name the next player as the declared rules of step
-        ``next-player`` say (turn.next.colour, turn.next.neutral, turn.next.neutral-tie)."""
-        p = d.actor
-        got = self._next_player(d)
-        if got is None:
-            raise RuntimeError("no rule of step next-player applies")  # spec check prevents this
-        c, values = got
-        if not c.blocks:  # the effect as declared, no reading to look up
-            nxt = c.effect.get("next")
-            if nxt is not None:
-                seat = nxt(d, *values)
-                if d.events is not None:
-                    self.emit(d, "next_player", c.rule, player=seat, other=p)
-                self.enter_play(d, seat)
-                return
-        f = self.logic.resolve(c, d, values)
-        if f.gap:
-            self._gap_at(d, f.gap, p, f.rule)
-            return
-        eff = f.effect
-        nxt = eff.get("next")
-        if nxt is not None:
-            seat = nxt(d, *f.values)
-            if d.events is not None:
-                self.emit(d, "next_player", f.rule, player=seat, other=p, points=f.points)
-            self.enter_play(d, seat)
-            return
-        dec = eff["decide"]
-        d.decision = self.shared_decision(DecisionKind(dec["decision"]), dec["by"](d, *f.values), -1, -1,
-                                          tuple(dec["options"](d, *f.values)), f.points)
+        """The turn is over: the rules of step ``next-player`` name who takes the next turn."""
+        self.runner.start("next-player", d)
 
     # ------------------------------------------------------------------ round and game end
-    def end_round(self, d: Draft, f: Fired | None, p: int, *, forced: bool = False) -> None:
-        """End the round as the round-end rule ``f`` says (``None``: the whisper rule, for a
-        whisper made by a swap or forced by a hand of banned Jesters): score it
-        (round.end.*), then end the game (game.end.*) or wait for the next deal, which ``p``
-        starts (round.next.starter)."""
-        if f is None:
-            w = self._whisper
-            f = Fired(w.rule, w.effect, self.logic.values(w, d))
+    def end_round(self, d: Draft, f: Fired, p: int, *, forced: bool = False, cause: str | None = None,
+                  points: tuple[str, ...] = ()) -> None:
+        """End the round as the round-end rule ``f`` says, because of rule ``cause`` (by
+        default ``f``'s own; the round-end event cites it with the variation points
+        ``points``): score it, then end the game (step game-end) or deal the next round,
+        which ``p`` starts.
+
+        :param forced: a whisper forced by a hand that holds only cards that may not be played.
+        """
         eff = f.effect
         kind = eff["round_end"]
         rule = f.rule
         scorers = tuple(eff["scorers"](d, *f.values))
         gain = eff["points"]
-        rules: tuple[str, ...] = (rule, "king.jester-forced") if forced else (rule,)
-        points = (self.params["jester.forced"].point,) if forced else ()
+        cause = cause or rule
+        rules: tuple[str, ...] = (rule, cause) if cause != rule else (rule,)
         if d.events is not None:
-            self.emit(d, "round_ended", "king.jester-forced" if forced else rule, player=p,
-                      detail=kind, points=points)
+            self.emit(d, "round_ended", cause, player=p, detail=kind, points=points)
         for s in scorers:
             d.scores[s] += gain
             d.tally[s] += d.played[s]
@@ -293,7 +248,7 @@ class GameCore:
         if end is not None:
             self._end_game(d, end.rule)
         else:
-            d.decision = self._deal_decision
+            self.runner.start("deal", d)
 
     def _end_game(self, d: Draft, rule: str) -> None:
         """The game is over (``rule``): the winners as the declared rule of step ``winner``
@@ -342,23 +297,4 @@ class GameCore:
     def _finish(self, d: Draft, result: GameResult, points: tuple[str, ...]) -> None:
         d.result = result
         d.decision = Decision(K.GAME_OVER)
-        self.emit(d, "game_ended", "game.end.winner", seats=result.winners,
-                                   detail=result.tiebreak, points=points)
-
-    # ------------------------------------------------------------------ shared zone moves
-    def receive_draw(self, d: Draft, p: int, card: int) -> None:
-        """Seat ``p`` draws ``card`` (already taken off the deck) into their hand; the Maid's
-        turn is over."""
-        d.hands[p] = insert_sorted(d.hands[p], card)
-        if d.events is not None:
-            self.emit(d, "card_drawn", "role.maid", player=p, card=card)
-        self.after_action(d)
-
-    def set_king(self, d: Draft, p: int, role: int) -> None:
-        """Put the King card ``role`` in force; the one before it is spent (king.reveal)."""
-        if d.king_in_force >= 0:
-            d.king_spent = d.king_spent + (d.king_in_force,)
-        d.king_in_force = role
-        if d.events is not None:
-            self.emit(d, "king_revealed", "king.reveal", player=p, role=role)
-        self.after_action(d)
+        self.emit(d, "game_ended", self._winner.rule, seats=result.winners, detail=result.tiebreak, points=points)

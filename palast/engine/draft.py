@@ -20,6 +20,7 @@ class Draft:
         "discard",
         "displays",
         "events",
+        "frames",
         "hands",
         "king_deck",
         "king_hidden",
@@ -58,6 +59,8 @@ class Draft:
     round_end: RoundEnd | None
     result: GameResult | None
     events: list[Event] | None
+    #: where play goes on after the steps being applied (keys of the runner's continuations)
+    frames: list[str]
 
     def __init__(self, s: State, record: bool = True) -> None:
         self.hands = list(s.hands)
@@ -82,6 +85,7 @@ class Draft:
         self.round_end = s.round_end
         self.result = s.result
         self.events = [] if record else None
+        self.frames = []
 
     def freeze(self) -> State:
         """Return the :class:`State` this draft now describes."""

@@ -13,23 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-#: Parameter name -> the reading ids the engine implements for it.
-PARAMETERS: Mapping[str, frozenset[str]] = {
-    "cupbearer.scope": frozenset({"any-two", "actor-and-one"}),
-    "cupbearer.actor_duplicate": frozenset({"forbidden", "whisper"}),
-    "jester.forced": frozenset({"whisper"}),
-    "action.sixth_played": frozenset({"round-end-only", "sixth-played"}),
-    "king.reshuffle": frozenset({"all", "spent"}),
-    "winner.tiebreak": frozenset({"most-displayed", "most-played-last-round", "most-played-total"}),
-    "winner.final_tie": frozenset({"shared", "cascade"}),
-    "neutral.tie": frozenset({"player-who-played", "seat-order"}),
-    "wizard.min_count": frozenset({"at-least-one", "zero-allowed"}),
-    "action.impossible": frozenset({"void"}),
-    "maid.empty_deck": frozenset({"no-action", "discard-only"}),
-    "maid.discard_to": frozenset({"discard-pile", "under-deck"}),
-    "play.empty_hand": frozenset(),
-    "play.duplicate": frozenset({"allowed", "only-when-forced"}),
-}
+#: Parameter name -> the reading ids the engine's own code implements for it (the readings
+#: of the rules declared in the rule language are implemented by the declarations).
+PARAMETERS: Mapping[str, frozenset[str]] = {}
 
 #: The value a parameter has when its variation point is open in the ruleset.
 GAP = "open"

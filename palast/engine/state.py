@@ -49,6 +49,10 @@ class Decision:
     :ivar points: variation points this decision's legal actions depend on.
     :ivar choices: the legal actions, where the engine computed them when it opened the
         decision (Cupbearer swaps); empty otherwise.
+    :ivar rule: for a decision a rule's statements wait for: where play resumes (the
+        statement, in the rules applied; see :mod:`palast.engine.blocks`); else ``""``.
+    :ivar frames: where play goes on after each step the waiting statement is inside,
+        innermost last.
     """
 
     kind: DecisionKind
@@ -61,6 +65,8 @@ class Decision:
     point: str = ""
     points: tuple[str, ...] = ()
     choices: tuple[object, ...] = ()
+    rule: str = ""
+    frames: tuple[str, ...] = ()
 
     @property
     def is_chance(self) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from palast.lang.primitives import COLLECTION, ELEMENT, PRIMITIVES, RUNTIME
-from palast.lang.syntax import ExpressionError, Node
+from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts
 
 _OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"}
 
@@ -40,6 +40,16 @@ def _check(node: Node, names: frozenset[str]) -> None:
             raise ExpressionError(f"unknown name {name!r}", node.column)
         if prim.args or prim.binder:
             raise ExpressionError(f"{name} needs arguments: {name}(...)", node.column)
+        return
+    if op == "each":
+        inner = names
+        for part, coll in each_parts(node):
+            _check(coll, inner)
+            if part in PRIMITIVES:
+                raise ExpressionError(f"{part!r} is a primitive and cannot name a part", coll.column)
+            inner = inner | {part}
+        for cond, _ in each_conditions(node):
+            _check(cond, inner)
         return
     if op in ("call", "bind"):
         name = str(node.value)
@@ -111,6 +121,16 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
         inner = {**params, str(var.value): v}
         body = [python_source(a, inner, constants) for a in rest]
         return PRIMITIVES[str(node.value)].python.format(*body, v=v, c=python_source(coll, params, constants))
+    if op == "each":
+        inner = dict(params)
+        loops = []
+        parts = each_parts(node)
+        for part, coll in parts:
+            loops.append(f"for v_{part} in {python_source(coll, inner, constants)}")
+            inner[part] = f"v_{part}"
+        cond = " and ".join(python_source(c, inner, constants) for c, _ in each_conditions(node))
+        value = "(" + "".join(f"v_{p}, " for p, _ in parts) + ")"
+        return f"tuple([{value} {' '.join(loops)} if {cond}])"
     args = [python_source(a, params, constants) for a in node.args]
     if op == "list":
         return "(" + "".join(a + ", " for a in args) + ")"
@@ -221,6 +241,16 @@ def infer(node: Node, env: Mapping[str, str], constants: Iterable[str] = ()) -> 
             return "int"
         if op == "bool":
             return "bool"
+        if op == "each":
+            inner = dict(scope)
+            for part, coll in each_parts(n):
+                ck = walk(coll, inner)
+                if ck not in ELEMENT and ck != ANY:
+                    raise ExpressionError(f"the part {part} ranges over a collection, not {ck}", coll.column)
+                inner[part] = ELEMENT.get(ck, ANY)
+            for cond, _ in each_conditions(n):
+                need(walk(cond, inner), "bool", cond, "a condition of each")
+            return "tuples"
         if op == "name":
             name = str(n.value)
             if name in scope:

@@ -72,17 +72,20 @@ class Declared:
 
 
 def declarations(spec: Any) -> list[Declared]:
-    """Every rule's logic block, in spec order (rules.yaml, then roles.yaml).
+    """Every rule's logic block declared with effect keys, in spec order (rules.yaml, then
+    roles.yaml); blocks with statements (``do``, :mod:`palast.lang.blocks`) are not among them.
 
     :param spec: a :class:`palast.spec.Spec`.
     """
+    from palast.lang.statements import is_do_block
+
     out: list[Declared] = []
     for i, r in enumerate(spec.documents["rules.yaml"].data["rules"]):
-        if "logic" in r:
+        if "logic" in r and not is_do_block(r["logic"]):
             out.append(Declared(r["id"], r["logic"], Place("rules.yaml", ("rules", i, "logic"))))
     for i, ra in enumerate(spec.documents["roles.yaml"].data["roles"]):
         for j, r in enumerate(ra["rules"]):
-            if "logic" in r:
+            if "logic" in r and not is_do_block(r["logic"]):
                 out.append(Declared(r["id"], r["logic"], Place("roles.yaml", ("roles", i, "rules", j, "logic"))))
     return out
 
@@ -456,11 +459,16 @@ class GameLogic:
 
 
 def declared_readings(spec: Any) -> dict[str, frozenset[str]]:
-    """Variation point id -> the readings the logic blocks of ``spec`` give effects for."""
+    """Variation point id -> the readings the logic blocks of ``spec`` (those with effect
+    keys and those with statements) give effects or statements for."""
+    from palast.lang.blocks import declared_readings as statement_readings
+
     out: dict[str, set[str]] = {}
     for d in declarations(spec):
         for key in READING_BLOCKS:
             block = d.raw.get(key)
             if block:
                 out.setdefault(str(block["point"]), set()).update(r for r in block if r != "point")
+    for point, readings in statement_readings(spec).items():
+        out.setdefault(point, set()).update(readings)
     return {p: frozenset(r) for p, r in out.items()}

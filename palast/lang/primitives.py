@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import combinations
 
-COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints"}
+COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints", "cards": "cardsets",
+              "tuple": "tuples"}
 ELEMENT = {v: k for k, v in COLLECTION.items()}
 
 
@@ -66,6 +68,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("hand_size", (), "int", "the cards dealt to each player", "HS"),
     _P("deck_size", (), "int", "the cards in the draw deck",
        "(len(D.deck) + D.deck_hidden + len(D.deck_bottom))"),
+    _P("king_deck_size", (), "int", "the King cards that can still be revealed from the King deck",
+       "(len(D.king_deck) + D.king_hidden)"),
     _P("hand", ("seat",), "cards", "the cards in a player's hand", "D.hands[{0}]"),
     _P("display", ("seat",), "cards", "the cards in a player's display, in the order laid", "D.displays[{0}]"),
     _P("round", (), "int", "the number of the round being played or last played (0 before the first deal)",
@@ -134,6 +138,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("upto", ("int", "int"), "ints", "the whole numbers from the first to the second, both included",
        "tuple(range({0}, {1} + 1))"),
     _P("smaller", ("int", "int"), "int", "the smaller of two numbers", "min({0}, {1})"),
+    _P("subsets", ("cards", "int"), "cardsets", "every way to pick that many of the cards (each pick in card "
+       "order, no pick twice)", "_subsets({0}, {1})"),
     _P("filter", ("bool",), "=", "the elements for which the condition holds",
        "tuple([{v} for {v} in {c} if {0}])", binder=True),
     _P("number", ("bool",), "int", "how many elements satisfy the condition",
@@ -164,14 +170,15 @@ ALONE: Mapping[str, str] = {
     "round": "reads the round number the position records",
     "tally": "reads what the position records (the cards played in the rounds a player scored in)",
     "forced_whisper": "reads how the position records the round's end (a whisper forced by banned Jesters)",
-    "seat": "a fact of the seating (seat order), not of the rules",
     "follows": "looks up the declared flow of spec/flow.yaml, which is data; the primitive adds no logic",
     "in_action": "looks up the roles' declared decisions (spec/roles.yaml choices), which are data",
     "can_act": "asks the engine for the legal actions of the position, that is every rule of legality as "
                "declared; composing it here would write those rules a second time",
     "without": "a general operation on collections",
-    "empty": "a general operation on collections",
     "upto": "a general operation on numbers",
+    "subsets": "a general operation on collections (every way to pick some of them)",
+    "king_deck_size": "reads how many King cards the position holds face down, which a constructed position "
+                      "need not know (it may leave some King cards unplaced)",
     "smaller": "a general operation on numbers",
     "fewest": "a general operation on collections (the elements with the least of a value)",
     "most": "a general operation on collections (the elements with the most of a value)",
@@ -197,6 +204,14 @@ def _minus(items: tuple[object, ...], less: tuple[object, ...]) -> tuple[object,
     return tuple(out)
 
 
+def _subsets(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Every pick of ``k`` of ``cards``, each sorted, none twice, in order."""
+    items = tuple(sorted(cards))
+    if len(set(items)) == len(items):  # different cards: the combinations come distinct and in order
+        return tuple(combinations(items, k))
+    return tuple(sorted(set(combinations(items, k))))
+
+
 def _fewest(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
     """The elements of ``items`` whose key (``keys``, in the same order) is smallest."""
     low = min(keys)
@@ -210,4 +225,5 @@ def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
 
 
 #: Helper functions the templates call.
-RUNTIME: Mapping[str, object] = {"_without": _without, "_minus": _minus, "_fewest": _fewest, "_most": _most}
+RUNTIME: Mapping[str, object] = {"_without": _without, "_minus": _minus, "_fewest": _fewest, "_most": _most,
+                                 "_subsets": _subsets}

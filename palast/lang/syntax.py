@@ -141,6 +141,47 @@ def _node(n: ast.expr) -> Node:
     raise ExpressionError(f"{type(n).__name__.lower()} is not part of the rule language", c)
 
 
+@dataclass(frozen=True, slots=True)
+class Each:
+    """The value of an ``each`` node: the names of its parts, and why an option is refused
+    when a part is not among its collection (``part_else``) or a condition does not hold
+    (``where_else``); ``None`` where nothing is said."""
+
+    names: tuple[str, ...]
+    part_else: tuple[str | None, ...]
+    where_else: tuple[str | None, ...]
+
+
+def each_node(parts: list[tuple[str, Node]], where: list[tuple[Node, str | None]] | Node | None = None,
+              part_else: list[str | None] | None = None) -> Node:
+    """The options built from parts: ``parts`` (each a name and the collection it ranges
+    over, which may use the names before it) and the conditions ``where`` they must all
+    meet (each with what a refusal says when it does not hold). Its value is a collection of
+    tuples, one element per part (op ``each``: ``value`` is an :class:`Each`, ``args`` the
+    collections and then the conditions)."""
+    if where is None:
+        conds: list[tuple[Node, str | None]] = [(Node("bool", True), None)]
+    elif isinstance(where, Node):
+        conds = [(where, None)]
+    else:
+        conds = list(where)
+    value = Each(tuple(n for n, _ in parts), tuple(part_else or [None] * len(parts)), tuple(t for _, t in conds))
+    return Node("each", value, (*(e for _, e in parts), *(c for c, _ in conds)),
+                column=parts[0][1].column if parts else 1)
+
+
+def each_parts(node: Node) -> tuple[tuple[str, Node], ...]:
+    """The parts of an ``each`` node: (name, collection), in order."""
+    value: Each = node.value  # type: ignore[assignment]
+    return tuple(zip(value.names, node.args[:len(value.names)], strict=True))
+
+
+def each_conditions(node: Node) -> tuple[tuple[Node, str | None], ...]:
+    """The conditions of an ``each`` node, with what a refusal says for each."""
+    value: Each = node.value  # type: ignore[assignment]
+    return tuple(zip(node.args[len(value.names):], value.where_else, strict=True))
+
+
 def names(node: Node) -> set[str]:
     """Every name used in ``node`` (primitives without arguments and variables)."""
     out = {str(node.value)} if node.op == "name" else set()
@@ -165,6 +206,10 @@ def show(node: Node) -> str:
         return f"{node.value}({show(var)} in {show(coll)}{''.join(', ' + show(a) for a in rest)})"
     if op == "list":
         return "[" + ", ".join(show(a) for a in node.args) + "]"
+    if op == "each":
+        parts = ", ".join(f"{n} in {show(e)}" for n, e in each_parts(node))
+        conds = [c for c, _ in each_conditions(node) if not (c.op == "bool" and c.value is True)]
+        return f"each({parts}" + "".join(f", where {show(c)}" for c in conds) + ")"
     if op == "not":
         return f"not {_side(node.args[0], _RANK['not'])}"
     if op == "if":

@@ -1,5 +1,6 @@
 """Which declarations use each primitive of the rule language: every expression of the
-rules' logic blocks (``spec/rules.yaml``, ``spec/roles.yaml``) and of the invariants
+rules' logic blocks (``spec/rules.yaml``, ``spec/roles.yaml``; effect keys and statements
+alike) and of the invariants
 (``spec/invariants.yaml``: ``holds``, ``let``, ``readings``, lemmas).
 
 A primitive only one declaration uses is a sign that logic is hidden in a primitive rather
@@ -43,11 +44,39 @@ def primitive_uses(spec: Any) -> dict[str, tuple[str, ...]]:
     uses: dict[str, set[str]] = {name: set() for name in PRIMITIVES}
     found: list[tuple[str, str]] = [(d.rule, text) for d in declarations(spec) for _, text, _ in expressions(d)]
     found += [(inv.id, text) for inv in spec.invariants.values() for text in _invariant_texts(inv)]
+    nodes: list[tuple[str, Node]] = []
     for owner, text in found:
         try:
-            node = parse(str(text))
+            nodes.append((owner, parse(str(text))))
         except ExpressionError:
             continue
+    nodes += list(_statement_nodes(spec))
+    for owner, node in nodes:
         for name in _called(node):
             uses[name].add(owner)
     return {name: tuple(sorted(owners)) for name, owners in uses.items()}
+
+
+def _statement_nodes(spec: Any) -> Iterator[tuple[str, Node]]:
+    """Every expression of the rules declared with statements: conditions, let values,
+    readings' values and the statements' own expressions, with the rule id."""
+    from palast.lang.blocks import program
+    from palast.lang.statements import StatementError, walk
+    from palast.lang.statements import expressions as statement_expressions
+
+    try:
+        prog = program(spec)
+    except StatementError:
+        return  # palast spec check reports it
+    for r in prog.rules.values():
+        if r.when is not None:
+            yield r.rule, r.when
+        yield from ((r.rule, n) for _, n in r.lets)
+        blocks = [r.do or (), *r.parts.values()]
+        for rb in r.readings:
+            for br in rb.branches.values():
+                yield from ((r.rule, n) for _, n in br.lets)
+                blocks.extend([br.do or (), *br.parts.values()])
+        for block in blocks:
+            for st in walk(list(block)):
+                yield from ((r.rule, n) for _, n in statement_expressions(st))

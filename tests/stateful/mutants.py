@@ -4,10 +4,9 @@ Hypothesis to find the failure.
 
 Wherever the rule language can say the broken rule, the engine is a **data-only variant**
 (:class:`DataVariant`): the unchanged engine plays a copy of the spec with one declaration
-changed in memory (:mod:`proofs.variant`). The rest subclass :class:`Game` and override one
-method, because the rule they break is not declared in the rule language yet (the Cupbearer's
-swap, the Maid's draw), or because the invariant reads the same declaration the variant would
-change (whether a banned role may be played), so a variant would move the invariant with it.
+changed in memory (:mod:`proofs.variant`). The one left subclasses :class:`Game` and overrides one
+attribute, because the invariant reads the same declaration the variant would change (whether
+a banned role may be played), so a variant would move the invariant with it.
 The engine itself is never edited.
 """
 
@@ -16,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from palast.engine import Game, Swap
-from palast.engine.draft import Draft, remove_one
+from palast.engine import Game
 from palast.spec import Spec
 from proofs.variant import apply_edit, spec_variant
 
@@ -78,10 +76,11 @@ class ColourIgnored(DataVariant):
 
 
 class MutedRoleActs(DataVariant):
-    """A banned role's card carries out its action (king.mute carries out)."""
+    """A banned role's card carries out its action (king.mute's statements apply the role's
+    action)."""
 
     catches = "muted-card-does-nothing"
-    edits = ({"logic": "king.mute", "key": "carry_out", "value": True},)
+    edits = ({"logic": "king.mute", "key": "do", "value": [{"step": "role-action"}]},)
 
 
 class MarshalCanBeBanned(DataVariant):
@@ -93,30 +92,21 @@ class MarshalCanBeBanned(DataVariant):
                                                            "jester"]},)
 
 
-class SwapIgnoresDuplicates(Game):
-    """A Cupbearer swap may give another player a repeated role (role.cupbearer forbids it).
-    Code: the Cupbearer's swap is not declared in the rule language yet."""
+class SwapIgnoresDuplicates(DataVariant):
+    """A Cupbearer swap may give another player a repeated role (role.cupbearer forbids it):
+    the swaps' condition keeps only the scope."""
 
     catches = "no-repeated-role"
-
-    def legal_swaps(self, displays: Sequence[tuple[int, ...]], p: int, last_card: int) -> list[Swap]:
-        pairs = self._pairs_any if self.params["cupbearer.scope"].value == "any-two" else self._pairs_with[p]
-        cand = [sorted(set(remove_one(d, last_card) if s == p and last_card in d else d))
-                for s, d in enumerate(displays)]
-        return [Swap(a, ca, b, cb) for a, b in pairs for ca in cand[a] for cb in cand[b]]
+    edits = ({"logic": "role.cupbearer", "key": ["let", "swaps", "where"],
+              "value": "any_two or a == actor or b == actor"},)
 
 
-class MaidDoesNotDraw(Game):
-    """The Maid discards but draws nothing although the draw deck holds cards (role.maid).
-    Code: the Maid's draw is not declared in the rule language yet."""
+class MaidDoesNotDraw(DataVariant):
+    """The Maid discards but draws nothing although the draw deck holds cards (role.maid:
+    its part draw is empty)."""
 
     catches = "hand-plus-display"
-
-    def _discard_and_draw(self, d: Draft, p: int, card: int) -> None:
-        d.hands[p] = remove_one(d.hands[p], card)
-        d.discard = d.discard + (card,)
-        self.emit(d, "card_discarded", "role.maid", player=p, card=card)
-        self.after_action(d)
+    edits = ({"logic": "role.maid", "key": ["parts", "draw"], "value": []},)
 
 
 class BannedJesterPlayable(Game):

@@ -1,0 +1,590 @@
+"""Rules that *do* something: logic blocks with a ``do:`` list of statements
+(:mod:`palast.lang.statements`), their exceptions, parts and readings, parsed and checked.
+
+A rule of a **do-step** (``turn``, ``action``, ``role-action``, ``reveal-king``, ``deal``,
+``setup``, ``round-start``) declares:
+
+- ``when``: the condition under which it applies (a rule of step ``role-action`` declared
+  under a role in ``spec/roles.yaml`` applies, besides, only when the card played this turn
+  shows that role);
+- ``let``: named values for its statements and its exceptions;
+- ``readings``: per variation point (one block, or a list of blocks), what each reading
+  gives: ``let`` values, ``parts``, a ``do`` of its own, or ``applies: false`` (under that
+  reading the rule, or the exception, does not apply); an open point stops play (a gap);
+- ``do``: its statements; ``parts``: named statement lists that ``part: NAME`` runs.
+
+An **exception** (``exception_of: RULE``) bends the rule it names: when its ``when`` holds
+it may give other values to the rule's names (``let``), other parts, or a ``do`` of its
+own. Every exception whose condition holds applies, in the order declared, a later one
+seeing the values an earlier one gave (``after: [RULE, ...]`` puts an exception after
+others of the same rule); an exception's own exceptions are tried when it applies. The
+statements carried out are the last ``do`` given, with the last parts given.
+
+Checked here: statements are well formed, every name is in scope and of the kind its place
+needs, decisions, events, steps, parts and rules named exist, every reading of a point has
+its branch, and a name read after a decision can be restored when play resumes there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from palast.lang.compiler import check, infer
+from palast.lang.primitives import COLLECTION, ELEMENT
+from palast.lang.statements import (
+    CHANGES,
+    DECKS,
+    DO_STEPS,
+    EMIT_FIELDS,
+    FINAL,
+    KEEP,
+    TARGETS,
+    StatementError,
+    Stmt,
+    Zone,
+    expressions,
+    is_do_block,
+    parse_block,
+    parse_each,
+    placeholders,
+    walk,
+)
+from palast.lang.syntax import ExpressionError, Node, each_parts, parse
+
+#: The step whose rules, declared under a role, apply only to a card of that role.
+ROLE_STEP = "role-action"
+#: Steps declared with effect keys (palast.lang.logic) that statements may apply.
+EFFECT_STEPS = ("round-end",)
+
+
+@dataclass(frozen=True)
+class Branch:
+    """What one reading of a readings block gives."""
+
+    lets: tuple[tuple[str, Node], ...] = ()
+    parts: Mapping[str, tuple[Stmt, ...]] = field(default_factory=dict)
+    do: tuple[Stmt, ...] | None = None
+    applies: bool = True
+
+
+@dataclass(frozen=True)
+class Readings:
+    """A readings block: the variation point and each reading's :class:`Branch`."""
+
+    point: str
+    branches: Mapping[str, Branch]
+    path: tuple[str | int, ...]
+
+
+@dataclass
+class DoRule:
+    """One rule's do-style logic block, parsed.
+
+    :ivar rule: the rule id.
+    :ivar step: the step it belongs to.
+    :ivar role: for a rule of the role-action step: the role it is declared under.
+    :ivar when: its condition (``None``: always).
+    :ivar lets: its named values, in order.
+    :ivar readings: its readings blocks, in order.
+    :ivar do: its statements (``None``: those of the rule it bends).
+    :ivar parts: its parts.
+    :ivar exception_of: the rule it bends, or ``None``.
+    :ivar after: the exceptions of the same rule it comes after.
+    :ivar file: the spec file; :ivar path: the key path of the block in it.
+    :ivar exceptions: its exceptions, in the order they apply.
+    :ivar refuse: why a value it leaves out of a choice is refused.
+    """
+
+    rule: str
+    step: str
+    role: str | None
+    when: Node | None
+    lets: tuple[tuple[str, Node], ...]
+    readings: tuple[Readings, ...]
+    do: tuple[Stmt, ...] | None
+    parts: Mapping[str, tuple[Stmt, ...]]
+    exception_of: str | None
+    after: tuple[str, ...]
+    file: str
+    path: tuple[str | int, ...]
+    exceptions: list[DoRule] = field(default_factory=list)
+    #: why a value this rule leaves out of a choice (by changing the value of its options) is refused
+    refuse: str = ""
+
+    def chain_names(self) -> tuple[str, ...]:
+        """The names this rule gives (its readings' lets, then its lets), in order."""
+        out: list[str] = []
+        for rb in self.readings:
+            for br in rb.branches.values():
+                for name, _ in br.lets:
+                    if name not in out:
+                        out.append(name)
+        for name, _ in self.lets:
+            if name not in out:
+                out.append(name)
+        return tuple(out)
+
+
+def _parse_lets(raw: Any, path: tuple[str | int, ...]) -> tuple[tuple[str, Node], ...]:
+    out = []
+    for name, text in (raw or {}).items():
+        if isinstance(text, Mapping):
+            out.append((str(name), parse_each(text, (*path, name))))
+            continue
+        try:
+            out.append((str(name), parse(text)))
+        except ExpressionError as exc:
+            raise StatementError(str(exc), (*path, name), exc.column) from None
+    return tuple(out)
+
+
+def _parse_parts(raw: Any, path: tuple[str | int, ...]) -> dict[str, tuple[Stmt, ...]]:
+    return {str(name): parse_block(body, (*path, name)) for name, body in (raw or {}).items()}
+
+
+def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ...]:
+    if raw is None:
+        return ()
+    blocks = raw if isinstance(raw, list) else [raw]
+    out = []
+    for i, block in enumerate(blocks):
+        at = (*path, i) if isinstance(raw, list) else path
+        branches = {}
+        for reading, eff in block.items():
+            if reading == "point":
+                continue
+            eff = eff or {}
+            do = eff.get("do")
+            branches[str(reading)] = Branch(
+                _parse_lets(eff.get("let"), (*at, reading, "let")),
+                _parse_parts(eff.get("parts"), (*at, reading, "parts")),
+                parse_block(do, (*at, reading, "do")) if do is not None else None, bool(eff.get("applies", True)))
+        out.append(Readings(str(block.get("point")), branches, at))
+    return tuple(out)
+
+
+def parse_rule(rule: str, raw: Mapping[str, Any], file: str, path: tuple[str | int, ...], role: str | None) -> DoRule:
+    """Parse one do-style logic block.
+
+    :raises StatementError: at the first part that is not well formed (key path inside
+        the block).
+    """
+    when = None
+    if "when" in raw:
+        try:
+            when = parse(raw["when"])
+        except ExpressionError as exc:
+            raise StatementError(str(exc), ("when",), exc.column) from None
+    do = raw.get("do")
+    step = str(raw["step"])
+    return DoRule(rule, step, role if step == ROLE_STEP else None, when, _parse_lets(raw.get("let"), ("let",)),
+                  _parse_readings(raw.get("readings"), ("readings",)),
+                  parse_block(do, ("do",)) if do is not None else None, _parse_parts(raw.get("parts"), ("parts",)),
+                  raw.get("exception_of"), tuple(raw.get("after") or ()), file, path,
+                  refuse=str(raw.get("refuse", "")).strip())
+
+
+def _declared(spec: Any) -> Iterator[tuple[str, Mapping[str, Any], str, tuple[str | int, ...], str | None]]:
+    for i, r in enumerate(spec.documents["rules.yaml"].data["rules"]):
+        if "logic" in r and is_do_block(r["logic"]):
+            yield r["id"], r["logic"], "rules.yaml", ("rules", i, "logic"), None
+    for i, ra in enumerate(spec.documents["roles.yaml"].data["roles"]):
+        for j, r in enumerate(ra["rules"]):
+            if "logic" in r and is_do_block(r["logic"]):
+                yield r["id"], r["logic"], "roles.yaml", ("roles", i, "rules", j, "logic"), ra["role"]
+
+
+@dataclass
+class Program:
+    """Every do-style rule of a spec: ``rules`` by id, ``steps``: step -> its rules that
+    bend no other (in spec order), each with its exceptions ordered."""
+
+    rules: dict[str, DoRule]
+    steps: dict[str, list[DoRule]]
+
+
+def program(spec: Any) -> Program:
+    """Parse every do-style logic block of ``spec`` and link exceptions to their rules.
+
+    :raises StatementError: for a block that is not well formed (use :func:`problems`
+        to get every problem with its place instead).
+    """
+    rules: dict[str, DoRule] = {}
+    for rid, raw, file, path, role in _declared(spec):
+        try:
+            rules[rid] = parse_rule(rid, raw, file, path, role)
+        except StatementError as exc:
+            raise StatementError(str(exc), (*path, *exc.path), exc.column) from None
+    steps: dict[str, list[DoRule]] = {}
+    for r in rules.values():
+        if r.exception_of is None:
+            steps.setdefault(r.step, []).append(r)
+        elif r.exception_of in rules:
+            rules[r.exception_of].exceptions.append(r)
+    for r in rules.values():
+        r.exceptions = _ordered(r.exceptions)
+    return Program(rules, steps)
+
+
+def _ordered(exceptions: list[DoRule]) -> list[DoRule]:
+    """``exceptions`` in declaration order, each moved after those its ``after`` names."""
+    out: list[DoRule] = []
+    pending = list(exceptions)
+    while pending:
+        for x in pending:
+            if all(a in {o.rule for o in out} or a not in {p.rule for p in pending} for a in x.after):
+                out.append(x)
+                pending.remove(x)
+                break
+        else:  # a cycle of after (problems reports it): keep declaration order
+            out.extend(pending)
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------- checking
+@dataclass
+class _Ctx:
+    """What checking one block needs: the spec's names and where the block is."""
+
+    spec: Any
+    program: Program
+    decisions: frozenset[str]
+    events: frozenset[str]
+    roles: Mapping[str, str]
+    effect_rules: Mapping[str, str]  # rule id -> its step, for effect-style rules
+    out: list[tuple[str, tuple[str | int, ...], str]]
+    file: str = ""
+    base: tuple[str | int, ...] = ()
+    #: the let values of the rules applied, by name (an each-let's parts are bound by a choose)
+    lets: dict[str, Node] = field(default_factory=dict)
+
+    def report(self, path: tuple[str | int, ...], msg: str) -> None:
+        self.out.append((self.file, (*self.base, *path), msg))
+
+
+def _kind(ctx: _Ctx, node: Node, env: Mapping[str, str], path: tuple[str | int, ...], want: str | None,
+          what: str) -> str:
+    """The kind of ``node`` in ``env``; reports (and returns ``any``) where it is wrong."""
+    try:
+        check(node, set(env) | set(ctx.roles))
+        got = infer(node, env, ctx.roles)
+    except ExpressionError as exc:
+        ctx.report(path, f"{exc} (column {exc.column})")
+        return "any"
+    if want is not None and got not in (want, "any") and not (want == "cards|card" and got in ("cards", "card")):
+        ctx.report(path, f"{what} must be {want.replace('|', ' or ')}, not {got}")
+    return got
+
+
+def _check_place(ctx: _Ctx, place: Zone, env: Mapping[str, str], path: tuple[str | int, ...]) -> None:
+    if place.seat is not None:
+        _kind(ctx, place.seat, env, path, "seat", "the player of a place")
+
+
+def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: DoRule,
+                 parts: Mapping[str, tuple[Stmt, ...]], may_wait: bool) -> None:
+    """Check the statements of ``block`` in order; ``env`` grows with the names they bind."""
+    env = dict(env)
+    for i, s in enumerate(block):
+        p = s.path
+        if s.head in FINAL and i < len(block) - 1:
+            ctx.report(block[i + 1].path, f"nothing after {s.head} is carried out: this statement is never reached")
+        if s.head == "emit":
+            if s.arg not in ctx.events:
+                ctx.report((*p, "emit"), f"unknown event {s.arg!r} (declare it in visibility.yaml effects)")
+            for key, node in s.keys.items():
+                _kind(ctx, node, env, (*p, key), EMIT_FIELDS[key], f"the event's {key}")
+        elif s.head == "move":
+            _kind(ctx, s.arg, env, (*p, "move"), None, "what is moved")
+            for key in ("from", "to"):
+                if key in s.keys:
+                    _check_place(ctx, s.keys[key], env, (*p, key))
+        elif s.head in ("draw", "choose", "deal"):
+            name = s.keys["decision"] if s.head != "choose" else s.arg
+            if name not in ctx.decisions:
+                ctx.report((*p, "decision" if s.head != "choose" else "choose"), f"unknown decision {name!r} "
+                           "(declare it in flow.yaml or in the role's choices)")
+            if not may_wait:
+                ctx.report((*p, s.head), f"a rule of step {rule.step} runs to its end at once: it cannot wait for "
+                           "a decision")
+            if s.head == "deal":
+                _kind(ctx, s.arg, env, (*p, "deal"), "int", "the cards dealt to each player")
+            elif s.head == "draw":
+                if "to" in s.keys:
+                    _check_place(ctx, s.keys["to"], env, (*p, "to"))
+                _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who draws")
+                if "as" in s.keys:
+                    env[s.keys["as"]] = DECKS[s.arg]
+            else:
+                _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who decides")
+                got = _kind(ctx, s.keys["options"], env, (*p, "options"), None, "")
+                if got not in ELEMENT and got != "any":
+                    ctx.report((*p, "options"), f"the options must be a collection, not {got}")
+                env[s.keys["as"]] = ELEMENT.get(got, "any")
+                each = each_of(s.keys["options"], ctx.lets)
+                if each is not None:
+                    inner = dict(env)
+                    for pname, node in each_parts(each):
+                        inner[pname] = ELEMENT.get(infer_or_any(node, inner, ctx.roles), "any")
+                    for text in [*each.value.part_else, *each.value.where_else]:  # type: ignore[attr-defined]
+                        for expr in placeholders(text or ""):
+                            _kind(ctx, parse(expr), inner, (*p, "options"), None, "")
+                    env.update({k: v for k, v in inner.items() if k not in env})
+                for slot, node in s.keys["keep"].items():
+                    _kind(ctx, node, env, (*p, "keep", slot), KEEP[slot], f"the decision's {slot}")
+        elif s.head == "shuffle":
+            for j, pl in enumerate(s.arg):
+                _check_place(ctx, pl, env, (*p, "shuffle", j))
+        elif s.head == "if":
+            _kind(ctx, s.arg, env, (*p, "if"), "bool", "the condition")
+            for key in ("then", "else"):
+                _check_block(ctx, s.blocks[key], env, rule, parts, may_wait)
+        elif s.head == "readings":
+            vp = ctx.spec.variation_points.get(s.arg)
+            if vp is None:
+                ctx.report((*p, "readings"), f"unknown variation point {s.arg!r}")
+            else:
+                known = {r.id for r in vp.readings}
+                for reading in s.blocks:
+                    if reading not in known:
+                        ctx.report((*p, reading), f"{vp.id} has no reading {reading!r}")
+                for reading in sorted(known - set(s.blocks)):
+                    ctx.report(p, f"no statements for reading {reading!r} of {vp.id}: every reading needs them")
+            for body in s.blocks.values():
+                _check_block(ctx, body, env, rule, parts, may_wait)
+        elif s.head == "set":
+            for tname, seat, value in s.arg:
+                if seat is not None:
+                    _kind(ctx, seat, env, (*p, "set", tname), "seat", "the player")
+                _kind(ctx, value, env, (*p, "set", tname), TARGETS[tname][1], f"the value of {tname}")
+        elif s.head in ("step", "every"):
+            if s.arg not in ctx.program.steps and s.arg not in EFFECT_STEPS:
+                ctx.report((*p, s.head), f"unknown step {s.arg!r}")
+            if s.head == "every" and DO_STEPS.get(s.arg, False):
+                ctx.report((*p, s.head), f"every applies each rule of a step that cannot wait; {s.arg} can")
+        elif s.head == "part":
+            if s.arg not in parts:
+                ctx.report((*p, "part"), f"the rule has no part {s.arg!r} (its parts: {', '.join(parts) or 'none'})")
+        elif s.head == "end_round":
+            if ctx.effect_rules.get(s.arg) != "round-end":
+                ctx.report((*p, "end_round"), f"{s.arg!r} is no rule of step round-end")
+        elif s.head == "turn":
+            _kind(ctx, s.arg, env, (*p, "turn"), "seat", "who takes the next turn")
+
+
+def _restorable(ctx: _Ctx, rule: DoRule, block: Sequence[Stmt], lets: Sequence[str]) -> None:
+    """Report a name read after a decision that cannot be restored when play resumes there:
+    a name bound by a decision must be kept in the decision (``by`` or ``keep``), and a
+    ``let`` value read after a decision must not follow a statement that changes the
+    position (it is computed again when play resumes)."""
+    bound: dict[str, bool] = {}   # name -> restorable at the latest decision
+    changed = False
+    waited = False
+    for s in walk(list(block)):
+        if waited:
+            used = set()
+            for _, node in expressions(s):
+                used |= _names(node)
+            for name in sorted(used):
+                if name in bound and not bound[name]:
+                    ctx.report(s.path, f"{name!r} is read after a later decision but that decision does not keep it "
+                                       "(keep it in the decision: by or keep)")
+                elif name in lets and changed:
+                    ctx.report(s.path, f"{name!r} is read after a decision that follows a change of the position; "
+                                       "it would be computed again from the changed position")
+        if s.head in ("choose", "draw", "deal"):
+            if waited or changed:
+                kept = set()
+                by = s.keys.get("by")
+                if isinstance(by, Node) and by.op == "name":
+                    kept.add(str(by.value))
+                for node in (s.keys.get("keep") or {}).values():
+                    if node.op == "name":
+                        kept.add(str(node.value))
+                bound = {n: (n in kept) for n in bound}
+            waited = True
+            if "as" in s.keys:
+                bound[s.keys["as"]] = True
+        if s.head in CHANGES:
+            changed = True
+
+
+def each_of(node: Node, lets: Mapping[str, Node]) -> Node | None:
+    """The ``each`` options ``node`` is (itself, or the let value it names), or ``None``."""
+    if node.op == "name" and str(node.value) in lets:
+        node = lets[str(node.value)]
+    return node if node.op == "each" else None
+
+
+def _names(node: Node) -> set[str]:
+    out = {str(node.value)} if node.op == "name" else set()
+    for a in node.args:
+        out |= _names(a)
+    return out
+
+
+def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
+             effect_rules: Mapping[str, str]) -> list[tuple[str, tuple[str | int, ...], str]]:
+    """Check every do-style logic block of ``spec``.
+
+    :param decisions: the declared decision names; :param events: the event kinds;
+        :param effect_rules: the rules declared with effect keys -> their steps.
+    :returns: ``(file, key path, message)`` per problem.
+    """
+    out: list[tuple[str, tuple[str | int, ...], str]] = []
+    rules: dict[str, DoRule] = {}
+    for rid, raw, file, path, role in _declared(spec):
+        try:
+            rules[rid] = parse_rule(rid, raw, file, path, role)
+        except StatementError as exc:
+            out.append((file, (*path, *exc.path), f"{exc}" + (f" (column {exc.column})" if exc.column > 1 else "")))
+    prog = Program(rules, {})
+    for r in rules.values():
+        if r.exception_of is None:
+            prog.steps.setdefault(r.step, []).append(r)
+        elif r.exception_of in rules:
+            rules[r.exception_of].exceptions.append(r)
+    roles = dict.fromkeys(spec.roles, "role")
+    ctx = _Ctx(spec, prog, decisions, events, roles, effect_rules, out)
+    for r in rules.values():
+        ctx.file, ctx.base = r.file, r.path
+        if r.exception_of is not None:
+            base = rules.get(r.exception_of)
+            if base is None or base.step != r.step:
+                ctx.report(("exception_of",), f"{r.exception_of!r} is no rule with statements of step {r.step}")
+                continue
+        for a in r.after:
+            if a not in {x.rule for x in rules.values() if x.exception_of == r.exception_of and x is not r}:
+                ctx.report(("after",), f"{a!r} is no other exception of {r.exception_of}")
+        if r.exception_of is None and r.do is None:
+            ctx.report(("step",), "a rule that bends no other needs do: its statements")
+        if r.step == ROLE_STEP and r.exception_of is None and r.role is None:
+            ctx.report(("step",), f"a rule of step {ROLE_STEP} is declared under its role in roles.yaml")
+        # the names in scope: the chain of rules this one bends, then its own
+        chain: list[DoRule] = []
+        x: DoRule | None = r
+        while x is not None:
+            chain.insert(0, x)
+            x = rules.get(x.exception_of) if x.exception_of else None
+        env: dict[str, str] = {}
+        parts: dict[str, tuple[Stmt, ...]] = {}
+        ctx.lets = {}
+        for link in chain:
+            ctx.lets.update(dict(link.lets))
+            for rb in link.readings:
+                for br in rb.branches.values():
+                    ctx.lets.update(dict(br.lets))
+            own = link is r
+            if link.when is not None:
+                ctx.base = link.path
+                if own:
+                    _kind(ctx, link.when, env, ("when",), "bool", "when")
+            for rb in link.readings:
+                vp = spec.variation_points.get(rb.point)
+                if own:
+                    if vp is None:
+                        ctx.report((*rb.path, "point"), f"unknown variation point {rb.point!r}")
+                    else:
+                        known = {x.id for x in vp.readings}
+                        for reading in rb.branches:
+                            if reading not in known:
+                                ctx.report((*rb.path, reading), f"{vp.id} has no reading {reading!r} (its readings: "
+                                                                 f"{', '.join(sorted(known)) or 'none'})")
+                        missing = sorted(known - set(rb.branches))
+                        if missing:
+                            ctx.report(rb.path, f"gives nothing for reading(s) {', '.join(missing)} of {vp.id}: "
+                                                "every reading of the point needs a branch")
+                        if vp.id not in spec.rules[link.rule].variation_points:
+                            ctx.report((*rb.path, "point"), f"{vp.id} is not among the variation points the rule "
+                                                            f"{link.rule} names (variation_points)")
+                given: dict[str, str] = {}
+                for reading, br in rb.branches.items():
+                    scope = dict(env)
+                    for name, node in br.lets:
+                        got = _kind(ctx, node, scope, (*rb.path, reading, "let", name), None, "")
+                        if own and name in given and given[name] not in (got, "any") and got != "any":
+                            ctx.report((*rb.path, reading, "let", name), f"{name} is {given[name]} under another "
+                                                                          f"reading, not {got}")
+                        given.setdefault(name, got)
+                        scope[name] = got
+                env.update(given)
+            for name, node in link.lets:
+                got = _kind(ctx, node, env, ("let", name), None, "") if own else infer_or_any(node, env, roles)
+                if name in env and env[name] not in (got, "any") and got != "any" and own:
+                    ctx.report(("let", name), f"{name} is {env[name]} in the rule it bends, not {got}")
+                env[name] = got
+            parts.update(link.parts)
+            for rb in link.readings:
+                for br in rb.branches.values():
+                    parts.update({k: v for k, v in br.parts.items() if k not in parts})
+        may_wait = DO_STEPS.get(r.step, False)
+        blocks: list[tuple[Sequence[Stmt], tuple[str | int, ...]]] = []
+        if r.do is not None:
+            blocks.append((r.do, ()))
+        blocks.extend((body, ()) for body in r.parts.values())
+        for rb in r.readings:
+            for br in rb.branches.values():
+                if br.do is not None:
+                    blocks.append((br.do, ()))
+                blocks.extend((body, ()) for body in br.parts.values())
+        ctx.base = r.path
+        for body, _ in blocks:
+            _check_block(ctx, body, env, r, parts, may_wait)
+            _restorable(ctx, r, body, list(env))
+    return out
+
+
+def declared_readings(spec: Any) -> dict[str, set[str]]:
+    """Variation point id -> the readings the do-style rules of ``spec`` give a branch
+    (readings blocks and ``readings`` statements alike)."""
+    out: dict[str, set[str]] = {}
+    for rid, raw, file, path, role in _declared(spec):
+        try:
+            r = parse_rule(rid, raw, file, path, role)
+        except StatementError:
+            continue  # reported by problems
+        blocks = [r.do or (), *r.parts.values()]
+        for rb in r.readings:
+            out.setdefault(rb.point, set()).update(rb.branches)
+            for br in rb.branches.values():
+                blocks.extend([br.do or (), *br.parts.values()])
+        for block in blocks:
+            for s in walk(list(block)):
+                if s.head == "readings":
+                    out.setdefault(str(s.arg), set()).update(s.blocks)
+    return out
+
+
+def withdrawn(spec: Any, ruleset: str) -> dict[str, str]:
+    """The rules declared with statements that never apply under ``ruleset``: a readings
+    block of theirs says, for the reading the ruleset takes, that the rule does not apply.
+
+    :returns: rule id -> ``"POINT: READING"``.
+    """
+    out: dict[str, str] = {}
+    for rid, raw, file, path, role in _declared(spec):
+        try:
+            r = parse_rule(rid, raw, file, path, role)
+        except StatementError:
+            continue
+        for rb in r.readings:
+            vp = spec.variation_points.get(rb.point)
+            reading = vp.choices.get(ruleset) if vp is not None else None
+            br = rb.branches.get(str(reading))
+            if br is not None and not br.applies:
+                out[rid] = f"{rb.point}: {reading}"
+    return out
+
+
+def infer_or_any(node: Node, env: Mapping[str, str], roles: Mapping[str, str]) -> str:
+    """The kind of ``node``, or ``any`` where it does not check (reported at its own rule)."""
+    try:
+        return infer(node, env, roles)
+    except (ExpressionError, KeyError, ValueError):
+        return "any"
+
+
+__all__ = ["COLLECTION", "DO_STEPS", "Branch", "DoRule", "Program", "Readings", "is_do_block", "problems", "program"]
