@@ -23,23 +23,7 @@ ENGINE = Path(__file__).resolve().parent.parent / "palast" / "engine"
 PLAIN_NUMBERS = frozenset({-1, 0, 1})
 
 #: module -> the rule-bearing literals still in it, sorted (see the module docstring).
-NOT_YET_DECLARED: dict[str, list[str]] = {
-    "core.py": ["reading id whisper", "rule id game.end.winner", "rule id king.jester-forced", "rule id king.reveal",
-                "rule id role.maid", "rule id turn.play"],
-    "game.py": ["reading id only-when-forced", "rule id king.jester",
-                "rule id king.reveal", "rule id role.maid", "rule id round.deal", "rule id round.next.king",
-                "rule id round.next.starter", "rule id setup.deck", "rule id setup.first-player",
-                "rule id setup.king-deck", "rule id setup.scores",
-                "rule id turn.next.neutral-tie", "rule id turn.play", "rule id turn.play.duplicate"],
-    # the places of the statements' language (hand(P), display(P)), which are also the
-    # reading ids of neutral-count-zone; no reading is named there
-    "blocks.py": ["reading id display", "reading id hand"],
-    # the readings the engine's own code still implements (a play, a forced banned Jester)
-    "params.py": ["reading id allowed", "reading id only-when-forced", "reading id whisper"],
-    # the decisions' due actions and the rules behind them (for refusals of the wrong action)
-    "roles.py": ["rule id king.reveal", "rule id role.cupbearer", "rule id role.guard", "rule id role.maid",
-                 "rule id role.wizard", "rule id round.deal", "rule id turn.next.neutral-tie", "rule id turn.play"],
-}
+NOT_YET_DECLARED: dict[str, list[str]] = {}
 
 
 def findings(source: str, spec: Spec) -> list[str]:

@@ -18,15 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from palast.engine.actions import Deal, action_for, action_value
-from palast.engine.draft import Draft, insert_sorted, remove_one
-from palast.engine.events import Event
+from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, kept_names, reading_names
+from palast.engine.codegen import BlockCompiler, Compiled
+from palast.engine.draft import Draft
+from palast.engine.places import draw_known, empty_place, hidden, put, shuffle_into, take, take_unknown
 from palast.engine.state import Decision, DecisionKind
 from palast.errors import IllegalActionError
 from palast.lang.blocks import DoRule, Program, each_of, infer_or_any, program
 from palast.lang.compiler import Compiler
 from palast.lang.primitives import ELEMENT, PRIMITIVES
-from palast.lang.statements import Stmt, Zone, expressions, placeholders, walk
+from palast.lang.statements import Stmt, expressions, placeholders, walk
 from palast.lang.syntax import Each, Node, each_conditions, each_parts, names, parse
 
 if TYPE_CHECKING:
@@ -34,20 +35,6 @@ if TYPE_CHECKING:
 
 #: A compiled statement list: ``(draft, names, variation points consulted)``.
 Cont = Callable[[Draft, dict[str, Any], tuple[str, ...]], None]
-#: The separator of the rules of a chain in a key, and of a rule and the readings it took.
-CHAIN, TOOK = "+", ":"
-
-
-class Chain:
-    """The rules applied at a step, the rule first, then each exception that applied, each
-    with the readings it took (one per readings block), and its key (a string such as
-    ``turn.play+king.jester``, stable across games of one spec)."""
-
-    __slots__ = ("key", "links")
-
-    def __init__(self, links: tuple[tuple[DoRule, tuple[str, ...]], ...]) -> None:
-        self.links = links
-        self.key = CHAIN.join(r.rule + (TOOK + ",".join(took) if took else "") for r, took in links)
 
 
 @dataclass
@@ -76,29 +63,26 @@ class Resume:
     :ivar rule: the rule whose declaration holds the statement (refusals cite it).
     :ivar chain: the rules applied.
     :ivar restore: names the decision keeps, with the decision's field holding each.
-    :ivar options: the options, as a function of the position and the names (a choose).
-    :ivar deck: for a draw, the deck (``draw_deck``, ``king_deck``); for a deal, ``"deal"``.
-    :ivar bind: the names the chosen value is given (``as``, then the parts of ``each``).
-    :ivar cont: what follows the statement.
+    :ivar deck: for a draw, the deck (``draw_deck``, ``king_deck``); for a deal, ``"deal"``;
+        for a choose, ``None``.
+    :ivar go: the compiled statements after the waiting one: ``go(D, value)``.
+    :ivar options: for a choose, its compiled options: ``options(D)``.
     :ivar refuse: why an action that is not an option is refused.
-    :ivar place: for a draw, where the card drawn goes.
-    :ivar seat: for a draw, the player of that place.
+    :ivar each: the options' ``each`` expression, if they are built from parts (its reasons
+        explain a refusal).
+    :ivar option_name: the name the options are, when they are a rule's named value (its
+        rules explain a refusal).
     """
 
     kind: DecisionKind
     rule: str
     chain: Chain
     restore: tuple[tuple[str, str], ...]
-    options: Callable[[Draft, dict[str, Any]], Any] | None
     deck: str | None
-    bind: tuple[str, ...]
-    cont: Cont
+    go: Callable[..., None]
+    options: Callable[..., Any] | None
     refuse: str
-    place: Zone | None = None
-    seat: Callable[[Draft, dict[str, Any]], Any] | None = None
-    #: the options' ``each`` expression, if they are built from parts (its reasons explain a refusal)
     each: Node | None = None
-    #: the name the options are, when they are a rule's named value (its rules explain a refusal)
     option_name: str = ""
 
 
@@ -118,11 +102,6 @@ class Runner:
         self._nr = len(self.roles)
         self._fn: dict[int, Callable[[Draft, dict[str, Any]], Any]] = {}
         self._compile_expressions()
-        #: continuation key -> where play goes on (after a step, at a junction)
-        self.conts: dict[str, Cont] = {}
-        #: decision key -> how play resumes there
-        self.resumes: dict[str, Resume] = {}
-        self._compiled: set[str] = set()
         #: decision -> the step whose statements wait for it
         self._waits: dict[str, str] = {}
         for r in self.prog.rules.values():
@@ -136,12 +115,23 @@ class Runner:
                         name = str(st.arg) if st.head == "choose" else str(st.keys["decision"])
                         self._waits.setdefault(name, r.step)
         self._chains: dict[tuple[tuple[str, tuple[str, ...]], ...], Chain] = {}
-        #: what legal_actions last computed: (working copy, decision, names, options), used once by resume
-        self._last: tuple[Any, Decision, dict[str, Any], list[Any]] | None = None
+        self._entries: dict[tuple[tuple[str, tuple[str, ...]], ...], Callable[..., None]] = {}
+        #: continuation key -> where play goes on after a step (compiled)
+        self.conts: dict[str, Callable[[Draft], None]] = {}
+        #: decision key -> how play resumes there
+        self.resumes: dict[str, Resume] = {}
+        #: the options legal_actions last computed: (working copy, decision, options), used once by resume
+        self._last: tuple[Any, Decision, list[Any]] | None = None
+        self._blocks: dict[str, Compiled] = {}
+        #: the step a junction applies, and the step that begins a turn (spec/flow.yaml)
+        self.junction_steps: dict[str, str] = {"turn-over": "next-player"}
+        self.turn_step = "turn"
+        self.codegen = BlockCompiler(self)
+        self.selectors = {step: self.codegen.selector(step, rules) for step, rules in self.prog.steps.items()}
+        self.codegen.namespace["ENTRIES"] = self._entries
+        self.codegen.namespace["CONTS"] = self.conts
         #: compiled ``{EXPR}`` of refusal texts
         self._texts: dict[str, Callable[[Draft, dict[str, Any]], Any]] = {}
-        #: where a junction's statements start (``goto``, ``turn``): set by the game
-        self.junctions: dict[str, Callable[[Draft], None]] = {}
 
     # ------------------------------------------------------------------ expressions
     def _compile_expressions(self) -> None:
@@ -282,7 +272,7 @@ class Runner:
         return env
 
     def parse_chain(self, key: str) -> Chain:
-        """The chain written as ``key`` (see :attr:`Chain.key`)."""
+        """The chain written as ``key`` (see ``Chain.key``)."""
         links = []
         for part in key.split(CHAIN):
             rid, _, took = part.partition(TOOK)
@@ -309,42 +299,58 @@ class Runner:
                     parts[name] = (body, r.rule)
         return do, owner, parts
 
-    def start(self, step: str, d: Draft, *, then: str | None = None) -> None:
-        """Apply ``step`` to ``d`` and carry out its statements; where they end, play goes on
-        at the continuation ``then`` (a key of :attr:`conts`; ``None``: the statements must
-        end the turn or the round themselves).
+    def start(self, step: str, d: Draft) -> None:
+        """Apply ``step`` to ``d`` from a junction (the turn, the next player, the deal):
+        nothing waits for its end, so its statements end the turn or the round themselves.
 
-        :raises RuntimeError: when no rule of the step applies, or statements end with
-            nowhere to go on (the spec's flow is broken).
+        :raises RuntimeError: when no rule of the step applies (the spec's flow is broken).
         """
-        frames = [then] if then is not None else []
-        self._run_step(step, d, frames, None)
+        d.frames = []
+        self.run_step(step, d)
 
-    def _run_step(self, step: str, d: Draft, frames: list[str], k: Cont | None) -> None:
-        got = self.select(step, d)
+    def run_step(self, step: str, d: Draft) -> None:
+        """Apply ``step`` to ``d``: the rules its compiled selector finds, carried out by
+        their compiled statements (:mod:`palast.engine.codegen`)."""
+        got = self.selectors[step](d)
+        if got is not True:
+            self.not_applied(d, step, got)
+
+    def not_applied(self, d: Draft, step: str, got: tuple[str, str, str] | None) -> None:
+        """A step's selector carried out no statements: stop at the gap it met, or fail.
+
+        :raises RuntimeError: when no rule of ``step`` applies (the spec's flow is broken).
+        """
         if got is None:
-            if k is not None:
-                k(d, {}, ())
-                return
             raise RuntimeError(f"no rule of step {step} applies")
-        if isinstance(got, Gap):
-            self.game.stop_at_gap(d, got.point, got.rule)
-            return
-        entry = self.block(got.chain)
-        d.frames = frames
-        entry(d, got.env, got.points)
+        _, point, rule = got
+        self.game.stop_at_gap(d, point, rule)
 
-    def block(self, chain: Chain) -> Cont:
-        """The compiled statements of ``chain`` (compiled once per chain)."""
-        key = chain.key
-        entry_key = key + "|"
-        if entry_key not in self.conts:
-            do, owner, parts = self.effective(chain)
-            self.conts[entry_key] = self._seq(do, owner, chain, parts, self._end)
-        return self.conts[entry_key]
+    def entry_for(self, sig: tuple[tuple[str, tuple[str, ...]], ...], args: tuple[str, ...]) -> Callable[..., None]:
+        """The compiled entry of the chain a selector found (``sig``: each rule id with the
+        readings it took), taking the names ``args``."""
+        chain = self._chain([(self.prog.rules[rid], took) for rid, took in sig])
+        return self.compiled(chain, args).entry
 
-    def _end(self, d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-        """Statements ran to their end: go on where the innermost step was applied."""
+    @staticmethod
+    def decode(table: Sequence[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]],
+               bits: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The chain a selector's number stands for: each rule whose bit is set, in the order
+        of ``table`` (the rule, its bit, and per readings block the bits holding the number,
+        from 1, of the reading taken: their position, how many, the readings), with the
+        readings it took."""
+        out = []
+        for rule, offset, blocks in table:
+            if bits >> offset & 1:
+                out.append((rule, tuple(branches[(bits >> at & ((1 << width) - 1)) - 1]
+                                        for at, width, branches in blocks)))
+        return tuple(out)
+
+    def end(self, d: Draft) -> None:
+        """Statements ran to their end: go on where the innermost step was applied.
+
+        :raises RuntimeError: when nothing waits for their end (a turn must end with
+            ``goto: turn-over``).
+        """
         if not d.frames:
             raise RuntimeError("statements ended with nowhere to go on (end a turn with goto: turn-over)")
         key = d.frames.pop()
@@ -352,158 +358,17 @@ class Runner:
         if cont is None:
             self._compile_for(key)
             cont = self.conts[key]
-        cont(d, {}, ())
+        cont(d)
 
-    def _compile_for(self, key: str) -> None:
-        """Compile the chain a continuation or decision key belongs to."""
-        chain_key = key.split("|", 1)[0]
-        self.block(self.parse_chain(chain_key))
+    def cont_for(self, key: str) -> Callable[[Draft], None]:
+        """The compiled continuation ``key`` (compiling the chain it belongs to if needed)."""
+        cont = self.conts.get(key)
+        if cont is None:
+            self._compile_for(key)
+            cont = self.conts[key]
+        return cont
 
-    def _seq(self, block: Sequence[Stmt], owner: str, chain: Chain,
-             parts: Mapping[str, tuple[tuple[Stmt, ...], str]], k: Cont) -> Cont:
-        for s in reversed(block):
-            k = self._stmt(s, owner, chain, parts, k)
-        return k
-
-    def _key(self, chain: Chain, owner: str, s: Stmt) -> str:
-        return f"{chain.key}|{owner}|{'.'.join(map(str, s.path))}"
-
-    def _stmt(self, s: Stmt, owner: str, chain: Chain, parts: Mapping[str, tuple[tuple[Stmt, ...], str]],
-              k: Cont) -> Cont:
-        """Compile statement ``s`` (declared by rule ``owner``) followed by ``k``."""
-        game = self.game
-        head = s.head
-        fn = self._fn
-        if head == "emit":
-            kind = str(s.arg)
-            cite = citing(chain, owner, s)
-            clauses = game.rule_clauses(cite)
-            fields = tuple((key, fn[id(node)]) for key, node in s.keys.items())
-
-            def emit(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                if d.events is not None:
-                    d.events.append(Event(kind, cite, clauses, points=points,
-                                          **{f: _field(f, g(d, env)) for f, g in fields}))
-                k(d, env, points)
-            return emit
-        if head == "move":
-            what = fn[id(s.arg)]
-            src, dst = s.keys.get("from"), s.keys["to"]
-            src_zone = src.zone if src is not None else ""
-            src_seat = fn[id(src.seat)] if src is not None and src.seat is not None else None
-            dst_seat = fn[id(dst.seat)] if dst.seat is not None else None
-
-            def move(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                value = what(d, env)
-                cards = value if isinstance(value, tuple) else (value,)
-                a = src_seat(d, env) if src_seat is not None else -1
-                b = dst_seat(d, env) if dst_seat is not None else -1
-                if src_zone:
-                    for c in cards:
-                        take(d, src_zone, a, c)
-                for c in cards:
-                    put(d, dst.zone, b, c)
-                k(d, env, points)
-            return move
-        if head == "set":
-            targets = tuple((t, fn[id(seat)] if seat is not None else None, fn[id(v)]) for t, seat, v in s.arg)
-
-            def set_(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                values = [(t, seat(d, env) if seat is not None else -1, v(d, env)) for t, seat, v in targets]
-                for t, seat, v in values:
-                    if t == "card":
-                        d.last_card = v
-                    else:
-                        getattr(d, t)[seat] = v
-                k(d, env, points)
-            return set_
-        if head == "if":
-            cond = fn[id(s.arg)]
-            yes = self._seq(s.blocks["then"], owner, chain, parts, k)
-            no = self._seq(s.blocks["else"], owner, chain, parts, k)
-
-            def if_(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                (yes if cond(d, env) else no)(d, env, points)
-            return if_
-        if head == "readings":
-            point = str(s.arg)
-            branches = {r: self._seq(body, owner, chain, parts, k) for r, body in s.blocks.items()}
-
-            def readings(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                value = self.reading(point)
-                go = branches.get(value)
-                if go is None:
-                    game.stop_at_gap(d, point, owner)
-                    return
-                go(d, env, points if point in points else (*points, point))
-            return readings
-        if head == "part":
-            body, part_owner = parts[str(s.arg)]
-            return self._seq(body, part_owner, chain, parts, k)
-        if head in ("step", "every"):
-            return self._call(s, owner, chain, k)
-        if head == "goto":
-            junction = str(s.arg)
-
-            def goto(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                self.junctions[junction](d)
-            return goto
-        if head == "turn":
-            who = fn[id(s.arg)]
-
-            def turn(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                game.begin_turn(d, who(d, env))
-            return turn
-        if head == "end_round":
-            rule = str(s.arg)
-            forced = bool(s.keys["forced"])
-
-            def end_round(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                game.end_round_by(d, rule, owner, points, forced)
-            return end_round
-        if head in ("choose", "draw", "deal"):
-            return self._wait(s, owner, chain, k)
-        if head == "shuffle":
-            places = s.arg
-
-            into = str(s.keys["into"])
-
-            def shuffle(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                pool: list[int] = []
-                for pl in places:
-                    pool.extend(empty_place(d, pl.zone))
-                shuffle_into(d, into, tuple(pool))
-                k(d, env, points)
-            return shuffle
-        raise ValueError(f"the engine cannot carry out a {head} statement")  # pragma: no cover
-
-    def _call(self, s: Stmt, owner: str, chain: Chain, k: Cont) -> Cont:
-        """``step``/``every``: apply a step; what follows ``s`` is kept as a continuation
-        (names do not live past a step)."""
-        step = str(s.arg)
-        key = self._key(chain, owner, s)
-
-        def after(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-            k(d, {}, ())
-        self.conts[key] = after
-        effect = step in self.game.effect_steps
-        if s.head == "every":
-            def every(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                self._every(step, d)
-                k(d, {}, ())
-            return every
-
-        def call(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-            if effect:
-                if self.game.apply_effect_step(d, step):
-                    return
-                k(d, {}, ())
-                return
-            d.frames.append(key)
-            self._run_step(step, d, d.frames, None)
-        return call
-
-    def _every(self, step: str, d: Draft) -> None:
+    def every(self, d: Draft, step: str) -> None:
         """Carry out every rule of ``step`` whose condition holds, in order (none may wait)."""
         for r in self.prog.steps.get(step, ()):
             env: dict[str, Any] = {}
@@ -522,63 +387,63 @@ class Runner:
             if gap is not None:
                 self.game.stop_at_gap(d, gap.point, gap.rule)
                 return
-            chain = self._chain(links)
-            do, owner, parts = self.effective(chain)
-            self._seq(do, owner, chain, parts, _done)(d, env, tuple(points))
+            names = tuple(env)
+            self.compiled(self._chain(links), names, every=True).entry(d, *env.values())
+            del names
 
-    # ------------------------------------------------------------------ decisions
-    def _wait(self, s: Stmt, owner: str, chain: Chain, k: Cont) -> Cont:
-        """A statement that waits for a decision: ``choose``, a ``draw`` from a deck of
-        unknown order, a ``deal``."""
-        game = self.game
-        fn = self._fn
-        head = s.head
-        key = self._key(chain, owner, s)
-        kind = DecisionKind(s.arg if head == "choose" else s.keys["decision"])
-        restore = _restorable(chain, owner, s, self)
-        if head == "choose":
-            by = fn[id(s.keys["by"])]
-            keep = tuple((slot, fn[id(node)]) for slot, node in s.keys["keep"].items())
+    def compiled(self, chain: Chain, args: tuple[str, ...] = (), *, every: bool = False) -> Compiled:
+        """The compiled statements of ``chain`` (compiled once per chain and names ``args``
+        its entry takes), their resumes and continuations registered."""
+        label = chain.key + ("!" if every else "") + "(" + ",".join(args) + ")"
+        got = self._blocks.get(label)
+        if got is None:
+            got = self._blocks[label] = self.codegen.block(chain, args, every=every)
+            self.conts.update(got.conts)
+            for key, (go, opts) in got.resumes.items():
+                self.resumes[key] = self._resume_info(chain, key, go, opts)
+        return got
+
+    def _resume_info(self, chain: Chain, key: str, go: Callable[..., None],
+                     opts: Callable[..., Any] | None) -> Resume:
+        """What :meth:`resume` and the refusals need to know of the waiting statement ``key``."""
+        _, owner, path = key.split("|")
+        s = self._statement(owner, path)
+        each = None
+        option_name = ""
+        deck: str | None = None
+        if s.head == "choose":
             each = each_of(s.keys["options"], chain_lets(chain))
-            bind = (s.keys["as"], *(name for name, _ in (each_parts(each) if each is not None else ())))
-            options = fn[id(s.keys["options"])]
-            refuse = s.keys.get("refuse", "that is not one of the options")
             opt = s.keys["options"]
-            self.resumes[key] = Resume(kind, owner, chain, restore, options, None, bind, k, refuse, each=each,
-                                       option_name=str(opt.value) if opt.op == "name" else "")
+            option_name = str(opt.value) if opt.op == "name" else ""
+            kind = DecisionKind(str(s.arg))
+            refuse = str(s.keys.get("refuse", "that is not one of the options"))
+        else:
+            kind = DecisionKind(str(s.keys["decision"]))
+            deck = "deal" if s.head == "deal" else str(s.arg)
+            refuse = "that card is not in the deck" if s.head == "draw" else "a new round starts with a deal"
+        return Resume(kind, owner, chain, kept_names(s), deck, go, opts, refuse, each, option_name)
 
-            def choose(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                fields = {slot: g(d, env) for slot, g in keep}
-                d.decision = game.open_decision(kind, by(d, env), points, key, tuple(d.frames), fields)
-            return choose
-        if head == "deal":
-            self.resumes[key] = Resume(kind, owner, chain, restore, None, "deal", (), k,
-                                       "a new round starts with a deal")
+    def _statement(self, owner: str, path: str) -> Stmt:
+        """The statement of rule ``owner`` at key path ``path`` (dotted)."""
+        r = self.prog.rules[owner]
+        blocks = [r.do or (), *r.parts.values()]
+        for rb in r.readings:
+            for br in rb.branches.values():
+                blocks.extend([br.do or (), *br.parts.values()])
+        for block in blocks:
+            for st in walk(list(block)):
+                if ".".join(map(str, st.path)) == path:
+                    return st
+        raise KeyError(f"{owner} has no statement at {path}")
 
-            def deal(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-                d.decision = game.open_decision(kind, -1, points, key, tuple(d.frames), {})
-            return deal
-        deck = str(s.arg)
-        place = s.keys.get("to")
-        seat_fn = fn[id(place.seat)] if place is not None and place.seat is not None else None
-        who = fn[id(s.keys["by"])]
-        name = s.keys.get("as")
-        self.resumes[key] = Resume(kind, owner, chain, restore, None, deck, (name,) if name else (), k,
-                                   "that card is not in the deck", place, seat_fn)
+    def _compile_for(self, key: str) -> None:
+        """Compile the chain a continuation or decision key belongs to."""
+        self.compiled(self.parse_chain(key.split("|", 1)[0]))
 
-        def draw(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-            top = draw_known(d, deck)
-            if top is None:
-                if not hidden(d, deck):
-                    raise RuntimeError(f"a draw from an empty {deck}: the rules must not draw from it")
-                d.decision = game.open_decision(kind, who(d, env), points, key, tuple(d.frames), {})
-                return
-            if place is not None:
-                put(d, place.zone, seat_fn(d, env) if seat_fn is not None else -1, top)
-            if name:
-                env[name] = top
-            k(d, env, points)
-        return draw
+    def key(self, chain: Chain, owner: str, s: Stmt) -> str:
+        """The key of statement ``s`` (declared by ``owner``) in the statements of ``chain``:
+        decisions record it (``Decision.rule``, ``Decision.frames``)."""
+        return f"{chain.key}|{owner}|{'.'.join(map(str, s.path))}"
 
     def resume_of(self, dec: Decision, state: Draft | Any) -> Resume | None:
         """How play resumes at the pending decision ``dec`` (compiling its rules if needed).
@@ -601,7 +466,7 @@ class Runner:
         applied = self.select(step, state)
         if not isinstance(applied, Applied):
             return None
-        self.block(applied.chain)
+        self.compiled(applied.chain)
         prefix = applied.chain.key + "|"
         for key, r in self.resumes.items():
             if key.startswith(prefix) and r.kind is dec.kind:
@@ -616,16 +481,12 @@ class Runner:
         return env
 
     def options(self, d: Draft | Any, r: Resume) -> list[Any]:
-        """The values the pending decision of ``d`` may take (the options of ``r``, a choose).
-        When ``d`` is a working copy, what is computed is kept for :meth:`resume` at the same
-        decision (the fast path of a playout: no second computation)."""
+        """The values the pending decision of ``d`` may take (the options of ``r``, a choose)."""
         if r.options is None:
             raise ValueError(f"the {r.kind.value} decision takes no options")
-        dec = d.decision
-        env = self.restore(r, d, dec)
-        values = list(r.options(d, env))
+        values: list[Any] = r.options(d)
         if isinstance(d, Draft):
-            self._last = (d, dec, env, values)
+            self._last = (d, d.decision, values)
         return values
 
     def why_refused(self, r: Resume, d: Draft, env: dict[str, Any], value: Any) -> tuple[str, str]:
@@ -708,7 +569,7 @@ class Runner:
         """Carry on at the pending decision of ``d`` with the chosen ``value`` (of ``action``).
 
         :raises IllegalActionError: when ``value`` is not one of the options (the rule's
-            reason and clauses).
+            reason and clauses), or a draw names a card the deck cannot give.
         """
         dec = d.decision
         r = self.resume_of(dec, d)
@@ -716,36 +577,17 @@ class Runner:
             raise IllegalActionError(f"nothing waits for a {dec.kind.value} decision here")
         last = self._last
         self._last = None
-        if last is not None and last[0] is d and last[1] is dec:
-            env = last[2]
-            if value not in last[3]:
-                why, rule = self.why_refused(r, d, dict(env), value)
-                raise IllegalActionError(why, self.game.rule_clauses(rule))
-            self._bind_and_go(r, d, env, value, dec)
-            return
-        env = self.restore(r, d, dec)
         if r.deck == "deal":
-            self.game.place_deal(d, action)
+            value = action
         elif r.deck is not None:
             if not take_unknown(d, r.deck, value):
                 raise IllegalActionError(r.refuse, self.game.rule_clauses(r.rule))
-            if r.place is not None:
-                put(d, r.place.zone, r.seat(d, env) if r.seat is not None else -1, value)
-        elif r.options is not None and value not in r.options(d, env):
-            why, rule = self.why_refused(r, d, env, value)
-            raise IllegalActionError(why, self.game.rule_clauses(rule))
-        self._bind_and_go(r, d, env, value, dec)
-
-    @staticmethod
-    def _bind_and_go(r: Resume, d: Draft, env: dict[str, Any], value: Any, dec: Decision) -> None:
-        """Give the chosen ``value`` its names and carry on after the waiting statement."""
-        if r.bind:
-            env[r.bind[0]] = value
-            if len(r.bind) > 1:
-                for name, v in zip(r.bind[1:], value, strict=True):
-                    env[name] = v
-        d.frames = list(dec.frames)
-        r.cont(d, env, dec.points)
+        elif r.options is not None:
+            allowed = last[-1] if last is not None and last[0] is d and last[1] is dec else r.options(d)
+            if value not in allowed:
+                why, rule = self.why_refused(r, d, self.restore(r, d, dec), value)
+                raise IllegalActionError(why, self.game.rule_clauses(rule))
+        r.go(d, value)
 
 
 def _each_inner(node: Node) -> list[Node]:
@@ -758,186 +600,10 @@ def _each_inner(node: Node) -> list[Node]:
     return out
 
 
-def reading_names(chain: Chain) -> dict[str, tuple[str, str]]:
-    """The names the readings of ``chain`` give -> (variation point, reading)."""
-    out: dict[str, tuple[str, str]] = {}
-    for r, took in chain.links:
-        for rb, value in zip(r.readings, took, strict=True):
-            for name, _ in rb.branches[value].lets:
-                out[name] = (rb.point, value)
-    return out
-
-
-def chain_lets(chain: Chain) -> dict[str, Node]:
-    """The let values the rules of ``chain`` give, by name (readings' values included)."""
-    out: dict[str, Node] = {}
-    for r, took in chain.links:
-        for rb, value in zip(r.readings, took, strict=True):
-            out.update(dict(rb.branches[value].lets))
-        out.update(dict(r.lets))
-    return out
-
-
-def citing(chain: Chain, owner: str, s: Stmt) -> str:
-    """The rule an event of statement ``s`` (declared by ``owner``) cites: the last rule of
-    ``chain`` that gave a value the statement reads by name, where that rule comes after
-    ``owner``; else ``owner``. (A neutral card's next player comes from the exception that
-    names the fewest cards, though the statement that reports it is the colour rule's.)"""
-    order = [r.rule for r, _ in chain.links]
-    read: set[str] = set()
-    for _, node in expressions(s):
-        read |= names(node)
-    best = owner
-    for r, took in chain.links:
-        given = {n for n, _ in r.lets}
-        for rb, value in zip(r.readings, took, strict=True):
-            given |= {n for n, _ in rb.branches[value].lets}
-        if given & read and owner in order and order.index(r.rule) > order.index(best if best in order else owner):
-            best = r.rule
-    return best
-
-
-def _done(d: Draft, env: dict[str, Any], points: tuple[str, ...]) -> None:
-    """The end of a rule applied by ``every``: nothing follows."""
-
-
-def _field(name: str, value: Any) -> Any:
-    return tuple(value) if name in ("cards", "seats") else value
-
-
-def _restorable(chain: Chain, owner: str, s: Stmt, runner: Runner) -> tuple[tuple[str, str], ...]:
-    """The names a decision opened by ``s`` keeps: ``by`` when it is a name (in the
-    decision's player) and each ``keep`` slot that is a name."""
-    out: list[tuple[str, str]] = []
-    by = s.keys.get("by")
-    if isinstance(by, Node) and by.op == "name" and str(by.value) not in PRIMITIVES:
-        out.append((str(by.value), "player"))
-    for slot, node in (s.keys.get("keep") or {}).items():
-        if node.op == "name" and str(node.value) not in PRIMITIVES:
-            out.append((str(node.value), slot))
-    return tuple(out)
-
-
-# ---------------------------------------------------------------------------- places
-def take(d: Draft, zone: str, seat: int, c: int) -> None:
-    """Take card (or King card) ``c`` out of a place of ``d``.
-
-    :raises ValueError: when it is not there.
-    """
-    if zone == "hand":
-        d.hands[seat] = remove_one(d.hands[seat], c)
-    elif zone == "display":
-        d.displays[seat] = remove_one(d.displays[seat], c)
-    elif zone == "discard_pile":
-        d.discard = remove_one(d.discard, c)
-    elif zone == "in_force":
-        if d.king_in_force != c:
-            raise ValueError(f"no King card {c} in force")
-        d.king_in_force = -1
-    elif zone == "spent_kings":
-        d.king_spent = remove_one(d.king_spent, c)
-    else:
-        raise ValueError(f"cards are not taken out of {zone} this way")
-
-
-def put(d: Draft, zone: str, seat: int, c: int) -> None:
-    """Put card (or King card) ``c`` into a place of ``d``: a hand stays sorted, a display and
-    a pile grow at their end, a card under the draw deck goes below every other."""
-    if zone == "hand":
-        d.hands[seat] = insert_sorted(d.hands[seat], c)
-    elif zone == "display":
-        d.displays[seat] = d.displays[seat] + (c,)
-    elif zone == "discard_pile":
-        d.discard = d.discard + (c,)
-    elif zone == "under_draw_deck":
-        if d.deck_hidden == 0 and not d.deck_bottom:
-            d.deck = d.deck + (c,)
-        else:
-            d.deck_bottom = d.deck_bottom + (c,)
-    elif zone == "in_force":
-        if d.king_in_force >= 0:
-            raise ValueError("a King card is already in force")
-        d.king_in_force = c
-    elif zone == "spent_kings":
-        d.king_spent = d.king_spent + (c,)
-    else:
-        raise ValueError(f"cards are not put into {zone} this way")
-
-
-def empty_place(d: Draft, zone: str) -> tuple[int, ...]:
-    """Take every card out of a place (for a shuffle) and return them."""
-    if zone == "spent_kings":
-        out, d.king_spent = d.king_spent, ()
-        return out
-    if zone == "in_force":
-        if d.king_in_force < 0:
-            return ()
-        out = (d.king_in_force,)
-        d.king_in_force = -1
-        return out
-    if zone == "king_deck":
-        out = d.king_deck + d.king_unseen
-        d.king_deck, d.king_unseen, d.king_hidden = (), (), 0
-        return out
-    raise ValueError(f"cards are not shuffled out of {zone}")
-
-
-def shuffle_into(d: Draft, deck: str, cards: tuple[int, ...]) -> None:
-    """Add ``cards`` face down to ``deck``, whose whole order is then unknown (its known
-    top and the cards whose place is not fixed join them)."""
-    if deck == "king_deck":
-        d.king_unseen = tuple(sorted(d.king_unseen + d.king_deck + cards))
-        d.king_deck = ()
-        d.king_hidden = len(d.king_unseen)
-    else:
-        d.unseen = tuple(sorted(d.unseen + d.deck + d.deck_bottom + cards))
-        d.deck, d.deck_bottom = (), ()
-        d.deck_hidden = len(d.unseen)
-
-
-def draw_known(d: Draft, deck: str) -> int | None:
-    """Take the top card of ``deck`` when it is known (the known top, or for the draw deck
-    a card under a hidden part that is gone); ``None`` otherwise."""
-    if deck == "draw_deck":
-        if d.deck:
-            top = d.deck[0]
-            d.deck = d.deck[1:]
-            return top
-        if d.deck_hidden == 0 and d.deck_bottom:
-            top = d.deck_bottom[0]
-            d.deck_bottom = d.deck_bottom[1:]
-            return top
-        return None
-    if d.king_deck:
-        top = d.king_deck[0]
-        d.king_deck = d.king_deck[1:]
-        return top
-    return None
-
-
-def hidden(d: Draft | Any, deck: str) -> int:
-    """How many cards of ``deck`` lie face down in an unknown order."""
-    return int(d.deck_hidden if deck == "draw_deck" else d.king_hidden)
-
-
-def unknown(d: Draft | Any, deck: str) -> tuple[int, ...]:
-    """The cards a draw from the unknown part of ``deck`` may give."""
-    return tuple(d.unseen if deck == "draw_deck" else d.king_unseen)
-
-
-def take_unknown(d: Draft, deck: str, c: int) -> bool:
-    """Take ``c`` from the unknown part of ``deck``; ``False`` when it cannot be there."""
-    if deck == "draw_deck":
-        if c not in d.unseen or d.deck_hidden <= 0:
-            return False
-        d.unseen = remove_one(d.unseen, c)
-        d.deck_hidden -= 1
-        return True
-    if c not in d.king_unseen or d.king_hidden <= 0:
-        return False
-    d.king_unseen = remove_one(d.king_unseen, c)
-    d.king_hidden -= 1
-    return True
-
-
-__all__ = ["Applied", "Chain", "Deal", "Gap", "Resume", "Runner", "action_for", "action_value"]
+# the places, for the generated code (R.take, R.put, ...)
+Runner.take = staticmethod(take)  # type: ignore[attr-defined]
+Runner.put = staticmethod(put)  # type: ignore[attr-defined]
+Runner.empty_place = staticmethod(empty_place)  # type: ignore[attr-defined]
+Runner.shuffle_into = staticmethod(shuffle_into)  # type: ignore[attr-defined]
+Runner.draw_known = staticmethod(draw_known)  # type: ignore[attr-defined]
+Runner.hidden = staticmethod(hidden)  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from palast.cards import Cards
 from palast.engine.draft import Draft
@@ -101,13 +102,11 @@ class GameCore:
         parameter_of = {point: name for name, (point, _) in table.items()}
         self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]
-        self.round_end_rule = self.logic.select("round-end")
         #: the steps declared with effect keys that statements may apply
         self.effect_steps = frozenset({"round-end"})
         # the rules declared with statements (palast.lang.blocks), compiled for this game
         from palast.engine.blocks import Runner
         self.runner = Runner(self, parameter_of)
-        self.runner.junctions["turn-over"] = self.after_action
 
     # ------------------------------------------------------------------ what the statements of rules use
     def rule_clauses(self, rule: str) -> tuple[str, ...]:
@@ -126,17 +125,19 @@ class GameCore:
         self.runner.start("turn", d)
 
     def open_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
-                      frames: tuple[str, ...], fields: dict[str, object]) -> Decision:
+                      frames: tuple[str, ...], fields: tuple[tuple[str, object], ...]) -> Decision:
         """The decision a statement waits for: ``kind`` for ``player``, with the variation
         points it depends on, where play resumes (``rule``, ``frames``) and the fields the
-        statement keeps (``partner``, ``count``, ``given``, ``forced``); one object serves
-        every position that waits for the same decision."""
-        key = (kind, player, points, rule, frames, tuple(fields.items()))
-        dec = self._shared.get(key)
-        if dec is None:
-            dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames,
-                                               **fields)  # type: ignore[arg-type]
-        return dec
+        statement keeps (``(name, value)`` pairs of ``partner``, ``count``, ``given``,
+        ``forced``, ``options``, ``choices``); a decision without such fields is made once
+        and serves every position that waits for it."""
+        if not fields:
+            key = (kind, player, points, rule, frames)
+            dec = self._shared.get(key)
+            if dec is None:
+                dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames)
+            return dec
+        return Decision(kind, player, points=points, rule=rule, frames=frames, **dict(fields))  # type: ignore[arg-type]
 
     def describe_value(self, kind: str, value: object) -> str:
         """A value of the rule language in words: a player by colour, a card in notation, a
@@ -156,21 +157,15 @@ class GameCore:
         implements it (:class:`~palast.engine.game.Game`)."""
         raise NotImplementedError
 
-    def apply_effect_step(self, d: Draft, step: str) -> bool:
-        """Apply the declared rule of effect step ``step`` (``round-end``) that holds, if
-        any: the card played does not act and the round ends as the rule says.
-
-        :returns: whether a rule applied (then the turn is over).
-        """
-        got = self.round_end_rule(d)
-        if got is None:
-            return False
+    def apply_effect(self, d: Draft, step: str, got: tuple[Any, tuple[Any, ...]]) -> None:
+        """Apply the rule of effect step ``step`` (``round-end``) that its selector found
+        (``got``: the rule and its values): the card played does not act and the round ends
+        as the rule says."""
         end = self.logic.resolve(got[0], d, got[1])
         if d.events is not None:
             self.emit(d, "action_not_carried_out", end.effect["no_action"], player=d.actor,
                       role=d.last_card % self._nr)
         self.end_round(d, end, d.actor)
-        return True
 
     def end_round_by(self, d: Draft, rule: str, cause: str, points: tuple[str, ...], forced: bool) -> None:
         """End the round as the round-end rule ``rule`` says, because of rule ``cause`` (the
@@ -213,10 +208,6 @@ class GameCore:
         """Stop play at the open variation point ``point`` while applying ``rule``."""
         d.decision = Decision(_GAP, seat, point=point, points=(point,))
         self.emit(d, "rule_gap", rule, player=seat, detail=point, points=(point,))
-
-    def after_action(self, d: Draft) -> None:
-        """The turn is over: the rules of step ``next-player`` name who takes the next turn."""
-        self.runner.start("next-player", d)
 
     # ------------------------------------------------------------------ round and game end
     def end_round(self, d: Draft, f: Fired, p: int, *, forced: bool = False, cause: str | None = None,

@@ -18,11 +18,11 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
-from palast.engine.blocks import unknown
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
+from palast.engine.places import take_unknown, unknown
 from palast.engine.roles import RoleActions
-from palast.engine.state import TERMINAL_KINDS, Decision, DecisionKind, State
+from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -66,6 +66,9 @@ class Game(RoleActions):
     :raises InputError: for an unknown ruleset, a player count outside the spec's range,
         an unknown or repeated colour, or the neutral colour as a player.
     """
+
+    #: the deal sample_chance drew last (placed without checking it again)
+    _sampled: Deal | None = None
 
     # ------------------------------------------------------------------ setup
     def initial_state(self) -> State:
@@ -176,7 +179,8 @@ class Game(RoleActions):
             cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
             hs = self.hand_size
             hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
-            return Deal(hands, cards[self.n * hs:] if deck_order else None)
+            deal = self._sampled = Deal(hands, cards[self.n * hs:] if deck_order else None)
+            return deal
         pool = unknown(state, r.deck)
         return action_for(d.kind.value, pool[int(rng.random() * len(pool))])
 
@@ -226,13 +230,28 @@ class Game(RoleActions):
         step = self.step
         sample = self.sample_chance
         legal = self.legal_actions
+        resume_of = self.runner.resume_of
+        resumes = self.runner.resumes
         rnd = rng.random
+        chance = CHANCE_KINDS
         while d.decision.kind not in terminal and n != limit:
-            if d.decision.is_chance:
-                step(d, sample(d, rng))
+            dec = d.decision
+            r = resumes.get(dec.rule) or resume_of(dec, d)
+            if r is None:
+                raise ValueError(f"nothing waits for the {dec.kind.value} decision")
+            if dec.kind in chance:
+                if r.deck == "deal":
+                    step(d, sample(d, rng))
+                else:  # the same card sample_chance draws, carried out without making an action
+                    pool = unknown(d, r.deck)  # type: ignore[arg-type]
+                    card = pool[int(rnd() * len(pool))]
+                    take_unknown(d, r.deck, card)  # type: ignore[arg-type]
+                    r.go(d, card)
+            elif choose is None:  # one of the options, at random, carried out without a second check
+                values = r.options(d)  # type: ignore[misc]
+                r.go(d, values[int(rnd() * len(values))])
             else:
-                acts = legal(d)
-                step(d, acts[int(rnd() * len(acts))] if choose is None else choose(d, acts, rng))
+                step(d, choose(d, legal(d), rng))
             n += 1
         return d.freeze()
 
@@ -262,7 +281,11 @@ class Game(RoleActions):
         """
         if not isinstance(action, Deal):
             raise self.refusal(d.decision, action)
-        self._check_and_place_deal(d, action)
+        if action is self._sampled and action.deck is not None:  # drawn by sample_chance: legal by construction
+            d.deck, d.deck_hidden, d.unseen = action.deck, 0, ()
+            d.hands = list(action.hands)
+        else:
+            self._check_and_place_deal(d, action)
         d.displays = [() for _ in range(self.n)]
         d.deck_bottom = ()
         d.discard = ()

@@ -285,11 +285,25 @@ def _check_place(ctx: _Ctx, place: Zone, env: Mapping[str, str], path: tuple[str
 
 
 def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: DoRule,
-                 parts: Mapping[str, tuple[Stmt, ...]], may_wait: bool) -> None:
-    """Check the statements of ``block`` in order; ``env`` grows with the names they bind."""
+                 parts: Mapping[str, tuple[Stmt, ...]], may_wait: bool, gone: set[str] | None = None) -> bool:
+    """Check the statements of ``block`` in order; ``env`` grows with the names they bind.
+    Names do not live past a ``step`` of a step declared with statements: ``gone`` collects
+    them, and reading one later is reported.
+
+    :returns: whether the block applies such a step (so names are gone after it).
+    """
     env = dict(env)
+    gone = set() if gone is None else gone
+    stepped = False
     for i, s in enumerate(block):
         p = s.path
+        if gone:
+            read = set()
+            for _, node in expressions(s):
+                read |= _names(node)
+            for name in sorted(read & gone):
+                ctx.report(p, f"{name!r} was named before a step that this statement follows; names do not live "
+                              "past a step (name it again after the step)")
         if s.head in FINAL and i < len(block) - 1:
             ctx.report(block[i + 1].path, f"nothing after {s.head} is carried out: this statement is never reached")
         if s.head == "emit":
@@ -341,7 +355,8 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
         elif s.head == "if":
             _kind(ctx, s.arg, env, (*p, "if"), "bool", "the condition")
             for key in ("then", "else"):
-                _check_block(ctx, s.blocks[key], env, rule, parts, may_wait)
+                if _check_block(ctx, s.blocks[key], env, rule, parts, may_wait, set(gone)):
+                    stepped = True
         elif s.head == "readings":
             vp = ctx.spec.variation_points.get(s.arg)
             if vp is None:
@@ -354,7 +369,8 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                 for reading in sorted(known - set(s.blocks)):
                     ctx.report(p, f"no statements for reading {reading!r} of {vp.id}: every reading needs them")
             for body in s.blocks.values():
-                _check_block(ctx, body, env, rule, parts, may_wait)
+                if _check_block(ctx, body, env, rule, parts, may_wait, set(gone)):
+                    stepped = True
         elif s.head == "set":
             for tname, seat, value in s.arg:
                 if seat is not None:
@@ -365,6 +381,8 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                 ctx.report((*p, s.head), f"unknown step {s.arg!r}")
             if s.head == "every" and DO_STEPS.get(s.arg, False):
                 ctx.report((*p, s.head), f"every applies each rule of a step that cannot wait; {s.arg} can")
+            if s.head == "step" and s.arg in DO_STEPS:
+                stepped = True
         elif s.head == "part":
             if s.arg not in parts:
                 ctx.report((*p, "part"), f"the rule has no part {s.arg!r} (its parts: {', '.join(parts) or 'none'})")
@@ -373,6 +391,9 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                 ctx.report((*p, "end_round"), f"{s.arg!r} is no rule of step round-end")
         elif s.head == "turn":
             _kind(ctx, s.arg, env, (*p, "turn"), "seat", "who takes the next turn")
+        if stepped:
+            gone |= set(env)
+    return stepped
 
 
 def _restorable(ctx: _Ctx, rule: DoRule, block: Sequence[Stmt], lets: Sequence[str]) -> None:

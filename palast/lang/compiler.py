@@ -118,19 +118,48 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
     if op == "bind":
         var, coll, *rest = node.args
         v = f"v_{var.value}"
-        inner = {**params, str(var.value): v}
+        # a part of the body that does not read the bound variable and builds a collection is
+        # computed once, before the loop (the same value; a fast path)
+        hoisted: list[tuple[str, str]] = []
+        rest = [_hoist(a, str(var.value), params, constants, hoisted) for a in rest]
+        inner = {**params, str(var.value): v, **{h: h for h, _ in hoisted}}
         body = [python_source(a, inner, constants) for a in rest]
-        return PRIMITIVES[str(node.value)].python.format(*body, v=v, c=python_source(coll, params, constants))
+        loop = PRIMITIVES[str(node.value)].python.format(*body, v=v, c=python_source(coll, params, constants))
+        if not hoisted:
+            return loop
+        return (f"(lambda {', '.join(h for h, _ in hoisted)}: {loop})"
+                f"({', '.join(src for _, src in hoisted)})")
     if op == "each":
-        inner = dict(params)
-        loops = []
+        # each condition is tested as soon as the parts it reads are chosen, and each part of
+        # it that reads only earlier parts and builds a collection is computed once, right
+        # after the last part it reads (the same options, fewer steps: a fast path)
         parts = each_parts(node)
-        for part, coll in parts:
-            loops.append(f"for v_{part} in {python_source(coll, inner, constants)}")
-            inner[part] = f"v_{part}"
-        cond = " and ".join(python_source(c, inner, constants) for c, _ in each_conditions(node))
-        value = "(" + "".join(f"v_{p}, " for p, _ in parts) + ")"
-        return f"tuple([{value} {' '.join(loops)} if {cond}])"
+        order = [p for p, _ in parts]
+        conds = [c for c, _ in each_conditions(node) if not (c.op == "bool" and c.value is True)]
+
+        def level(n: Node) -> int:
+            return max([order.index(x) for x in _names_in(n) if x in order], default=-1)
+
+        binds: dict[int, list[str]] = {}
+        tests: dict[int, list[Node]] = {}
+        seen: dict[str, str] = {}
+        for c in conds:
+            lv = level(c)
+            if lv >= 0:
+                c = _hoist_levels(c, order[lv], order, level, params, constants, binds, seen)
+            tests.setdefault(lv, []).append(c)
+        scope = dict(params)
+        scope.update({h: h for h in seen.values()})
+        clauses: list[str] = []
+        for lv in range(-1, len(parts)):
+            if lv >= 0:
+                part, coll = parts[lv]
+                clauses.append(f"for v_{part} in {python_source(coll, scope, constants)}")
+                scope[part] = f"v_{part}"
+            clauses.extend(binds.get(lv, []))
+            clauses.extend(f"if {python_source(c, scope, constants)}" for c in tests.get(lv, []))
+        value = "(" + "".join(f"v_{p}, " for p in order) + ")"
+        return f"tuple([{value} {' '.join(clauses)}])"
     args = [python_source(a, params, constants) for a in node.args]
     if op == "list":
         return "(" + "".join(a + ", " for a in args) + ")"
@@ -143,6 +172,72 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
     if op in ("in", "not in") or op in _OPS:
         return f"({args[0]} {op} {args[1]})"
     raise ExpressionError(f"cannot compile {op!r}", node.column)
+
+
+#: Primitives whose Python builds a collection each time (worth computing once before a loop).
+_BUILDS = frozenset(name for name, p in PRIMITIVES.items() if "tuple(" in p.python or " for " in p.python)
+#: What may fail or need not be computed when a loop runs no time: never moved before a loop.
+_EAGER_UNSAFE = frozenset({"first"})
+_HOIST_COUNTER = [0]
+
+
+def _builds(node: Node) -> bool:
+    if node.op == "bind" or (node.op == "call" and str(node.value) in _BUILDS):
+        return True
+    return any(_builds(a) for a in node.args)
+
+
+def _hoist(node: Node, var: str, params: Mapping[str, str], constants: Mapping[str, int],
+           out: list[tuple[str, str]]) -> Node:
+    """``node`` with each largest part that does not read ``var`` (nor ``old(...)``) and
+    builds a collection replaced by a name, whose Python source is added to ``out``."""
+    used = _names_in(node)
+    if var not in used and node.op in ("call", "bind") and _builds(node) and not _reads_old(node):
+        _HOIST_COUNTER[0] += 1
+        name = f"_h{_HOIST_COUNTER[0]}"
+        out.append((name, python_source(node, params, constants)))
+        return Node("name", name, (), node.column)
+    if node.op in ("bind", "each") or not node.args:
+        return node  # a nested loop keeps its own body (it may read var)
+    return Node(node.op, node.value, tuple(_hoist(a, var, params, constants, out) for a in node.args), node.column)
+
+
+def _hoist_levels(node: Node, last: str, order: list[str], level: Callable[[Node], int], params: Mapping[str, str],
+                  constants: Mapping[str, int], binds: dict[int, list[str]], seen: dict[str, str]) -> Node:
+    """A condition of ``each`` tested after part ``last`` is chosen, with each largest part
+    that does not read ``last`` and builds a collection replaced by a name bound right after
+    the last part it reads (``binds``: level -> ``for NAME in (SOURCE,)`` clauses; ``seen``
+    names one source once)."""
+    used = _names_in(node)
+    if last not in used and node.op in ("call", "bind") and _builds(node) and not _reads_old(node):
+        scope = dict(params)
+        scope.update({p: f"v_{p}" for p in order})
+        src = python_source(node, scope, constants)
+        name = seen.get(src)
+        if name is None:
+            _HOIST_COUNTER[0] += 1
+            name = seen[src] = f"_h{_HOIST_COUNTER[0]}"
+            binds.setdefault(level(node), []).append(f"for {name} in ({src},)")
+        return Node("name", name, (), node.column)
+    if node.op in ("bind", "each") or not node.args:
+        return node
+    return Node(node.op, node.value, tuple(_hoist_levels(a, last, order, level, params, constants, binds, seen)
+                                           for a in node.args), node.column)
+
+
+def _names_in(node: Node) -> set[str]:
+    out = {str(node.value)} if node.op == "name" else set()
+    for a in node.args:
+        out |= _names_in(a)
+    return out
+
+
+def _reads_old(node: Node) -> bool:
+    """Whether ``node`` reads ``old(...)``, or holds a part that must not be computed early
+    (a conditional, or a primitive that fails on an empty collection)."""
+    if node.op == "if" or (node.op == "call" and str(node.value) in ("old", *_EAGER_UNSAFE)):
+        return True
+    return any(_reads_old(a) for a in node.args)
 
 
 class Compiler:
