@@ -1,5 +1,7 @@
-"""Directives for the rule language: the table of primitives, and a rule's declared
-logic rendered in words beside its statement (read from ``spec/``, never typed here)."""
+"""Directives for the rule language: the tables of primitives, steps, statements and
+declared rules, and a rule's logic block declared with effect keys rendered in words beside
+its statement (read from ``spec/``, never typed here; blocks of statements are written by
+:mod:`.statements`)."""
 
 from __future__ import annotations
 
