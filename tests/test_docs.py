@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from palast.engine import DecisionKind
+from palast.lang.blocks import DoRule
 from palast.spec import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,13 @@ class Page:
     inside: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     classes: Counter[str] = field(default_factory=Counter)
+    #: for each element id: the text inside that element
+    text_in: dict[str, list[str]] = field(default_factory=dict)
+
+    def words(self, ident: str) -> str:
+        """The text inside the element with id ``ident``, its spaces made single and its
+        quotes plain."""
+        return plain(" ".join("".join(self.text_in.get(ident, [])).split()))
 
 
 class PageParser(HTMLParser):
@@ -111,6 +119,9 @@ class PageParser(HTMLParser):
         if self.in_h1:
             self.page.title += data
         self.page.texts.append(data)
+        for _tag, open_id in self.stack:
+            if open_id is not None:
+                self.page.text_in.setdefault(open_id, []).append(data)
 
 
 def plain(s: str) -> str:
@@ -143,7 +154,9 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Book]:
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
                         "-d", str(doctrees), str(DOCS), str(out)], capture_output=True, text=True, cwd=ROOT,
                        timeout=300)
-    pages = {p: parse(p) for p in out.rglob("*.html")} if r.returncode == 0 else {}
+    # the pages a failed build still wrote (--keep-going) are checked too, so one warning does
+    # not hide what the other tests would find; test_book_builds_without_warnings fails on it
+    pages = {p: parse(p) for p in out.rglob("*.html")}
     yield Book(out, doctrees, r.stderr, r.returncode, pages)
 
 
@@ -371,3 +384,108 @@ def test_invariants_page_names_the_tests_of_the_registry(book: Book, spec: Spec)
             assert test in inside, (inv.id, test)
         for ob in inv.established_by.get("proved_by", []):
             assert ob in inside, (inv.id, ob)
+
+
+# ---------------------------------------------------------------------------- declarations
+def _rule_anchor(rid: str) -> str:
+    return "rule-" + rid.replace(".", "-")
+
+
+def _heads(rule: DoRule) -> set[str]:
+    """The statement heads a do-style rule uses: its do, its parts and its readings'."""
+    from palast.lang.statements import heads
+
+    blocks = [rule.do or (), *rule.parts.values()]
+    for rb in rule.readings:
+        for br in rb.branches.values():
+            blocks += [br.do or (), *br.parts.values()]
+    return heads(s for b in blocks for s in b)
+
+
+def test_every_declared_rule_shows_its_declaration(book: Book, spec: Spec) -> None:
+    """Each rule with a logic block, in either style, shows it in words in its own section
+    (and no other rule shows one); a rule declared with statements shows every statement
+    its declaration uses, a link to the rule it bends and links to its exceptions."""
+    from palast.lang.blocks import program
+    from palast.lang.logic import declarations
+
+    sections = {ident: inside for page in book.pages.values() for ident, inside in page.inside.items()
+                if ident.startswith("rule-")}
+    prog = program(spec)
+    effect = {d.rule for d in declarations(spec)}
+    assert len(prog.rules) >= 20 and effect, "the spec declares fewer rules than expected"
+    for rid in spec.rules:
+        classes = {v for k, v in sections[_rule_anchor(rid)] if k == "class"}
+        assert ("pal-decl" in classes) == (rid in effect or rid in prog.rules), rid
+    for rid, rule in prog.rules.items():
+        inside = sections[_rule_anchor(rid)]
+        classes = {v for k, v in inside if k == "class"}
+        hrefs = [v for k, v in inside if k == "href"]
+        missing = {h for h in _heads(rule) if f"pal-stmt-{h.replace('_', '-')}" not in classes}
+        assert not missing, (rid, missing)
+        linked = {h.rsplit("#", 1)[-1] for h in hrefs}
+        if rule.exception_of is not None:
+            assert _rule_anchor(rule.exception_of) in linked, (rid, rule.exception_of)
+        for x in rule.exceptions:
+            assert _rule_anchor(x.rule) in linked, (rid, x.rule)
+        assert f"step-{rule.step}" in linked or rule.exception_of is not None, rid
+
+
+def test_a_rule_page_says_the_statements_in_words(book: Book, spec: Spec) -> None:
+    """The Guard's rule shows its choice, its move and its report in words, its refusal,
+    the readings of its options with the rulesets taking each, and its exception; the
+    exception shows the statements it gives in place of the rule's; the play shows its
+    part and the step it applies."""
+    from palast.lang.blocks import program
+
+    prog = program(spec)
+    guard = book.page("generated/roles/guard")
+    words = guard.words("rule-role-guard")
+    do = prog.rules["role.guard"].do
+    assert do is not None and do[0].head == "choose"
+    choose = do[0]
+    for said in ["the card played is a Guard",
+                 "actor chooses taken (decision take-back) among options",
+                 f"anything else is refused: \"{plain(choose.keys['refuse'])}\"",
+                 "move taken from display(actor) to hand(actor)",
+                 "report card_taken_back (player actor, card taken)",
+                 "another-own (source-a, source-b, reference): options = in_order(distinct(without(display(actor), "
+                 "card)))",
+                 "Guard — nothing to take back (role.guard.void), when empty(options)"]:
+        assert said in words, (said, words)
+    void = guard.words("rule-role-guard-void")
+    for said in ["Guard — take a card back (role.guard)", "in place of what Guard — take a card back does",
+                 "report action_void (player actor, role role(card))"]:
+        assert said in void, (said, void)
+    turn = book.page("turn")
+    play = turn.words("rule-turn-play")
+    for said in ["actor chooses played_card (decision play) among playable", "part outcome (below)",
+                 "apply step round-end", "the turn is over",
+                 "set card to played_card, played(actor) to played(actor) + 1"]:
+        assert said in play, (said, play)
+    jester = book.page("king").words("rule-king-jester")
+    assert "playable = filter(c in playable, role(c) != jester) — in place of the value from Playing a card" \
+        in jester, jester
+
+
+def test_the_rule_language_chapter_documents_the_statements(book: Book, spec: Spec) -> None:
+    """The chapter gives the grammar of every statement, a table of steps with an anchor
+    each, the declared rules of both styles with links to their pages, and examples
+    drawn from the spec."""
+    from palast.lang.blocks import program
+    from palast.lang.logic import declarations
+    from palast.lang.statements import KEYS
+
+    page = book.page("rule-language")
+    text = plain(" ".join("".join(page.texts).split()))
+    for head in KEYS:
+        assert f"{head}: " in text, head
+    prog = program(spec)
+    declared = set(prog.rules) | {d.rule for d in declarations(spec)}
+    for rid in declared:
+        assert any(link.endswith("#" + _rule_anchor(rid)) for link in page.links), rid
+    for step in {r.step for r in prog.rules.values()} | {d.step for d in declarations(spec)}:
+        assert f"step-{step}" in page.ids, step
+    # the examples: blocks as written in spec/ (role.guard.void's and king.jester's YAML)
+    for example in ("role.guard.void", "king.jester"):
+        assert f"exception_of: {prog.rules[example].exception_of}" in text, example

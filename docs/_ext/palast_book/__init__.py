@@ -10,7 +10,9 @@ spec file rebuilds exactly the pages that show it.
 Directives: ``palast-components``, ``palast-rules TOPIC``, ``palast-role ROLE``,
 ``palast-rulesets``, ``palast-turn-diagram``, ``palast-variation-table``,
 ``palast-variation-point ID``, ``palast-rulings``, ``palast-ruling ID``,
-``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``.
+``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``,
+``palast-primitives``, ``palast-statements``, ``palast-steps``, ``palast-declared-rules``,
+``palast-declaration RULE``.
 Role: ``{clauses}`` — clause citations in prose, e.g. ``{clauses}`A.meta B.meta```.
 """
 
@@ -111,6 +113,9 @@ DIRECTIVES: dict[str, Any] = {
     "palast-toctree": GeneratedTocTree,
     "palast-primitives": logic.PrimitivesDirective,
     "palast-declared-rules": logic.DeclaredRulesDirective,
+    "palast-statements": logic.StatementsDirective,
+    "palast-steps": logic.StepsDirective,
+    "palast-declaration": rules.DeclarationDirective,
     "palast-knowledge": knowledge.KnowledgeDirective,
 }
 

@@ -10,11 +10,13 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from palast.lang.logic import declarations
 from palast.spec import OPEN, Rule, Spec
 
-from .logic import logic_items, logic_of
+from .logic import block_text, logic_items, logic_of
 from .rulings import ruling_files, rulings_citing
-from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
+from .specdata import SpecDirective, joined, literal, rubric, rulesets_by_reading, strong, table, text
+from .statements import Words, do_program
 
 
 class RuleBlocks(SpecDirective):
@@ -30,13 +32,30 @@ class RuleBlocks(SpecDirective):
         sec += nodes.title(title, title)
         sec += self.cited(spec, rule.statement, rule.clauses)
         sec += nodes.paragraph("", "", text("rule ", "pal-muted"), literal(rule.id), classes=["pal-rule-id"])
-        raw = logic_of(spec).get(rule.id)
-        if raw is not None:
-            sec += rubric("As declared")
-            sec += logic_items(raw)
+        decl = self.declaration(spec, rule.id)
+        if decl is not None:
+            sec += decl
         for vp in rule.variation_points:
             sec += self.point_readings(spec, vp)
         return sec
+
+    def declaration(self, spec: Spec, rid: str) -> nodes.container | None:
+        """Rule ``rid``'s declaration in words (either style of logic block), in a box headed
+        "As declared"; ``None`` for a rule with no logic block."""
+        prog = do_program(spec)
+        words = Words(spec, prog, self.ref)
+        if rid in prog.rules:
+            fl = words.fields(prog.rules[rid])
+        else:
+            raw = logic_of(spec).get(rid)
+            if raw is None:
+                return None
+            fl = logic_items(raw, words)
+            words.exceptions(fl, rid)
+        box = nodes.container(classes=["pal-decl"])
+        box += nodes.paragraph("", "As declared", classes=["pal-decl-title"])
+        box += fl
+        return box
 
     def point_readings(self, spec: Spec, vp_id: str) -> nodes.container:
         """What each ruleset reads at variation point ``vp_id``, rulesets with the same
@@ -47,9 +66,7 @@ class RuleBlocks(SpecDirective):
         head += nodes.Text("Variation point: ")
         head += self.ref("vp", vp.id, vp.topic)
         box += head
-        groups: dict[str, list[str]] = {}
-        for rs in spec.rulesets:
-            groups.setdefault(vp.choices.get(rs, OPEN), []).append(rs)
+        groups = rulesets_by_reading(spec, vp_id)
         items = nodes.bullet_list()
         for reading, rulesets in groups.items():
             item = nodes.paragraph()
@@ -261,3 +278,31 @@ class RulesetsDirective(SpecDirective):
             out.append(table(["house ruleset", "base", "reads otherwise", "title", "what it is"], house_rows,
                              widths=[2, 2, 4, 3, 6]))
         return out
+
+
+class DeclarationDirective(RuleBlocks):
+    """``{palast-declaration} RULE``: an example for the chapter on the rule language: the
+    rule's logic block as written in ``spec/`` and the same declaration in words, with a
+    link to the rule's page."""
+
+    required_arguments = 1
+    reads: ClassVar[tuple[str, ...]] = ("rules.yaml", "roles.yaml", "variation_points.yaml", "rulesets.yaml")
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        rid = self.arguments[0]
+        prog = do_program(spec)
+        if rid in prog.rules:
+            file, path = prog.rules[rid].file, prog.rules[rid].path
+        else:
+            found = next((d for d in declarations(spec) if d.rule == rid), None)
+            if found is None:
+                raise self.error(f"rule {rid!r} declares no logic block")
+            file, path = found.place.file, found.place.path
+        source, first, last = block_text(spec, file, path)
+        head = nodes.paragraph("", "", nodes.Text("Rule "), self.ref("rule", rid, rid),
+                               nodes.Text(f" ({spec.rules[rid].title}), "), literal(f"spec/{file}"),
+                               nodes.Text(f", lines {first}–{last}:"))
+        block = nodes.literal_block(source, source, language="yaml")
+        box = self.declaration(spec, rid)
+        return [head, block, *([box] if box is not None else [])]

@@ -18,7 +18,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 from palast.errors import InputError
-from palast.spec import SPEC_FILES, Spec, load_spec
+from palast.spec import OPEN, SPEC_FILES, Spec, load_spec
 
 #: Spec files by short name, as a directive declares what it reads.
 FILES: tuple[str, ...] = tuple(name for name, _schema in SPEC_FILES)
@@ -56,6 +56,16 @@ def get_spec(root: Path) -> Spec:
         raise ExtensionError(f"the rulebook cannot be built from {root}: {exc.render()}") from None
     _CACHE[root] = (stamp, spec)
     return spec
+
+
+def rulesets_by_reading(spec: Spec, point: str) -> dict[str, list[str]]:
+    """The rulesets of ``spec`` grouped by the reading each takes of variation point
+    ``point`` (``open`` for those that leave it open), in ruleset order."""
+    vp = spec.variation_points[point]
+    groups: dict[str, list[str]] = {}
+    for rs in spec.rulesets:
+        groups.setdefault(vp.choices.get(rs, OPEN), []).append(rs)
+    return groups
 
 
 # ---------------------------------------------------------------------------- labels
