@@ -524,12 +524,12 @@ class Runner:
                         given_here.add(name)
                 for name, node in link.lets:
                     step[name] = self._fn[id(node)](d, step)
-                if r.option_name in given_here and value not in step[r.option_name] and link.refuse:
+                if r.option_name in given_here and value not in step[r.option_name]:
+                    if link is r.chain.links[0][0] or not link.refuse:
+                        break  # left out where the options are first given: the choose's reason
                     tail = "".join(f" (variation point {rb.point}: {reading})"
                                    for rb, reading in zip(link.readings, took, strict=True))
-                    if link is not r.chain.links[0][0]:
-                        return self.fill(link.refuse, d, env, r.chain) + tail, link.rule
-                    break
+                    return self.fill(link.refuse, d, env, r.chain) + tail, link.rule
         return self.fill(r.refuse, d, env, r.chain), r.rule
 
     def fill(self, text: str, d: Draft, env: dict[str, Any], chain: Chain) -> str:

@@ -1,0 +1,118 @@
+"""Statements of the rule language (palast/lang/statements.py, palast/lang/blocks.py) and
+their compiled form (palast/engine/codegen.py): what spec check refuses in a do block, and
+that a changed declaration changes what the engine does, with no engine code touched."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from palast.engine import Game, Play
+from palast.errors import SpecError
+from palast.spec import Spec, load_spec
+from tests.spec_copy import edited_spec
+
+WIZARD_PARTNER = """            - emit: exchange_partner
+              player: actor
+              other: partner"""
+
+
+def test_a_name_read_after_a_step_is_refused(tmp_path: Path) -> None:
+    """Names do not live past a step: reading the Wizard's partner after a step applied in
+    between is reported at the statement that reads it."""
+    copy = edited_spec(tmp_path, "roles.yaml", WIZARD_PARTNER, "            - step: reveal-king\n" + WIZARD_PARTNER)
+    with pytest.raises(SpecError, match=r"roles\.yaml: line \d+, column \d+ \(roles\[1\]\.rules\[0\]\.logic\.do\[2\]\): "
+                                        r"'partner' was named before a step"):
+        load_spec(copy)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("            - emit: card_taken_back\n", "            - emit: card_taken_backk\n", "unknown event 'card_taken_backk'"),
+    ("            - choose: take-back\n", "            - choose: take-backk\n", "unknown decision 'take-backk'"),
+    ("            - move: taken\n              from: display(actor)\n",
+     "            - move: taken\n              from: display(nobodyy)\n", "unknown name 'nobodyy'"),
+    ("                - end_round: round.end.whisper\n", "                - end_round: role.guard\n",
+     "'role.guard' is no rule of step round-end"),
+    ("            - part: draw\n", "            - part: drow\n", "the rule has no part 'drow'"),
+])
+def test_spec_check_refuses_a_broken_statement(tmp_path: Path, old: str, new: str, message: str) -> None:
+    copy = edited_spec(tmp_path, "roles.yaml", old, new)
+    with pytest.raises(SpecError, match=message):
+        load_spec(copy)
+
+
+def test_statements_after_a_final_statement_are_refused(tmp_path: Path) -> None:
+    """Nothing after ``goto`` is carried out, so a statement there is reported."""
+    copy = edited_spec(tmp_path, "rules.yaml", "          - goto: turn-over\n",
+                       "          - goto: turn-over\n          - emit: scores_start\n")
+    with pytest.raises(SpecError, match="nothing after goto is carried out"):
+        load_spec(copy)
+
+
+def test_a_changed_statement_changes_the_game(tmp_path: Path) -> None:
+    """The Guard's declared move sends the card back to the hand; declared to the discard
+    pile instead, the same engine puts it there (data only)."""
+    copy = edited_spec(tmp_path, "roles.yaml", "              from: display(actor)\n              to: hand(actor)\n",
+                       "              from: display(actor)\n              to: discard_pile\n")
+    spec = load_spec(copy)
+    game = Game(spec, "reference", ["red", "blue", "green"])
+    state = game.initial_state()
+    rng = random.Random(3)
+    while True:  # play until a Guard takes a card back
+        if state.decision.is_chance:
+            state = game.apply(state, game.sample_chance(state, rng)).state
+            continue
+        acts = game.legal_actions(state)
+        step = game.apply(state, acts[int(rng.random() * len(acts))])
+        taken = [e for e in step.events if e.kind == "card_taken_back"]
+        if taken:
+            assert taken[0].card in step.state.discard
+            assert taken[0].card not in step.state.hands[taken[0].player]
+            return
+        state = step.state
+        assert not state.decision.is_terminal
+
+
+def test_chains_number_back_to_their_rules(spec: Spec) -> None:
+    """A selector names the chain of rules that applies by a number; decoding it gives back
+    the rules and readings (here: a banned Jester's forced play under source-a)."""
+    game = Game(spec, "source-a", ["red", "blue", "green"])
+    runner = game.runner
+    state = game.initial_state()
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(300):
+        if state.decision.is_terminal:
+            break
+        if state.decision.is_chance:
+            state = game.apply(state, game.sample_chance(state, rng)).state
+            continue
+        seen.add(state.decision.rule.split("|")[0])
+        acts = game.legal_actions(state)
+        state = game.apply(state, acts[int(rng.random() * len(acts))]).state
+    assert "turn.play" in seen
+    for key in seen:
+        chain = runner.parse_chain(key)
+        assert chain.key == key
+
+
+def test_an_illegal_play_names_the_rule_that_leaves_it_out(spec: Spec) -> None:
+    """A banned Jester is refused by king.jester (its clauses), a card not in hand by turn.play."""
+    from palast.errors import IllegalActionError
+    from palast.scenario import parse_scenario
+
+    text = ("players: [red, blue, green]\nto_move: red\nbanned: jester\n"
+            "hands:\n  red: [jester/grey, maid/red]\n")
+    sc = parse_scenario(text, spec, "x.yaml")
+    game = sc.game(spec, "reference")
+    state = sc.start(game)
+    jester = next(c for c in state.hands[0] if game.cards.role_of(c) == spec.roles.index("jester"))
+    with pytest.raises(IllegalActionError) as exc:
+        game.apply(state, Play(jester))
+    assert str(exc.value).startswith("a banned Jester may not be played")
+    assert set(exc.value.clauses) == set(spec.rule_clauses("king.jester", "reference"))
+    other = next(c for c in game.all_cards if c not in state.hands[0])
+    with pytest.raises(IllegalActionError, match="not in the player's hand"):
+        game.apply(state, Play(other))
