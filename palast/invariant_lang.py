@@ -130,16 +130,29 @@ def declared(spec: Any, reading_of: Callable[[str], str] | None = None) -> list[
     :raises ExpressionError: for an expression that does not parse (``palast spec check``
         reports it with its place first: :func:`problems`).
     """
+    invariants = spec.invariants
+    branches = tuple(reading_branch(inv, reading_of) for inv in invariants.values())
+    got = _DECLARED.get((id(invariants), branches))
+    if got is not None and got[0] is invariants:
+        return list(got[1])
     out: list[Declared] = []
-    for i, inv in enumerate(spec.invariants.values()):
+    for i, inv in enumerate(invariants.values()):
         if inv.holds is not None:
-            named = lets(inv, reading_branch(inv, reading_of))
+            named = lets(inv, branches[i])
             out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
                                 ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
         for j, lem in enumerate(inv.lemmas):
             out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
                                 ("invariants", i, "lemmas", j, "holds")))
+    if len(_DECLARED) >= 64:
+        _DECLARED.clear()
+    _DECLARED[id(invariants), branches] = (invariants, tuple(out))
     return out
+
+
+#: :func:`declared` per spec's invariants (kept, so its id is not reused) and the readings
+#: branch taken of each: every game compiles its checks from them (the parts are immutable)
+_DECLARED: dict[tuple[int, tuple[str | None, ...]], tuple[Mapping[str, Any], tuple[Declared, ...]]] = {}
 
 
 def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:

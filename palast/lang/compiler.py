@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 from palast.lang.primitives import COLLECTION, ELEMENT, PRIMITIVES, RUNTIME
@@ -298,13 +300,21 @@ class Compiler:
                                                        "set": set}}
         namespace.update(RUNTIME)
         namespace.update(self._constants)
-        code = compile("".join(self._lines), "<palast rule declarations>", "exec")
+        code = _compiled("".join(self._lines))
         exec(code, namespace)  # the source is generated from checked templates only (see module doc)
         for i, slot in enumerate(self._slots):
             slot.append(namespace[f"_f{i}"])
         for name, slot in self._named:
             slot.append(namespace[name])
         self._lines = []
+
+
+@lru_cache(maxsize=256)
+def _compiled(source: str) -> CodeType:
+    """The code object of generated ``source``, compiled once per text: every game of a spec
+    writes the same source for its declarations (the game's constants are in the namespace
+    it runs in, not in the text)."""
+    return compile(source, "<palast rule declarations>", "exec")
 
 
 #: The kinds of value (see :mod:`palast.lang.primitives`); ``any`` matches every kind.

@@ -1,7 +1,10 @@
 """What the state machines did in this test session: how many examples, rule steps and
 engine actions they checked, and which readings of which variation points the engine
 consulted. One :data:`LEDGER` per session; :class:`SummaryPlugin` prints it at the end of
-the pytest run whether or not output is captured."""
+the pytest run whether or not output is captured. Under pytest-xdist each worker process
+keeps its own ledger and hands it to the controlling process when it ends
+(:class:`WorkerLedgers`), which adds them up and prints one summary, as a run in one process
+does."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+import pytest
 
 from palast.engine.params import Setting
 
@@ -65,6 +70,28 @@ class Ledger:
         old = self.longest_round.get(players, (0, 0))
         self.longest_round[players] = (max(old[0], plays), max(old[1], actions))
 
+    def to_data(self) -> dict[str, Any]:
+        """The ledger as plain values (lists for sets), to send from a worker process."""
+        return {"examples": self.examples, "steps": self.steps, "actions": self.actions, "rounds": self.rounds,
+                "games": self.games, "seconds": self.seconds,
+                "longest_round": [[n, p, a] for n, (p, a) in self.longest_round.items()],
+                "read": sorted(self.read), "named": sorted(self.named), "runs": dict(self.runs)}
+
+    def add(self, data: dict[str, Any]) -> None:
+        """Add a ledger given as :meth:`to_data` (another process's) to this one."""
+        self.examples += data["examples"]
+        self.steps += data["steps"]
+        self.actions += data["actions"]
+        self.rounds += data["rounds"]
+        self.games += data["games"]
+        self.seconds += data["seconds"]
+        for n, plays, actions in data["longest_round"]:
+            self.note_round(n, plays, actions)
+        self.read |= {(p, r) for p, r in data["read"]}
+        self.named |= {(p, r) for p, r in data["named"]}
+        for label, count in data["runs"].items():
+            self.runs[label] = self.runs.get(label, 0) + count
+
     def summary(self) -> str:
         """A few lines: what the machines checked and how long it took."""
         longest = ", ".join(f"{n} players {p} plays / {a} actions"
@@ -104,3 +131,31 @@ class SummaryPlugin:
             return
         terminalreporter.section("palast stateful verification")
         terminalreporter.write_line(LEDGER.summary())
+
+
+class WorkerLedgers:
+    """A pytest plugin (tests/conftest.py registers it): in a pytest-xdist worker it hands
+    the worker's ledger, and whether the stateful tests ran there, to the controlling
+    process; in the controlling process it adds up what the workers handed over, and
+    prints the summary as :class:`SummaryPlugin` does in a run without workers."""
+
+    name = "palast-stateful-ledgers"
+    KEY = "palast_stateful_ledger"
+
+    def __init__(self) -> None:
+        self.wanted = False
+
+    def pytest_sessionfinish(self, session: Any) -> None:
+        out = getattr(session.config, "workeroutput", None)
+        if out is not None and LEDGER.runs:  # a worker process
+            out[self.KEY] = {"ledger": LEDGER.to_data(),
+                             "wanted": session.config.pluginmanager.has_plugin(SummaryPlugin.name)}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        got = getattr(node, "workeroutput", {}).get(self.KEY)
+        if got:
+            LEDGER.add(got["ledger"])
+            self.wanted = self.wanted or got["wanted"]
+            if self.wanted and not node.config.pluginmanager.has_plugin(SummaryPlugin.name):
+                node.config.pluginmanager.register(SummaryPlugin(), SummaryPlugin.name)
