@@ -23,13 +23,14 @@ def test_a_name_read_after_a_step_is_refused(tmp_path: Path) -> None:
     """Names do not live past a step: reading the Wizard's partner after a step applied in
     between is reported at the statement that reads it."""
     copy = edited_spec(tmp_path, "roles.yaml", WIZARD_PARTNER, "            - step: reveal-king\n" + WIZARD_PARTNER)
-    with pytest.raises(SpecError, match=r"roles\.yaml: line \d+, column \d+ \(roles\[1\]\.rules\[0\]\.logic\.do\[2\]\): "
-                                        r"'partner' was named before a step"):
+    where = r"roles\.yaml: line \d+, column \d+ \(roles\[1\]\.rules\[0\]\.logic\.do\[2\]\): "
+    with pytest.raises(SpecError, match=where + r"'partner' was named before a step"):
         load_spec(copy)
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ("            - emit: card_taken_back\n", "            - emit: card_taken_backk\n", "unknown event 'card_taken_backk'"),
+    ("            - emit: card_taken_back\n", "            - emit: card_taken_backk\n",
+     "unknown event 'card_taken_backk'"),
     ("            - choose: take-back\n", "            - choose: take-backk\n", "unknown decision 'take-backk'"),
     ("            - move: taken\n              from: display(actor)\n",
      "            - move: taken\n              from: display(nobodyy)\n", "unknown name 'nobodyy'"),
