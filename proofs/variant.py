@@ -23,7 +23,8 @@ from dataclasses import replace
 from typing import Any
 
 from palast.errors import InputError
-from palast.spec import Spec
+from palast.schemas import schema_errors
+from palast.spec import SPEC_FILES, Spec
 from palast.yamlio import Document
 
 #: The keys of each kind of edit (the first key names the kind).
@@ -62,7 +63,12 @@ def _edit_logic(spec: Spec, rule_id: str, keys: Sequence[str], value: object) ->
                 if "logic" not in rule:
                     raise InputError(f"rule {rule_id!r} declares no logic block")
                 _set(rule["logic"], keys, copy.deepcopy(value), f"the logic of rule {rule_id!r}")
-                docs[name] = Document(data, docs[name].file, None)
+                doc = Document(data, docs[name].file, None)
+                # the edited file must still be a declaration (an unknown key would be ignored)
+                problems = schema_errors(doc, spec.root / "schema", dict(SPEC_FILES)[name])
+                if problems:
+                    raise InputError(f"the edit of rule {rule_id!r} breaks {name}: {problems[0]}")
+                docs[name] = doc
                 return replace(spec, documents=docs)
     raise InputError(f"no rule {rule_id!r} in spec/rules.yaml or spec/roles.yaml")
 

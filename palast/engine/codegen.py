@@ -19,17 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
-from palast.engine.state import DecisionKind
+from palast.engine.state import Decision, DecisionKind
 from palast.lang.blocks import DoRule
 from palast.lang.compiler import python_source
 from palast.lang.primitives import PRIMITIVES, RUNTIME
 from palast.lang.statements import Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
+
+#: the fields of a decision that hold a collection (a decision keeping one is made anew)
+COLLECTION_FIELDS = frozenset(f.name for f in dataclass_fields(Decision) if isinstance(f.default, tuple))
 
 if TYPE_CHECKING:
     from palast.engine.blocks import Runner
@@ -503,16 +507,22 @@ class _Ctx:
         kind = DecisionKind(str(s.arg) if s.head == "choose" else str(s.keys["decision"]))
         kref = self.ref(kind)
         kept = dict(kept_names(s))
+        # the options the rules just computed are kept for legal_actions where they were built
+        # by an each (the Cupbearer's swaps); other options are cheaper computed again than kept
         keep_choices = (s.head == "choose" and self.fresh and s.keys["options"].op == "name"
-                        and str(s.keys["options"].value) in self.lets)
+                        and str(s.keys["options"].value) in self.lets
+                        and each_of(s.keys["options"], chain_lets(self.chain)) is not None)
         if s.head == "choose":
             fields = "".join(f"({slot!r}, {self.expr(node, scope)}), " for slot, node in s.keys["keep"].items())
             if keep_choices:  # the options the rules just computed, kept for legal_actions
                 fields += f"('choices', tuple({self.expr(s.keys['options'], scope)})), "
-            src.add(ind, f"D.decision = G.open_decision({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, {key!r}, "
+            # a decision that keeps a collection is made anew, any other is shared
+            how = ("open_decision" if keep_choices or any(slot in COLLECTION_FIELDS for slot in s.keys["keep"])
+                   else "shared_decision")
+            src.add(ind, f"D.decision = G.{how}({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, {key!r}, "
                          f"tuple(D.frames), ({fields}))")
         else:
-            src.add(ind, f"D.decision = G.open_decision({kref}, -1, {pts!r}, {key!r}, tuple(D.frames), ())")
+            src.add(ind, f"D.decision = G.shared_decision({kref}, -1, {pts!r}, {key!r}, tuple(D.frames), ())")
         src.add(ind, "return")
         # the resume: names kept and needed computed again, the value bound, then the rest
         binds: list[str] = []

@@ -129,15 +129,20 @@ class GameCore:
         """The decision a statement waits for: ``kind`` for ``player``, with the variation
         points it depends on, where play resumes (``rule``, ``frames``) and the fields the
         statement keeps (``(name, value)`` pairs of ``partner``, ``count``, ``given``,
-        ``forced``, ``options``, ``choices``); a decision without such fields is made once
-        and serves every position that waits for it."""
-        if not fields:
-            key = (kind, player, points, rule, frames)
-            dec = self._shared.get(key)
-            if dec is None:
-                dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames)
-            return dec
+        ``forced``, ``options``, ``choices``), made anew."""
         return Decision(kind, player, points=points, rule=rule, frames=frames, **dict(fields))  # type: ignore[arg-type]
+
+    def shared_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
+                        frames: tuple[str, ...], fields: tuple[tuple[str, object], ...]) -> Decision:
+        """As :meth:`open_decision`, for fields that hold no collection (players, counts,
+        flags): such a decision is made once per game and serves every position that waits
+        for it (decisions are immutable)."""
+        key = (kind, player, points, rule, frames, fields)
+        dec = self._shared.get(key)
+        if dec is None:
+            dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames,
+                                               **dict(fields))  # type: ignore[arg-type]
+        return dec
 
     def describe_value(self, kind: str, value: object) -> str:
         """A value of the rule language in words: a player by colour, a card in notation, a

@@ -165,12 +165,20 @@ def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ..
     return tuple(out)
 
 
+#: the keys of a logic block declared with statements
+DO_KEYS = frozenset({"step", "when", "let", "readings", "do", "parts", "exception_of", "after", "refuse"})
+
+
 def parse_rule(rule: str, raw: Mapping[str, Any], file: str, path: tuple[str | int, ...], role: str | None) -> DoRule:
     """Parse one do-style logic block.
 
     :raises StatementError: at the first part that is not well formed (key path inside
         the block).
     """
+    for key in raw:
+        if key not in DO_KEYS:
+            keys = ", ".join(sorted(DO_KEYS))
+            raise StatementError(f"{key!r} is no key of a rule with statements (its keys: {keys})", (str(key),))
     when = None
     if "when" in raw:
         try:
