@@ -78,10 +78,11 @@ def test_compiled_expressions_compute_on_a_position() -> None:
 @pytest.mark.parametrize(("find", "replace", "reported"), [
     ("next: owner(colour(card))", "next: ownr(colour(card))", "unknown primitive 'ownr'"),
     ("when: count(lowest) > 1", "when: count(lowest) >", "not an expression"),
-    ("when: not neutral(card)", "when: card == jester", "must be card, not role"),
-    ("next: first(lowest)", "next: count(lowest)", "next must be seat, not int"),
-    ("        seat-order: {next: first(lowest)}\n", "", "gives no effect for reading(s) seat-order"),
-    ("exception_of: turn.next.neutral", "exception_of: turn.next.nope", "is no rule with logic"),
+    ("when: neutral(card)", "when: card == jester", "must be card, not role"),
+    ("next: first(lowest)", "next: count(lowest)", "next is seat in the rule it bends, not int"),
+    ("        player-who-played:\n", "        player-who-payed:\n", "player-who-played"),
+    ("exception_of: turn.next.neutral", "exception_of: turn.next.nope",
+     "is no rule with statements of step next-player"),
 ])
 def test_spec_check_reports_a_broken_declaration_at_its_place(tmp_path: Path, find: str, replace: str,
                                                               reported: str) -> None:

@@ -19,21 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
-from palast.engine.state import Decision, DecisionKind
+from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule
-from palast.lang.compiler import python_source
+from palast.lang.compiler import shared_source
 from palast.lang.primitives import PRIMITIVES, RUNTIME
 from palast.lang.statements import Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
 
-#: the fields of a decision that hold a collection (a decision keeping one is made anew)
-COLLECTION_FIELDS = frozenset(f.name for f in dataclass_fields(Decision) if isinstance(f.default, tuple))
+#: the fields of a decision that hold cards or actions: their values are too many to keep a
+#: decision of each, so a decision keeping one is made anew (others are shared)
+FRESH_FIELDS = frozenset({"given", "choices"})
 
 if TYPE_CHECKING:
     from palast.engine.blocks import Runner
@@ -119,7 +119,7 @@ class BlockCompiler:
     def expr(self, node: Node, scope: Mapping[str, str]) -> str:
         """The Python source of ``node``; names in ``scope`` are local variables."""
         params = {n: scope[n] for n in names(node) if n in scope}
-        return python_source(node, params, self.roles)
+        return shared_source(node, params, self.roles)
 
     def _param(self, point: str) -> str:
         return repr(self.runner.parameter_of.get(point, point))
@@ -517,7 +517,7 @@ class _Ctx:
             if keep_choices:  # the options the rules just computed, kept for legal_actions
                 fields += f"('choices', tuple({self.expr(s.keys['options'], scope)})), "
             # a decision that keeps a collection is made anew, any other is shared
-            how = ("open_decision" if keep_choices or any(slot in COLLECTION_FIELDS for slot in s.keys["keep"])
+            how = ("open_decision" if keep_choices or any(slot in FRESH_FIELDS for slot in s.keys["keep"])
                    else "shared_decision")
             src.add(ind, f"D.decision = G.{how}({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, {key!r}, "
                          f"tuple(D.frames), ({fields}))")
@@ -579,7 +579,7 @@ class _Ctx:
         src.add(ind, f"if {top} is None:")
         src.add(ind + 1, f"if not R.hidden(D, {deck!r}):")
         src.add(ind + 1 + 1, f"raise RuntimeError('a draw from an empty {deck}: the rules must not draw from it')")
-        src.add(ind + 1, f"D.decision = G.open_decision({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, "
+        src.add(ind + 1, f"D.decision = G.shared_decision({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, "
                          f"{key!r}, tuple(D.frames), ())")
         src.add(ind + 1, "return")
         inner = dict(scope)

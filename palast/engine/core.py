@@ -134,9 +134,9 @@ class GameCore:
 
     def shared_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
                         frames: tuple[str, ...], fields: tuple[tuple[str, object], ...]) -> Decision:
-        """As :meth:`open_decision`, for fields that hold no collection (players, counts,
-        flags): such a decision is made once per game and serves every position that waits
-        for it (decisions are immutable)."""
+        """As :meth:`open_decision`, for fields that hold no cards (players, counts, flags,
+        sets of players): such a decision is made once per game and serves every position
+        that waits for it (decisions are immutable)."""
         key = (kind, player, points, rule, frames, fields)
         dec = self._shared.get(key)
         if dec is None:

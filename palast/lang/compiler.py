@@ -152,14 +152,28 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             tests.setdefault(lv, []).append(c)
         scope = dict(params)
         scope.update({h: h for h in seen.values()})
-        clauses: list[str] = []
-        for lv in range(-1, len(parts)):
-            if lv >= 0:
-                part, coll = parts[lv]
-                clauses.append(f"for v_{part} in {python_source(coll, scope, constants)}")
+        # a part's collection that reads only parts chosen well before it is built once,
+        # right after the last part it reads and the tests of that part
+        early: dict[int, list[str]] = {}
+        colls: list[str] = []
+        for lv, (_part, coll) in enumerate(parts):
+            at = level(coll)
+            src = python_source(coll, {**scope, **{p: f"v_{p}" for p in order[:lv]}}, constants)
+            if at < lv - 1 and _builds(coll) and not _reads_old(coll):
+                _HOIST_COUNTER[0] += 1
+                name = f"_h{_HOIST_COUNTER[0]}"
+                early.setdefault(at, []).append(f"for {name} in ({src},)")
+                src = name
+            colls.append(src)
+        clauses: list[str] = list(early.get(-1, []))
+        for lv in range(len(parts) + 1):
+            if lv < len(parts):
+                part = parts[lv][0]
+                clauses.append(f"for v_{part} in {colls[lv]}")
                 scope[part] = f"v_{part}"
             clauses.extend(binds.get(lv, []))
             clauses.extend(f"if {python_source(c, scope, constants)}" for c in tests.get(lv, []))
+            clauses.extend(early.get(lv, []))
         value = "(" + "".join(f"v_{p}, " for p in order) + ")"
         return f"tuple([{value} {' '.join(clauses)}])"
     args = [python_source(a, params, constants) for a in node.args]
@@ -240,6 +254,55 @@ def _reads_old(node: Node) -> bool:
     if node.op == "if" or (node.op == "call" and str(node.value) in ("old", *_EAGER_UNSAFE)):
         return True
     return any(_reads_old(a) for a in node.args)
+
+
+def shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
+    """As :func:`python_source`, with each part that builds a collection, reads no bound
+    variable and occurs more than once computed once, before the whole expression (the
+    same value, fewer steps: a fast path). Parts that must not be computed early
+    (:func:`_reads_old`) and expressions holding an ``each`` (it has its own) are left.
+
+    :returns: the Python source of an expression.
+    """
+    bound = {str(n.args[0].value) for n in _nodes(node) if n.op == "bind"}
+    if any(n.op == "each" for n in _nodes(node)):
+        return python_source(node, params, constants)
+    counts: dict[str, int] = {}
+
+    def candidate(n: Node) -> str | None:
+        if (n.op in ("call", "bind") and _builds(n) and not _reads_old(n) and not (_names_in(n) & bound)):
+            return python_source(n, params, constants)
+        return None
+
+    for n in _nodes(node):
+        src = candidate(n)
+        if src is not None:
+            counts[src] = counts.get(src, 0) + 1
+    shared: dict[str, str] = {}
+
+    def rewrite(n: Node) -> Node:
+        src = candidate(n)
+        if src is not None and counts[src] > 1:
+            if src not in shared:
+                _HOIST_COUNTER[0] += 1
+                shared[src] = f"_s{_HOIST_COUNTER[0]}"
+            return Node("name", shared[src], (), n.column)
+        return Node(n.op, n.value, tuple(rewrite(a) for a in n.args), n.column) if n.args else n
+
+    rewritten = rewrite(node)
+    if not shared:
+        return python_source(node, params, constants)
+    inner = {**params, **{name: name for name in shared.values()}}
+    return (f"(lambda {', '.join(shared.values())}: {python_source(rewritten, inner, constants)})"
+            f"({', '.join(shared)})")
+
+
+def _nodes(node: Node) -> list[Node]:
+    """``node`` and every node below it, outermost first."""
+    out = [node]
+    for a in node.args:
+        out.extend(_nodes(a))
+    return out
 
 
 class Compiler:

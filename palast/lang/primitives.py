@@ -166,8 +166,6 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
 #: primitive used once without a reason here).
 ALONE: Mapping[str, str] = {
     "nobody": "the word for no player; a value, not logic",
-    "hand_size": "a number of the box (spec/game.yaml), read as it is",
-    "round": "reads the round number the position records",
     "tally": "reads what the position records (the cards played in the rounds a player scored in)",
     "forced_whisper": "reads how the position records the round's end (a whisper forced by banned Jesters)",
     "follows": "looks up the declared flow of spec/flow.yaml, which is data; the primitive adds no logic",
@@ -177,8 +175,6 @@ ALONE: Mapping[str, str] = {
     "without": "a general operation on collections",
     "upto": "a general operation on numbers",
     "subsets": "a general operation on collections (every way to pick some of them)",
-    "king_deck_size": "reads how many King cards the position holds face down, which a constructed position "
-                      "need not know (it may leave some King cards unplaced)",
     "smaller": "a general operation on numbers",
     "fewest": "a general operation on collections (the elements with the least of a value)",
     "most": "a general operation on collections (the elements with the most of a value)",
