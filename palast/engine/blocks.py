@@ -86,6 +86,51 @@ class Resume:
     option_name: str = ""
 
 
+def _expression_sources(prog: Program, roles: Mapping[str, int]) -> list[tuple[int, str, str]]:
+    """The generated Python of every expression of ``prog``'s rules, as ``(id of the
+    expression's node, function name, source)``; made once per program (the games of one
+    spec share it: the text names the game's constants, it does not hold them)."""
+    for held, out in _SOURCES:
+        if held is prog:
+            return out
+    comp = Compiler({}, roles)
+    out = []
+    seen: set[int] = set()
+
+    def add(node: Node) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        params = {n: f"E[{n!r}]" for n in sorted(names(node)) if n not in PRIMITIVES and n not in roles}
+        body = comp.expression(node, params)
+        name = f"_x{len(out)}"
+        out.append((id(node), name, f"def {name}(D, E):\n    return {body}\n"))
+
+    for r in prog.rules.values():
+        nodes: list[Node] = [n for _, n in r.lets]
+        if r.when is not None:
+            nodes.append(r.when)
+        blocks = [r.do or (), *r.parts.values()]
+        for rb in r.readings:
+            for br in rb.branches.values():
+                nodes.extend(n for _, n in br.lets)
+                blocks.extend([br.do or (), *br.parts.values()])
+        for block in blocks:
+            for s in walk(list(block)):
+                nodes.extend(n for _, n in expressions(s))
+        for n in list(nodes):
+            nodes.extend(_each_inner(n))
+        for n in nodes:
+            add(n)
+    _SOURCES.insert(0, (prog, out))
+    del _SOURCES[8:]
+    return out
+
+
+#: the expression sources of the last programs compiled (see :func:`_expression_sources`)
+_SOURCES: list[tuple[Program, list[tuple[int, str, str]]]] = []
+
+
 class Runner:
     """The do-style rules of one game, compiled.
 
@@ -136,40 +181,11 @@ class Runner:
     # ------------------------------------------------------------------ expressions
     def _compile_expressions(self) -> None:
         comp = Compiler(self.game.lang_constants, self.roles)
-        pending: list[tuple[int, list[Callable[..., Any]]]] = []
-
-        def add(node: Node, extra: Sequence[str] = ()) -> None:
-            if id(node) in self._fn or any(i == id(node) for i, _ in pending):
-                return
-            params = {n: f"E[{n!r}]" for n in sorted(names(node)) if n not in PRIMITIVES and n not in self.roles}
-            params.update({n: f"v_{n}" for n in extra})
-            body = comp.expression(node, params)
-            head = ", ".join(["D", "E", *(f"v_{n}" for n in extra)])
-            pending.append((id(node), comp.add_function(f"_x{len(pending)}", f"def _x{len(pending)}({head}):\n"
-                                                                          f"    return {body}\n", {})))
-
-        keep: list[Node] = []
-        for r in self.prog.rules.values():
-            nodes: list[Node] = [n for _, n in r.lets]
-            if r.when is not None:
-                nodes.append(r.when)
-            blocks = [r.do or (), *r.parts.values()]
-            for rb in r.readings:
-                for br in rb.branches.values():
-                    nodes.extend(n for _, n in br.lets)
-                    blocks.extend([br.do or (), *br.parts.values()])
-            for block in blocks:
-                for s in walk(list(block)):
-                    nodes.extend(n for _, n in expressions(s))
-            for n in list(nodes):
-                nodes.extend(_each_inner(n))
-            for n in nodes:
-                keep.append(n)
-                add(n)
+        sources = _expression_sources(self.prog, self.roles)
+        slots = [(i, comp.add_function(name, text, {})) for i, name, text in sources]
         comp.build()
-        for i, slot in pending:
+        for i, slot in slots:
             self._fn[i] = slot[0]
-        self._keep = keep  # the nodes stay alive, so their ids stay theirs
 
     def fn(self, node: Node) -> Callable[[Draft, dict[str, Any]], Any]:
         """The compiled function of an expression of a do-style rule."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
@@ -30,6 +32,14 @@ from palast.lang.compiler import shared_source
 from palast.lang.primitives import PRIMITIVES, RUNTIME
 from palast.lang.statements import Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
+
+
+@lru_cache(maxsize=1024)
+def _code(text: str, label: str) -> CodeType:
+    """The code object of generated ``text``, compiled once per text (the games of one spec
+    generate the same text for a step or a chain compiled in the same order)."""
+    return compile(text, f"<palast rules: {label}>", "exec")
+
 
 #: the fields of a decision that hold cards or actions: their values are too many to keep a
 #: decision of each, so a decision keeping one is made anew (others are shared)
@@ -129,7 +139,7 @@ class BlockCompiler:
         text = src.text()
         self.sources[label] = text
         self.namespace.update(src.refs)
-        exec(compile(text, f"<palast rules: {label}>", "exec"), self.namespace)  # generated from checked parts only
+        exec(_code(text, label), self.namespace)  # generated from checked parts only
 
     # ------------------------------------------------------------------ selectors
     def selector(self, step: str, rules: Sequence[DoRule]) -> Callable[..., Any]:

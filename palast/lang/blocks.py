@@ -214,11 +214,28 @@ class Program:
 
 
 def program(spec: Any) -> Program:
-    """Parse every do-style logic block of ``spec`` and link exceptions to their rules.
+    """Parse every do-style logic block of ``spec`` and link exceptions to their rules
+    (once per spec: the last few programs are kept).
 
     :raises StatementError: for a block that is not well formed (use :func:`problems`
         to get every problem with its place instead).
     """
+    for held, prog in _PROGRAMS:
+        if held is spec:
+            return prog
+    prog = _program(spec)
+    _PROGRAMS.insert(0, (spec, prog))
+    del _PROGRAMS[_KEEP_PROGRAMS:]
+    return prog
+
+
+#: the programs parsed last, with their specs (a spec is immutable; games of one spec share
+#: its program, and so the expressions' trees, which the engine compiles once per text)
+_PROGRAMS: list[tuple[Any, Program]] = []
+_KEEP_PROGRAMS = 8
+
+
+def _program(spec: Any) -> Program:
     rules: dict[str, DoRule] = {}
     for rid, raw, file, path, role in _declared(spec):
         try:

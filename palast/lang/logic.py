@@ -1,15 +1,16 @@
-"""The ``logic:`` blocks of the spec's rules: checked, then compiled for one game.
+"""The ``logic:`` blocks of the spec's rules declared with effect keys: checked, then
+compiled for one game. (Rules declared with statements, ``do:``, are
+:mod:`palast.lang.blocks`; this module keeps the steps whose rules say *what* results
+rather than what is done: ``round-end``, ``game-end``, ``winner``.)
 
-A block belongs to a **step** of play (``next-player``, ``round-end``, ``game-end``,
-``winner``, ``role-choice``). Within a step the engine takes the first rule, in spec
-order, whose ``when`` holds; an **exception** (``exception_of: RULE``) is tried before the
-rule it bends and wins when its own ``when`` holds (Catala's default logic: "this, unless
-that"). ``let`` names values for the rule's other expressions and for its exceptions.
-The **effect** keys say what happens (``next``, ``decide``, ``round_end``, ``scorers``,
-``points``, ``end_game``, ``options``, ``winners``, ...). ``readings`` holds, for one
-variation point, the effect keys as each reading supplies them: the ruleset's reading is
-looked up when the rule fires (so the engine knows which readings it consulted), and an
-open point stops play with a gap.
+Within a step the engine takes the first rule, in spec order, whose ``when`` holds; an
+**exception** (``exception_of: RULE``) is tried before the rule it bends and wins when its
+own ``when`` holds (Catala's default logic: "this, unless that"). ``let`` names values for
+the rule's other expressions and for its exceptions. The **effect** keys say what happens
+(``round_end``, ``scorers``, ``points``, ``end_game``, ``options``, ``winners``, ...).
+``readings`` holds, for one variation point, the effect keys as each reading supplies
+them: the ruleset's reading is looked up when the rule fires (so the engine knows which
+readings it consulted), and an open point stops play with a gap.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import keyword
 from dataclasses import dataclass
+from functools import lru_cache
 
 from palast.errors import InputError
 
@@ -63,10 +64,18 @@ class ExpressionError(InputError):
 def parse(text: str) -> Node:
     """Parse the expression ``text``.
 
-    :returns: its :class:`Node` tree.
+    :returns: its :class:`Node` tree (immutable: the same text gives the same tree, parsed
+        once).
     :raises ExpressionError: for text that is not an expression of the language (with the
         column, from 1, of the first part that is not).
     """
+    if not isinstance(text, str):
+        raise ExpressionError("an expression must be non-empty text", 1)
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Node:
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError("an expression must be non-empty text", 1)
     # an expression may run over several lines (YAML keeps the breaks of indented lines):
