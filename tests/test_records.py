@@ -309,12 +309,15 @@ def _one_state_per_kind(spec: Spec) -> dict[DecisionKind, tuple[Game, Any]]:
 def test_action_of_the_wrong_kind_says_what_is_due(spec: Spec) -> None:
     """At every decision, an action of another kind is refused with the action that is due
     and the clause ids of the rule behind the decision (not the other action's rule)."""
-    from palast.engine.actions import Count, Deal, Draw, NextPlayer, Partner, Reveal
-    from palast.engine.roles import DUE, VERB
+    from palast.engine.actions import ANSWERS, Count, Deal, Draw, NextPlayer, Partner, Reveal
+    from palast.engine.roles import VERB
     from palast.errors import IllegalActionError
 
     for kind, (game, state) in _one_state_per_kind(spec).items():
-        expected, _, rule = DUE[kind]
+        expected = ANSWERS[kind.value]
+        resume = game.runner.resume_of(state.decision, state)
+        assert resume is not None, kind
+        rule = resume.rule  # the rule whose statements opened the decision
         hand = next(h for h in state.hands if h) if any(state.hands) else (0,)
         wrong = [Play(hand[0]), Draw(hand[0]), Partner(0), Count(1), Reveal(0), NextPlayer(0),
                  Deal(((0,),))]

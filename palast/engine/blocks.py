@@ -72,6 +72,8 @@ class Resume:
         explain a refusal).
     :ivar option_name: the name the options are, when they are a rule's named value (its
         rules explain a refusal).
+    :ivar cards_of: for a deal, the rule that says which cards the game has (a deal of
+        other cards is refused citing it); else :attr:`rule`.
     """
 
     kind: DecisionKind
@@ -84,6 +86,7 @@ class Resume:
     refuse: str
     each: Node | None = None
     option_name: str = ""
+    cards_of: str = ""
 
 
 def _expression_sources(prog: Program, roles: Mapping[str, int]) -> list[tuple[int, str, str]]:
@@ -437,7 +440,8 @@ class Runner:
             kind = DecisionKind(str(s.keys["decision"]))
             deck = "deal" if s.head == "deal" else str(s.arg)
             refuse = "that card is not in the deck" if s.head == "draw" else "a new round starts with a deal"
-        return Resume(kind, owner, chain, kept_names(s), deck, go, opts, refuse, each, option_name)
+        return Resume(kind, owner, chain, kept_names(s), deck, go, opts, refuse, each, option_name,
+                      str(s.keys.get("cards_of", owner)) if s.head == "deal" else owner)
 
     def _statement(self, owner: str, path: str) -> Stmt:
         """The statement of rule ``owner`` at key path ``path`` (dotted)."""

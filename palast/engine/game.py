@@ -297,6 +297,7 @@ class Game(RoleActions):
     def _check_and_place_deal(self, d: Draft, action: Deal) -> None:
         r = self.runner.resume_of(d.decision, d)
         rule = r.rule if r is not None else ""
+        pool_rule = r.cards_of if r is not None else ""
         if len(action.hands) != self.n or any(len(h) != self.hand_size for h in action.hands):
             sizes = ", ".join(f"{self.colour_name(s)} {len(h)}" for s, h in enumerate(action.hands))
             raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards "
@@ -306,13 +307,13 @@ class Game(RoleActions):
         used = Counter(dealt + list(action.deck or ()))
         extra = used - pool
         if extra:
-            raise IllegalActionError(self._not_in_game(extra, used, pool), self.rule_clauses(rule))
+            raise IllegalActionError(self._not_in_game(extra, used, pool), self.rule_clauses(pool_rule))
         if action.deck is not None:
             missing = pool - used
             if missing:
                 raise IllegalActionError("the hands and the draw deck must hold exactly the game's cards; missing: "
                                          f"{self.cards.format_cards(sorted(missing.elements()))}",
-                                         self.rule_clauses(rule))
+                                         self.rule_clauses(pool_rule))
             d.deck, d.deck_hidden, d.unseen = tuple(action.deck), 0, ()
         else:
             rest = pool - Counter(dealt)

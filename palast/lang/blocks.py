@@ -156,6 +156,10 @@ def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ..
             if reading == "point":
                 continue
             eff = eff or {}
+            for key in eff:
+                if key not in BRANCH_KEYS:
+                    keys = ", ".join(sorted(BRANCH_KEYS))
+                    raise StatementError(f"{key!r} is no key of a reading (its keys: {keys})", (*at, reading, str(key)))
             do = eff.get("do")
             branches[str(reading)] = Branch(
                 _parse_lets(eff.get("let"), (*at, reading, "let")),
@@ -165,6 +169,8 @@ def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ..
     return tuple(out)
 
 
+#: the keys of a reading's branch in a rule declared with statements
+BRANCH_KEYS = frozenset({"let", "parts", "do", "applies"})
 #: the keys of a logic block declared with statements
 DO_KEYS = frozenset({"step", "when", "let", "readings", "do", "parts", "exception_of", "after", "refuse"})
 
@@ -411,6 +417,9 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
         elif s.head == "part":
             if s.arg not in parts:
                 ctx.report((*p, "part"), f"the rule has no part {s.arg!r} (its parts: {', '.join(parts) or 'none'})")
+        elif s.head == "deal" and "cards_of" in s.keys:
+            if s.keys["cards_of"] not in ctx.program.rules:
+                ctx.report((*p, "cards_of"), f"{s.keys['cards_of']!r} is no rule with statements")
         elif s.head == "end_round":
             if ctx.effect_rules.get(s.arg) != "round-end":
                 ctx.report((*p, "end_round"), f"{s.arg!r} is no rule of step round-end")

@@ -75,7 +75,7 @@ KEYS: Mapping[str, frozenset[str]] = {
     "move": frozenset({"from", "to"}),
     "draw": frozenset({"to", "as", "decision", "by"}),
     "shuffle": frozenset({"into"}),
-    "deal": frozenset({"decision"}),
+    "deal": frozenset({"decision", "cards_of"}),
     "choose": frozenset({"by", "options", "each", "where", "as", "keep", "refuse"}),
     "if": frozenset({"then", "else"}),
     "readings": frozenset(),  # plus the point's reading ids
@@ -250,7 +250,10 @@ def parse_statement(raw: Any, path: tuple[str | int, ...]) -> Stmt:
     if head == "deal":
         if "decision" not in raw:
             raise StatementError("deal needs decision: the chance decision of the deal", path)
-        return Stmt(head, _expr(arg, at), {"decision": str(raw["decision"])}, {}, path)
+        keys = {"decision": str(raw["decision"])}
+        if "cards_of" in raw:  # the rule that says which cards the game has (a deal of others is refused citing it)
+            keys["cards_of"] = str(raw["cards_of"])
+        return Stmt(head, _expr(arg, at), keys, {}, path)
     if head == "choose":
         if "by" not in raw or "as" not in raw:
             raise StatementError("choose needs by (who decides) and as (the name of what is chosen)", path)

@@ -64,7 +64,7 @@ class GreyIgnoresTies(DataVariant):
 
     catches = "next-player"
     edits = ({"logic": "turn.next.neutral-tie", "key": ["readings", "player-who-played"],
-              "value": {"next": "first(lowest)"}},)
+              "value": {"let": {"next": "first(lowest)"}}},)
 
 
 class ColourIgnored(DataVariant):
@@ -72,7 +72,7 @@ class ColourIgnored(DataVariant):
     colour (turn.next.colour)."""
 
     catches = "next-player"
-    edits = ({"logic": "turn.next.colour", "key": "next", "value": "first(others(actor))"},)
+    edits = ({"logic": "turn.next.colour", "key": ["let", "next"], "value": "first(others(actor))"},)
 
 
 class MutedRoleActs(DataVariant):
@@ -109,16 +109,12 @@ class MaidDoesNotDraw(DataVariant):
     edits = ({"logic": "role.maid", "key": ["parts", "draw"], "value": []},)
 
 
-class BannedJesterPlayable(Game):
-    """A banned Jester may be played like any other card (king.jester). Code, not data:
-    muted-card-does-nothing reads the spec's playable_when_banned flag itself, so a variant
-    of that flag would change the invariant along with the rule."""
+class BannedJesterPlayable(DataVariant):
+    """A banned Jester may be played like any other card: king.jester, the exception of
+    turn.play that keeps a banned Jester out of the cards a player may play, never applies."""
 
     catches = "muted-card-does-nothing"
-
-    def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
-        super().__init__(spec, ruleset, players, check=check)
-        self.playable_when_banned = tuple(True for _ in self.playable_when_banned)
+    edits = ({"logic": "king.jester", "key": "when", "value": "false"},)
 
 
 MUTANTS: tuple[type[Game], ...] = (

@@ -405,7 +405,8 @@ class Words:
             item += para("shuffle the cards of ", *where, " face down into ", literal(k["into"]))
         elif h == "deal":
             item += para("gather every card and shuffle; deal ", s.arg, " to each player (chance decision ",
-                         literal(k["decision"]), "); the rest is the draw deck")
+                         literal(k["decision"]), "); the rest is the draw deck",
+                         *((" (the game's cards: rule ", literal(k["cards_of"]), ")") if "cards_of" in k else ()))
         elif h == "choose":
             self._choose(item, s)
         elif h == "if":
