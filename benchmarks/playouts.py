@@ -38,8 +38,8 @@ from pathlib import Path
 
 import palast
 from palast.engine import Game
-from palast.play import play_moves
-from palast.spec import load_spec
+from palast.sim.play import play_moves
+from palast.spec.load import load_spec
 
 #: The timing loop of a worker process: ``python -c WORKER ROOT RULESET`` imports the palast
 #: in ROOT (first on sys.path), says ``ready``, then for each line ``PLAYERS FIRST COUNT`` on
@@ -53,7 +53,7 @@ sys.path.insert(0, str(root))
 try:
     import palast
     from palast.engine import Game
-    from palast.spec import load_spec
+    from palast.spec.load import load_spec
     if not Path(palast.__file__).resolve().is_relative_to(root):
         raise ImportError(f"palast was imported from {palast.__file__}, not from {root}")
     if not hasattr(Game, "playout"):
@@ -87,7 +87,7 @@ class BaselineError(Exception):
 
 def count_actions(game: Game, seed: int) -> tuple[int, int]:
     """Actions and rounds of the game ``seed`` (played through ``apply`` by
-    :func:`palast.play.play_moves`, the same seeded uniform play as :meth:`Game.playout`)."""
+    :func:`palast.sim.play.play_moves`, the same seeded uniform play as :meth:`Game.playout`)."""
     moves = list(play_moves(game, seed))
     return len(moves), moves[-1].step.state.round
 

@@ -1,4 +1,4 @@
-"""The spec-validation stamp (palast.spec_stamp): a spec validated once, byte for byte, is
+"""The spec-validation stamp (palast.spec.stamp): a spec validated once, byte for byte, is
 trusted without the rulings' checks; any change to it is validated again."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-import palast.spec as spec_module
+import palast.spec.load as spec_module
 from palast.errors import SpecError
-from palast.spec import load_spec
+from palast.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
-    """Wrap ``palast.spec.<name>`` so that each call is noted; return the list of calls."""
+    """Wrap ``palast.spec.load.<name>`` so that each call is noted; return the list of calls."""
     calls: list[object] = []
     real = getattr(spec_module, name)
 
