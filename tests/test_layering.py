@@ -422,6 +422,20 @@ def test_checker_reports_cycles_and_layer_violations(tmp_path: Path) -> None:
     assert {i.target for i in declared if i.source == "pkg.dyn"} == {"pkg.sub"}
 
 
+def test_the_real_layers_refuse_an_import_up_and_a_cycle() -> None:
+    """With palast's own table and graph: one import added from each layer into the layer
+    just above it is reported, and so is a cycle it closes."""
+    mods, imports = _graph()
+    up = [("palast.spec.load", "palast.engine.game"), ("palast.engine.game", "palast.sim.play"),
+          ("palast.invariants.check", "palast.sim.play"), ("palast.sim.play", "palast.formats.record"),
+          ("palast.formats.scenario", "palast.query.ask"), ("palast.query.ask", "proofs.runner"),
+          ("proofs.runner", "palast.cli.prove_cmd")]
+    added = [Import(src, dst, "added.py", n, False) for n, (src, dst) in enumerate(up, 1)]
+    problems = layering_problems(mods, [*imports, *added], LAYERS, EXCEPTIONS)
+    assert [p.split(":")[1] for p in problems] == [str(n) for n in range(1, len(up) + 1)], problems
+    assert find_cycles([*imports, *added[3:4]], CYCLE_EXCEPTIONS)  # formats.record imports sim.play
+
+
 def test_checker_reports_the_working_copy(tmp_path: Path) -> None:
     """Each way of reaching Draft outside palast/engine/ is reported; the engine's own files
     and the allowed ones are not."""
