@@ -1,6 +1,6 @@
 """Wall time of ``palast ask`` from a cold start: a new process per call, as a rules
 lawyer runs it. Prints, for every scenario in ``examples/``, the median and the worst of
-``--repeat`` runs, and the import time of ``palast.ask`` alone (z3 and sphinx must stay off
+``--repeat`` runs, and the import time of ``palast.query.ask`` alone (z3 and sphinx must stay off
 that path).
 
 Two settings, because Python's bytecode cache decides a good part of a cold start:
@@ -41,11 +41,11 @@ def wall(args: list[str], env: dict[str, str]) -> float:
 def run_mode(title: str, env: dict[str, str], examples: list[Path], flags: list[str], repeat: int) -> float:
     """Time every example under ``env``; print a table; return the worst single run (s)."""
     print(f"-- {title}")
-    imports = [wall([sys.executable, "-c", "import palast.ask, palast.cli"], env) for _ in range(repeat)]
-    mods = subprocess.run([sys.executable, "-c", "import sys, palast.cli, palast.ask; "
+    imports = [wall([sys.executable, "-c", "import palast.query.ask, palast.cli"], env) for _ in range(repeat)]
+    mods = subprocess.run([sys.executable, "-c", "import sys, palast.cli, palast.query.ask; "
                            "print(' '.join(m for m in ('z3', 'sphinx', 'matplotlib') if m in sys.modules))"],
                           check=True, capture_output=True, text=True, env=env).stdout.strip()
-    print(f"{'import palast.ask':36} median {statistics.median(imports):.3f} s   "
+    print(f"{'import palast.query.ask':36} median {statistics.median(imports):.3f} s   "
           f"heavy modules imported: {mods or 'none'}")
     worst_all = 0.0
     medians = []

@@ -1,7 +1,7 @@
 """Benchmark: how long palast takes to answer very large or hostile input files.
 
 Issue 8 asks that a 5 MB scenario or record is accepted or rejected within 3 s without
-exhausting memory. palast refuses files over ``palast.yamlio.MAX_BYTES`` (1 MiB) before
+exhausting memory. palast refuses files over ``palast.spec.yamlio.MAX_BYTES`` (1 MiB) before
 parsing them (``tests/test_bad_inputs.py`` checks that as behaviour); this script prints
 how long the whole CLI run takes, wall clock and peak memory of the child process, for
 files of 5 MB and for the worst files just under the limit that palast does parse.
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from palast.yamlio import MAX_BYTES
+from palast.spec.yamlio import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = {"format": "palast-record", "version": 1, "players": ["red", "blue", "green"]}

@@ -38,13 +38,15 @@ from pathlib import Path
 
 import palast
 from palast.engine import Game
-from palast.play import play_moves
-from palast.spec import load_spec
+from palast.sim.play import play_moves
+from palast.spec.load import load_spec
 
 #: The timing loop of a worker process: ``python -c WORKER ROOT RULESET`` imports the palast
 #: in ROOT (first on sys.path), says ``ready``, then for each line ``PLAYERS FIRST COUNT`` on
 #: its input plays the games with seeds FIRST..FIRST+COUNT-1 by ``Game.playout`` and prints
-#: the seconds they took. It uses only names every revision since ``playout`` was added has.
+#: the seconds they took. It uses only names every revision since ``playout`` was added has
+#: (``load_spec`` in ``palast.spec`` before the layout of palast/ into packages, in
+#: ``palast.spec.load`` after it).
 WORKER = r"""
 import random, sys, time
 from pathlib import Path
@@ -53,7 +55,10 @@ sys.path.insert(0, str(root))
 try:
     import palast
     from palast.engine import Game
-    from palast.spec import load_spec
+    try:
+        from palast.spec.load import load_spec
+    except ModuleNotFoundError:  # a revision from before palast/ had a package per layer
+        from palast.spec import load_spec
     if not Path(palast.__file__).resolve().is_relative_to(root):
         raise ImportError(f"palast was imported from {palast.__file__}, not from {root}")
     if not hasattr(Game, "playout"):
@@ -87,7 +92,7 @@ class BaselineError(Exception):
 
 def count_actions(game: Game, seed: int) -> tuple[int, int]:
     """Actions and rounds of the game ``seed`` (played through ``apply`` by
-    :func:`palast.play.play_moves`, the same seeded uniform play as :meth:`Game.playout`)."""
+    :func:`palast.sim.play.play_moves`, the same seeded uniform play as :meth:`Game.playout`)."""
     moves = list(play_moves(game, seed))
     return len(moves), moves[-1].step.state.round
 

@@ -28,7 +28,7 @@ from typing import Any
 
 def _one_run(jobs: int) -> None:
     """Run every obligation with ``jobs`` workers; print one JSON document on stdout."""
-    from palast.spec import load_spec
+    from palast.spec.load import load_spec
     from proofs.obligation import Options
     from proofs.runner import all_obligations, run
 
@@ -45,7 +45,7 @@ def _one_run(jobs: int) -> None:
 
 
 def _search() -> None:
-    from palast.spec import load_spec
+    from palast.spec.load import load_spec
     from proofs.cupbearer import actor_whisper_question
     from proofs.reachability import questions
     from proofs.witness import search

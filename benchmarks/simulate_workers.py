@@ -26,9 +26,9 @@ import resource
 import time
 from dataclasses import replace
 
-from palast.simulate import SimConfig, Tally, simulate
-from palast.simulate_report import command_line, summary
-from palast.spec import load_spec
+from palast.sim.report import command_line, summary
+from palast.sim.simulate import SimConfig, Tally, simulate
+from palast.spec.load import load_spec
 
 
 def main() -> None:

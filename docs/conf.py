@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 
-from palast.spec import load_spec  # noqa: E402
+from palast.spec.load import load_spec  # noqa: E402
 
 palast_spec_dir = str(HERE.parent / "spec")
 _game = load_spec(palast_spec_dir).game

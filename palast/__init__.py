@@ -1,7 +1,7 @@
 """palast: a formal, executable specification of the card game Palast Geflüster
 (Palace Whisperings) and a verifier for it.
 
-The game's facts live in ``spec/`` (YAML validated by JSON Schema); :func:`palast.spec.load_spec`
+The game's facts live in ``spec/`` (YAML validated by JSON Schema); :func:`palast.spec.load.load_spec`
 reads them, :class:`palast.engine.Game` runs them.
 """
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.can_act_meaning import EXEMPT, can_act, candidates
 from proofs.invariant import STRENGTHENING, prove_invariant
 from proofs.lang_z3 import declared

@@ -32,8 +32,8 @@ from palast.engine.actions import (
     TakeBack,
 )
 from palast.engine.state import Decision, DecisionKind, State
-from palast.notation import format_action
-from palast.scenario import dump_scenario
+from palast.formats.notation import format_action
+from palast.formats.scenario import dump_scenario
 from proofs.encoding import DECISIONS, ROUND_ENDS, Layout, ZState, code, field_names
 from proofs.transition import Label
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import z3
 
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, exchange_formed, prove_invariant
 from proofs.lang_z3 import declared

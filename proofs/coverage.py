@@ -26,7 +26,7 @@ from palast.engine import Game
 from palast.engine.actions import Action, Play
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 K = DecisionKind
 

@@ -18,7 +18,7 @@ import z3
 
 from palast.engine import Game, Step
 from palast.engine.state import DecisionKind
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, Context, make_game, prove_step
 from proofs.obligation import Obligation, Options, Outcome

@@ -40,9 +40,9 @@ from palast.engine import Game
 from palast.engine.actions import Action, Play
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError
-from palast.notation import parse_action
-from palast.scenario import load_scenario
-from palast.spec import Spec
+from palast.formats.notation import parse_action
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, label_of
 from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names

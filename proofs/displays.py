@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, prove_invariant
 from proofs.lang_z3 import declared

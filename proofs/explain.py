@@ -16,7 +16,7 @@ from typing import Protocol
 
 from palast.errors import InputError
 from palast.lang.syntax import parse, show
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.obligation import Obligation
 
 

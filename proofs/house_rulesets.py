@@ -5,13 +5,13 @@ A named house ruleset lists the obligations to check under it and the result eac
 end in, e.g. ``prove: {round-is-bounded: counterexample}``; nothing else runs under it, and
 another house ruleset needs no code here. Each listed name is an obligation stated for
 every ruleset (the families of :data:`proofs.runner.FAMILIES`), run under the house
-ruleset (added to the spec by :func:`palast.house.resolve`).
+ruleset (added to the spec by :func:`palast.formats.house.resolve`).
 
 An expected **counterexample** must be more than Z3's: the solver must refute the
 obligation under the house ruleset, and the engine must replay the counterexample, stored
 as the scenario ``proofs/witnesses/<obligation>.<house ruleset>.yaml``: a position right
 after a real deal and legal actions after it, after the last of which the invariants the
-engine's check mode evaluates (:func:`palast.invariants.step_problems`) report the
+engine's check mode evaluates (:func:`palast.invariants.check.step_problems`) report the
 obligation's invariant broken, and not before it. The obligation fails (result ``error``)
 when the replay does not trip that check, and (result ``proved``) when Z3 proves it.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 from palast.engine.actions import Action, Deal
 from palast.errors import IllegalActionError, InputError, NotationError
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "house_rulesets"
@@ -55,7 +55,7 @@ def shown(path: Path) -> str:
 
 
 def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obligation | None]:
-    from palast.house import resolve
+    from palast.formats.house import resolve
 
     rspec = resolve(spec, house)
     found = [ob for ob in stated(rspec) if ob.name == name and ob.ruleset == house]
@@ -109,8 +109,8 @@ def _z3_replays(spec: Spec, ruleset: str, invariant: str, path: Path) -> str | N
     the one before."""
     import z3
 
-    from palast.notation import parse_action
-    from palast.scenario import load_scenario
+    from palast.formats.notation import parse_action
+    from palast.formats.scenario import load_scenario
     from proofs.lang_z3 import declared as z3_declared
     from proofs.nonvacuous import z3_form
     from proofs.witness import z3_admits
@@ -146,9 +146,9 @@ def replay_counterexample(spec: Spec, ruleset: str, invariant: str, path: Path) 
         mode evaluates report ``invariant`` broken after the last action and not before;
         else ``(what is wrong, "")``.
     """
-    from palast.invariants import step_problems
-    from palast.notation import parse_action
-    from palast.scenario import load_scenario
+    from palast.formats.notation import parse_action
+    from palast.formats.scenario import load_scenario
+    from palast.invariants.check import step_problems
 
     if not path.exists():
         return f"{shown(path)} is missing", ""

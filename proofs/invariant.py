@@ -26,7 +26,7 @@ import z3
 
 from palast.engine import Game
 from palast.engine.state import DecisionKind
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, code, equal, minimum, total
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, solver

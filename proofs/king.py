@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from palast.engine.state import DecisionKind
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
 from proofs.lang_z3 import declared

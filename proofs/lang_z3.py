@@ -28,7 +28,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
-from palast.invariant_lang import constant_kinds, constant_values
+from palast.invariants.declared import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node
@@ -546,8 +546,8 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     :raises KeyError: when the spec declares no such property.
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
     """
-    from palast.invariant_lang import declared as all_declared
-    from palast.invariant_lang import game_reading
+    from palast.invariants.declared import declared as all_declared
+    from palast.invariants.declared import game_reading
 
     game = s.lay.game
     spec = game.spec

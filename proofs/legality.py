@@ -203,7 +203,7 @@ def declared_options(lay: Layout, decision: str) -> str:
     :raises ValueError: when no rule chooses ``decision``, or the ruleset leaves a point of
         its readings open (the model has no gap there).
     """
-    from palast.invariant_lang import expand
+    from palast.invariants.declared import expand
     from palast.lang.blocks import program
     from palast.lang.statements import walk
     from palast.lang.syntax import show

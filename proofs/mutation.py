@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from palast.engine import Game
 from palast.engine.params import GAP, Setting, parameter_table
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 from proofs.differential import Differ, Position, compare_all, positions
 from proofs.invariant import make_game
 

@@ -32,7 +32,7 @@ import z3
 import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning, proofs.lang_z3.PROVIDED)
 from palast.engine.state import DecisionKind
 from palast.errors import InputError
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout, ZState, field_names
 from proofs.obligation import Obligation, Options, Outcome
@@ -59,7 +59,7 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
     claim)``, the formula the invariant's obligation proves. A state invariant's is its
     declaration (``holds`` in spec/invariants.yaml, with its lemmas) compiled by
     :mod:`proofs.lang_z3`, and so is every step invariant's (issue 14, point 2)."""
-    from palast.spec import cached_spec
+    from palast.spec.load import cached_spec
     from proofs.lang_z3 import declared
 
     spec = spec if spec is not None else cached_spec()

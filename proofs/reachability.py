@@ -32,7 +32,7 @@ import z3
 from palast.engine import Game, Step
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import ZState, code, maximum
 from proofs.invariant import (

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 from proofs.obligation import Obligation, Options, Outcome, Unknown
 
 #: The families of obligations, in the order they are listed.
@@ -120,7 +120,7 @@ class WorkerDied(Exception):
 def _init(spec: Spec | str) -> None:
     global _SPEC
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the workers
-    # a forked worker takes the parent's spec as it is (house rulesets included, palast.house)
+    # a forked worker takes the parent's spec as it is (house rulesets included, palast.formats.house)
     _SPEC = spec if isinstance(spec, Spec) else load_spec(spec)
 
 

@@ -21,8 +21,8 @@ from z3.z3 import _to_expr_ref
 from palast.engine import Game, Step
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind, State
-from palast.scenario import load_scenario
-from palast.spec import Spec
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
 from proofs.encoding import DECISIONS, ZState, code
 from proofs.invariant import Context, context, in_round, strengthening
@@ -294,7 +294,7 @@ def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Calla
     """True if the scenario at ``path`` loads, the engine replays it, its start satisfies
     ``start``, every step is a step of the Z3 relation and its last step is ``bad``."""
     from palast.errors import InputError
-    from palast.notation import parse_action
+    from palast.formats.notation import parse_action
     from proofs.concrete import label_of, pin_label, pin_state
 
     try:

@@ -14,7 +14,7 @@ a round, because no display holds six cards (``display-below-six``) or a role tw
 (``spec/flow.yaml`` with the roles' choices; invariant ``turn-is-bounded``, compiled from
 its declaration), and no decision within a turn comes back (``palast spec check`` refuses a
 cycle). So a turn has at most ``T`` actions, ``T`` the longest chain of decisions from a
-play (:meth:`palast.flow_spec.Flow.turn_actions_max`), and a round has at most
+play (:meth:`palast.spec.flow.Flow.turn_actions_max`), and a round has at most
 ``T × (six × players + 1)`` actions after its deal.
 Clauses: A.role.captain, B.role.waechter, A.end.six, B.end.six.
 """
@@ -27,7 +27,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.encoding import ZState, code, total
 from proofs.invariant import (
     STRENGTHENING,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.invariant import STRENGTHENING, prove_declared_step
 from proofs.obligation import Obligation, Options, Outcome
 

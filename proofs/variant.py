@@ -3,7 +3,7 @@
 A variant changes data, never code: a key of a rule's ``logic:`` block (``spec/rules.yaml``
 or ``spec/roles.yaml``), a value of ``spec/game.yaml``, whether a role may be played while
 banned (``spec/roles.yaml``), or the readings of a ruleset (a house ruleset,
-:func:`palast.house.derive`). The unchanged engine and the unchanged proofs then run the
+:func:`palast.formats.house.derive`). The unchanged engine and the unchanged proofs then run the
 broken rules. The stored violations of ``proofs/violations/`` and the broken engines of
 ``tests/stateful/mutants.py`` are written this way wherever the rule language can say it.
 
@@ -23,9 +23,9 @@ from dataclasses import replace
 from typing import Any
 
 from palast.errors import InputError
-from palast.schemas import schema_errors
-from palast.spec import SPEC_FILES, Spec
-from palast.yamlio import Document
+from palast.spec.load import SPEC_FILES, Spec
+from palast.spec.schemas import schema_errors
+from palast.spec.yamlio import Document
 
 #: The keys of each kind of edit (the first key names the kind).
 EDIT_KEYS: Mapping[str, frozenset[str]] = {
@@ -134,6 +134,6 @@ def spec_variant(spec: Spec, edits: Sequence[Mapping[str, Any]], base: str, read
         if base not in spec.rulesets:
             raise InputError(f"unknown ruleset {base!r} (known: {', '.join(spec.rulesets)})")
         return spec, base
-    from palast.house import derive
+    from palast.formats.house import derive
 
     return derive(spec, name, base, readings), name

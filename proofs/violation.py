@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import palast.invariants
+import palast.invariants.check
 from palast.engine import Action, Game, State
 from palast.engine.events import Event
 from palast.engine.game import InvariantViolation
 from palast.engine.state import Decision
 from palast.errors import InputError, ScenarioError
-from palast.scenario import Scenario, scenario_from_document
-from palast.spec import Spec
-from palast.yamlio import Document, read_yaml
+from palast.formats.scenario import Scenario, scenario_from_document
+from palast.spec.load import Spec
+from palast.spec.yamlio import Document, read_yaml
 from proofs.variant import spec_variant
 
 #: The directory of the stored violations.
@@ -189,7 +189,7 @@ def replay(v: Violation, spec: Spec) -> Replay:
         raise v.document.error(["scenario", "actions"], "a violation needs at least one action", ScenarioError)
     checked = sc.game(variant_spec, ruleset, check=True)
     plain = sc.game(variant_spec, ruleset, check=False)
-    from palast.notation import parse_action
+    from palast.formats.notation import parse_action
 
     state = sc.start(checked)
     *head, (last_text, last_place) = sc.actions
@@ -217,8 +217,8 @@ def replay(v: Violation, spec: Spec) -> Replay:
             checked.apply(state, action)
         except InvariantViolation as exc:
             check_mode = (exc.invariant, str(exc))
-    # looked up at call time, as check mode does (palast.invariants.check_step)
-    problems = tuple(palast.invariants.step_problems(plain, state, action, after, step.events))
+    # looked up at call time, as check mode does (palast.invariants.check.check_step)
+    problems = tuple(palast.invariants.check.step_problems(plain, state, action, after, step.events))
     return Replay(plain, state, action, after, step.events, problems, check_mode)
 
 

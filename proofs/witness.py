@@ -28,9 +28,9 @@ from palast.engine import Game, Step
 from palast.engine.actions import Action, Deal
 from palast.engine.state import DecisionKind, State
 from palast.errors import InputError
-from palast.notation import parse_action
-from palast.scenario import load_scenario
-from palast.spec import Spec
+from palast.formats.notation import parse_action
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, label_of, pin_label, pin_state, scenario_text
 from proofs.invariant import context, make_game
 from proofs.obligation import Outcome, check, solver

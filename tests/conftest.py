@@ -9,7 +9,7 @@ import pytest
 
 import tests.hypothesis_profiles  # noqa: F401  (registers and loads the Hypothesis profile)
 from palast.engine import Game
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 from tests.stateful.ledger import WorkerLedgers
 
 RULESETS = ("source-a", "source-b", "reference")

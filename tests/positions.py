@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from palast.engine import Deal, Event, Game, State
-from palast.notation import format_action, parse_action
-from palast.scenario import parse_scenario
-from palast.spec import Spec
+from palast.formats.notation import format_action, parse_action
+from palast.formats.scenario import parse_scenario
+from palast.spec.load import Spec
 
 
 def position(spec: Spec, ruleset: str, text: str, *, check: bool = True) -> tuple[Game, State]:

@@ -17,12 +17,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from palast.ask import ask, disagreements, render_text
 from palast.cli import main
 from palast.errors import ScenarioError
-from palast.scenario import load_scenario, parse_scenario
-from palast.spec import Spec
-from palast.yamlio import read_yaml
+from palast.formats.scenario import load_scenario, parse_scenario
+from palast.query.ask import ask, disagreements, render_text
+from palast.spec.load import Spec
+from palast.spec.yamlio import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -181,8 +181,8 @@ def test_json_bad_input_is_one_error_document(tmp_path: Path) -> None:
 
 
 def test_error_document_places() -> None:
-    from palast.ask import error_document
     from palast.errors import InputError
+    from palast.query.ask import error_document
 
     assert error_document(InputError("bad", "f.yaml", "line 4, column 3 (hands.red[0])"))["error"] == {
         "file": "f.yaml", "line": 4, "column": 3, "place": "line 4, column 3 (hands.red[0])", "message": "bad"}
@@ -259,8 +259,8 @@ def test_readme_documents_the_json_fields(spec: Spec) -> None:
     """Every key of the ``--json`` document (top level, answer, decision, outcome, event,
     applied action, stopped_at, disagreement, error) is named in the README's section on
     ``palast ask``."""
-    from palast.ask import error_document
     from palast.errors import InputError
+    from palast.query.ask import error_document
 
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Reading `palast ask`"):text.index("### Rulesets")]
@@ -548,7 +548,7 @@ def test_different_choices_next_are_a_disagreement(spec: Spec) -> None:
 
 
 def test_a_group_reached_for_different_reasons_names_each_reason() -> None:
-    from palast.ask_compare import _said
+    from palast.query.ask_compare import _said
 
     words = {"source-a": "shown", "source-b": "skipped (sixth card)", "reference": "void (no partner)"}
     text = _said([["source-a"], ["source-b", "reference"]], words)
@@ -590,7 +590,7 @@ def test_lines_are_wrapped_with_indented_continuations(spec: Spec) -> None:
     """No line is wider than asked unless it is one word (a long card list) or the position
     in one line (never wrapped, so it can be copied); a continuation line is indented deeper
     than the line it continues."""
-    from palast.ask_render import ONE_LINE, wrap
+    from palast.query.ask_render import ONE_LINE, wrap
 
     a = ask(spec, load_scenario(EXAMPLES / "cupbearer-third-turn.yaml", spec))
     for width in (60, 100):

@@ -2,7 +2,7 @@
 
 The answer's ``variation_points`` must hold the points named by its events and decisions
 and every point whose reading the engine consulted while computing it. Here the consulted
-readings are found independently of :mod:`palast.ask`: the scenario is replayed on a game
+readings are found independently of :mod:`palast.query.ask`: the scenario is replayed on a game
 whose parameter table is a :class:`palast.engine.params.ConsultLog` (the hook ``palast
 simulate`` uses), listing and applying every legal action as ``ask`` answers them. A
 second check changes, one at a time, the reading of each point an answer does *not* list:
@@ -17,15 +17,15 @@ from typing import Any
 
 import pytest
 
-from palast.ask import ask
 from palast.engine.params import ConsultLog, parameter_table
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
-from palast.notation import parse_action
-from palast.rulings import load_ruling
-from palast.scenario import Scenario, load_scenario
-from palast.simulate import WatchedGame, variant_spec
-from palast.spec import Spec
+from palast.formats.notation import parse_action
+from palast.formats.scenario import Scenario, load_scenario
+from palast.query.ask import ask
+from palast.query.rulings import load_ruling
+from palast.sim.simulate import WatchedGame, variant_spec
+from palast.spec.load import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -109,7 +109,7 @@ def test_the_sixth_card_read_as_round_end_only_is_listed(spec: Spec) -> None:
 
 
 def test_building_a_game_reads_no_reading(spec: Spec) -> None:
-    """ask watches a game after it is built (palast.ask.watch): that misses nothing only
+    """ask watches a game after it is built (palast.query.ask.watch): that misses nothing only
     because the engine reads no reading while building one."""
     for ruleset in spec.rulesets:
         assert WatchedGame(spec, ruleset, ["red", "blue", "green"]).params.always == frozenset()

@@ -27,11 +27,11 @@ import pytest
 import yaml
 
 from palast.errors import InputError
-from palast.record import read_record
-from palast.rulings import load_ruling
-from palast.scenario import load_scenario
-from palast.spec import Spec, load_spec
-from palast.yamlio import MAX_BYTES, read_yaml
+from palast.formats.record import read_record
+from palast.formats.scenario import load_scenario
+from palast.query.rulings import load_ruling
+from palast.spec.load import Spec, load_spec
+from palast.spec.yamlio import MAX_BYTES, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "bad_inputs"
@@ -212,10 +212,10 @@ def test_size_limit_is_checked_before_parsing(kind: str, spec: Spec, tmp_path: P
     def parser_called(*args: object, **kwargs: object) -> None:
         raise AssertionError("the parser ran on a file over the size limit")
 
-    monkeypatch.setattr("palast.yamlio.yaml.compose", parser_called)
-    monkeypatch.setattr("palast.yamlio.yaml.parse", parser_called)
-    monkeypatch.setattr("palast.record.json.loads", parser_called)
-    monkeypatch.setattr("palast.schemas.json.loads", parser_called)
+    monkeypatch.setattr("palast.spec.yamlio.yaml.compose", parser_called)
+    monkeypatch.setattr("palast.spec.yamlio.yaml.parse", parser_called)
+    monkeypatch.setattr("palast.formats.record.json.loads", parser_called)
+    monkeypatch.setattr("palast.spec.schemas.json.loads", parser_called)
     with pytest.raises(InputError) as err:
         if kind == "scenario":
             load_scenario(path, spec)
@@ -224,7 +224,7 @@ def test_size_limit_is_checked_before_parsing(kind: str, spec: Spec, tmp_path: P
         elif kind == "ruling":
             load_ruling(path, spec)
         else:
-            from palast.schemas import _schemas
+            from palast.spec.schemas import _schemas
 
             _schemas(tmp_path)
     assert f"the file is {path.stat().st_size} bytes" in str(err.value)

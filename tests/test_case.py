@@ -14,17 +14,17 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from palast.cards import Cards
 from palast.cli import main
 from palast.engine import Game, Play, Swap
 from palast.errors import NotationError, ScenarioError
-from palast.notation import parse_action
-from palast.position_notation import parse_position
-from palast.record import read_record
-from palast.replay import Status, replay
-from palast.rulings import check_ruling, load_ruling, rulings_dir
-from palast.scenario import parse_scenario
-from palast.spec import Spec
+from palast.formats.notation import parse_action
+from palast.formats.position import parse_position
+from palast.formats.record import read_record
+from palast.formats.scenario import parse_scenario
+from palast.query.replay import Status, replay
+from palast.query.rulings import check_ruling, load_ruling, rulings_dir
+from palast.spec.cards import Cards
+from palast.spec.load import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -161,7 +161,7 @@ def test_players_and_colours_must_agree() -> None:
 
 
 def test_players_help_names_the_spec_range() -> None:
-    from palast.spec import load_spec
+    from palast.spec.load import load_spec
 
     spec = load_spec()
     for command in ("play", "simulate"):
@@ -201,12 +201,12 @@ def test_play_record_place_is_checked_before_playing(tmp_path: Path) -> None:
 
 def test_simulate_plots_place_is_checked_before_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--plots into a place that cannot be written: exit 2 without playing a game, nothing left behind."""
-    import palast.simulate
+    import palast.sim.simulate
 
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("simulate ran games before checking --plots")
 
-    monkeypatch.setattr(palast.simulate, "simulate", no_games)
+    monkeypatch.setattr(palast.sim.simulate, "simulate", no_games)
     (tmp_path / "file").write_text("x")
     cases = [(tmp_path / "file", "is not a directory"), (tmp_path / "file" / "sub", "is not a directory")]
     if Path("/proc/self").is_dir():
@@ -220,7 +220,7 @@ def test_simulate_plots_place_is_checked_before_playing(tmp_path: Path, monkeypa
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(palast.simulate, "simulate", interrupted)
+    monkeypatch.setattr(palast.sim.simulate, "simulate", interrupted)
     code, _, _ = invoke("simulate", "-g", "3", "-n", "3", "--plots", str(tmp_path / "new" / "plots"))
     assert code == 130 and not (tmp_path / "new").exists()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 ENGINE = Path(__file__).resolve().parent.parent / "palast" / "engine"
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from palast.ask import ask
-from palast.notation import format_action, parse_action
-from palast.scenario import load_scenario
-from palast.spec import Spec
+from palast.formats.notation import format_action, parse_action
+from palast.formats.scenario import load_scenario
+from palast.query.ask import ask
+from palast.spec.load import Spec
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.yaml"))

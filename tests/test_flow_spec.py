@@ -14,7 +14,7 @@ from palast.engine import Game
 from palast.engine.game import InvariantViolation
 from palast.engine.state import DecisionKind
 from palast.errors import SpecError
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 from tests.spec_copy import ROOT, edited_spec
 
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))

@@ -8,7 +8,7 @@ replaced, a tab, a line dropped or repeated). Every case must end in one of two 
 
 * an :class:`~palast.errors.InputError` (what the CLI turns into exit code 2), or
 * a position the loader accepts, which then passes every state invariant of the spec
-  (:func:`palast.invariants.state_problems`), and ``palast ask`` / ``palast replay``
+  (:func:`palast.invariants.check.state_problems`), and ``palast ask`` / ``palast replay``
   answer it (in-process) without any other exception.
 
 Any other exception escaping is a bug. The readers are called in-process for speed; a few
@@ -30,15 +30,15 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from palast.ask import ask, play_actions, render_text
 from palast.engine.game import Game
 from palast.errors import InputError
-from palast.invariants import state_problems
-from palast.record import Record, RecordedAction, format_record, parse_record
-from palast.replay import Status, replay, report_dict
-from palast.replay import render_text as render_replay
-from palast.scenario import parse_scenario
-from palast.spec import Spec, load_spec
+from palast.formats.record import Record, RecordedAction, format_record, parse_record
+from palast.formats.scenario import parse_scenario
+from palast.invariants.check import state_problems
+from palast.query.ask import ask, play_actions, render_text
+from palast.query.replay import Status, replay, report_dict
+from palast.query.replay import render_text as render_replay
+from palast.spec.load import Spec, load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from palast.engine import State
-from palast.house import resolve
-from palast.invariant_lang import failure
-from palast.spec import Spec
+from palast.formats.house import resolve
+from palast.invariants.declared import failure
+from palast.spec.load import Spec
 from tests.positions import cards, play, position, seat
 
 #: Red's Maid on an empty draw deck (the position of the ruling maid-empty-draw-deck).

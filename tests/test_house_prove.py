@@ -13,10 +13,10 @@ import z3
 
 from palast.engine import Game
 from palast.engine.actions import TakeBack
-from palast.house import resolve
-from palast.notation import parse_action
-from palast.scenario import load_scenario
-from palast.spec import Spec, load_spec
+from palast.formats.house import resolve
+from palast.formats.notation import parse_action
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec, load_spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout
 from proofs.house_rulesets import declared, obligations, replay_counterexample, witness_path

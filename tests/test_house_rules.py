@@ -1,4 +1,4 @@
-"""House rules: derived rulesets (palast.house), --reading and --ruleset-file on every
+"""House rules: derived rulesets (palast.formats.house), --reading and --ruleset-file on every
 command that runs rulesets, records that store their readings, and the ruling of B's
 optional tally."""
 
@@ -13,12 +13,12 @@ from click.testing import CliRunner
 from palast.cli import main
 from palast.engine import Game
 from palast.errors import InputError
-from palast.house import derive, derived_name, house_readings, label, load_ruleset_file, parse_name, select
-from palast.play import play_moves
-from palast.record import format_record, parse_record, read_record, record_game, write_record
-from palast.replay import Status, replay
-from palast.rulings import check_ruling, load_rulings
-from palast.spec import OPEN, Spec
+from palast.formats.house import derive, derived_name, house_readings, label, load_ruleset_file, parse_name, select
+from palast.formats.record import format_record, parse_record, read_record, record_game, write_record
+from palast.query.replay import Status, replay
+from palast.query.rulings import check_ruling, load_rulings
+from palast.sim.play import play_moves
+from palast.spec.load import OPEN, Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 TALLY = "reference+game-end-tiebreak=most-played-total"
@@ -390,7 +390,7 @@ def test_a_ruling_naming_a_bad_house_ruleset_is_malformed(spec: Spec, tmp_path: 
     folder = tmp_path / "rulings"
     folder.mkdir()
     (folder / "game-end-tally-tiebreak.yaml").write_text(text, encoding="utf-8")
-    from palast.rulings import load_ruling
+    from palast.query.rulings import load_ruling
 
     with pytest.raises(InputError) as exc:
         load_ruling(folder / "game-end-tally-tiebreak.yaml", spec)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from palast.cli import main
 from palast.engine.events import EVENT_KINDS
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +60,7 @@ def test_the_scan_finds_what_it_looks_for() -> None:
 
 
 def test_every_event_kind_has_words() -> None:
-    from palast.event_words import EVENT_WORDS
+    from palast.query.event_words import EVENT_WORDS
 
     assert set(EVENT_WORDS) == EVENT_KINDS
     assert internal_names(" ".join(EVENT_WORDS.values())) == []

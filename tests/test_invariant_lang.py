@@ -19,9 +19,9 @@ from z3.z3 import _to_expr_ref
 import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning)
 from palast.engine import Game
 from palast.engine.state import DecisionKind, State
-from palast.invariant_lang import declared, failure
-from palast.invariants import state_problems
-from palast.spec import Spec
+from palast.invariants.check import state_problems
+from palast.invariants.declared import declared, failure
+from palast.spec.load import Spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout, ZState, field_names
 from proofs.lang_z3 import declared as z3_declared
@@ -329,7 +329,7 @@ def test_an_invariant_reads_the_rulesets_reading(spec: Spec, ruleset: str) -> No
 ])
 def test_spec_check_refuses_a_bad_readings_block(tmp_path: Path, old: str, new: str, message: str) -> None:
     from palast.errors import SpecError
-    from palast.spec import load_spec
+    from palast.spec.load import load_spec
 
     with pytest.raises(SpecError) as exc:
         load_spec(edited_spec(tmp_path, "invariants.yaml", old, new))

@@ -16,9 +16,9 @@ import pytest
 
 from palast.engine import Game
 from palast.engine.state import DecisionKind, State
-from palast.invariant_lang import failure
-from palast.invariants import round_play_bound
-from palast.spec import Spec
+from palast.invariants.check import round_play_bound
+from palast.invariants.declared import failure
+from palast.spec.load import Spec
 from tests.conftest import make_game
 from tests.invariant_registry import CAUGHT_BY, EVERY_INVARIANT
 

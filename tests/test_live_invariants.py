@@ -21,7 +21,7 @@ from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from palast.engine import Game
-from palast.scenario import load_scenario
+from palast.formats.scenario import load_scenario
 from tests.hypothesis_profiles import PROFILE, stateful_examples
 from tests.stateful.configs import BASE, MachineConfig, spec
 from tests.stateful.failures import InvariantFailure, Printed

@@ -1,6 +1,6 @@
-"""Named house rulesets of ``spec/rulesets.yaml`` (key ``house``, :mod:`palast.house_spec`):
+"""Named house rulesets of ``spec/rulesets.yaml`` (key ``house``, :mod:`palast.spec.house_rulesets`):
 accepted wherever a ruleset name is (``-r``, a scenario's ``rulesets``, a ruling's
-``expect``, a record's header), resolved through :func:`palast.house.resolve`, never one of
+``expect``, a record's header), resolved through :func:`palast.formats.house.resolve`, never one of
 the default rulesets. The tests declare one of their own, ``house-test``, in a copy of the
 spec, so they do not depend on which house rulesets the spec declares."""
 
@@ -16,13 +16,13 @@ from click.testing import CliRunner
 from palast.cli import main
 from palast.engine import Game
 from palast.errors import InputError
-from palast.house import house_readings, known, own_rulesets, resolve
-from palast.notation import format_action
-from palast.play import play_moves
-from palast.record import record_game, write_record
-from palast.replay import Status, replay
-from palast.scenario import load_scenario, parse_scenario
-from palast.spec import Spec, load_spec
+from palast.formats.house import house_readings, known, own_rulesets, resolve
+from palast.formats.notation import format_action
+from palast.formats.record import record_game, write_record
+from palast.formats.scenario import load_scenario, parse_scenario
+from palast.query.replay import Status, replay
+from palast.sim.play import play_moves
+from palast.spec.load import Spec, load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "house-test"

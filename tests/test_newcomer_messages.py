@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from palast.scenario import parse_scenario
-from palast.spec import Spec
+from palast.formats.scenario import parse_scenario
+from palast.spec.load import Spec
 
 ROOT = Path(__file__).resolve().parent.parent
 NEWCOMER = ROOT / "tests" / "newcomer"
@@ -184,7 +184,7 @@ def test_notation_says_a_card_is_not_an_action(spec: Spec) -> None:
     """The same hint where actions are read one by one (records, ``ask``'s actions)."""
     from palast.engine import Game
     from palast.errors import NotationError
-    from palast.notation import parse_action
+    from palast.formats.notation import parse_action
 
     game = Game(spec, spec.default_ruleset, (0, 1, 2))
     with pytest.raises(NotationError, match=r"'guard/red' is a card, not an action; .*e\.g\. 'play guard/red'"):

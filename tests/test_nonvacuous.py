@@ -12,13 +12,13 @@ import pytest
 import z3
 from click.testing import CliRunner
 
-import palast.invariants
+import palast.invariants.check
 import proofs.nonvacuous
 from palast.cli import main
 from palast.engine import Action, State
 from palast.engine.events import Event
 from palast.engine.game import Game
-from palast.spec import load_spec
+from palast.spec.load import load_spec
 from proofs.nonvacuous import PREFIX, check_invariant, obligations, z3_form
 from proofs.violation import VIOLATIONS_DIR, load_violation, replay, violation_path
 
@@ -67,21 +67,21 @@ def test_case_breaks_only_its_last_action(inv: str) -> None:
     assert r.problems[0][0] == inv and {i for i, _ in r.problems[1:]} <= LEMMAS, r.problems
     if v.tamper:  # the engine's own successor is sound: the broken state is what fails
         good = r.game.apply(r.before, r.action)
-        assert palast.invariants.step_problems(r.game, r.before, r.action, good.state, good.events) == []
+        assert palast.invariants.check.step_problems(r.game, r.before, r.action, good.state, good.events) == []
     else:
         assert r.check_mode is not None and r.check_mode[0] == inv
 
 
 def _silence(monkeypatch: pytest.MonkeyPatch, inv: str) -> None:
     """Make the engine's check of ``inv`` vacuous: it never reports."""
-    real = palast.invariants.step_problems
+    real = palast.invariants.check.step_problems
     own = {inv, *(lem.id for lem in SPEC.invariants[inv].lemmas)}
 
     def vacuous(game: Game, before: State, action: Action, after: State,
                 events: Sequence[Event]) -> list[tuple[str, str]]:
         return [(i, m) for i, m in real(game, before, action, after, events) if i not in own]
 
-    monkeypatch.setattr(palast.invariants, "step_problems", vacuous)
+    monkeypatch.setattr(palast.invariants.check, "step_problems", vacuous)
 
 
 @pytest.mark.parametrize("inv", INVARIANTS)

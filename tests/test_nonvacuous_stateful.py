@@ -23,7 +23,7 @@ from hypothesis import find
 import tests.stateful.machine as machine_module
 from palast.engine import Action, Game, State, Step
 from palast.engine.state import DecisionKind
-from palast.spec import load_spec
+from palast.spec.load import load_spec
 from proofs.violation import Replay, load_violation, replay, violation_path
 from tests.stateful.checks import CHECKS
 from tests.stateful.configs import BASE, MachineConfig

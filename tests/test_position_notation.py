@@ -1,4 +1,4 @@
-"""The position line (palast/position_notation.py): it round-trips with the scenario form
+"""The position line (palast/formats/position.py): it round-trips with the scenario form
 for generated positions of 3, 4 and 5 players and for every example, ruling and witness;
 other ways of writing it read the same; ``palast ask`` reads it and gives the position it
 answers as a line that reads back to that position; mistakes are reported at their column."""
@@ -17,21 +17,21 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from palast.ask import play_actions
 from palast.cli import main
 from palast.engine import Game
 from palast.engine.state import DecisionKind
 from palast.errors import ScenarioError
-from palast.notation import format_action, parse_action
-from palast.position_notation import (
+from palast.formats.notation import format_action, parse_action
+from palast.formats.position import (
     answer_position,
     format_position,
     looks_like_position,
     parse_position,
     state_position,
 )
-from palast.rulings import load_rulings
-from palast.scenario import Scenario, load_scenario
+from palast.formats.scenario import Scenario, load_scenario
+from palast.query.ask import play_actions
+from palast.query.rulings import load_rulings
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.stateful.configs import spec
 from tests.stateful.positions import positions

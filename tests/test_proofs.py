@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from palast.cli import main
 from palast.engine.state import DecisionKind
-from palast.scenario import load_scenario
-from palast.spec import Spec
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec
 from proofs.cupbearer import actor_whisper_question
 from proofs.differential import Differ, random_positions
 from proofs.encoding import ZState
@@ -255,8 +255,8 @@ def _with_reading(spec: Spec, ruleset: str, parameter: str, value: str) -> Diffe
 def test_voluntary_whisper_follows_the_reading(spec: Spec) -> None:
     """In a position where a player may whisper by choice, Z3 admits the repeat under the
     rulesets' reading (allowed) and rejects it under only-when-forced, as the engine does."""
-    from palast.notation import parse_action
-    from palast.scenario import parse_scenario
+    from palast.formats.notation import parse_action
+    from palast.formats.scenario import parse_scenario
     from proofs.concrete import label_of
 
     sc = parse_scenario("players: [blue, green, red]\nto_move: blue\nhands:\n"

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from palast.cards import Cards
 from palast.engine import (
     Action,
     Count,
@@ -29,8 +28,9 @@ from palast.engine import (
     TakeBack,
 )
 from palast.engine.state import DecisionKind
-from palast.notation import format_action, parse_action
-from palast.scenario import dump_scenario, parse_scenario
+from palast.formats.notation import format_action, parse_action
+from palast.formats.scenario import dump_scenario, parse_scenario
+from palast.spec.cards import Cards
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.stateful.configs import scenario, scenario_files, spec
 from tests.stateful.positions import positions

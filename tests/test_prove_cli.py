@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from palast.cli import main
 from palast.cli.prove_cmd import coverage_table
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs import runner
 from proofs.explain import statement_words
 from proofs.obligation import Obligation, Options, Outcome

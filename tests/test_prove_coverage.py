@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from palast.lang.blocks import withdrawn
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.coverage import NOT_CITED, coverage, fired, rule_of_clauses
 from proofs.differential import STATES_PER_RULESET, compare_all, positions
 from proofs.obligation import Outcome

@@ -9,8 +9,8 @@ import pytest
 
 from palast.engine import Game
 from palast.engine.state import DecisionKind
-from palast.play import play_game, play_moves
-from palast.spec import Spec
+from palast.sim.play import play_game, play_moves
+from palast.spec.load import Spec
 from tests.conftest import PLAYER_COUNTS, RULESETS, make_game
 
 GAMES_PER_CELL = 40  # 9 cells -> 360 checked games in the default run
@@ -75,7 +75,7 @@ def test_invariant_checking_is_live(spec: Spec) -> None:
     from dataclasses import replace
 
     from palast.engine import InvariantViolation
-    from palast.invariants import state_problems
+    from palast.invariants.check import state_problems
 
     game: Game = make_game(spec, "reference", 3, check=True)
     rng = random.Random(0)

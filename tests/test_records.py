@@ -17,11 +17,19 @@ from click.testing import CliRunner
 from palast.cli import main
 from palast.engine import Game, Play
 from palast.engine.state import DecisionKind
-from palast.notation import format_action, parse_action
-from palast.play import play_game, play_moves
-from palast.record import Record, RecordedAction, RecordError, parse_record, read_record, record_game, write_record
-from palast.replay import Status, replay
-from palast.spec import Spec
+from palast.formats.notation import format_action, parse_action
+from palast.formats.record import (
+    Record,
+    RecordedAction,
+    RecordError,
+    parse_record,
+    read_record,
+    record_game,
+    write_record,
+)
+from palast.query.replay import Status, replay
+from palast.sim.play import play_game, play_moves
+from palast.spec.load import Spec
 from tests.conftest import PLAYER_COUNTS, RULESETS, make_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,14 +233,14 @@ def test_every_example_replays_without_spec_note(spec: Spec, path: Path) -> None
 def test_examples_are_what_regenerate_writes(spec: Spec) -> None:
     """The records written by `palast play` are exactly what the regeneration script writes
     from their seeds, so the command in the message above brings them up to date."""
-    from palast.record import format_record
-    from palast.record_examples import EXAMPLES as GENERATED
-    from palast.record_examples import example_record
+    from palast.formats.record import format_record
+    from palast.formats.record_examples import EXAMPLES as GENERATED
+    from palast.formats.record_examples import example_record
 
     listed = {e.file for e in GENERATED}
     for path in EXAMPLES.glob("*.jsonl"):
         assert path.name in listed or read_record(path).written_by is None, \
-            f"{path.name} was written by a program but is not listed in palast/record_examples.py"
+            f"{path.name} was written by a program but is not listed in palast/formats/record_examples.py"
     for example in GENERATED:
         text = (EXAMPLES / example.file).read_text(encoding="utf-8")
         assert text == format_record(example_record(spec, example)), \

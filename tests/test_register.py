@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from palast.ask import ask
 from palast.cli import main
 from palast.errors import SpecError
-from palast.register import needs_witness
-from palast.rulings import compute_outcome, load_ruling, rulings_dir
-from palast.scenario import scenario_from_document
-from palast.spec import Spec, load_spec
-from palast.yamlio import read_yaml
+from palast.formats.scenario import scenario_from_document
+from palast.query.ask import ask
+from palast.query.rulings import compute_outcome, load_ruling, rulings_dir
+from palast.spec.load import Spec, load_spec
+from palast.spec.register import needs_witness
+from palast.spec.yamlio import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -179,7 +179,7 @@ def test_explain_takes_several_points() -> None:
 def test_points_explaining_keeps_only_points_read_differently_across_groups(spec: Spec) -> None:
     """Review finding 9: a point explains why groups of rulesets differ only if rulesets of
     different groups read it differently."""
-    from palast.rulings import points_explaining
+    from palast.query.rulings import points_explaining
 
     rulesets = list(spec.rulesets)
     alike = [v.id for v in spec.variation_points.values() if len({spec.reading(r, v.id) for r in rulesets}) == 1]

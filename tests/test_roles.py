@@ -14,8 +14,8 @@ import pytest
 
 from palast.engine import DecisionKind
 from palast.errors import IllegalActionError, ScenarioError
-from palast.notation import format_action, parse_action
-from palast.spec import Spec
+from palast.formats.notation import format_action, parse_action
+from palast.spec.load import Spec
 from tests.conftest import RULESETS
 from tests.positions import GUARD, GUARD_ALONE, ONLY_BANNED_JESTERS, card, cards, legal, play, position, role, seat
 

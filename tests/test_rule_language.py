@@ -11,7 +11,7 @@ import pytest
 from palast.errors import SpecError
 from palast.lang.compiler import Compiler, check, infer
 from palast.lang.syntax import ExpressionError, parse, show
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -157,7 +157,7 @@ def test_show_brackets_exactly_what_the_meaning_needs(text: str) -> None:
 
 
 def test_every_declared_expression_shows_as_itself(spec: Spec) -> None:
-    from palast.invariant_lang import declared
+    from palast.invariants.declared import declared
 
     for prop in declared(spec):
         assert _shape(parse(show(prop.node))) == _shape(prop.node), prop.id

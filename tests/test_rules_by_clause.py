@@ -19,8 +19,8 @@ import pytest
 
 from palast.engine import Deal, DecisionKind, Event, Game, State
 from palast.errors import IllegalActionError, InputError
-from palast.notation import parse_action
-from palast.spec import Spec
+from palast.formats.notation import parse_action
+from palast.spec.load import Spec
 from tests.conftest import RULESETS, make_game
 from tests.positions import (
     GUARD,

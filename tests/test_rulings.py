@@ -13,8 +13,7 @@ from click.testing import CliRunner, Result
 
 from palast.cli import main
 from palast.errors import SpecError
-from palast.register import ruling_reference_problems
-from palast.rulings import (
+from palast.query.rulings import (
     Outcome,
     Ruling,
     check_ruling,
@@ -24,7 +23,8 @@ from palast.rulings import (
     load_rulings,
     rulings_dir,
 )
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
+from palast.spec.register import ruling_reference_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 RULING_IDS = sorted(p.stem for p in (ROOT / "spec" / "rulings").glob("*.yaml"))
@@ -66,7 +66,7 @@ def test_every_ruling_cites_only_existing_clauses(spec: Spec, rulings: dict[str,
 def test_every_ruling_states_all_rulesets(spec: Spec, rulings: dict[str, Ruling]) -> None:
     """Every ruleset of the spec, and beyond them only house rulesets (BASE+POINT=READING,
     or named in spec/rulesets.yaml)."""
-    from palast.house import parse_name
+    from palast.formats.house import parse_name
 
     for r in rulings.values():
         assert set(spec.rulesets) <= set(r.rulesets), r.id

@@ -18,11 +18,11 @@ from palast.cli import main
 from palast.engine import Game, Play, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
-from palast.play import play_game, play_moves
-from palast.policies import careful_policy
-from palast.simulate import SimConfig, Simulator, Tally, simulate
-from palast.simulate_report import summary
-from palast.spec import Spec
+from palast.sim.play import play_game, play_moves
+from palast.sim.policies import careful_policy
+from palast.sim.report import summary
+from palast.sim.simulate import SimConfig, Simulator, Tally, simulate
+from palast.spec.load import Spec
 from tests.conftest import RULESETS, make_game
 
 
@@ -42,7 +42,7 @@ def test_same_seed_same_numbers_across_workers(spec: Spec) -> None:
 
 def test_figures_match_games_played_through_apply(spec: Spec) -> None:
     """Rounds, round ends, winners and gaps counted by the simulator equal those of the
-    same seeds played by palast.play (which is what `palast play --seed` runs)."""
+    same seeds played by palast.sim.play (which is what `palast play --seed` runs)."""
     config = _config(spec, games=30, n=4, seed=7)
     tallies = simulate(spec, config)
     for rs in config.rulesets:
@@ -215,7 +215,7 @@ def test_building_a_game_consults_no_reading(spec: Spec) -> None:
     """The engine's constructor reads no variation point's reading through ``params``: a
     reading read there would count as consulted at every action, inflating the figures
     and making simulate examine every action under every other ruleset."""
-    from palast.simulate import WatchedGame
+    from palast.sim.simulate import WatchedGame
 
     for ruleset in spec.rulesets:
         game = WatchedGame(spec, ruleset, list(spec.player_colours[:4]))

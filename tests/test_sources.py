@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from palast.sources import check_sources, source_notes, sources
-from palast.spec import Spec, default_sources_dir
+from palast.spec.load import Spec, default_sources_dir
+from palast.spec.sources import check_sources, source_notes, sources
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE_NAME = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")

@@ -1,4 +1,4 @@
-"""The spec-validation stamp (palast.spec_stamp): a spec validated once, byte for byte, is
+"""The spec-validation stamp (palast.spec.stamp): a spec validated once, byte for byte, is
 trusted without the rulings' checks; any change to it is validated again."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-import palast.spec as spec_module
+import palast.spec.load as spec_module
 from palast.errors import SpecError
-from palast.spec import load_spec
+from palast.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
-    """Wrap ``palast.spec.<name>`` so that each call is noted; return the list of calls."""
+    """Wrap ``palast.spec.load.<name>`` so that each call is noted; return the list of calls."""
     calls: list[object] = []
     real = getattr(spec_module, name)
 
@@ -92,3 +92,28 @@ def test_kept_data_that_is_not_plain_yaml_data_is_ignored(tmp_path: Path, monkey
     again = load_spec(ROOT / "spec", rulings=False)
     assert len(reads) == len(spec_module.SPEC_FILES)
     assert again.rules == first.rules
+
+
+def test_the_stamp_covers_all_the_validating_code() -> None:
+    """Every module that loading the spec runs (palast.spec.load and what it imports, at any
+    depth, inside functions too) is among the files whose bytes name the stamp: a change to
+    any of them validates the spec again."""
+    from palast.spec.stamp import validator_files
+    from tests.test_layering import DYNAMIC, find_modules, read_imports
+
+    mods = find_modules(ROOT, ["palast"])
+    imports, _ = read_imports(ROOT, ["palast"], DYNAMIC)
+    graph: dict[str, set[str]] = {}
+    for i in imports:
+        if not i.type_only:
+            graph.setdefault(i.source, set()).add(i.target)
+    runs: set[str] = set()
+    todo = ["palast.spec.load"]
+    while todo:
+        m = todo.pop()
+        if m not in runs:
+            runs.add(m)
+            todo.extend(graph.get(m, ()))
+    hashed = set(validator_files())
+    missing = sorted(m for m in runs if mods[m].resolve() not in hashed)
+    assert not missing, f"palast.spec.stamp.VALIDATORS leaves out {missing}"

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from palast.invariants import round_action_bound, round_play_bound
+from palast.invariants.check import round_action_bound, round_play_bound
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.hypothesis_profiles import PROFILE, stateful_examples
 from tests.stateful.configs import (

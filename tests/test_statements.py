@@ -11,7 +11,7 @@ import pytest
 
 from palast.engine import Game, Play
 from palast.errors import SpecError
-from palast.spec import Spec, load_spec
+from palast.spec.load import Spec, load_spec
 from tests.spec_copy import edited_spec
 
 WIZARD_PARTNER = """            - emit: exchange_partner
@@ -102,7 +102,7 @@ def test_chains_number_back_to_their_rules(spec: Spec) -> None:
 def test_an_illegal_play_names_the_rule_that_leaves_it_out(spec: Spec) -> None:
     """A banned Jester is refused by king.jester (its clauses), a card not in hand by turn.play."""
     from palast.errors import IllegalActionError
-    from palast.scenario import parse_scenario
+    from palast.formats.scenario import parse_scenario
 
     text = ("players: [red, blue, green]\nto_move: red\nbanned: jester\n"
             "hands:\n  red: [jester/grey, maid/red]\n")

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palast.ask_view import ask_as, located, unplaced, worlds
 from palast.engine import Event, Game, State
 from palast.engine.actions import Draw
 from palast.engine.views import Observation
-from palast.house import resolve
-from palast.scenario import load_scenario
-from palast.spec import Spec, cached_spec
-from palast.view_render import describe_placed
+from palast.formats.house import resolve
+from palast.formats.scenario import load_scenario
+from palast.query.ask_view import ask_as, located, unplaced, worlds
+from palast.query.view_render import describe_placed
+from palast.spec.load import Spec, cached_spec
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.positions import cards, play, position, seat
 from tests.test_views import EVERY_RULESET, game_for

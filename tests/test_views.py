@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from palast.engine import Event, Game, State
 from palast.engine.views import Observation
 from palast.errors import InputError
-from palast.house import resolve
-from palast.spec import Spec, cached_spec
+from palast.formats.house import resolve
+from palast.spec.load import Spec, cached_spec
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.positions import cards, play, position, seat
 
@@ -363,7 +363,7 @@ def test_hidden_cards_do_not_change_the_answer_as(ruleset: str, n: int, seed: in
     """``palast ask --as`` from the viewer's side (its whole answer: view, history,
     decision, legal actions, every outcome with its probability) is the same in two worlds
     that differ only in two card values the viewer has never seen."""
-    from palast.ask_view import answer_as
+    from palast.query.ask_view import answer_as
 
     game = game_for(cached_spec(), ruleset, n)
     states: list[State] = []

@@ -10,8 +10,8 @@ import pytest
 
 from palast.engine import Game
 from palast.errors import SpecError
-from palast.spec import load_spec
-from palast.visibility import SEATS, audience_problem, narrowed, sees
+from palast.spec.load import load_spec
+from palast.spec.visibility import SEATS, audience_problem, narrowed, sees
 from tests.spec_copy import edited_spec
 from tests.test_views import random_line
 
@@ -91,8 +91,8 @@ def test_what_a_player_remembers_follows_the_declared_effects(tmp_path: Path) ->
     """The Treasurer's showing is remembered because its effect says ``shows: hand``;
     without that line in visibility.yaml, red remembers nothing (the memory reads the
     declarations, not a table in code)."""
-    from palast.ask_view import ask_as
-    from palast.scenario import load_scenario
+    from palast.formats.scenario import load_scenario
+    from palast.query.ask_view import ask_as
 
     example = ROOT / "examples" / "treasurer-shown-then-maid-draw.yaml"
     for path, remembered in ((ROOT / "spec", True), (spec_with(tmp_path, "    shows: hand\n", ""), False)):
@@ -105,9 +105,9 @@ def test_a_knowledge_point_is_said_to_change_the_views() -> None:
     """``palast explain`` of a point whose readings change only what players know says the
     views apply it (not "not executed"), and a house reading of it is noted as changing the
     views, not as changing nothing."""
-    from palast.explain import explain_point, render_explanation
-    from palast.house import notes
-    from palast.spec import cached_spec
+    from palast.formats.house import notes
+    from palast.query.explain import explain_point, render_explanation
+    from palast.spec.load import cached_spec
 
     spec = cached_spec()
     for point in spec.visibility.points():

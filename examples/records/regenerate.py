@@ -1,7 +1,7 @@
 """Write the example records made by ``palast play --record`` again, from their seeds.
 
 Run after a spec change (``tests/test_records.py`` says when): ``python examples/records/regenerate.py``.
-The games, their edits and notes are listed in :mod:`palast.record_examples`; the
+The games, their edits and notes are listed in :mod:`palast.formats.record_examples`; the
 hand-written records in this directory are left as they are.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from palast.record_examples import regenerate
-from palast.spec import load_spec
+from palast.formats.record_examples import regenerate
+from palast.spec.load import load_spec
 
 
 def main() -> None:

@@ -64,7 +64,7 @@ class PalastGroup(click.Group):
             if "ask" in args and "--json" in args:  # palast ask --json always prints one JSON document
                 import json
 
-                from palast.ask import error_document
+                from palast.query.ask import error_document
 
                 click.echo(json.dumps(error_document(usage_message(exc)), indent=2, ensure_ascii=False))
             click.echo(f"palast: error: {usage_message(exc)}", err=True)

@@ -23,7 +23,7 @@ def _print_error(doc: dict[str, Any], text: str) -> None:
 class AskCommand(click.Command):
     """``palast ask``: with ``--json``, a usage error (an unknown option, a missing
     scenario) is printed as the JSON error document too (see
-    :func:`palast.ask.error_document`), exit code 2."""
+    :func:`palast.query.ask.error_document`), exit code 2."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         wants_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
@@ -32,7 +32,7 @@ class AskCommand(click.Command):
         except click.UsageError as exc:
             if not wants_json or type(exc).__name__ == "NoArgsIsHelpError":
                 raise
-            from palast.ask import error_document
+            from palast.query.ask import error_document
 
             _print_error(error_document(usage_message(exc)), usage_message(exc))
             raise click.exceptions.Exit(2) from None
@@ -47,7 +47,7 @@ def _json_errors(as_json: bool) -> Iterator[None]:
     except InputError as exc:
         if not as_json:
             raise
-        from palast.ask import error_document
+        from palast.query.ask import error_document
 
         _print_error(error_document(exc), exc.render())
         sys.exit(2)
@@ -103,11 +103,11 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     rulebook's page "Scenario files"."""
     from dataclasses import replace
 
-    from palast.ask import ask as run_ask
-    from palast.ask import render_text
-    from palast.house import resolve_all
-    from palast.position_notation import looks_like_position, parse_position
-    from palast.scenario import load_scenario
+    from palast.formats.house import resolve_all
+    from palast.formats.position import looks_like_position, parse_position
+    from palast.formats.scenario import load_scenario
+    from palast.query.ask import ask as run_ask
+    from palast.query.ask import render_text
 
     with _json_errors(as_json):
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling
@@ -116,7 +116,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
         if not house.rulesets:  # the scenario's rulesets: named house rulesets among them are added
             house = replace(house, spec=resolve_all(house.spec, sc.rulesets))
         if as_player is not None:
-            from palast.ask_view import ask_as, render_as
+            from palast.query.ask_view import ask_as, render_as
 
             viewed = ask_as(house.spec, sc, as_player, list(house.rulesets) or None)
     if as_player is not None:

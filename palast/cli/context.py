@@ -17,7 +17,7 @@ def get_spec(ctx: click.Context, *, rulings: bool = True) -> Any:
     references of ``spec/rulings/`` (commands that read no ruling).
 
     :raises SpecError: if it is broken."""
-    from palast.spec import cached_spec
+    from palast.spec.load import cached_spec
 
     return cached_spec(ctx.obj.get("spec_dir") if ctx.obj else None, rulings)
 

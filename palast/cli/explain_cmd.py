@@ -27,7 +27,7 @@ def explain(ctx: click.Context, points: tuple[str, ...], as_list: bool, as_json:
     Exit 2 if any POINT is unknown (every unknown one is named, with the known ids), or if
     neither POINT nor --list is given."""
     from palast.errors import InputError
-    from palast.explain import explain_point, point_list, render_explanation, render_point_list, render_sources
+    from palast.query.explain import explain_point, point_list, render_explanation, render_point_list, render_sources
 
     spec = get_spec(ctx)
     if as_list:

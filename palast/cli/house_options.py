@@ -1,6 +1,6 @@
 """The house-rule options shared by ``ask``, ``play``, ``replay``, ``simulate``,
 ``rulings`` and ``prove``: ``--reading POINT=READING`` (repeatable) and ``--ruleset-file
-FILE`` (see :mod:`palast.house` for what they mean and how they combine with ``-r``)."""
+FILE`` (see :mod:`palast.formats.house` for what they mean and how they combine with ``-r``)."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ def house_options(f: F) -> F:
 
 def apply_house_rules(spec: Any, asked: Sequence[str], readings: Sequence[str], ruleset_file: str | None,
                       *, default: Sequence[str] | None = None, quiet: bool = False) -> Any:
-    """:func:`palast.house.select`, with the house rulesets and notes printed on standard
+    """:func:`palast.formats.house.select`, with the house rulesets and notes printed on standard
     error (unless ``quiet``).
 
-    :returns: the :class:`palast.house.Selection`.
+    :returns: the :class:`palast.formats.house.Selection`.
     :raises InputError: for bad house rules or an unknown ruleset (exit 2).
     """
-    from palast.house import render_notes, select
+    from palast.formats.house import render_notes, select
 
     sel = select(spec, asked, readings, ruleset_file, default=default)
     if not quiet:

@@ -75,12 +75,12 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
          ruleset_file: str | None) -> None:
     """Play a game with uniformly random choices and print every action and event with the
     clause ids it rests on, each round's end and scores, and the winner."""
-    from palast.describe import describe_event
     from palast.engine.game import Game
     from palast.errors import InputError
-    from palast.house import label
-    from palast.notation import format_action
-    from palast.play import play_moves
+    from palast.formats.house import label
+    from palast.formats.notation import format_action
+    from palast.query.describe import describe_event
+    from palast.sim.play import play_moves
 
     house = apply_house_rules(get_spec(ctx), one_ruleset(ruleset, ruleset_file), readings, ruleset_file)
     spec = house.spec
@@ -91,7 +91,7 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
     except InputError as exc:
         raise InputError(exc.message, None, "--colours" if colours is not None else "--players") from None
     if record_file is not None:
-        from palast.record import check_writable
+        from palast.formats.record import check_writable
 
         check_writable(record_file)  # before the game: no output is printed for a record that cannot be written
     names = ", ".join(game.colour_name(s) for s in range(game.n))
@@ -126,7 +126,7 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
         click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open "
                    "(try --ruleset reference)")
     if record_file is not None:
-        from palast.record import record_game, write_record
+        from palast.formats.record import record_game, write_record
 
         write_record(record_file, record_game(game, moves, seed=seed, policy="uniform", written_by="palast play"))
         click.echo(f"record written to {record_file}")

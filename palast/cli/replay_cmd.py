@@ -44,9 +44,9 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
     and is replayed under them. --reading applies on top of the record's
     ruleset (a point the record reads otherwise is read as --reading says, and
     noted); --ruleset or --ruleset-file replaces the record's ruleset."""
-    from palast.record import read_record
-    from palast.replay import record_ruleset, render_text, report_dict
-    from palast.replay import replay as run_replay
+    from palast.formats.record import read_record
+    from palast.query.replay import record_ruleset, render_text, report_dict
+    from palast.query.replay import replay as run_replay
 
     spec = get_spec(ctx)
     asked = one_ruleset(ruleset, ruleset_file)
@@ -64,7 +64,7 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
     chosen = house.rulesets[0] if house.rulesets else None
     report = run_replay(house.spec, rec, chosen)
     if as_player is not None:
-        from palast.replay_view import render_as, replay_as
+        from palast.query.replay_view import render_as, replay_as
 
         seen = replay_as(report, as_player)  # a colour not seated: bad input, exit 2
         click.echo(json.dumps(seen, indent=2, ensure_ascii=False) if as_json else "\n".join(render_as(seen)))

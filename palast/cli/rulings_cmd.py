@@ -32,8 +32,8 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
     Exit 0 when every ruling agrees, 1 on any disagreement, 2 on a malformed ruling file
     (its file, place and problem are printed)."""
     from palast.errors import InputError
-    from palast.house import house_readings
-    from palast.rulings import check_rulings, load_rulings, rulings_dir, spec_with_house_rulesets
+    from palast.formats.house import house_readings
+    from palast.query.rulings import check_rulings, load_rulings, rulings_dir, spec_with_house_rulesets
 
     spec = get_spec(ctx)
     house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too

@@ -37,15 +37,15 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
     """Play seeded games and report rounds per game, actions per round, round ends by
     kind, win rate by seat, and for every variation point how often play reaches it per
     1,000 games and in what share of games the rulesets diverge there."""
-    from palast.simulate import SimConfig
-    from palast.simulate_report import render_text, summary
+    from palast.sim.report import render_text, summary
+    from palast.sim.simulate import SimConfig
 
     spec = get_spec(ctx)
     seats = player_colours(spec, players, None, True)
     house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
     spec = house.spec
     if plots_dir:
-        from palast.simulate_plots import check_plot_dir
+        from palast.sim.plots import check_plot_dir
 
         check_plot_dir(plots_dir)
     chosen = house.rulesets or tuple(spec.rulesets)
@@ -58,7 +58,7 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
         sys.exit(130)
     doc = summary(spec, config, tallies)
     if plots_dir:
-        from palast.simulate_plots import write_plots
+        from palast.sim.plots import write_plots
 
         doc["plots"] = [str(p) for p in write_plots(doc, plots_dir)]
     if as_json:
@@ -71,7 +71,7 @@ def simulate(ctx: click.Context, games: int, players: int, rulesets: tuple[str, 
 
 def _run(spec: Any, config: Any, workers: int, total: int, *, progress: bool) -> Any:
     """Run the simulation, with a progress bar on standard error when ``progress``."""
-    from palast.simulate import simulate as run
+    from palast.sim.simulate import simulate as run
 
     if not progress:
         return run(spec, config, workers=workers)

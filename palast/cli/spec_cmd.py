@@ -28,9 +28,9 @@ def check(ctx: click.Context, require_sources: bool) -> None:
     the reasons when anything is wrong, a spec file that is not valid YAML or a source text
     that differs from the registry included."""
     from palast.errors import InputError, SpecError
-    from palast.schemas import schema_file_problems
-    from palast.sources import check_sources
-    from palast.spec import default_sources_dir, load_spec, sources_candidates
+    from palast.spec.load import default_sources_dir, load_spec, sources_candidates
+    from palast.spec.schemas import schema_file_problems
+    from palast.spec.sources import check_sources
 
     root = ctx.find_root().obj.get("spec_dir")
     directory = default_sources_dir()

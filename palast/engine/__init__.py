@@ -29,7 +29,7 @@ from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd, St
 def advance(game: Game, state: State, action: Action) -> State:
     """Carry out ``action`` in ``state`` like :meth:`Game.apply`, but record no events and
     run no invariant check: the fast path for code that steps one action at a time and
-    needs only the positions (:mod:`palast.simulate`).
+    needs only the positions (:mod:`palast.sim.simulate`).
 
     :returns: the new state, equal to ``game.apply(state, action).state``.
     :raises IllegalActionError: if ``action`` is not legal in ``state``, as :meth:`Game.apply`.
@@ -43,7 +43,7 @@ def start_turn(game: Game, state: State, seat: int) -> State:
     """``state`` with ``seat`` to move at the start of a turn: the actor set, no card played
     yet this turn, and the decision the rules give there (a play, a forced play, or a gap
     where the ruleset leaves a point open), as after any turn that passes to ``seat``.
-    Used to build a scenario's position (:mod:`palast.scenario`).
+    Used to build a scenario's position (:mod:`palast.formats.scenario`).
 
     :returns: the new state; every other field is ``state``'s.
     """

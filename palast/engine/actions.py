@@ -2,7 +2,7 @@
 
 Actions are small frozen dataclasses. Chance outcomes (:class:`Deal`, :class:`Draw`,
 :class:`Reveal`) are actions too, so a record can give every deal and draw explicitly.
-Their notation is in :mod:`palast.notation`.
+Their notation is in :mod:`palast.formats.notation`.
 """
 
 from __future__ import annotations

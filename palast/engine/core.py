@@ -9,14 +9,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from palast.cards import Cards
 from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.params import PARAMETERS, Setting, parameter_table
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
 from palast.lang.logic import Fired, GameLogic
-from palast.spec import Spec
+from palast.spec.cards import Cards
+from palast.spec.load import Spec
 
 K = DecisionKind
 # enum members as module constants: attribute access on an Enum class costs ~90 ns on

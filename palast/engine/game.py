@@ -206,7 +206,7 @@ class Game(RoleActions):
         after = d.freeze()
         events = tuple(d.events or ())
         if self.check:
-            from palast.invariants import check_step
+            from palast.invariants.check import check_step
             check_step(self, state, action, after, events)
         return Step(after, events)
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from palast.visibility import HAND_ZONE, ZONE_READERS, ZONES, Move, MovePlace, sees
+from palast.spec.visibility import HAND_ZONE, ZONE_READERS, ZONES, Move, MovePlace, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -206,7 +206,7 @@ def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterab
 
 
 def place_cards(state: State, place: Place) -> tuple[int, ...]:
-    """The cards of ``state`` in ``place`` (a zone of :data:`palast.visibility.ZONE_READERS`)."""
+    """The cards of ``state`` in ``place`` (a zone of :data:`palast.spec.visibility.ZONE_READERS`)."""
     return ZONE_READERS[place[0]][0](state, place[1])
 
 

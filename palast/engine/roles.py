@@ -24,7 +24,7 @@ from palast.engine.actions import (
 from palast.engine.core import GameCore
 from palast.engine.state import Decision
 from palast.errors import IllegalActionError
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 #: The notation verb of each action type (for messages).
 VERB: dict[type, str] = {

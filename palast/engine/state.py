@@ -1,7 +1,7 @@
 """Positions: the immutable :class:`State`, the pending :class:`Decision`, and how a round
 and a game ended (:class:`RoundEnd`, :class:`GameResult`).
 
-Seats are numbered 0..n-1 in seat order; a card is an ``int`` (:mod:`palast.cards`); a
+Seats are numbered 0..n-1 in seat order; a card is an ``int`` (:mod:`palast.spec.cards`); a
 role is its index in the spec's role list; ``-1`` means "none".
 """
 

@@ -1,6 +1,6 @@
 """A player's view of a position: what one player knows, computed from ``spec/visibility.yaml``.
 
-:func:`observation` applies the visibility declarations (:mod:`palast.visibility`) to a
+:func:`observation` applies the visibility declarations (:mod:`palast.spec.visibility`) to a
 :class:`~palast.engine.state.State` and to the events of the game so far: each zone's
 cards where the viewer may see them (its count otherwise), the events as the viewer saw
 them (hidden fields blanked), the cards shown to the viewer and when, the hands that stay
@@ -23,8 +23,8 @@ from palast.engine.events import Event
 from palast.engine.knowledge import Placed, remembered
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 from palast.errors import InputError
-from palast.spec import OPEN
-from palast.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility, sees
+from palast.spec.load import OPEN
+from palast.spec.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game

@@ -22,7 +22,7 @@ from typing import Any
 from palast.lang.compiler import Compiler, check, infer
 from palast.lang.syntax import ExpressionError, Node, parse
 
-#: The word a ruleset uses for a variation point it leaves open (``palast.spec.OPEN``).
+#: The word a ruleset uses for a variation point it leaves open (``palast.spec.load.OPEN``).
 OPEN = "open"
 
 #: Effect keys whose values are expressions, and the extra names each may use.
@@ -76,7 +76,7 @@ def declarations(spec: Any) -> list[Declared]:
     """Every rule's logic block declared with effect keys, in spec order (rules.yaml, then
     roles.yaml); blocks with statements (``do``, :mod:`palast.lang.blocks`) are not among them.
 
-    :param spec: a :class:`palast.spec.Spec`.
+    :param spec: a :class:`palast.spec.load.Spec`.
     """
     from palast.lang.statements import is_do_block
 
@@ -281,7 +281,7 @@ class Compiled:
 class GameLogic:
     """The logic blocks of a spec compiled for one game.
 
-    :param spec: a :class:`palast.spec.Spec`.
+    :param spec: a :class:`palast.spec.load.Spec`.
     :param constants: the game's constants (see :mod:`palast.lang.primitives`).
     :param owner: the object whose ``params`` is the engine's parameter table
         (parameter -> setting); the table is looked up on it each time a readings block is

@@ -15,7 +15,7 @@ roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``O
 (seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``,
 ``ROLES``, ``KINGS`` (the King cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP``
 (decision kinds), ``DKI`` (decision kind -> its number), ``FLOW`` (the pairs of decision
-numbers the declared flow allows, :meth:`palast.flow_spec.Flow.pairs`), ``ROLE_DECISIONS`` (the
+numbers the declared flow allows, :meth:`palast.spec.flow.Flow.pairs`), ``ROLE_DECISIONS`` (the
 numbers of the decisions of the roles' actions) and ``GAME``; ``D`` is
 the position.
 """

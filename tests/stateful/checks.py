@@ -6,7 +6,7 @@ of the machine (a ``raise``, an ``assert``, a call of the invariants, a problem 
 every named test is one pytest collects. A check without a tripping test fails that test.
 
 A site is ``METHOD:WHAT:N`` (the N-th such statement of the method, from 0), ``METHOD:CALLEE``
-for a call of :func:`palast.invariants.state_problems` or ``step_problems``,
+for a call of :func:`palast.invariants.check.state_problems` or ``step_problems``,
 ``METHOD:@invariant``, or ``precondition:FUNCTION``.
 """
 
@@ -45,11 +45,11 @@ CHECKS: dict[str, Check] = {
         ("every_invariant_holds:@invariant", "every_invariant_holds:state_problems", "every_invariant_holds:raise:0"),
         (_t("test_every_step_state_check_trips"),)),
     "action-invariants": Check(
-        "every action keeps every state and step invariant (palast.invariants.step_problems)",
+        "every action keeps every state and step invariant (palast.invariants.check.step_problems)",
         ("_apply:step_problems", "_apply:raise:0"),
         (_t("test_action_check_trips_on_every_stored_violation"),)),
     "round-action-bound": Check(
-        "a round has at most palast.invariants.round_action_bound actions (turn-is-bounded over a round)",
+        "a round has at most palast.invariants.check.round_action_bound actions (turn-is-bounded over a round)",
         ("_apply:problems.append:0",),
         (_t("test_round_action_bound_trips"),)),
     "round-scores-once": Check(

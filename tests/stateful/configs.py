@@ -14,8 +14,8 @@ from pathlib import Path
 
 from palast.engine import Game
 from palast.engine.params import Setting
-from palast.scenario import Scenario, load_scenario
-from palast.spec import Spec, load_spec
+from palast.formats.scenario import Scenario, load_scenario
+from palast.spec.load import Spec, load_spec
 from tests.stateful.ledger import RecordingParams
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ replays its whole history (the same actions must give the same states) and deals
 game; the history is replayed at the end of every run too.
 
 Every action is checked at once against every invariant of ``spec/invariants.yaml``
-(:func:`palast.invariants.step_problems`: state and step invariants) and against the
+(:func:`palast.invariants.check.step_problems`: state and step invariants) and against the
 per-round bounds (scores rise by at most one per player per round; at most
-:func:`palast.invariants.round_action_bound` actions per round); the ``@invariant`` checks
+:func:`palast.invariants.check.round_action_bound` actions per round); the ``@invariant`` checks
 the state invariants again after every step. A failure raises :class:`InvariantFailure`
 carrying the position as a scenario file. Every check made here is listed in
 tests/stateful/checks.py with the tests that show a broken engine or state trips it.
@@ -28,8 +28,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from palast.engine import Action, Deal, Game, State, Step
 from palast.engine.state import DecisionKind
-from palast.invariants import round_action_bound, state_problems, step_problems
-from palast.notation import format_action, parse_action
+from palast.formats.notation import format_action, parse_action
+from palast.invariants.check import round_action_bound, state_problems, step_problems
 from tests.stateful.configs import MachineConfig, scenario
 from tests.stateful.failures import InvariantFailure, Problem, failure_scenario
 from tests.stateful.ledger import LEDGER

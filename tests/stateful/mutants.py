@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from palast.engine import Game
-from palast.spec import Spec
+from palast.spec.load import Spec
 from proofs.variant import apply_edit, spec_variant
 
 

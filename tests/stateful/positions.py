@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from palast.cards import Cards
-from palast.scenario import Scenario
+from palast.formats.scenario import Scenario
+from palast.spec.cards import Cards
 from tests.stateful.configs import spec
 
 

@@ -2,7 +2,7 @@
 time, the way pylint's ``doc/exts/`` renders its checkers from the live registry.
 
 When the build starts (``builder-inited``) the spec is loaded with
-:func:`palast.spec.load_spec` and a stub page per role, variation point, ruling and API
+:func:`palast.spec.load.load_spec` and a stub page per role, variation point, ruling and API
 module is written into ``docs/generated/``. The directives registered here render the
 content; each notes the spec files it reads as dependencies of its page, so editing a
 spec file rebuilds exactly the pages that show it.

@@ -1,7 +1,7 @@
 """The turn and round state machine, drawn from its declarations.
 
 The figures and the table are drawn from ``spec/flow.yaml`` and the roles' choices in
-``spec/roles.yaml`` (:class:`palast.flow_spec.Flow`): every declared decision is a node,
+``spec/roles.yaml`` (:class:`palast.spec.flow.Flow`): every declared decision is a node,
 every ``then`` an edge, and the junctions *turn-over* and *round-over* are drawn as
 diamonds. :func:`declared_edges` reads them; :class:`TurnDiagramDirective` draws them with
 ``sphinx.ext.graphviz``.
@@ -23,8 +23,8 @@ from sphinx.ext.graphviz import figure_wrapper, graphviz
 from sphinx.util import logging
 
 from palast.engine import DecisionKind, Game, State
-from palast.flow_spec import ACTION as ACTION_WORD
-from palast.spec import Spec
+from palast.spec.flow import ACTION as ACTION_WORD
+from palast.spec.load import Spec
 
 from .specdata import SpecDirective, joined, literal, table, text
 

@@ -15,8 +15,8 @@ from typing import ClassVar
 from docutils import nodes
 
 from palast.lang.syntax import show
-from palast.spec import OPEN, Spec
-from palast.visibility import VIEWER, Audience, Effect, audience_node
+from palast.spec.load import OPEN, Spec
+from palast.spec.visibility import VIEWER, Audience, Effect, audience_node
 
 from .rulings import rulings_naming
 from .specdata import Cell, SpecDirective, joined, literal, section, strong, table, text
@@ -27,7 +27,7 @@ SEAT_WORDS: dict[str, str] = {"holder": "its holder", "player": "the player it c
 
 
 def audience_words(audience: Audience) -> str:
-    """Who ``audience`` (a condition on ``viewer``, see :mod:`palast.visibility`) lets see,
+    """Who ``audience`` (a condition on ``viewer``, see :mod:`palast.spec.visibility`) lets see,
     in words: ``true`` is every player, ``viewer == holder`` its holder, an ``or`` of such
     seats the seats joined; any other condition is printed as written."""
     node = audience_node(audience)

@@ -19,7 +19,7 @@ from palast.lang.primitives import ALONE, PRIMITIVES
 from palast.lang.statements import DECKS, EMIT_FIELDS, JUNCTIONS, KEEP, KEYS, PLACES, TARGETS, walk
 from palast.lang.syntax import parse, show
 from palast.lang.usage import primitive_uses
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 from .specdata import Cell, SpecDirective, joined, literal, table
 from .statements import JUNCTION_WORDS, Words, check_words, do_program

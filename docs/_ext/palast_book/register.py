@@ -12,8 +12,8 @@ from docutils import nodes
 from sphinx.util import logging
 
 from palast.lang.syntax import parse, show
-from palast.sources import source_notes, sources
-from palast.spec import OPEN, Spec, VariationPoint
+from palast.spec.load import OPEN, Spec, VariationPoint
+from palast.spec.sources import source_notes, sources
 
 from .rulings import ruling_files, rulings_naming
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
@@ -71,7 +71,7 @@ class ClauseIndexDirective(SpecDirective):
 
 class SourcesDirective(SpecDirective):
     """``{palast-sources}``: the rule sources named once, each with its letter, what it is
-    and where it comes from (:func:`palast.sources.source_notes`), linked to its part of the
+    and where it comes from (:func:`palast.spec.sources.source_notes`), linked to its part of the
     clause index."""
 
     reads: ClassVar[tuple[str, ...]] = ()
@@ -287,7 +287,7 @@ class InvariantsDirective(SpecDirective):
                 sec += nodes.literal_block("\n".join(lines), "\n".join(lines), classes=["pal-holds"])
             else:
                 sec += nodes.paragraph("", "", text("Not yet declared as an expression: checked by code in "
-                                                    "palast.invariants.", "pal-muted"))
+                                                    "palast.invariants.check.", "pal-muted"))
             for lem in inv.lemmas:
                 sec += nodes.paragraph("", "", text("Lemma ", "pal-muted"), literal(lem.id),
                                        text(" (a strengthening its proof needs, itself checked and proved): ",
@@ -303,7 +303,7 @@ class InvariantsDirective(SpecDirective):
                  or text("no obligation: established by the tests", "pal-muted")],
                 ["its check is shown to fail by", joined([literal(t) for t in live])],
                 ["checked in play by", f"every game of the {len(every)} tests above, after every action"],
-                ["checked by the engine", "after every action in check mode (palast.invariants)"
+                ["checked by the engine", "after every action in check mode (palast.invariants.check)"
                  if inv.holds is None else "after every action in check mode, from the declaration above"],
             ]
             sec += table(["how", "by what"], rows, widths=[3, 8], classes=["pal-narrow"])

@@ -11,7 +11,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from palast.lang.logic import declarations
-from palast.spec import OPEN, Rule, Spec
+from palast.spec.load import OPEN, Rule, Spec
 
 from .logic import block_text, logic_items, logic_of
 from .rulings import ruling_files, rulings_citing

@@ -1,6 +1,6 @@
 """The rulings chapter: each ruling of ``spec/rulings/`` with its position drawn as the
 players' hands and displays, the question, and the outcome under each ruleset computed by
-the engine while the book builds (:func:`palast.rulings.check_ruling`).
+the engine while the book builds (:func:`palast.query.rulings.check_ruling`).
 
 A ruling whose stated result disagrees with the engine is reported as a warning at its
 page and fails the build at its end (``build-finished``), with or without ``-W``. Ruling
@@ -21,14 +21,22 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from palast.describe import describe_decision, describe_event
 from palast.engine import Event, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
-from palast.event_words import event_words
-from palast.rulings import Check, Ruling, check_ruling, load_rulings, outcome_groups, points_explaining, rulings_dir
-from palast.scenario import Scenario
-from palast.spec import Spec
+from palast.formats.scenario import Scenario
+from palast.query.describe import describe_decision, describe_event
+from palast.query.event_words import event_words
+from palast.query.rulings import (
+    Check,
+    Ruling,
+    check_ruling,
+    load_rulings,
+    outcome_groups,
+    points_explaining,
+    rulings_dir,
+)
+from palast.spec.load import Spec
 
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
 
@@ -95,7 +103,7 @@ def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State
     """Play the ruling under ``ruleset``: the game, the position reached, the events (those
     of the asked action, or of the scenario's actions when none is asked) and, if the
     asked action is illegal, why and the clause ids of the rule it breaks."""
-    from palast.notation import parse_action
+    from palast.formats.notation import parse_action
 
     game = Game(spec, ruleset, ruling.scenario.players)
     state, steps = ruling.scenario.position(game)
@@ -114,7 +122,7 @@ def viewer_history(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, Stat
     reached, every event from the scenario's start (its actions' and the asked action's),
     and the index of the outcome's first event (the asked action's; 0 when none is asked).
     An illegal asked action leaves the position before it."""
-    from palast.notation import parse_action
+    from palast.formats.notation import parse_action
 
     game = Game(spec, ruleset, ruling.scenario.players)
     state, steps = ruling.scenario.position(game)
@@ -144,7 +152,7 @@ class RulingBase(SpecDirective):
                                         "rulesets.yaml", "invariants.yaml")
 
     def spec(self) -> Spec:
-        from palast.rulings import spec_with_house_rulesets
+        from palast.query.rulings import spec_with_house_rulesets
 
         spec = super().spec()
         for p in ruling_files(spec):
@@ -391,7 +399,7 @@ class RulingDirective(RulingBase):
         """The outcome from the side of each player the ruling states a view for, as the
         engine's :meth:`~palast.engine.Game.observation` gives it: the events as that player
         saw them, their hand, the hands open to them, and what stays hidden from them."""
-        from palast.view_render import describe_seen
+        from palast.query.view_render import describe_seen
 
         game, state, history, first = viewer_history(spec, ruling, ruleset)
         box = nodes.container(classes=["pal-views"])

@@ -1,7 +1,7 @@
 """The spec as the rulebook sees it: loading, build dependencies, labels and citations.
 
 Every directive of the book derives from :class:`SpecDirective`. It loads the spec through
-:func:`palast.spec.load_spec` (once per change of the spec files), registers each spec file
+:func:`palast.spec.load.load_spec` (once per change of the spec files), registers each spec file
 it reads as a build dependency of the page, and builds the nodes every page shares: clause
 citations that link to the clause index, links to labels, tables.
 """
@@ -18,7 +18,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 from palast.errors import InputError
-from palast.spec import OPEN, SPEC_FILES, Spec, load_spec
+from palast.spec.load import OPEN, SPEC_FILES, Spec, load_spec
 
 #: Spec files by short name, as a directive declares what it reads.
 FILES: tuple[str, ...] = tuple(name for name, _schema in SPEC_FILES)
@@ -41,7 +41,7 @@ def spec_root(config_value: str | None, confdir: str | Path) -> Path:
 
 
 def get_spec(root: Path) -> Spec:
-    """Load the spec in ``root`` with :func:`palast.spec.load_spec`, again only when a file
+    """Load the spec in ``root`` with :func:`palast.spec.load.load_spec`, again only when a file
     under it changed.
 
     :raises ExtensionError: with the spec's own list of problems if it does not load.
@@ -148,7 +148,7 @@ class SpecDirective(SphinxDirective):
     # ------------------------------------------------------------------ citations
     def cite(self, spec: Spec, clause_ids: Iterable[str]) -> nodes.inline:
         """The clause citations of one rule sentence: each clause id with its source letter
-        and line range (:attr:`palast.spec.Clause.cite`, ``A 38–39``), linked to the clause
+        and line range (:attr:`palast.spec.load.Clause.cite`, ``A 38–39``), linked to the clause
         index."""
         box = nodes.inline("", "", classes=["pal-cites"])
         for i, cid in enumerate(clause_ids):

@@ -17,7 +17,7 @@ from palast.lang.blocks import Branch, DoRule, Program, Readings, program
 from palast.lang.logic import declarations
 from palast.lang.statements import JUNCTIONS, KEYS, Stmt, Zone, placeholders
 from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, parse, show
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 from .specdata import literal, rulesets_by_reading, text
 

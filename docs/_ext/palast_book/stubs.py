@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import palast
-from palast.spec import Spec
+from palast.spec.load import Spec
 
 #: Sub-folders of ``generated/``: roles, variation points, rulings, API modules.
 KINDS = ("roles", "variation-points", "rulings", "api")

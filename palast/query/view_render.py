@@ -1,0 +1,157 @@
+"""A player's view as plain data and text: for ``palast ask --as`` and ``palast replay --as``.
+
+:func:`view_dict` turns an :class:`~palast.engine.views.Observation` into JSON-ready data;
+:func:`seen_dict` and :func:`describe_seen` one event as the viewer saw it; :func:`view_lines`
+prints a view for a person. A hidden field is never printed: the sentence says which field
+is hidden instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palast.engine.game import Game
+from palast.engine.knowledge import Placed
+from palast.engine.views import Observation, Seen
+from palast.formats.notation import format_action
+from palast.query.describe import describe_event
+from palast.query.event_words import event_words
+from palast.spec.visibility import ROLE_ZONES
+
+#: How a hidden field is named in a sentence.
+FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
+                               "player": "the player", "other": "the other player", "seats": "the players",
+                               "detail": "the detail"}
+
+
+def describe_seen(game: Game, seen: Seen, viewer: int) -> str:
+    """One sentence for an event as ``viewer`` saw it: the usual sentence when nothing was
+    hidden from them, else the event's words, who and how many, and what stayed hidden."""
+    if not seen.hidden:
+        return describe_event(game, seen.event)
+    e = seen.event
+    who = game.colour_name(e.player) if e.player >= 0 else ""
+    parts = [f"{who}: {event_words(e.kind)}" if who else event_words(e.kind)]
+    if e.other >= 0:
+        parts.append(f"with {game.colour_name(e.other)}")
+    if e.count > 0:
+        parts.append(f"({e.count} card{'s' if e.count != 1 else ''})")
+    hidden = " and ".join(FIELD_WORDS.get(f, f) for f in seen.hidden)
+    why = f" (open variation point {seen.open_point})" if seen.open_point else ""
+    return " ".join(parts) + f"; {hidden} hidden from {game.colour_name(viewer)}{why}"
+
+
+def seen_dict(game: Game, seen: Seen, viewer: int) -> dict[str, Any]:
+    """An event as ``viewer`` saw it, JSON-ready: ``index``, ``round``, ``kind``, ``text``,
+    ``rule``, ``clauses``, ``player``/``other`` (colours, when set and seen), ``card``/``cards``
+    (notation, when set and seen), ``count`` (when set), ``hidden`` (field names) and
+    ``open_point``."""
+    e = seen.event
+    fc = game.cards.format_card
+    out: dict[str, Any] = {"index": seen.index, "round": seen.round, "kind": e.kind,
+                           "text": describe_seen(game, seen, viewer), "rule": e.rule, "clauses": list(e.clauses)}
+    if e.player >= 0:
+        out["player"] = game.colour_name(e.player)
+    if e.other >= 0:
+        out["other"] = game.colour_name(e.other)
+    if e.card >= 0:
+        out["card"] = fc(e.card)
+    if e.cards:
+        out["cards"] = [fc(c) for c in e.cards]
+    if e.count >= 0:
+        out["count"] = e.count
+    out["hidden"] = list(seen.hidden)
+    out["open_point"] = seen.open_point or None
+    return out
+
+
+def _zone_cards(game: Game, zone: str, cards: tuple[int, ...] | None) -> list[str] | None:
+    if cards is None:
+        return None
+    if zone in ROLE_ZONES:
+        return [game.cards.roles[r] for r in cards]
+    return [game.cards.format_card(c) for c in cards]
+
+
+def describe_placed(game: Game, obs: Observation, p: Placed) -> str:
+    """One sentence for cards ``obs``'s player remembers: which, where they may lie, and the
+    event they know it from, e.g. ``red knows blue holds maid/red, jester/grey (since event
+    12, round 1: blue shows their hand ...)`` or ``red knows maid/red lies in blue's or
+    green's hand (...)``."""
+    name = game.colour_name
+    cards = game.cards.format_cards(p.cards)
+    hands = [name(seat) for zone, seat in p.places if seat >= 0]
+    on_pile = any(seat < 0 for _, seat in p.places)
+    if len(hands) == 1 and not on_pile:
+        known = f"{hands[0]} holds {cards}"
+    else:
+        where = [f"{' or '.join(hands)}'s hand"] if hands else []
+        where += ["the discard pile"] if on_pile else []
+        verb = "lies" if len(p.cards) == 1 else "lie"
+        known = f"{cards} {verb} {'in' if hands else 'on'} {' or '.join(where)}"
+    told = describe_seen(game, obs.history[p.index], obs.player)
+    when = f"event {p.index}, round {p.round}" if p.round > 0 else f"event {p.index}"
+    return f"{name(obs.player)} knows {known} (since {when}: {told})"
+
+
+def placed_dict(game: Game, obs: Observation, p: Placed) -> dict[str, Any]:
+    """A remembered entry as JSON-ready data: ``cards`` (notation), ``places`` (a list of
+    ``zone`` and ``player`` (colour or ``None``)), ``index``, ``round``, ``event``, ``text``."""
+    return {"cards": [game.cards.format_card(c) for c in p.cards],
+            "places": [{"zone": z, "player": game.colour_name(seat) if seat >= 0 else None} for z, seat in p.places],
+            "index": p.index, "round": p.round, "event": p.event, "text": describe_placed(game, obs, p)}
+
+
+def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
+    """The observation as JSON-ready data: ``as`` (colour), ``round``, ``scores``, ``zones``
+    (a list of ``zone``, ``player`` (colour or ``None``), ``count``, ``cards`` (``None``:
+    hidden)), ``open_hands``, ``shown`` (``index``, ``round``, ``player``, ``cards``, ``event``,
+    ``lasts``), ``placed`` (the cards the player remembers outside the draw deck, see
+    :func:`placed_dict`), ``decision`` (``kind``, ``player``, ``partner``, ``count``,
+    ``given``, ``hidden``), ``legal_actions`` and ``open_points``."""
+    name = game.colour_name
+    fc = game.cards.format_card
+    d = obs.decision
+    return {
+        "as": name(obs.player),
+        "round": obs.round,
+        "scores": {name(s): v for s, v in enumerate(obs.scores)},
+        "zones": [{"zone": z.zone, "player": name(z.seat) if z.seat >= 0 else None, "count": z.count,
+                   "cards": _zone_cards(game, z.zone, z.cards)} for z in obs.zones],
+        "open_hands": {name(s): [fc(c) for c in cards] for s, cards in obs.open_hands},
+        "shown": [{"index": s.index, "round": s.round, "player": name(s.seat) if s.seat >= 0 else None,
+                   "cards": [fc(c) for c in s.cards], "event": s.event, "lasts": s.lasts} for s in obs.shown],
+        "placed": [placed_dict(game, obs, p) for p in obs.placed],
+        "decision": {"kind": d.kind, "player": name(d.player) if d.player >= 0 else None,
+                     "partner": name(d.partner) if d.partner >= 0 else None,
+                     "count": d.count if d.count >= 0 else None, "given": [fc(c) for c in d.given],
+                     "hidden": list(d.hidden)},
+        "legal_actions": [format_action(game, a) for a in obs.legal_actions],
+        "open_points": list(obs.open_points),
+    }
+
+
+def view_lines(game: Game, obs: Observation) -> list[str]:
+    """A few lines for a person: the viewer's hand, each player's display and hand size,
+    the table's counts, hands open to the viewer, the cards they remember, and what the
+    viewer decides."""
+    name = game.colour_name
+    fc = game.cards.format_cards
+    lines = [f"as {name(obs.player)} sees it:"]
+    for s in range(game.n):
+        hand = obs.zone("hand", s)
+        shown = f"hand [{fc(hand.cards)}]" if hand.cards is not None else f"{hand.count} card(s) in hand"
+        laid = fc(obs.zone("display", s).cards or ())
+        lines.append(f"  {name(s):7} score {obs.scores[s]}  {shown}  display [{laid}]")
+    table = [z for z in obs.zones if z.seat < 0]
+    lines.append("  " + "; ".join(
+        f"{z.zone} {z.count}" + (f" [{', '.join(_zone_cards(game, z.zone, z.cards) or [])}]"
+                                 if z.cards is not None and z.cards else "")
+        for z in table))
+    for s, cards in obs.open_hands:
+        lines.append(f"  {name(s)}'s hand is open to {name(obs.player)}: [{fc(cards)}]")
+    for p in obs.placed:
+        lines.append(f"  {describe_placed(game, obs, p)}")
+    if obs.open_points:
+        lines.append(f"  open variation points that hide something: {', '.join(obs.open_points)}")
+    return lines

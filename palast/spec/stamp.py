@@ -1,0 +1,129 @@
+"""A record that a spec, byte for byte, has passed validation, so that commands which
+only read it (``palast ask``) need not validate it again on every start — nor parse its
+YAML again: beside the stamp lies the parsed data of the spec files.
+
+A *stamp* is an empty file in palast's cache directory whose name is the SHA-256 of
+everything validation depends on: the spec files and their JSON Schemas, the rule
+sources the clause registry is checked against, and the source code of the validating
+modules. Any change to any of them gives another name, so a stamp can only vouch for the
+very bytes that were validated. The cache directory is ``$PALAST_CACHE_DIR``, else
+``$XDG_CACHE_HOME/palast``, else ``~/.cache/palast``; when it cannot be written the spec
+is simply validated each time.
+
+The parsed data is kept in ``marshal`` format, the format of Python's own bytecode
+cache, which holds exactly the dicts, lists, strings, numbers, booleans and ``None`` a YAML
+file gives (integer keys included) and, unlike pickle, never builds other objects. A file
+that cannot be read back as such data is ignored and the YAML parsed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+#: The modules whose code decides whether a spec is valid (patterns under ``palast/``): every
+#: module :func:`palast.spec.load.load_spec` runs, which ``tests/test_spec_stamp.py`` checks.
+VALIDATORS = ("errors.py", "spec/*.py", "lang/*.py", "invariants/*.py", "engine/params.py", "engine/events.py",
+              "engine/state.py")
+
+
+def validator_files() -> list[Path]:
+    """The files of :data:`VALIDATORS`, sorted."""
+    return sorted({p for pattern in VALIDATORS for p in _PACKAGE.glob(pattern)})
+
+
+def cache_dir() -> Path:
+    """The directory stamps are kept in (see the module docstring)."""
+    env = os.environ.get("PALAST_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "palast"
+
+
+def spec_key(files: Iterable[Path], sources_dir: Path | None, variant: str) -> str:
+    """The SHA-256 (hex) naming the stamp of a validation of ``files`` (the spec files and
+    schemas read), the rule sources in ``sources_dir`` and the validating code;
+    ``variant`` names what was checked (for example without the rulings).
+
+    :raises OSError: if a file cannot be read (the caller then validates as usual).
+    """
+    h = hashlib.sha256(variant.encode())
+    extra = sorted(sources_dir.iterdir()) if sources_dir is not None else []
+    code = validator_files()
+    for path in [*files, *(p for p in extra if p.is_file()), *code]:
+        h.update(str(path.name).encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def is_stamped(key: str) -> bool:
+    """True if a spec with this key has passed validation before."""
+    return (cache_dir() / f"spec-valid-{key}").is_file()
+
+
+def stamp(key: str) -> None:
+    """Note that the spec with this key passed validation (atomically; silently not at
+    all when the cache directory cannot be written)."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".spec-valid-", suffix=".tmp")
+        os.close(fd)
+        os.replace(tmp, folder / f"spec-valid-{key}")
+    except OSError:
+        pass
+
+
+def save_documents(key: str, data: dict[str, Any]) -> None:
+    """Keep ``data`` (spec file name -> its parsed YAML) beside the stamp ``key``
+    (atomically; silently not at all when the cache directory cannot be written)."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".spec-data-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump(data, fh)
+        target = folder / f"spec-data-{key}.marshal"
+        os.replace(tmp, target)
+        for old in folder.glob("spec-data-*.marshal"):  # the data of specs since changed
+            if old != target:
+                old.unlink(missing_ok=True)
+    except (OSError, ValueError):
+        pass
+
+
+def load_documents(key: str) -> dict[str, Any] | None:
+    """The parsed spec files kept for stamp ``key``, or ``None`` when there are none or
+    the file does not hold a mapping of file names to plain data."""
+    try:
+        data = marshal.loads((cache_dir() / f"spec-data-{key}.marshal").read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data) or not _plain(data):
+        return None
+    return data
+
+
+def _plain(value: Any) -> bool:
+    """True if ``value`` holds only what YAML gives: dicts, lists, text, numbers, booleans,
+    ``None`` (no code objects, sets or bytes)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif not (v is None or isinstance(v, (str, int, float))):
+            return False
+    return True
