@@ -24,7 +24,7 @@ from palast.engine.draft import Draft
 from palast.engine.places import draw_known, empty_place, hidden, put, shuffle_into, take, take_unknown
 from palast.engine.state import Decision, DecisionKind
 from palast.errors import IllegalActionError
-from palast.lang.blocks import DoRule, Program, each_of, infer_or_any, program
+from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, infer_or_any, program
 from palast.lang.compiler import Compiler
 from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.statements import Stmt, expressions, placeholders, walk
@@ -126,7 +126,7 @@ def _expression_sources(prog: Program, roles: Mapping[str, int]) -> list[tuple[i
         for n in nodes:
             add(n)
     _SOURCES.insert(0, (prog, out))
-    del _SOURCES[8:]
+    del _SOURCES[KEEP_PROGRAMS:]
     return out
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,7 @@ from palast.lang.statements import Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
 
 
-@lru_cache(maxsize=1024)
+@cache
 def _code(text: str, label: str) -> CodeType:
     """The code object of generated ``text``, compiled once per text (the games of one spec
     generate the same text for a step or a chain compiled in the same order)."""

@@ -231,14 +231,14 @@ def program(spec: Any) -> Program:
             return prog
     prog = _program(spec)
     _PROGRAMS.insert(0, (spec, prog))
-    del _PROGRAMS[_KEEP_PROGRAMS:]
+    del _PROGRAMS[KEEP_PROGRAMS:]
     return prog
 
 
 #: the programs parsed last, with their specs (a spec is immutable; games of one spec share
 #: its program, and so the expressions' trees, which the engine compiles once per text)
 _PROGRAMS: list[tuple[Any, Program]] = []
-_KEEP_PROGRAMS = 8
+KEEP_PROGRAMS = 8
 
 
 def _program(spec: Any) -> Program:

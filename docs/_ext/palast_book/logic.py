@@ -200,9 +200,10 @@ FORMS: Mapping[str, tuple[str, Mapping[str, str], str]] = {
              "chance decision named."),
     "shuffle": ("[PLACE, ...]", {"into": "DECK (required)"},
                 "Gather the cards of the places face down into the deck; its order is unknown."),
-    "deal": ("EXPR", {"decision": "DECISION (required)"},
+    "deal": ("EXPR", {"decision": "DECISION (required)", "cards_of": "RULE"},
              "Gather every card of the game, shuffle, and deal each player that many cards; the rest is the "
-             "draw deck. Play waits for the chance decision named."),
+             "draw deck. Play waits for the chance decision named. cards_of names the rule that says which "
+             "cards the game has: a deal of other cards is refused citing that rule."),
     "choose": ("DECISION", {"by": "EXPR (required)", "options": "EXPR", "each": "[{NAME: EXPR, else: TEXT}, ...]",
                             "where": "CONDITIONS",
                             "as": "NAME (required)", "keep": "{FIELD: EXPR, ...}", "refuse": "TEXT"},
