@@ -52,6 +52,10 @@ def distribution(hist: Counter[int]) -> dict[str, Any]:
 
 
 def _points(spec: Spec, t: Tally) -> dict[str, Any]:
+    from palast.engine.params import parameter_table
+
+    # a point the engine executes: one with an engine parameter or readings declared in a rule
+    executed = {point for point, _ in parameter_table(spec).values()}
     out: dict[str, Any] = {}
     g = t.games
     for vp in spec.variation_points.values():
@@ -59,7 +63,7 @@ def _points(spec: Spec, t: Tally) -> dict[str, Any]:
         example = t.example_outcome.get(p, t.example.get(p))
         out[p] = {
             "changes_outcome": vp.changes_outcome,
-            "executable": vp.parameter is not None,
+            "executable": p in executed,
             "consulted_per_1000": _per_1000(t.consulted[p], g),
             "reached_per_1000": _per_1000(t.reached[p], g),
             "games_reaching": _share(t.games_reached[p], g),
