@@ -118,7 +118,12 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
         if as_player is not None:
             from palast.query.ask_view import ask_as, render_as
 
-            viewed = ask_as(house.spec, sc, as_player, list(house.rulesets) or None)
+            try:
+                viewed = ask_as(house.spec, sc, as_player, list(house.rulesets) or None)
+            except InputError as exc:
+                if exc.file is None and exc.place is None:  # a colour of --as the game does not seat
+                    raise InputError(exc.message, None, "--as") from None
+                raise
     if as_player is not None:
         click.echo(json.dumps(viewed, indent=2, ensure_ascii=False) if as_json else render_as(viewed))
         if viewed["not_legal"]:
