@@ -2,7 +2,7 @@
 chapter and per-item page is there, every internal link resolves to a file and an anchor,
 every rule carries clause citations, and the pages depend on the spec files they show.
 
-The book is built once per session into a temporary folder (about 20 s on two cores).
+The book is built once per session into a temporary folder (about a minute on two cores).
 """
 
 from __future__ import annotations
