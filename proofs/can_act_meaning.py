@@ -18,8 +18,10 @@ from proofs.transition import Label
 
 K = DecisionKind
 
-#: Decisions that need no action of a player: the game is over, a gap, a deal (chance).
-EXEMPT = (K.GAME_OVER, K.GAP, K.DEAL)
+#: Decisions that need no action of a player: the game is over, a gap, a deal (chance); and
+#: the two decisions only a rule module opens (the chance deal of marks, a module's choice),
+#: which the proofs' model, a model of the base game, never reaches.
+EXEMPT = (K.GAME_OVER, K.GAP, K.DEAL, K.MARKS, K.CHOICE)
 
 
 def _label(s: ZState, a: tuple[int, ...] = (), vec: list[Any] | None = None) -> Label:

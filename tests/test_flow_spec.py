@@ -42,11 +42,12 @@ def test_a_play_may_open_the_first_decision_of_each_role_and_no_other(spec: Spec
     assert not spec.flow.successors["game-over"] and not spec.flow.successors["gap"]
 
 
-def test_a_turn_has_at_most_six_actions(spec: Spec) -> None:
-    """A play, the Wizard's four decisions and the choice of the next player after a tie
-    (the longest chain within a turn; the statement of turn-is-bounded says six)."""
-    assert spec.flow.turn_actions_max() == 6
-    assert "six actions" in spec.invariants["turn-is-bounded"].statement
+def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
+    """A play, the Wizard's four decisions, the end-of-turn choice a rule module may offer
+    and the choice of the next player after a tie (the longest chain within a turn; the
+    statement of turn-is-bounded says seven)."""
+    assert spec.flow.turn_actions_max() == 7
+    assert "seven actions" in spec.invariants["turn-is-bounded"].statement
 
 
 @pytest.mark.parametrize(("file", "old", "new", "message"), [
@@ -54,7 +55,7 @@ def test_a_turn_has_at_most_six_actions(spec: Spec) -> None:
      "what: the display card to take back, then: [take-back]", "take-back -> take-back form a cycle within one turn"),
     ("roles.yaml", "then: [exchange-answer]", "then: [exchange-anser]",
      "(roles[1].choices[2].then[0]): 'exchange-anser' is no decision, junction or 'action'"),
-    ("flow.yaml", "    then: [play, next-player]\n", "    then: [play, next-playr]\n",
+    ("flow.yaml", "    then: [play, next-player, choice]\n", "    then: [play, next-playr, choice]\n",
      "(junctions[0].then[1]): 'next-playr' is no decision"),
     ("flow.yaml", "  - decision: next-player\n", "  - decision: next-move\n",
      "the decision 'next-player' is declared nowhere"),
@@ -67,7 +68,7 @@ def test_a_turn_has_at_most_six_actions(spec: Spec) -> None:
     ("flow.yaml", "  - id: round-over\n", "  - id: play\n",
      "(junctions[1].id): junction 'play' has the name of a decision"),
     ("flow.yaml", "    rules: [turn.next.neutral-tie]\n    then: [play]\n", "    rules: [turn.next.neutral-tie]\n",
-     "(decisions[2]): decision 'next-player' is not terminal: say what may follow it"),
+     "(decisions[4]): decision 'next-player' is not terminal: say what may follow it"),
 ])
 def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
     with pytest.raises(SpecError) as exc:

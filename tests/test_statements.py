@@ -46,8 +46,8 @@ def test_spec_check_refuses_a_broken_statement(tmp_path: Path, old: str, new: st
 
 def test_statements_after_a_final_statement_are_refused(tmp_path: Path) -> None:
     """Nothing after ``goto`` is carried out, so a statement there is reported."""
-    copy = edited_spec(tmp_path, "rules.yaml", "          - goto: turn-over\n",
-                       "          - goto: turn-over\n          - emit: scores_start\n")
+    copy = edited_spec(tmp_path, "rules.yaml", "        - goto: turn-over\n",
+                       "        - goto: turn-over\n        - emit: scores_start\n")
     with pytest.raises(SpecError, match="nothing after goto is carried out"):
         load_spec(copy)
 

@@ -8,11 +8,13 @@ methods.
 
 from palast.engine.actions import (
     Action,
+    Choice,
     Count,
     Deal,
     Discard,
     Draw,
     Give,
+    Marks,
     NextPlayer,
     Partner,
     Play,
@@ -53,7 +55,7 @@ def start_turn(game: Game, state: State, seat: int) -> State:
 
 
 __all__ = [
-    "Action", "Count", "Deal", "Decision", "DecisionKind", "Discard", "Draw", "Event", "Game", "GameResult",
-    "Give", "InvariantViolation", "NextPlayer", "Partner", "Play", "Reveal", "RoundEnd", "State", "Step",
+    "Action", "Choice", "Count", "Deal", "Decision", "DecisionKind", "Discard", "Draw", "Event", "Game", "GameResult",
+    "Give", "InvariantViolation", "Marks", "NextPlayer", "Partner", "Play", "Reveal", "RoundEnd", "State", "Step",
     "Swap", "TakeBack", "advance", "start_turn",
 ]

@@ -100,25 +100,40 @@ class Reveal:
     role: int
 
 
-Action = Play | Partner | Count | Give | Discard | Swap | TakeBack | NextPlayer | Deal | Draw | Reveal
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """Chance: each seat's mark, a colour index in seat order (a rule module's character
+    cards dealt at random; spec/modules/)."""
+
+    colours: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Choose ``card`` among the options a rule module's rule offers, or none (``card == -1``)."""
+
+    card: int
+
+
+Action = Play | Partner | Count | Give | Discard | Swap | TakeBack | NextPlayer | Deal | Draw | Reveal | Marks | Choice
 
 
 #: For each decision, the type of action that answers it.
 ANSWERS: dict[str, type] = {
     "deal": Deal, "play": Play, "exchange-partner": Partner, "exchange-count": Count, "exchange-give": Give,
     "exchange-answer": Give, "discard": Discard, "draw": Draw, "swap": Swap, "take-back": TakeBack,
-    "reveal": Reveal, "next-player": NextPlayer,
+    "reveal": Reveal, "next-player": NextPlayer, "marks": Marks, "choice": Choice,
 }
 
 
 def action_value(action: object) -> object:
     """The value an action chooses: a card, a seat, a number, the cards given (sorted), a
     swap as ``(seat_a, seat_b, card_a, card_b)`` with the lower seat first, a King card's
-    role; for a deal, the action itself.
+    role; the marks dealt (colours in seat order); for a deal, the action itself.
 
     :raises TypeError: for an object that is no action.
     """
-    if isinstance(action, Play | Discard | Draw | TakeBack):
+    if isinstance(action, Play | Discard | Draw | TakeBack | Choice):
         return action.card
     if isinstance(action, Partner | NextPlayer):
         return action.seat
@@ -132,6 +147,8 @@ def action_value(action: object) -> object:
         return (action.seat_a, action.seat_b, action.card_a, action.card_b)
     if isinstance(action, Reveal):
         return action.role
+    if isinstance(action, Marks):
+        return action.colours
     if isinstance(action, Deal):
         return action
     raise TypeError(f"{action!r} is not an action")
@@ -149,4 +166,6 @@ def action_for(decision: str, value: object) -> Action:
         return Swap(a, x, b, y)
     if kind is Give:
         return Give(tuple(value))  # type: ignore[arg-type]
+    if kind is Marks:
+        return Marks(tuple(value))  # type: ignore[arg-type]
     return kind(value)  # type: ignore[no-any-return]

@@ -145,9 +145,11 @@ class Runner:
         self.game = game
         self.prog: Program = program(game.spec)
         self.parameter_of = dict(parameter_of)
-        self.roles = {r: i for i, r in enumerate(game.spec.roles)}
-        self._role_kinds = dict.fromkeys(game.spec.roles, "role")
-        self._nr = len(self.roles)
+        self._nr = len(game.spec.roles)
+        #: the names an expression may use for a role or a colour, with their numbers
+        self.roles = {**{r: i for i, r in enumerate(game.spec.roles)},
+                      **{c: i for i, c in enumerate(game.cards.colours)}}
+        self._role_kinds = {**dict.fromkeys(game.spec.roles, "role"), **dict.fromkeys(game.cards.colours, "colour")}
         self._fn: dict[int, Callable[[Draft, dict[str, Any]], Any]] = {}
         self._compile_expressions()
         #: decision -> the step whose statements wait for it

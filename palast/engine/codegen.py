@@ -30,7 +30,7 @@ from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule
 from palast.lang.compiler import shared_source
 from palast.lang.primitives import PRIMITIVES, RUNTIME
-from palast.lang.statements import Stmt, Zone, expressions
+from palast.lang.statements import TARGET_FIELDS, Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
 
 
@@ -375,10 +375,11 @@ class _Ctx:
                 self.fresh = False
                 for tname, seat, value in s.arg:
                     v = self.expr(value, scope)
-                    if tname == "card":
-                        src.add(ind, f"D.last_card = {v}")
+                    fname = TARGET_FIELDS[tname]
+                    if seat is None:
+                        src.add(ind, f"D.{fname} = {v}")
                     else:
-                        src.add(ind, f"D.{tname}[{self.expr(seat, scope)}] = {v}")
+                        src.add(ind, f"D.{fname}[{self.expr(seat, scope)}] = {v}")
             elif h == "if":
                 src.add(ind, f"if {self.expr(s.arg, scope)}:")
                 self.seq([*((x, owner) for x in s.blocks['then']), *rest], dict(scope), pts, ind + 1)

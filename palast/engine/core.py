@@ -90,6 +90,7 @@ class GameCore:
             "TARGET": self.target, "SIX": self.six, "HS": self.hand_size,
             "ALL_CARDS": tuple(self.all_cards), "ROLES": tuple(range(self._nr)),
             "KINGS": tuple(sorted(self.king_roles)),
+            "PLAYER_COLOURS": tuple(range(len(spec.player_colours))),
             "K_DEAL": K.DEAL, "K_OVER": K.GAME_OVER, "K_GAP": K.GAP, "GAME": self,
             "DKI": {kind: i for i, kind in enumerate(DecisionKind)},
         }

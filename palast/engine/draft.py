@@ -28,6 +28,7 @@ class Draft:
         "king_spent",
         "king_unseen",
         "last_card",
+        "marks",
         "played",
         "result",
         "round",
@@ -58,6 +59,7 @@ class Draft:
     decision: Decision
     round_end: RoundEnd | None
     result: GameResult | None
+    marks: tuple[int, ...]
     events: list[Event] | None
     #: where play goes on after the steps being applied (keys of the runner's continuations)
     frames: list[str]
@@ -84,6 +86,7 @@ class Draft:
         self.decision = s.decision
         self.round_end = s.round_end
         self.result = s.result
+        self.marks = s.marks
         self.events = [] if record else None
         self.frames = []
 
@@ -93,7 +96,7 @@ class Draft:
             tuple(self.hands), tuple(self.displays), self.deck, self.deck_hidden, self.deck_bottom, self.unseen,
             self.discard, self.king_deck, self.king_hidden, self.king_unseen, self.king_in_force,
             self.king_spent, tuple(self.scores), tuple(self.played), tuple(self.tally), self.round, self.actor,
-            self.last_card, self.decision, self.round_end, self.result,
+            self.last_card, self.decision, self.round_end, self.result, self.marks,
         )
 
 

@@ -15,7 +15,8 @@ class Event:
         ``card_drawn``, ``no_card_drawn``, ``cards_swapped``, ``card_taken_back``,
         ``king_revealed``, ``king_deck_reshuffled``, ``action_muted``, ``action_skipped``,
         ``action_void``, ``action_none``, ``action_not_carried_out``, ``round_ended``,
-        ``points_scored``, ``next_player``, ``target_reached``, ``game_ended``, ``rule_gap``
+        ``points_scored``, ``next_player``, ``target_reached``, ``game_ended``, ``rule_gap``,
+        ``marks_dealt``, ``card_destroyed``, ``card_searched``
         (the list :data:`EVENT_KINDS`).
     :ivar rule: the id of the rule in ``spec/`` that makes it happen.
     :ivar clauses: the clause ids that rule rests on.
@@ -51,5 +52,5 @@ EVENT_KINDS: frozenset[str] = frozenset({
     "cards_exchanged", "card_discarded", "card_drawn", "no_card_drawn", "cards_swapped", "card_taken_back",
     "king_revealed", "king_deck_reshuffled", "action_muted", "action_skipped", "action_void", "action_none",
     "action_not_carried_out", "round_ended", "points_scored", "next_player", "target_reached", "game_ended",
-    "rule_gap",
+    "rule_gap", "marks_dealt", "card_destroyed", "card_searched",
 })

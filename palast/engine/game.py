@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
 from palast.engine.draft import Draft, distinct
@@ -117,14 +117,15 @@ class Game(RoleActions):
         return out
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        """For a draw from a deck of unknown order (the draw deck, the King deck): each
-        outcome and its exact probability. :raises ValueError: for other decisions (a deal
+        """For a draw from a deck of unknown order (the draw deck, the King deck), or a
+        chance choice among a rule's options (each equally likely): each outcome and its
+        exact probability. :raises ValueError: for other decisions (a deal
         is not enumerated)."""
         d = state.decision
         r = self.runner.resume_of(d, state) if d.is_chance else None
-        if r is None or r.deck is None or r.deck == "deal":
+        if r is None or r.deck == "deal":
             raise ValueError(f"{d.kind.value} is not an enumerable chance decision")
-        pool = unknown(state, r.deck)
+        pool = self._chance_pool(state, r)
         total = len(pool)
         name = d.kind.value
         return [(action_for(name, c), Fraction(n, total)) for c, n in sorted(Counter(pool).items())]
@@ -169,7 +170,7 @@ class Game(RoleActions):
         """
         d = state.decision
         r = self.runner.resume_of(d, state) if d.is_chance else None
-        if r is None or r.deck is None:
+        if r is None:
             raise ValueError(f"{d.kind.value} is not a chance decision")
         if r.deck == "deal":
             rnd = rng.random
@@ -181,8 +182,15 @@ class Game(RoleActions):
             hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
             deal = self._sampled = Deal(hands, cards[self.n * hs:] if deck_order else None)
             return deal
-        pool = unknown(state, r.deck)
+        pool = self._chance_pool(state, r)
         return action_for(d.kind.value, pool[int(rng.random() * len(pool))])
+
+    def _chance_pool(self, state: State | Draft, r: Any) -> tuple[Any, ...]:
+        """What chance picks from, each element equally likely: the cards a deck of unknown
+        order may give, or the options of a chance choice (``r``: the waiting resume)."""
+        if r.deck is not None:
+            return unknown(state, r.deck)
+        return tuple(self.runner.options(state, r))
 
     def observation(self, state: State, player: int | str, history: Sequence[Event] = ()) -> Observation:
         """What ``player`` (a seat or colour) knows in ``state`` after the events
@@ -242,10 +250,13 @@ class Game(RoleActions):
             if dec.kind in chance:
                 if r.deck == "deal":
                     step(d, sample(d, rng))
+                elif r.deck is None:  # a chance choice among the options, each equally likely
+                    values = r.options(d)  # type: ignore[misc]
+                    r.go(d, values[int(rnd() * len(values))])
                 else:  # the same card sample_chance draws, carried out without making an action
-                    pool = unknown(d, r.deck)  # type: ignore[arg-type]
+                    pool = unknown(d, r.deck)
                     card = pool[int(rnd() * len(pool))]
-                    take_unknown(d, r.deck, card)  # type: ignore[arg-type]
+                    take_unknown(d, r.deck, card)
                     r.go(d, card)
             elif choose is None:  # one of the options, at random, carried out without a second check
                 values = r.options(d)  # type: ignore[misc]

@@ -33,6 +33,13 @@ def take(d: Draft, zone: str, seat: int, c: int) -> None:
         d.king_in_force = -1
     elif zone == "spent_kings":
         d.king_spent = remove_one(d.king_spent, c)
+    elif zone == "draw_deck":  # a named card searched out of the deck, wherever it lies in it
+        if c in d.deck:
+            d.deck = remove_one(d.deck, c)
+        elif c in d.deck_bottom:
+            d.deck_bottom = remove_one(d.deck_bottom, c)
+        elif not take_unknown(d, zone, c):
+            raise ValueError(f"no card {c} in the draw deck")
     else:
         raise ValueError(f"cards are not taken out of {zone} this way")
 

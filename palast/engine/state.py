@@ -28,9 +28,11 @@ class DecisionKind(StrEnum):
     NEXT_PLAYER = "next-player"            #: after a neutral card: which tied player moves
     GAME_OVER = "game-over"                #: terminal: the game has ended
     GAP = "gap"                            #: terminal: play reached a variation point the ruleset leaves open
+    MARKS = "marks"                        #: chance: the mark each player gets (a module's character cards)
+    CHOICE = "choice"                      #: a player chooses one card of some, or none, as a module's rule allows
 
 
-CHANCE_KINDS = frozenset({DecisionKind.DEAL, DecisionKind.DRAW, DecisionKind.REVEAL})
+CHANCE_KINDS = frozenset({DecisionKind.DEAL, DecisionKind.DRAW, DecisionKind.REVEAL, DecisionKind.MARKS})
 TERMINAL_KINDS = frozenset({DecisionKind.GAME_OVER, DecisionKind.GAP})
 
 
@@ -148,6 +150,8 @@ class State:
     :ivar decision: what must be decided next.
     :ivar round_end: how the last round ended, while waiting for the next deal or at game end.
     :ivar result: the game's result once it is over.
+    :ivar marks: each seat's mark, a colour index (a rule module's character card, known to
+        everyone), or ``()`` when no mark has been dealt.
     """
 
     hands: tuple[tuple[int, ...], ...]
@@ -171,6 +175,7 @@ class State:
     decision: Decision
     round_end: RoundEnd | None = None
     result: GameResult | None = None
+    marks: tuple[int, ...] = ()
 
     @property
     def deck_size(self) -> int:

@@ -16,6 +16,8 @@ next-player        ``next COLOUR``                             ``next green``
 deal (chance)      ``deal COLOUR:CARDS ... [deck:CARDS]``      ``deal red:maid/red,... blue:...``
 draw (chance)      ``draw CARD``                               ``draw wizard/grey``
 reveal (chance)    ``reveal ROLE``                             ``reveal jester``
+marks (chance)     ``marks COLOUR:COLOUR ...`` (seat: mark)    ``marks red:purple blue:red green:blue``
+choice             ``choose CARD`` or ``choose none``          ``choose jester/red``
 =================  ==========================================  =======================
 
 ``give`` with no cards (``give``) is not legal; a zero-card exchange is ``count 0``.
@@ -25,11 +27,13 @@ from __future__ import annotations
 
 from palast.engine.actions import (
     Action,
+    Choice,
     Count,
     Deal,
     Discard,
     Draw,
     Give,
+    Marks,
     NextPlayer,
     Partner,
     Play,
@@ -40,7 +44,8 @@ from palast.engine.actions import (
 from palast.engine.game import Game
 from palast.errors import InputError, NotationError
 
-VERBS = ("play", "partner", "count", "give", "discard", "swap", "take-back", "next", "deal", "draw", "reveal")
+VERBS = ("play", "partner", "count", "give", "discard", "swap", "take-back", "next", "deal", "draw", "reveal", "marks",
+         "choose")
 
 
 def format_action(game: Game, action: Action) -> str:
@@ -72,12 +77,33 @@ def format_action(game: Game, action: Action) -> str:
         return f"draw {fc(action.card)}"
     if isinstance(action, Reveal):
         return f"reveal {game.cards.roles[action.role]}"
+    if isinstance(action, Marks):
+        return "marks " + " ".join(f"{game.colour_name(s)}:{game.cards.colours[c]}"
+                                   for s, c in enumerate(action.colours))
+    if isinstance(action, Choice):
+        return f"choose {fc(action.card) if action.card >= 0 else 'none'}"
     raise TypeError(f"not an action: {action!r}")
 
 
 def _cards(game: Game, text: str) -> tuple[int, ...]:
     items = [t for t in text.split(",") if t.strip()]
     return tuple(game.cards.parse_card(t) for t in items)
+
+
+def _marks(game: Game, text: str) -> tuple[int, ...]:
+    """Every seat's mark from ``COLOUR:COLOUR`` pairs (seat colour, then mark colour)."""
+    given: dict[int, int] = {}
+    for part in text.split():
+        seat, sep, mark = part.partition(":")
+        if not sep:
+            raise NotationError("write the marks as: marks COLOUR:COLOUR ... (each seat's colour, then its mark)")
+        s = _seat(game, seat)
+        if s in given:
+            raise NotationError(f"{seat} is given a mark twice")
+        given[s] = game.cards.parse_colour(mark, neutral_ok=False)
+    if sorted(given) != list(range(game.n)):
+        raise NotationError("the marks must name every seated player once")
+    return tuple(given[s] for s in range(game.n))
 
 
 def _seat(game: Game, text: str) -> int:
@@ -124,6 +150,10 @@ def parse_action(game: Game, text: str) -> Action:
             return Draw(game.cards.parse_card(rest))
         if verb == "reveal":
             return Reveal(game.cards.parse_role(rest))
+        if verb == "choose":
+            return Choice(-1 if rest.lower() == "none" else game.cards.parse_card(rest))
+        if verb == "marks":
+            return Marks(_marks(game, rest))
         if verb == "swap":
             parts = rest.split()
             if len(parts) != 2 or not all(":" in p for p in parts):

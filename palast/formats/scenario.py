@@ -69,6 +69,7 @@ class Scenario:
     tally: tuple[int, ...]
     round: int
     actions: tuple[tuple[str, str], ...]
+    marks: tuple[int, ...] = ()
     title: str = ""
     question: str = ""
     note: str = ""
@@ -121,6 +122,7 @@ class Scenario:
             king_hidden=king_hidden, king_unseen=king_unseen, king_in_force=self.banned,
             king_spent=self.king_spent, scores=self.scores, played=self.played, tally=self.tally,
             round=self.round, actor=self.to_move, last_card=-1, decision=Decision(DecisionKind.PLAY, self.to_move),
+            marks=self.marks,
         )
         state = start_turn(game, base, self.to_move)
         from palast.invariants.check import state_problems
@@ -452,6 +454,7 @@ class _Builder:
                                                     "equal, so played is at least the display size")
         tally_raw = self.per_player("tally", seats)
         tally = tuple(int(tally_raw.get(s, 0)) for s in range(len(players)))
+        marks = self.marks(seats, len(players))
         actions = tuple((str(a), self.doc.place([*self.base, "actions", i]))
                         for i, a in enumerate(data.get("actions") or []))
         self.check_split_actions([str(a) for a in data.get("actions") or []])
@@ -464,8 +467,30 @@ class _Builder:
             king_deck=king_deck, king_spent=spent, scores=scores, played=played, tally=tally,
             round=int(data.get("round", 1)), actions=actions, title=str(data.get("title", "")),
             question=str(data.get("question", "")), note=str(data.get("note", "")), document=self.doc,
-            base=self.base,
+            base=self.base, marks=marks,
         )
+
+    def marks(self, seats: dict[int, int], n: int) -> tuple[int, ...]:
+        """The ``marks:`` key: every seat's mark colour in seat order, or ``()`` when absent
+        (errors recorded: a colour given twice, an unknown colour, a seat left out)."""
+        if not self.data.get("marks"):
+            return ()
+        raw = self.per_player("marks", seats)
+        out: dict[int, int] = {}
+        for s, name in sorted(raw.items()):
+            c = self.colour(["marks", self._written["marks", s]], str(name))
+            if c is None:
+                continue
+            if c in out.values():
+                self.err(["marks", self._written["marks", s]], f"the mark {name} is given twice; each character card "
+                                                               "is dealt once")
+            else:
+                out[s] = c
+        missing = [self._name(s) for s in range(n) if s not in raw]
+        if missing:
+            self.err(["marks"], f"marks are given to some players but not to {', '.join(missing)}; give every "
+                                "seated player one, or none")
+        return tuple(out.get(s, -1) for s in range(n))
 
     def check_split_actions(self, actions: list[str]) -> None:
         """Report entries of ``actions`` that are cards rather than actions: most often the
@@ -557,6 +582,8 @@ def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[
         doc["tally"] = {names[s]: state.tally[s] for s in range(game.n)}
     doc["hands"] = {names[s]: [fc(c) for c in state.hands[s]] for s in range(game.n)}
     doc["displays"] = {names[s]: [fc(c) for c in state.displays[s]] for s in range(game.n)}
+    if state.marks:
+        doc["marks"] = {names[s]: game.cards.colours[c] for s, c in enumerate(state.marks)}
     if state.deck_hidden == 0 and (state.deck or not state.unseen):
         # nothing hidden: the list is the whole deck (cards it leaves out stay unplaced)
         doc["deck"] = [fc(c) for c in state.deck]

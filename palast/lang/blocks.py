@@ -502,7 +502,8 @@ def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
             prog.steps.setdefault(r.step, []).append(r)
         elif r.exception_of in rules:
             rules[r.exception_of].exceptions.append(r)
-    roles = dict.fromkeys(spec.roles, "role")
+    roles = {**dict.fromkeys(spec.roles, "role"),
+             **dict.fromkeys((*spec.player_colours, spec.neutral_colour), "colour")}
     ctx = _Ctx(spec, prog, decisions, events, roles, effect_rules, out)
     for r in rules.values():
         ctx.file, ctx.base = r.file, r.path

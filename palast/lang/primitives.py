@@ -13,7 +13,7 @@ In a template ``{0}``, ``{1}`` are the arguments; for a binder ``{v}`` is the bo
 the game's constants, bound when a game is compiled: ``P`` (the seats), ``NR`` (number of
 roles), ``NEUTRAL`` (the neutral colour), ``OWNER`` (colour -> seat, or -1), ``OTHERS``
 (seat -> the other seats), ``TARGET``, ``SIX``, ``HS`` (hand size), ``ALL_CARDS``,
-``ROLES``, ``KINGS`` (the King cards' roles, sorted), ``K_DEAL``, ``K_OVER``, ``K_GAP``
+``ROLES``, ``KINGS`` (the King cards' roles, sorted), ``PLAYER_COLOURS``, ``K_DEAL``, ``K_OVER``, ``K_GAP``
 (decision kinds), ``DKI`` (decision kind -> its number), ``FLOW`` (the pairs of decision
 numbers the declared flow allows, :meth:`palast.spec.flow.Flow.pairs`), ``ROLE_DECISIONS`` (the
 numbers of the decisions of the roles' actions) and ``GAME``; ``D`` is
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 
 COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints", "cards": "cardsets",
-              "tuple": "tuples"}
+              "tuple": "tuples", "colour": "colours", "colours": "colourlists"}
 ELEMENT = {v: k for k, v in COLLECTION.items()}
 
 
@@ -79,6 +79,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("tally", ("seat",), "int", "the cards a player played in the rounds they scored in", "D.tally[{0}]"),
     _P("seat", ("seat",), "int", "a player's place in seat order, from 0 (compare two players with seat(p) < seat(q))",
        "{0}"),
+    _P("mark", ("seat",), "colour", "a player's mark: the colour of the character card a rule module dealt them "
+       "(none: -1)", "(D.marks[{0}] if D.marks else -1)"),
     _P("others", ("seat",), "seats", "every player but the one given, in seat order", "OTHERS[{0}]"),
     _P("old", ("*",), "=", "the value of the expression in the position before the action (only in a step "
        "invariant)", "{0}"),
@@ -117,6 +119,9 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("all_cards", (), "cards", "every card of the game, in the engine's card order", "ALL_CARDS"),
     _P("all_roles", (), "roles", "every role, once each", "ROLES"),
     _P("king_cards", (), "roles", "every King card of the game", "KINGS"),
+    _P("player_colours", (), "colours", "every player colour of the box, seated or not, in spec order",
+       "PLAYER_COLOURS"),
+    _P("no_card", (), "card", "no card (-1): among a choice's options, the choice of none", "-1"),
     # ---------------------------------------------------------------- cards
     _P("role", ("card",), "role", "the role a card shows", "({0} % NR)"),
     _P("colour", ("card",), "colour", "the colour of a card", "({0} // NR)"),
@@ -138,6 +143,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("upto", ("int", "int"), "ints", "the whole numbers from the first to the second, both included",
        "tuple(range({0}, {1} + 1))"),
     _P("smaller", ("int", "int"), "int", "the smaller of two numbers", "min({0}, {1})"),
+    _P("arrangements", ("*", "int"), "colourlists", "every way to give that many players one element each, "
+       "no element twice, in seat order (the marks a chance deal may give)", "_arrangements({0}, {1})"),
     _P("subsets", ("cards", "int"), "cardsets", "every way to pick that many of the cards (each pick in card "
        "order, no pick twice)", "_subsets({0}, {1})"),
     _P("filter", ("bool",), "=", "the elements for which the condition holds",
@@ -175,6 +182,11 @@ ALONE: Mapping[str, str] = {
     "without": "a general operation on collections",
     "upto": "a general operation on numbers",
     "subsets": "a general operation on collections (every way to pick some of them)",
+    "arrangements": "a general operation on collections (every way to deal one element to each of some "
+                    "players)",
+    "no_card": "the word for no card; a value, not logic",
+    "mark": "reads what the position records (the character card a rule module dealt each player)",
+    "player_colours": "reads the box's colours, which are data",
     "smaller": "a general operation on numbers",
     "fewest": "a general operation on collections (the elements with the least of a value)",
     "most": "a general operation on collections (the elements with the most of a value)",
@@ -208,6 +220,11 @@ def _subsets(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(set(combinations(items, k))))
 
 
+def _arrangements(items: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Every ordered pick of ``k`` different elements of ``items``, in order."""
+    return tuple(permutations(items, k))
+
+
 def _fewest(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
     """The elements of ``items`` whose key (``keys``, in the same order) is smallest."""
     low = min(keys)
@@ -222,4 +239,4 @@ def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
 
 #: Helper functions the templates call.
 RUNTIME: Mapping[str, object] = {"_without": _without, "_minus": _minus, "_fewest": _fewest, "_most": _most,
-                                 "_subsets": _subsets}
+                                 "_subsets": _subsets, "_arrangements": _arrangements}

@@ -30,7 +30,8 @@ it is:
 ``readings: POINT`` with one list per reading id
     the statements of the reading the ruleset takes (an open point stops play: a gap).
 ``set: {TARGET: EXPR}``
-    give a counter a value: ``card`` (the card played this turn), ``played(P)``.
+    give a counter a value: ``card`` (the card played this turn), ``played(P)``, ``marks``
+    (every player's mark, in seat order).
 ``step: STEP``, ``every: STEP``
     apply the first rule of a step whose condition holds (``every``: each such rule, in
     order), with its exceptions.
@@ -66,7 +67,10 @@ DECKS: Mapping[str, str] = {"draw_deck": "card", "king_deck": "role"}
 #: Fields of a decision a ``choose`` may keep, and their kinds.
 KEEP: Mapping[str, str] = {"partner": "seat", "count": "int", "given": "cards", "forced": "bool", "options": "seats"}
 #: Counters ``set`` may change: name -> whether it takes a player, its kind.
-TARGETS: Mapping[str, tuple[bool, str]] = {"card": (False, "card"), "played": (True, "int")}
+TARGETS: Mapping[str, tuple[bool, str]] = {"card": (False, "card"), "played": (True, "int"),
+                                          "marks": (False, "colours")}
+#: The field of the position each counter of :data:`TARGETS` is kept in.
+TARGET_FIELDS: Mapping[str, str] = {"card": "last_card", "played": "played", "marks": "marks"}
 #: The junctions ``goto`` may name.
 JUNCTIONS = ("turn-over", "round-over")
 #: Keys of each statement, by its first key (the head).
@@ -96,8 +100,8 @@ CHANGES = frozenset({"move", "draw", "shuffle", "deal", "set", "end_round"})
 #: The steps whose rules are declared with statements, and whether a rule of one may wait
 #: for a decision (the others run to their end at once).
 DO_STEPS: Mapping[str, bool] = {"turn": True, "action": True, "role-action": True, "reveal-king": True,
-                                "next-player": True, "deal": True, "setup": False, "round-start": False,
-                                "starter": False}
+                                "next-player": True, "deal": True, "turn-end": True, "setup": False,
+                                "round-start": False, "starter": False}
 
 
 def is_do_block(raw: Mapping[str, Any]) -> bool:

@@ -107,6 +107,14 @@ def describe_event(game: Game, e: Event) -> str:
         how = f" (tie-break: {e.detail})" if e.detail else ""
         verb = "win" if len(e.seats) > 1 else "wins"
         return f"the game ends: {_names(game, e.seats)} {verb}{how}"
+    if k == "marks_dealt":
+        return f"every player is dealt a character card at random, face up: {e.count} in play"
+    if k == "card_destroyed":
+        return f"{p} destroys {o}'s {fc(e.card)}"
+    if k == "card_searched":
+        if e.card < 0:
+            return f"{p} searches the draw deck and finds nothing"
+        return f"{p} searches the draw deck and takes {fc(e.card)} into their hand"
     if k == "rule_gap":
         return f"play stops: the ruleset leaves variation point {e.detail} open"
     return k
@@ -154,6 +162,10 @@ def describe_decision(game: Game, state: State) -> str:
         return f"chance: {p} reveals the top King card of a King deck of unknown order"
     if k is K.NEXT_PLAYER:
         return f"{p} must name who plays next among {_names(game, d.options)} (tied for fewest cards displayed)"
+    if k is K.MARKS:
+        return "chance: every player is dealt a character card at random"
+    if k is K.CHOICE:
+        return f"{p} may choose one of the cards their character card offers, or none"
     if k is K.GAME_OVER:
         res = state.result
         assert res is not None
@@ -171,6 +183,9 @@ def describe_position(game: Game, state: State) -> list[str]:
         name = game.colour_name(s)
         lines.append(f"{name:7} score {state.scores[s]}  hand [{fc(state.hands[s])}]  "
                      f"display [{fc(state.displays[s])}]")
+    if state.marks:
+        lines.append("character cards: " + ", ".join(
+            f"{game.colour_name(s)} {game.cards.colours[m]}" for s, m in enumerate(state.marks)))
     banned = game.cards.roles[state.king_in_force] if state.king_in_force >= 0 else "none"
     lines.append(f"draw deck {state.deck_size} card(s); King deck {state.king_deck_size}; banned role: {banned}; "
                  f"round {state.round}; target {game.target}")

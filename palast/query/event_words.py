@@ -38,6 +38,9 @@ EVENT_WORDS: dict[str, str] = {
     "target_reached": "target reached",
     "game_ended": "game ends",
     "rule_gap": "play stops at an open variation point",
+    "marks_dealt": "character cards dealt",
+    "card_destroyed": "displayed card destroyed",
+    "card_searched": "draw deck searched",
 }
 
 

@@ -42,7 +42,7 @@ class FlowDecision:
     :ivar then: what may come right after it, as written (decisions, junctions, ``action``).
     :ivar rules: the rule ids it rests on (a role's decision: the role's rules).
     :ivar role: the role whose action asks for it (empty for the others).
-    :ivar begins: ``turn`` or ``round`` when it begins one, else empty.
+    :ivar begins: ``turn``, ``round`` or ``game`` when it begins one, else empty.
     :ivar terminal: nothing follows it (the game is over, or play stopped).
     :ivar any_time: it may follow any non-terminal decision.
     :ivar place: ``(file, key path)`` of its declaration.
@@ -115,8 +115,9 @@ class Flow:
     def turn_actions_max(self) -> int:
         """The most actions one turn can take: the longest chain of decisions from one that
         begins a turn to the next that begins a turn or a round (or ends play), counting
-        the first. For the game as declared: a play and the Wizard's four decisions, then
-        the choice of the next player after a tie: 6.
+        the first. For the game as declared: a play and the Wizard's four decisions, the
+        end-of-turn choice a rule module may offer, then the choice of the next player
+        after a tie: 7.
 
         :raises TurnCycle: if the decisions within a turn form a cycle (then no bound
             exists; :func:`flow_problems` reports it at the declaration).
@@ -249,7 +250,7 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
         at(file, [*where, "then"], str(e))
         return
     reached: set[str] = set()
-    todo = [d.name for d in flow.decisions.values() if d.begins == "round"]
+    todo = [d.name for d in flow.decisions.values() if d.begins in ("round", "game")]
     while todo:
         n = todo.pop()
         if n not in reached:
