@@ -17,6 +17,7 @@ from palast.engine.state import DecisionKind, State
 from palast.lang.compiler import Compiler, check, infer
 from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, parse, show
+from palast.spec.modules import modules_in_play
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -292,6 +293,10 @@ class _Checks:
         for pid in self._branched:
             self.fns[pid] = self._dispatch(pid)
         self.by_id = {p.id: p for p in self.props}
+        #: the invariants a rule module in play breaks (spec/modules/, ``breaks``): not
+        #: checked in this game, their lemmas neither
+        self.suspended: frozenset[str] = frozenset(
+            b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks)
 
     def _dispatch(self, pid: str) -> Callable[..., Any]:
         point, table = self._branched[pid]

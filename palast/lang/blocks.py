@@ -201,13 +201,11 @@ def parse_rule(rule: str, raw: Mapping[str, Any], file: str, path: tuple[str | i
 
 
 def _declared(spec: Any) -> Iterator[tuple[str, Mapping[str, Any], str, tuple[str | int, ...], str | None]]:
-    for i, r in enumerate(spec.documents["rules.yaml"].data["rules"]):
+    from palast.spec.modules import rule_entries
+
+    for r, file, path, role in rule_entries(spec.documents):
         if "logic" in r and is_do_block(r["logic"]):
-            yield r["id"], r["logic"], "rules.yaml", ("rules", i, "logic"), None
-    for i, ra in enumerate(spec.documents["roles.yaml"].data["roles"]):
-        for j, r in enumerate(ra["rules"]):
-            if "logic" in r and is_do_block(r["logic"]):
-                yield r["id"], r["logic"], "roles.yaml", ("roles", i, "rules", j, "logic"), ra["role"]
+            yield r["id"], r["logic"], file, (*path, "logic"), role
 
 
 @dataclass

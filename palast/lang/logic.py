@@ -79,15 +79,12 @@ def declarations(spec: Any) -> list[Declared]:
     :param spec: a :class:`palast.spec.load.Spec`.
     """
     from palast.lang.statements import is_do_block
+    from palast.spec.modules import rule_entries
 
     out: list[Declared] = []
-    for i, r in enumerate(spec.documents["rules.yaml"].data["rules"]):
+    for r, file, path, _ in rule_entries(spec.documents):
         if "logic" in r and not is_do_block(r["logic"]):
-            out.append(Declared(r["id"], r["logic"], Place("rules.yaml", ("rules", i, "logic"))))
-    for i, ra in enumerate(spec.documents["roles.yaml"].data["roles"]):
-        for j, r in enumerate(ra["rules"]):
-            if "logic" in r and not is_do_block(r["logic"]):
-                out.append(Declared(r["id"], r["logic"], Place("roles.yaml", ("roles", i, "rules", j, "logic"))))
+            out.append(Declared(r["id"], r["logic"], Place(file, (*path, "logic"))))
     return out
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from palast.errors import SpecError
 from palast.spec.flow import Flow, flow_problems, parse_flow
 from palast.spec.house_rulesets import house_problems, read_house_rulesets
+from palast.spec.modules import Module, module_files, module_problems, read_modules, rule_entries
 from palast.spec.schemas import schema_errors
 from palast.spec.sources import check_sources
 from palast.spec.visibility import Visibility, parse_visibility, visibility_problems
@@ -239,6 +240,8 @@ class Spec:
     #: the turn and the round as a state machine over decisions (``spec/flow.yaml`` and the
     #: roles' choices; :mod:`palast.spec.flow`)
     flow: Flow = field(repr=False, default_factory=Flow)
+    #: the rule modules of ``spec/modules/`` by id (:mod:`palast.spec.modules`)
+    modules: Mapping[str, Module] = field(default_factory=dict)
 
     # -- numbers -----------------------------------------------------------------
     @property
@@ -336,20 +339,21 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
     # without the rulings (palast ask), a spec validated before byte for byte is not
     # validated again (palast.spec.stamp); palast spec check always validates
     key = None
+    spec_files = [*SPEC_FILES, *module_files(root_path)]
     if not rulings:
         try:
-            files = [root_path / f for f, _ in SPEC_FILES] + sorted(schema_dir.glob("*.json"))
+            files = [root_path / f for f, _ in spec_files] + sorted(schema_dir.glob("*.json"))
             key = spec_stamp.spec_key(files, sources, "without rulings")
         except OSError:
             key = None
     trusted = key is not None and spec_stamp.is_stamped(key)
     kept = spec_stamp.load_documents(key) if trusted and key is not None else None
-    if kept is not None and set(kept) == {f for f, _ in SPEC_FILES}:
+    if kept is not None and set(kept) == {f for f, _ in spec_files}:
         # the very bytes validated before, parsed before: no YAML to read
-        return _build(root_path, {f: Document(kept[f], str(root_path / f), None) for f, _ in SPEC_FILES})
+        return _build(root_path, {f: Document(kept[f], str(root_path / f), None) for f, _ in spec_files})
     docs: dict[str, Document] = {}
     problems: list[str] = []
-    for fname, schema in SPEC_FILES:
+    for fname, schema in spec_files:
         path = root_path / fname
         doc = read_yaml(path)
         if not isinstance(doc.data, dict):
@@ -411,18 +415,17 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
         colour_aliases[a] = neutral
 
     rules: dict[str, Rule] = {}
-    for r in docs["rules.yaml"].data["rules"]:
-        rules[r["id"]] = Rule(r["id"], r["title"], r["statement"], tuple(r["clauses"]), r.get("topic", ""),
-                              tuple(r.get("variation_points", ())))
+    role_rules: dict[str, list[str]] = {}
+    for r, _, _, role in rule_entries(docs):
+        rules[r["id"]] = Rule(r["id"], r["title"], r["statement"], tuple(r["clauses"]),
+                              r.get("topic", "") if role is None else "role", tuple(r.get("variation_points", ())),
+                              role=role)
+        if role is not None:
+            role_rules.setdefault(role, []).append(r["id"])
     role_actions: dict[str, RoleAction] = {}
     for ra in docs["roles.yaml"].data["roles"]:
-        ids = []
-        for r in ra["rules"]:
-            rules[r["id"]] = Rule(r["id"], r["title"], r["statement"], tuple(r["clauses"]), "role",
-                                  tuple(r.get("variation_points", ())), role=ra["role"])
-            ids.append(r["id"])
         role_actions[ra["role"]] = RoleAction(ra["role"], ra["action"], ra.get("playable_when_banned", True),
-                                              tuple(ra["choices"]), tuple(ids))
+                                              tuple(ra["choices"]), tuple(role_rules.get(ra["role"], ())))
     vps: dict[str, VariationPoint] = {}
     for v in docs["variation_points.yaml"].data["variation_points"]:
         vps[v["id"]] = VariationPoint(
@@ -444,7 +447,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs,
                 parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs),
-                parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data))
+                parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data), read_modules(docs))
 
 
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:
@@ -602,17 +605,13 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                                          f"(rulesets: {', '.join(spec.rulesets)})")
 
     problems.extend(register_problems(spec))
-    # rule ids are listed once, across rules.yaml and roles.yaml
+    # rule ids are listed once, across rules.yaml, roles.yaml and the modules
     seen_rules: set[str] = set()
-    for i, raw_rule in enumerate(docs["rules.yaml"].data["rules"]):
+    for raw_rule, fname, rpath, _ in rule_entries(docs):
         if raw_rule["id"] in seen_rules:
-            at("rules.yaml", ["rules", i, "id"], f"rule {raw_rule['id']} is listed twice")
+            at(fname, [*rpath, "id"], f"rule {raw_rule['id']} is listed twice")
         seen_rules.add(raw_rule["id"])
-    for i, role_entry in enumerate(docs["roles.yaml"].data["roles"]):
-        for j, raw_rule in enumerate(role_entry["rules"]):
-            if raw_rule["id"] in seen_rules:
-                at("roles.yaml", ["roles", i, "rules", j, "id"], f"rule {raw_rule['id']} is listed twice")
-            seen_rules.add(raw_rule["id"])
+    problems.extend(module_problems(spec))
     # the rules' logic blocks (the rule language)
     from palast.lang.logic import declarations
     from palast.lang.logic import problems as logic_problems
