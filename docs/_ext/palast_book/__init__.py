@@ -28,7 +28,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, knowledge, logic, register, rules, rulings, scenario_keys, stubs
+from . import flow, knowledge, logic, modules, register, rules, rulings, scenario_keys, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -117,6 +117,7 @@ DIRECTIVES: dict[str, Any] = {
     "palast-steps": logic.StepsDirective,
     "palast-declaration": rules.DeclarationDirective,
     "palast-knowledge": knowledge.KnowledgeDirective,
+    "palast-module": modules.ModuleDirective,
 }
 
 

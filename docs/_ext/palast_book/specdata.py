@@ -95,6 +95,9 @@ class SpecDirective(SphinxDirective):
         root = spec_root(self.config.palast_spec_dir, self.env.srcdir)
         for name in ("clauses.yaml", *self.reads):
             self.note(root / name)
+        if {"rules.yaml", "roles.yaml"} & set(self.reads):  # rules are declared in the modules too
+            for path in sorted((root / "modules").glob("*.yaml")):
+                self.note(path)
         return get_spec(root)
 
     def note(self, path: Path) -> None:
