@@ -8,22 +8,38 @@ from typing import ClassVar
 
 from docutils import nodes
 
+from palast.spec.load import Spec
+
 from .rules import RuleBlocks
 from .specdata import joined, literal, rubric, text
 
 
 class ModuleDirective(RuleBlocks):
-    """``{palast-module} ID``: module ``ID`` of ``spec/modules/``: its statement with
-    citations, its switch, the invariants it breaks, then each of its rules as a section
-    (a role's rule also on that role's page)."""
+    """``{palast-module} [ID]``: module ``ID`` of ``spec/modules/`` (without an argument:
+    every module, each as a section): its statement with citations, its switch, the
+    invariants it breaks, then each of its rules as a section (a role's rule is on that
+    role's page)."""
 
-    required_arguments = 1
+    optional_arguments = 1
     reads: ClassVar[tuple[str, ...]] = ("rules.yaml", "roles.yaml", "variation_points.yaml", "rulesets.yaml",
                                         "invariants.yaml")
 
     def run(self) -> list[nodes.Node]:
         spec = self.spec()
-        mid = self.arguments[0]
+        if not self.arguments:
+            if not spec.modules:
+                return [nodes.paragraph("", "", text("The spec declares no rule module."))]
+            out: list[nodes.Node] = []
+            for m in spec.modules.values():
+                sec = nodes.section(ids=[f"module-{m.id}"])
+                sec += nodes.title(m.title, m.title)
+                sec.extend(self.module(spec, m.id))
+                out.append(sec)
+            return out
+        return self.module(spec, self.arguments[0])
+
+    def module(self, spec: Spec, mid: str) -> list[nodes.Node]:
+        """Module ``mid`` as a list of nodes. :raises: a directive error for an unknown module."""
         m = spec.modules.get(mid)
         if m is None:
             raise self.error(f"spec/modules/ has no module {mid!r} (modules: {', '.join(spec.modules) or 'none'})")
