@@ -39,6 +39,8 @@ NOT_CITED: Mapping[str, str] = {
     "role.marshal": "the Marshal's reveal is reported by king.reveal",
     "turn.play.duplicate": "under voluntary-whisper: allowed a repeated role is reported by round.end.whisper "
                            "(turn.play.duplicate is cited only when only-when-forced refuses the card)",
+    "turn.end": "the end of a turn is reported by the rule that names the next player (turn.next.*); a rule "
+                "module's exception of turn.end reports what it does",
 }
 
 
