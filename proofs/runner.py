@@ -30,7 +30,7 @@ from proofs.obligation import Obligation, Options, Outcome, Unknown
 
 #: The families of obligations, in the order they are listed.
 FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination", "turn",
-            "can_act", "cupbearer", "reachability", "differential", "nonvacuous")
+            "can_act", "cupbearer", "reachability", "differential", "nonvacuous", "modules")
 
 
 def _module(family: str) -> ModuleType:

@@ -460,9 +460,10 @@ def test_a_rule_page_says_the_statements_in_words(book: Book, spec: Spec) -> Non
     turn = book.page("turn")
     play = turn.words("rule-turn-play")
     for said in ["actor chooses played_card (decision play) among playable", "part outcome (below)",
-                 "apply step round-end", "the turn is over",
+                 "apply step round-end", "apply step turn-end",
                  "set card to played_card, played(actor) to played(actor) + 1"]:
         assert said in play, (said, play)
+    assert "the turn is over" in turn.words("rule-turn-end")
     jester = book.page("king").words("rule-king-jester")
     assert "playable = filter(c in playable, role(c) != jester) — in place of the value from Playing a card" \
         in jester, jester

@@ -302,15 +302,23 @@ def test_cli_gap_exit_codes_and_help(spec: Spec, tmp_path: Path) -> None:
 def _one_state_per_kind(spec: Spec) -> dict[DecisionKind, tuple[Game, Any]]:
     """For every decision kind that waits for an action, a game and a position at it,
     from seeded games whose deals leave the draw deck's order unknown (so draws are decisions)."""
+    from palast.formats.house import resolve_all
+    from proofs.modules import ruleset_of
+
     found: dict[DecisionKind, tuple[Game, Any]] = {}
-    wanted = set(DecisionKind) - {DecisionKind.GAME_OVER, DecisionKind.GAP}
-    for n in PLAYER_COUNTS:
-        game = make_game(spec, "reference", n, check=False)
-        for seed in range(60):
-            for move in play_moves(game, seed, deck_order=False):
-                found.setdefault(move.before.decision.kind, (game, move.before))
-            if wanted <= set(found):
-                return found
+    # the decisions some rule of the spec waits for (a rule module's too)
+    rulesets = ["reference", *(r for m in spec.modules.values() if (r := ruleset_of(spec, m)))]
+    spec = resolve_all(spec, rulesets)
+    wanted = {DecisionKind(d) for d in make_game(spec, "reference", 3, check=False).runner.waits}
+    assert wanted >= {DecisionKind.PLAY, DecisionKind.DEAL, DecisionKind.SWAP}
+    for ruleset in rulesets:
+        for n in PLAYER_COUNTS:
+            game = make_game(spec, ruleset, n, check=False)
+            for seed in range(60):
+                for move in play_moves(game, seed, deck_order=False):
+                    found.setdefault(move.before.decision.kind, (game, move.before))
+                if wanted <= set(found):
+                    return found
     raise AssertionError(f"no seeded game reached {sorted(wanted - set(found))}")
 
 

@@ -103,9 +103,26 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                     click.echo(f"{'':28} {'':10} file: {f}")
         for row in coverage_table(lines):
             click.echo(row)
+        for row in module_summary(spec):
+            click.echo(row)
         click.echo(f"palast prove: {len(lines)} obligations, {len(lines) - len(failed)} passed, {len(failed)} failed "
                    f"in {seconds:.1f} s")
     ctx.exit(1 if failed else 0)
+
+
+def module_summary(spec: Any) -> list[str]:
+    """For each rule module of ``spec``: the invariants it breaks (each an obligation above,
+    its counterexample replayed by the engine) and those it leaves standing, which no
+    obligation proves with the module, since the proofs' model is the base game's."""
+    from proofs.modules import not_proved, ruleset_of
+
+    out = []
+    for m in spec.modules.values():
+        rs = ruleset_of(spec, m) or "no ruleset"
+        out.append(f"module {m.id} ({rs}): breaks {', '.join(b.invariant for b in m.breaks) or 'nothing'} "
+                   f"(counterexamples above); not proved with the module, since the proofs' model has no module: "
+                   f"{', '.join(not_proved(spec, m))}")
+    return out
 
 
 def obligation_line(line: Any, statement: str) -> str:

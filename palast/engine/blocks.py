@@ -153,7 +153,7 @@ class Runner:
         self._fn: dict[int, Callable[[Draft, dict[str, Any]], Any]] = {}
         self._compile_expressions()
         #: decision -> the step whose statements wait for it
-        self._waits: dict[str, str] = {}
+        self.waits: dict[str, str] = {}
         for r in self.prog.rules.values():
             blocks = [r.do or (), *r.parts.values()]
             for rb in r.readings:
@@ -163,7 +163,7 @@ class Runner:
                 for st in walk(list(block)):
                     if st.head in ("choose", "draw", "deal"):
                         name = str(st.arg) if st.head == "choose" else str(st.keys["decision"])
-                        self._waits.setdefault(name, r.step)
+                        self.waits.setdefault(name, r.step)
         self._chains: dict[tuple[tuple[str, tuple[str, ...]], ...], Chain] = {}
         self._entries: dict[tuple[tuple[str, tuple[str, ...]], ...], Callable[..., None]] = {}
         #: continuation key -> where play goes on after a step (compiled)
@@ -482,7 +482,7 @@ class Runner:
                 self._compile_for(dec.rule)
                 got = self.resumes[dec.rule]
             return got
-        step = self._waits.get(dec.kind.value)
+        step = self.waits.get(dec.kind.value)
         if step is None or state is None:
             return None
         applied = self.select(step, state)

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 
 from palast.engine.actions import (
     ANSWERS,
+    Choice,
     Count,
     Deal,
     Discard,
     Draw,
     Give,
+    Marks,
     NextPlayer,
     Partner,
     Play,
@@ -29,7 +31,8 @@ from palast.spec.load import Spec
 #: The notation verb of each action type (for messages).
 VERB: dict[type, str] = {
     Play: "play", Partner: "partner", Count: "count", Give: "give", Discard: "discard", Swap: "swap",
-    TakeBack: "take-back", NextPlayer: "next", Deal: "deal", Draw: "draw", Reveal: "reveal",
+    TakeBack: "take-back", NextPlayer: "next", Deal: "deal", Draw: "draw", Reveal: "reveal", Marks: "marks",
+    Choice: "choice",
 }
 
 

@@ -141,6 +141,8 @@ class Observation:
     open_points: tuple[str, ...]
     round_end: RoundEnd | None
     result: GameResult | None
+    #: each seat's mark (a rule module's character card, dealt face up), or ``()``
+    marks: tuple[int, ...] = ()
 
     def zone(self, zone: str, seat: int = -1) -> ZoneView:
         """The view of ``zone`` (held by ``seat``, or on the table).
@@ -269,7 +271,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
         open_hands=tuple((s, state.hands[s]) for s in sorted(open_until_round_end)),
         shown=tuple(shown), placed=remembered(game, viewer, seen, open_until_round_end), history=tuple(seen),
         decision=dv, legal_actions=legal,
-        open_points=tuple(open_points), round_end=state.round_end, result=state.result)
+        open_points=tuple(open_points), round_end=state.round_end, result=state.result, marks=state.marks)
 
 
 def _decision_view(d: Decision, hidden: tuple[str, ...]) -> DecisionView:

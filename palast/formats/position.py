@@ -7,11 +7,12 @@ then optionally actions, each after a ``>``::
         round 3; deck 15; discard marshal/grey; banned jester; king_deck 3; king_spent maid,guard
         > play jester/grey
 
-* A **player section** is ``COLOUR[*] [SCORE] [HAND] [| DISPLAY] [played N] [tally N]``: the
+* A **player section** is ``COLOUR[*] [SCORE] [HAND] [| DISPLAY] [played N] [tally N] [mark COLOUR]``: the
   player sections in seat order are the scenario's ``players``; ``*`` marks the player to
   move (``to_move``, exactly one); ``SCORE`` is 0 if left out; ``HAND`` and ``DISPLAY`` are
   cards in the card notation (``role/colour``), separated by commas or spaces; ``played``
-  and ``tally`` as in a scenario file (default: the display's size, 0).
+  and ``tally`` as in a scenario file (default: the display's size, 0); ``mark`` the
+  player's character card under a rule module (a scenario file's ``marks``).
 * Every other section is ``KEY VALUE`` with a key of a scenario file: ``round N``,
   ``deck N | CARDS | -``, ``discard CARDS``, ``banned ROLE``, ``king_deck N | ROLES | -``,
   ``king_spent ROLES``, ``rulesets RULESET,...``; ``-`` is an empty list (``deck -``: a
@@ -51,7 +52,7 @@ FILE = "<position>"
 #: The keys of the sections after the players, in the order :func:`format_position` writes them.
 KEYS = ("round", "deck", "discard", "banned", "king_deck", "king_spent", "rulesets")
 #: The keys inside a player section.
-PLAYER_KEYS = ("played", "tally")
+PLAYER_KEYS = ("played", "tally", "mark")
 #: An empty list (``deck -``: the draw deck is known to be empty).
 EMPTY = "-"
 
@@ -213,11 +214,17 @@ class _Reader:
             key = word.lower()
             if key not in PLAYER_KEYS:
                 raise self.fail(col, f"{word!r} in {name}'s section: after the hand and display come only "
-                                     + " and ".join(f"'{k} N'" for k in PLAYER_KEYS))
-            if key in self.data and name in self.data[key]:
+                                     "'played N', 'tally N' and 'mark COLOUR'")
+            field = "marks" if key == "mark" else key
+            if field in self.data and name in self.data[field]:
                 raise self.fail(col, f"{key} is given twice for {name}")
             rest = toks[i + 1:i + 2]
-            self.put((key, name), rest[0][1] if rest else col, self.number(key, rest, col + len(word)))
+            if key == "mark":  # a rule module's character card, named by its colour
+                if not rest or rest[0][0] in ("*", "|"):
+                    raise self.fail(col + len(word), f"mark needs a colour (the character card {name} holds)")
+                self.put(("marks", name), rest[0][1], rest[0][0])
+            else:
+                self.put((key, name), rest[0][1] if rest else col, self.number(key, rest, col + len(word)))
             i += 2
 
     def keyed(self, key: str, words: list[tuple[str, int]], column: int) -> None:
@@ -295,6 +302,8 @@ def format_position(scenario: Scenario, spec: Spec) -> str:
             bits += ["played", str(scenario.played[s])]
         if scenario.tally[s]:
             bits += ["tally", str(scenario.tally[s])]
+        if scenario.marks:
+            bits += ["mark", cards.colours[scenario.marks[s]]]
         parts.append(" ".join(bits))
     if scenario.round != 1:
         parts.append(f"round {scenario.round}")

@@ -108,7 +108,8 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
     hidden)), ``open_hands``, ``shown`` (``index``, ``round``, ``player``, ``cards``, ``event``,
     ``lasts``), ``placed`` (the cards the player remembers outside the draw deck, see
     :func:`placed_dict`), ``decision`` (``kind``, ``player``, ``partner``, ``count``,
-    ``given``, ``hidden``), ``legal_actions`` and ``open_points``."""
+    ``given``, ``hidden``), ``legal_actions``, ``open_points``, and ``marks`` (colour ->
+    character card colour) where a rule module dealt them."""
     name = game.colour_name
     fc = game.cards.format_card
     d = obs.decision
@@ -128,6 +129,8 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
                      "hidden": list(d.hidden)},
         "legal_actions": [format_action(game, a) for a in obs.legal_actions],
         "open_points": list(obs.open_points),
+        # a rule module's character cards, face up (only where one dealt them)
+        **({"marks": {name(s): game.cards.colours[m] for s, m in enumerate(obs.marks)}} if obs.marks else {}),
     }
 
 
@@ -148,6 +151,9 @@ def view_lines(game: Game, obs: Observation) -> list[str]:
         f"{z.zone} {z.count}" + (f" [{', '.join(_zone_cards(game, z.zone, z.cards) or [])}]"
                                  if z.cards is not None and z.cards else "")
         for z in table))
+    if obs.marks:
+        lines.append("  character cards: " + ", ".join(f"{name(s)} {game.cards.colours[m]}"
+                                                      for s, m in enumerate(obs.marks)))
     for s, cards in obs.open_hands:
         lines.append(f"  {name(s)}'s hand is open to {name(obs.player)}: [{fc(cards)}]")
     for p in obs.placed:

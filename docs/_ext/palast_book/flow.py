@@ -7,7 +7,8 @@ diamonds. :func:`declared_edges` reads them; :class:`TurnDiagramDirective` draws
 ``sphinx.ext.graphviz``.
 
 Engine runs only check the declarations: :func:`explore` plays seeded games from real deals
-under every ruleset and player count and records which decision follows which, and
+under every ruleset (and every named house ruleset that switches a rule module on) and
+player count and records which decision follows which, and
 :func:`check` warns (failing the ``-W`` build) if the engine makes a move the flow does not
 declare, never reaches a declared decision, or never takes a step of a role's declared order.
 """
@@ -57,8 +58,15 @@ def explore(spec: Spec, games: int) -> Flow:
 
     :returns: the :class:`Flow`.
     """
+    from palast.formats.house import resolve_all
+    from palast.spec.modules import modules_in_play
+
+    # the spec's rulesets, and for each rule module the named house rulesets that switch it on
+    modular = [h for h, entry in spec.house_rulesets.items()
+               if modules_in_play(spec, lambda p, e=entry: dict(e.get("readings") or {}).get(p))]
+    spec = resolve_all(spec, modular)
     flow = Flow()
-    for ruleset in spec.rulesets:
+    for ruleset in [*(r for r in spec.rulesets if r not in modular), *modular]:
         for n in range(spec.min_players, spec.max_players + 1):
             game = Game(spec, ruleset, list(spec.player_colours[:n]))
             for seed in range(games):
@@ -176,7 +184,10 @@ def check(spec: Spec, flow: Flow) -> list[str]:
     fl = spec.flow
     problems = [f"the engine moved from {a!r} to {b!r}, which the declared flow does not allow"
                 for a, b in sorted(flow.pairs - fl.pairs())]
-    problems += [f"the declared decision {name!r} was never reached" for name in fl.decisions if name not in flow.kinds]
+    # a decision no rule waits for (one only a rule module would open, with none declared) is not expected
+    waits = Game(spec, spec.default_ruleset, list(spec.player_colours[:spec.min_players])).runner.waits
+    problems += [f"the declared decision {name!r} was never reached" for name, d in fl.decisions.items()
+                 if name not in flow.kinds and (name in waits or d.terminal)]
     for d in fl.decisions.values():
         for t in d.then:
             if d.role and t in fl.decisions and fl.decisions[t].role == d.role and (d.name, t) not in flow.pairs:

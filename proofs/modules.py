@@ -1,0 +1,108 @@
+"""Obligations of the rule modules (``spec/modules/``): every invariant a module declares
+broken (``breaks``) is shown broken by the engine, by replaying the ruling the module names
+for it.
+
+A module's rules are not in the proofs' Z3 model, which is the base game's transition
+(:mod:`proofs.transition`), so nothing here proves an invariant with a module in play;
+what this family checks is that each declared break is real: under a ruleset that
+switches the module on, the ruling's position and action (played without check mode)
+make the invariant false after the action (for a step invariant: about that action) while
+it held before. A declared break that the witness does not show fails (``no-such-state``),
+so a module cannot excuse an invariant it does not break. :func:`not_proved` lists the
+invariants a module leaves standing, which ``palast prove`` reports as not proved with it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from palast.engine import Game
+from palast.errors import IllegalActionError, InputError
+from palast.formats.house import resolve
+from palast.formats.notation import parse_action
+from palast.invariants.declared import failure
+from palast.query.rulings import load_ruling, rulings_dir
+from palast.spec.load import Spec
+from palast.spec.modules import Module
+from proofs.obligation import Obligation, Options, Outcome
+
+FAMILY = "modules"
+#: The prefix of this family's obligation names: ``module:MODULE:INVARIANT``.
+PREFIX = "module:"
+
+
+def ruleset_of(spec: Spec, m: Module) -> str | None:
+    """A ruleset that switches module ``m`` on: one of the spec's rulesets that reads its
+    switch point as its switch reading, else the first named house ruleset whose readings
+    do; ``None`` when no ruleset does."""
+    for rs in spec.rulesets:
+        if spec.reading(rs, m.point) == m.reading:
+            return rs
+    for hid, entry in spec.house_rulesets.items():
+        if dict(entry.get("readings") or {}).get(m.point) == m.reading:
+            return hid
+    return None
+
+
+def check_break(spec: Spec, module: str, invariant: str) -> Outcome:
+    """Replay the witness ruling of ``module``'s break of ``invariant`` under a ruleset that
+    switches the module on.
+
+    :returns: ``counterexample`` when the invariant held before the ruling's action and is
+        false after it; ``no-such-state`` when the witness does not break it; ``error`` when
+        no ruleset switches the module on or the witness cannot be replayed.
+    """
+    m = spec.modules[module]
+    b = next(x for x in m.breaks if x.invariant == invariant)
+    ruleset = ruleset_of(spec, m)
+    if ruleset is None:
+        return Outcome("error", f"no ruleset reads {m.point} as {m.reading}, so module {module} is never in play")
+    rel = f"spec/rulings/{b.witness}.yaml"
+    try:
+        rspec = resolve(spec, ruleset, None)
+        ruling = load_ruling(rulings_dir(spec) / f"{b.witness}.yaml", rspec)
+        if ruling.action is None:
+            return Outcome("error", f"{rel} asks about no action")
+        game = Game(rspec, ruleset, ruling.scenario.players)
+        before, _ = ruling.scenario.position(game)
+        after = game.apply(before, parse_action(game, ruling.action)).state
+    except (InputError, IllegalActionError) as exc:
+        return Outcome("error", f"{rel} cannot be replayed under {ruleset}: {exc}", (rel,))
+    step = spec.invariants[invariant].kind == "step"
+    if step:
+        why = failure(game, invariant, after, before)
+        held = True
+    else:
+        why = failure(game, invariant, after)
+        held = failure(game, invariant, before) is None
+    if why is None or not held:
+        said = "holds after" if why is None else "is false already before"
+        return Outcome("no-such-state", f"{invariant} {said} {ruling.action} in {rel} under {ruleset}: the module's "
+                                        "declared break is not shown", (rel,))
+    return Outcome("counterexample", f"under {ruleset}, {ruling.action} in {rel}: {why}", (rel,))
+
+
+def not_proved(spec: Spec, m: Module) -> list[str]:
+    """The invariants module ``m`` does not declare broken: they may hold with it, but the
+    proofs' model has no module, so none is proved with it."""
+    broken = {b.invariant for b in m.breaks}
+    return [i for i in spec.invariants if i not in broken]
+
+
+def obligations(spec: Spec) -> list[Obligation]:
+    """One obligation per invariant each module declares broken, under a ruleset that
+    switches the module on (or the default ruleset, where none does: the obligation then
+    ends in ``error``)."""
+    out: list[Obligation] = []
+    for m in spec.modules.values():
+        ruleset = ruleset_of(spec, m) or spec.default_ruleset
+        for b in m.breaks:
+            out.append(Obligation(
+                f"{PREFIX}{m.id}:{b.invariant}", ruleset, "counterexample",
+                f"with module {m.id} in play, {b.invariant} does not hold: the ruling {b.witness} breaks it",
+                partial(_run, module=m.id, invariant=b.invariant), FAMILY, (), cost=0.1))
+    return out
+
+
+def _run(spec: Spec, opts: Options, module: str, invariant: str) -> Outcome:
+    return check_break(spec, module, invariant)
