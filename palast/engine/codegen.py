@@ -32,13 +32,15 @@ from palast.lang.compiler import shared_source
 from palast.lang.primitives import PRIMITIVES, RUNTIME
 from palast.lang.statements import TARGET_FIELDS, Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
+from palast.spec.code_cache import compiled
 
 
 @cache
 def _code(text: str, label: str) -> CodeType:
     """The code object of generated ``text``, compiled once per text (the games of one spec
-    generate the same text for a step or a chain compiled in the same order)."""
-    return compile(text, f"<palast rules: {label}>", "exec")
+    generate the same text for a step or a chain compiled in the same order), and kept on
+    disk between runs (:mod:`palast.spec.code_cache`)."""
+    return compiled(text, f"<palast rules: {label}>")
 
 
 #: the fields of a decision that hold cards or actions: their values are too many to keep a

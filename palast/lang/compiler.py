@@ -376,8 +376,10 @@ class Compiler:
 def _compiled(source: str) -> CodeType:
     """The code object of generated ``source``, compiled once per text: every game of a spec
     writes the same source for its declarations (the game's constants are in the namespace
-    it runs in, not in the text)."""
-    return compile(source, "<palast rule declarations>", "exec")
+    it runs in, not in the text), and kept on disk between runs (:mod:`palast.spec.code_cache`)."""
+    from palast.spec.code_cache import compiled
+
+    return compiled(source, "<palast rule declarations>")
 
 
 #: The kinds of value (see :mod:`palast.lang.primitives`); ``any`` matches every kind.

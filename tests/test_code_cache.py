@@ -1,0 +1,95 @@
+"""The disk cache of compiled generated code (:mod:`palast.spec.code_cache`): a stale or
+corrupt entry is ignored, another text gets another key, and the games built from cached
+code behave as freshly compiled ones."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import pytest
+
+from palast.spec import code_cache
+
+SOURCE = "def f(x):\n    return x + 1\n"
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _run(code: object) -> int:
+    ns: dict[str, object] = {}
+    exec(code, ns)
+    return ns["f"](1)  # type: ignore[operator, no-any-return]
+
+
+def test_compiled_code_is_kept_and_read_back() -> None:
+    key = code_cache.code_key(SOURCE, "<t>")
+    assert code_cache.load_code(key) is None
+    assert _run(code_cache.compiled(SOURCE, "<t>")) == 2
+    kept = code_cache.load_code(key)
+    assert kept is not None and _run(kept) == 2
+
+
+def test_another_text_or_label_gets_another_key() -> None:
+    key = code_cache.code_key(SOURCE, "<t>")
+    assert code_cache.code_key(SOURCE.replace("1", "2"), "<t>") != key
+    assert code_cache.code_key(SOURCE, "<u>") != key
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", b"0" * 64 + b"\n" + marshal.dumps(1), b"KEY",
+                                     b"KEY\n" + marshal.dumps({"not": "code"}),
+                                     b"KEY\n" + marshal.dumps(compile("1", "x", "eval"))[:-5]])
+def test_a_corrupt_or_stale_entry_is_ignored(content: bytes) -> None:
+    key = code_cache.code_key(SOURCE, "<t>")
+    folder = code_cache.code_dir()
+    folder.mkdir(parents=True)
+    (folder / f"{key}.marshal").write_bytes(content.replace(b"KEY", key.encode()))
+    assert code_cache.load_code(key) is None
+    assert _run(code_cache.compiled(SOURCE, "<t>")) == 2  # compiled again, and kept anew
+    assert code_cache.load_code(key) is not None
+
+
+def test_an_entry_under_another_key_is_not_taken() -> None:
+    other = code_cache.code_key("def f(x):\n    return 0\n", "<t>")
+    code_cache.compiled("def f(x):\n    return 0\n", "<t>")
+    key = code_cache.code_key(SOURCE, "<t>")
+    (code_cache.code_dir() / f"{other}.marshal").rename(code_cache.code_dir() / f"{key}.marshal")
+    assert code_cache.load_code(key) is None
+    assert _run(code_cache.compiled(SOURCE, "<t>")) == 2
+
+
+def test_an_unwritable_cache_directory_only_means_compiling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(blocker))
+    assert _run(code_cache.compiled(SOURCE, "<t>")) == 2
+
+
+def test_the_oldest_entries_are_pruned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(code_cache, "LIMIT", 4)
+    for i in range(5):
+        code_cache.compiled(f"X = {i}\n", "<t>")
+    assert len(list(code_cache.code_dir().glob("*.marshal"))) <= 4
+
+
+def test_a_game_from_cached_code_answers_as_a_fresh_one() -> None:
+    from palast.engine.codegen import _code
+    from palast.formats.scenario import load_scenario
+    from palast.lang.compiler import _compiled
+    from palast.query.ask import ask
+    from palast.spec.load import cached_spec
+
+    spec = cached_spec(None, False)
+    example = Path(__file__).resolve().parent.parent / "examples" / "guard-alone.yaml"
+    sc = load_scenario(example, spec)
+    _code.cache_clear()
+    _compiled.cache_clear()
+    fresh = ask(spec, sc)
+    assert list(code_cache.code_dir().glob("*.marshal"))
+    _code.cache_clear()
+    _compiled.cache_clear()
+    assert ask(spec, sc) == fresh
