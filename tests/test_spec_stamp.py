@@ -117,3 +117,16 @@ def test_the_stamp_covers_all_the_validating_code() -> None:
     hashed = set(validator_files())
     missing = sorted(m for m in runs if mods[m].resolve() not in hashed)
     assert not missing, f"palast.spec.stamp.VALIDATORS leaves out {missing}"
+
+
+def test_the_data_of_a_few_specs_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several checkouts share the cache directory: the data of the newest few specs stays,
+    older data goes."""
+    from palast.spec import stamp
+
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    for i in range(stamp.KEEP_DATA + 2):
+        stamp.save_documents(f"{i:064x}", {"game.yaml": {"n": i}})
+    kept = sorted(p.name for p in (tmp_path / "cache").glob("spec-data-*.marshal"))
+    assert len(kept) == stamp.KEEP_DATA
+    assert stamp.load_documents(f"{stamp.KEEP_DATA + 1:064x}") == {"game.yaml": {"n": stamp.KEEP_DATA + 1}}

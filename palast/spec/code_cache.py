@@ -20,7 +20,6 @@ import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType
 
@@ -64,6 +63,8 @@ def load_code(key: str) -> CodeType | None:
 def save_code(key: str, code: CodeType) -> None:
     """Keep ``code`` under ``key`` (atomically; silently not at all when the cache
     directory cannot be written)."""
+    import tempfile  # only when writing
+
     folder = code_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)

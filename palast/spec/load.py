@@ -22,7 +22,6 @@ from palast.spec.flow import Flow, flow_problems, parse_flow
 from palast.spec.house_rulesets import house_problems, read_house_rulesets
 from palast.spec.modules import Module, module_files, module_problems, read_modules, rule_entries
 from palast.spec.schemas import schema_errors
-from palast.spec.sources import check_sources
 from palast.spec.visibility import Visibility, parse_visibility, visibility_problems
 from palast.spec.yamlio import Document, read_yaml
 
@@ -479,6 +478,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     """
     from palast.engine.params import PARAMETERS
     from palast.spec.register import clause_refs, register_problems, ruling_reference_problems
+    from palast.spec.sources import check_sources
 
     problems: list[str] = []
     docs = spec.documents

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: module :func:`palast.spec.load.load_spec` runs, which ``tests/test_spec_stamp.py`` checks.
 VALIDATORS = ("errors.py", "spec/*.py", "lang/*.py", "invariants/*.py", "engine/params.py", "engine/events.py",
               "engine/state.py")
+
+
+#: The parsed data of this many specs is kept (the newest ones, see :func:`save_documents`).
+KEEP_DATA = 4
 
 
 def validator_files() -> list[Path]:
@@ -73,6 +76,8 @@ def is_stamped(key: str) -> bool:
 def stamp(key: str) -> None:
     """Note that the spec with this key passed validation (atomically; silently not at
     all when the cache directory cannot be written)."""
+    import tempfile  # only when writing (palast ask reads)
+
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -85,7 +90,10 @@ def stamp(key: str) -> None:
 
 def save_documents(key: str, data: dict[str, Any]) -> None:
     """Keep ``data`` (spec file name -> its parsed YAML) beside the stamp ``key``
-    (atomically; silently not at all when the cache directory cannot be written)."""
+    (atomically; silently not at all when the cache directory cannot be written), and
+    the data of at most :data:`KEEP_DATA` specs in all."""
+    import tempfile  # only when writing (palast ask reads)
+
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -94,9 +102,12 @@ def save_documents(key: str, data: dict[str, Any]) -> None:
             marshal.dump(data, fh)
         target = folder / f"spec-data-{key}.marshal"
         os.replace(tmp, target)
-        for old in folder.glob("spec-data-*.marshal"):  # the data of specs since changed
-            if old != target:
-                old.unlink(missing_ok=True)
+        # the data of specs since changed, but for the newest few (checkouts of other
+        # branches share this directory, and would otherwise evict each other's data)
+        others = sorted((p for p in folder.glob("spec-data-*.marshal") if p != target),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[KEEP_DATA - 1:]:
+            old.unlink(missing_ok=True)
     except (OSError, ValueError):
         pass
 
