@@ -8,7 +8,6 @@ the rule and clause ids it rests on. Every number and every ruleset difference c
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, Decision
 from palast.errors import IllegalActionError
 
 if TYPE_CHECKING:
+    import random
+
     from palast.engine.views import Observation
 
 K = DecisionKind

@@ -7,7 +7,6 @@ by group of rulesets that answer alike, wrapped to a width.
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from typing import Any
 
@@ -364,7 +363,10 @@ def render_grouped(answer: dict[str, Any], *, clauses: bool = True, width: int |
     whether the actions are legal. Lines are wrapped to ``width`` columns (default: the
     terminal's), continuation lines indented.
     """
-    width = width or shutil.get_terminal_size().columns
+    if not width:
+        import shutil  # only for the terminal's width
+
+        width = shutil.get_terminal_size().columns
     results = answer["rulesets"]
     names = list(results)
     lines: list[str] = [f"== {answer.get('title') or answer['scenario']}"]

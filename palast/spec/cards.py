@@ -16,7 +16,6 @@ form of a name for comparing names as text.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -174,6 +173,8 @@ def _unknown(what: str, given: str, allowed: list[str], known: list[str],
              meaning: dict[str, str] | None = None) -> str:
     """``unknown role 'x'; did you mean 'y'? (known: ...)``; an alias suggested is followed
     by the id it stands for (``'hofnarr' (the jester)``)."""
+    import difflib  # only for a message
+
     close = difflib.get_close_matches(given.strip().lower(), known, n=1, cutoff=0.6)
     hint = ""
     if close:

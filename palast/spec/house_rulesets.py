@@ -10,7 +10,6 @@ still means the spec's own rulesets.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,8 @@ def read_house_rulesets(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]
 
 
 def _hint(word: str, known: Sequence[str]) -> str:
+    import difflib  # only for a message
+
     close = difflib.get_close_matches(word, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
