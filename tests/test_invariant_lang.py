@@ -173,6 +173,9 @@ class _StepTerms:
         before, after = ZState.fresh(lay, "b"), ZState.fresh(lay, "s")
         self.terms = {prop: z3_declared(after, prop, before) for prop in props}
         src = [zs.f[name] for zs in (before, after) for name, _ in self.names]
+        #: the terms the array below points to: a ctypes array of ASTs owns none of them, so
+        #: a field no invariant reads would be freed by Z3 with ``before`` and ``after``
+        self.fields = src
         self.src = (z3.Ast * len(src))(*[x.as_ast() for x in src])
         self.values: dict[tuple[bool, int], z3.ExprRef] = {}  # by (is it a Boolean, value): True == 1
 

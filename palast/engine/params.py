@@ -47,9 +47,8 @@ def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
     point without one that a logic block's ``readings`` names is a parameter of its own
     name, implemented by the declarations alone (so a new reading needs no engine code).
     """
-    got = _TABLES.get(id(spec))
-    if got is not None and got[0] is spec:  # every game of a spec builds the same table
-        return dict(got[1])
+    if _LAST and _LAST[0][0] is spec:  # every game of a spec builds the same table
+        return dict(_LAST[0][1])
     from palast.lang.logic import declared_readings
 
     declared = declared_readings(spec)
@@ -59,14 +58,12 @@ def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
             table[vp.parameter] = (vp.id, PARAMETERS.get(vp.parameter, frozenset()) | declared.get(vp.id, frozenset()))
         elif vp.id in declared:
             table[vp.id] = (vp.id, declared[vp.id])
-    if len(_TABLES) >= 8:  # tests load many specs: keep the latest few
-        _TABLES.pop(next(iter(_TABLES)))
-    _TABLES[id(spec)] = (spec, table)
+    _LAST[:] = [(spec, table)]
     return dict(table)
 
 
-#: id of a spec -> (the spec, its parameter table); the spec is kept so its id is not reused
-_TABLES: dict[int, tuple[Any, dict[str, tuple[str, frozenset[str]]]]] = {}
+#: the spec whose parameter table was built last, with the table
+_LAST: list[tuple[Any, dict[str, tuple[str, frozenset[str]]]]] = []
 
 
 class ConsultLog(dict[str, Setting]):
