@@ -257,6 +257,39 @@ def _reads_old(node: Node) -> bool:
 
 
 def shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
+    """:func:`_shared_source`, written once per node, parameters and constants (see :func:`_remembered`)."""
+    return _remembered("shared", node, params, constants, _shared_source)
+
+
+#: (kind of source, id of a node, its parameters, the constants) -> (the node, its Python
+#: source); the node is kept so that its id is not reused while the entry stands
+_SOURCES: dict[tuple[object, ...], tuple[Node, str]] = {}
+#: entries kept at most (then all are dropped: the next game writes them again)
+_SOURCES_LIMIT = 20000
+
+
+def _remembered(kind: str, node: Node, params: Mapping[str, str], constants: Mapping[str, int],
+                make: Callable[[Node, Mapping[str, str], Mapping[str, int]], str]) -> str:
+    """``make(node, params, constants)``, computed once for the same node object,
+    parameters and constants: the games of one spec (one per ruleset asked) compile the
+    same declarations. The source is the same as written anew but for the numbers of the
+    names it binds itself (``_h1``, ``_s1``: lambda parameters, distinct from every name in
+    ``params``), so the code computes the same."""
+    key = (kind, id(node), tuple(params.items()), tuple(constants.items()))
+    try:
+        got = _SOURCES.get(key)
+    except TypeError:  # a constant that cannot be a key
+        return make(node, params, constants)
+    if got is not None and got[0] is node:
+        return got[1]
+    src = make(node, params, constants)
+    if len(_SOURCES) >= _SOURCES_LIMIT:
+        _SOURCES.clear()
+    _SOURCES[key] = (node, src)
+    return src
+
+
+def _shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
     """As :func:`python_source`, with each part that builds a collection, reads no bound
     variable and occurs more than once computed once, before the whole expression (the
     same value, fewer steps: a fast path). Parts that must not be computed early
@@ -329,7 +362,7 @@ class Compiler:
             :meth:`build` (so callers can keep the slot before the code exists).
         """
         py = {p: f"v_{p}" for p in params}
-        body = python_source(node, py, self._names)
+        body = _remembered("plain", node, py, self._names, python_source)
         i = len(self._slots)
         head = ", ".join(["D", *(["B"] if step else []), *py.values()])
         self._lines.append(f"def _f{i}({head}):\n    return {body}\n")
@@ -339,7 +372,7 @@ class Compiler:
 
     def expression(self, node: Node, params: Mapping[str, str]) -> str:
         """The Python source of ``node`` with ``params`` (rule-language name -> Python name)."""
-        return python_source(node, params, self._names)
+        return _remembered("plain", node, params, self._names, python_source)
 
     def add_function(self, name: str, source: str, refs: Mapping[str, Any]) -> list[Callable[..., Any]]:
         """Queue the generated function ``name`` (its whole ``source``, built from
