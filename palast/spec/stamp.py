@@ -127,14 +127,20 @@ def load_documents(key: str) -> dict[str, Any] | None:
 def _plain(value: Any) -> bool:
     """True if ``value`` holds only what YAML gives: dicts, lists, text, numbers, booleans,
     ``None`` (no code objects, sets or bytes)."""
+    # exact types: marshal gives no subclasses (bool, a subclass of int, is listed itself)
     stack = [value]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-        elif not (v is None or isinstance(v, (str, int, float))):
+        v = pop()
+        t = type(v)
+        if t is dict:
+            extend(v.keys())
+            extend(v.values())
+        elif t is list:
+            extend(v)
+        elif t not in _SCALARS:
             return False
     return True
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
