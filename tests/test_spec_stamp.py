@@ -130,3 +130,36 @@ def test_the_data_of_a_few_specs_is_kept(tmp_path: Path, monkeypatch: pytest.Mon
     kept = sorted(p.name for p in (tmp_path / "cache").glob("spec-data-*.marshal"))
     assert len(kept) == stamp.KEEP_DATA
     assert stamp.load_documents(f"{stamp.KEEP_DATA + 1:064x}") == {"game.yaml": {"n": stamp.KEEP_DATA + 1}}
+
+
+def test_a_scenario_that_passed_its_schema_is_not_validated_again(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario whose data passed the schema is stamped; the same data is trusted after,
+    other data is validated, and a scenario that fails its schema is never stamped."""
+    import palast.spec.schemas as schemas
+    from palast.errors import ScenarioError
+    from palast.formats.scenario import parse_scenario
+    from palast.spec.load import cached_spec
+
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    spec = cached_spec(str(ROOT / "spec"), rulings=False)
+    calls: list[object] = []
+    real = schemas.schema_errors
+
+    def counting(*args: object, **kwargs: object) -> list[str]:
+        calls.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(schemas, "schema_errors", counting)
+    text = "players: [red, blue, green]\nto_move: red\nhands: {red: [maid/red]}\n"
+    parse_scenario(text, spec)
+    assert len(calls) == 1 and len(list((tmp_path / "cache").glob("input-valid-*"))) == 1
+    parse_scenario(text, spec)
+    assert len(calls) == 1, "the same scenario data was validated again"
+    parse_scenario(text.replace("maid/red", "guard/red"), spec)
+    assert len(calls) == 2, "other scenario data was trusted"
+    bad = text + "scores: {red: many}\n"
+    for _ in range(2):
+        with pytest.raises(ScenarioError, match="scores"):
+            parse_scenario(bad, spec)
+    assert len(calls) == 4 and len(list((tmp_path / "cache").glob("input-valid-*"))) == 2

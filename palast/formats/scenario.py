@@ -162,11 +162,29 @@ class Scenario:
 
 
 def _schema_problems(doc: Document, spec: Spec, base: tuple[PathPart, ...]) -> list[str]:
-    """The schema's problems with the scenario at ``base`` in ``doc``, each as ``place: problem``."""
+    """The schema's problems with the scenario at ``base`` in ``doc``, each as ``place: problem``.
+
+    A scenario whose very data passed the same schemas and validating code before is not
+    validated again (:func:`palast.spec.stamp.input_key`, as the spec's own stamp).
+    """
+    from palast.spec import stamp
+
+    data: Any = doc.data
+    for k in base:
+        if isinstance(data, list) and isinstance(k, int):
+            data = data[k]
+        else:
+            data = data.get(k) if isinstance(data, dict) else None
+    key = stamp.input_key("scenario", data, spec.root / "schema")
+    if key is not None and stamp.input_is_valid(key):
+        return []
     from palast.spec.schemas import schema_errors
 
-    return [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
-            for p in schema_errors(doc, spec.root / "schema", "scenario.schema.json", base)]
+    out = [p.split(": ", 1)[1] if p.startswith(doc.file + ": ") else p
+           for p in schema_errors(doc, spec.root / "schema", "scenario.schema.json", base)]
+    if not out and key is not None:
+        stamp.mark_input_valid(key)
+    return out
 
 
 def load_scenario(path: Path | str, spec: Spec) -> Scenario:

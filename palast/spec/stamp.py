@@ -88,6 +88,45 @@ def stamp(key: str) -> None:
         pass
 
 
+#: The most stamps of valid input files (scenarios) kept; beyond it the older half goes.
+KEEP_INPUT_STAMPS = 1000
+
+
+def input_key(kind: str, data: Any, schema_dir: Path) -> str | None:
+    """The SHA-256 (hex) naming the stamp of a schema validation of one input document of
+    ``kind`` (``scenario``): its parsed ``data`` (as Python writes it out), every schema in
+    ``schema_dir`` and the validating code. ``None`` when a file cannot be read."""
+    h = hashlib.sha256(f"input\0{kind}\0".encode())
+    h.update(repr(data).encode())
+    try:
+        for path in [*sorted(schema_dir.glob("*.json")), *validator_files()]:
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def input_is_valid(key: str) -> bool:
+    """True if an input document with this key (:func:`input_key`) passed its schema before."""
+    return (cache_dir() / f"input-valid-{key}").is_file()
+
+
+def mark_input_valid(key: str) -> None:
+    """Note that the input document with this key passed its schema (silently not at all when
+    the cache directory cannot be written), keeping at most :data:`KEEP_INPUT_STAMPS`."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"input-valid-{key}").touch()
+        stamps = list(folder.glob("input-valid-*"))
+        if len(stamps) > KEEP_INPUT_STAMPS:
+            stamps.sort(key=lambda p: p.stat().st_mtime)
+            for old in stamps[:len(stamps) // 2]:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def save_documents(key: str, data: dict[str, Any]) -> None:
     """Keep ``data`` (spec file name -> its parsed YAML) beside the stamp ``key``
     (atomically; silently not at all when the cache directory cannot be written), and
