@@ -83,6 +83,10 @@ def test_compiled_expressions_compute_on_a_position() -> None:
     ("        player-who-played:\n", "        player-who-payed:\n", "player-who-played"),
     ("exception_of: turn.next.neutral", "exception_of: turn.next.nope",
      "is no rule with statements of step next-player"),
+    # a rule that bends an exception of itself: reported, not followed round and round
+    ("      step: turn\n      let:\n        playable: distinct(hand(actor))",
+     "      step: turn\n      exception_of: king.jester\n      let:\n        playable: distinct(hand(actor))",
+     "the rules bent by exception_of lead back to"),
 ])
 def test_spec_check_reports_a_broken_declaration_at_its_place(tmp_path: Path, find: str, replace: str,
                                                               reported: str) -> None:

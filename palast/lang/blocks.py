@@ -521,6 +521,10 @@ def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
         chain: list[DoRule] = []
         x: DoRule | None = r
         while x is not None:
+            if x in chain:
+                ctx.report(("exception_of",), "the rules bent by exception_of lead back to "
+                                              f"{x.rule}: " + " -> ".join(y.rule for y in reversed(chain)))
+                break
             chain.insert(0, x)
             x = rules.get(x.exception_of) if x.exception_of else None
         env: dict[str, str] = {}
