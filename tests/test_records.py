@@ -342,7 +342,8 @@ def test_action_of_the_wrong_kind_says_what_is_due(spec: Spec) -> None:
                 game.apply(state, action)
             msg = info.value.message
             assert msg.startswith(f"a {VERB[expected]} is due, not a {VERB[type(action)]}: "), (kind, msg)
-            assert info.value.clauses == spec.rule_clauses(rule, game.ruleset) and info.value.clauses, (kind, msg)
+            assert info.value.clauses == game.spec.rule_clauses(rule, game.ruleset) and info.value.clauses, \
+                (kind, msg)
 
 
 def test_replay_names_the_draw_that_is_due(spec: Spec, tmp_path: Path) -> None:

@@ -43,7 +43,6 @@ K = DecisionKind
 EXCLUDED: dict[str, str] = {
     "A.theme": "story only (the king's suspicion of courtiers); states no rule of play",
     "B.review": "the blogger's opinion of the game; states no rule",
-    "B.fan": "an unofficial fan expansion (character cards bending Jester rules); palast does not model it",
 }
 
 #: Clauses the engine implements but no event cites: the rule acts at setup, between
@@ -934,3 +933,19 @@ def test_B_king(spec: Spec) -> None:
         assert cites(line, "action_muted", "B.king").role == role(game, "maid")
         assert line.state.decision.kind is K.PLAY, "no discard"
     _banned_jester(spec, "B.king")
+
+
+def test_B_fan(spec: Spec) -> None:
+    """B.fan: five character cards, one drawn at random for each player, each bending a rule
+    for a Jester (the rule module spec/modules/fan.yaml; tests/test_modules.py and the rulings
+    fan-* check each card). Under the house ruleset fan the game begins with the chance deal
+    of the cards, every way of giving three players one card each equally likely (5 x 4 x 3)."""
+    from palast.formats.house import resolve_all
+
+    fan = resolve_all(spec, ["fan"])
+    game = make_game(fan, "fan", 3)
+    start = game.initial_state()
+    assert start.decision.kind is DecisionKind.MARKS
+    outcomes = game.chance_outcomes(start)
+    assert len(outcomes) == 60 and {p for _, p in outcomes} == {Fraction(1, 60)}
+    assert make_game(spec, "reference", 3).initial_state().decision.kind is DecisionKind.DEAL

@@ -87,17 +87,32 @@ class MachineConfig:
         return "; ".join(parts)
 
 
+def module_points() -> set[str]:
+    """The variation points only rule modules' rules read (spec/modules/): the machines play
+    the base game, and tests/test_modules.py plays the modules under their readings."""
+    s = spec()
+    module_rules = {r for m in s.modules.values() for r in m.rules}
+    users: dict[str, set[str]] = {}
+    for rule in s.rules.values():
+        for point in rule.variation_points:
+            users.setdefault(point, set()).add(rule.id)
+    return {point for point, rules in users.items() if rules <= module_rules}
+
+
 def spec_readings() -> set[tuple[str, str]]:
-    """Every (variation point, reading) pair the spec declares for a point with a parameter."""
+    """Every (variation point, reading) pair the spec declares for a point with a parameter
+    (but the points of rule modules, :func:`module_points`)."""
+    skip = module_points()
     return {(vp.id, r.id) for vp in spec().variation_points.values() if vp.parameter is not None
-            for r in vp.readings}
+            and vp.id not in skip for r in vp.readings}
 
 
 def synthetic_overrides() -> list[tuple[str, str]]:
     """(parameter, reading) for every reading the reference ruleset does not pick."""
     out: list[tuple[str, str]] = []
+    skip = module_points()
     for vp in spec().variation_points.values():
-        if vp.parameter is None:
+        if vp.parameter is None or vp.id in skip:
             continue
         chosen = vp.choices[BASE]
         out.extend((vp.parameter, r.id) for r in vp.readings if r.id != chosen)

@@ -1,0 +1,129 @@
+"""Rule modules (``spec/modules/``, :mod:`palast.spec.modules`) and the fan expansion module
+that source B describes (B.fan): loading, the errors a broken module file gives, the chance
+deal of character cards with exact probabilities, the notation of the two module decisions,
+and that the module's rules apply only under a ruleset that switches it on."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import perm
+from pathlib import Path
+
+import pytest
+
+from palast.engine import Choice, Game, Marks
+from palast.engine.state import DecisionKind
+from palast.errors import SpecError
+from palast.formats.house import resolve_all
+from palast.formats.notation import format_action, parse_action
+from palast.formats.scenario import parse_scenario
+from palast.spec.load import Spec, cached_spec, load_spec
+from tests.spec_copy import edited_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def spec() -> Spec:
+    return resolve_all(cached_spec(str(ROOT / "spec"), rulings=False), ["fan", "fan-b"])
+
+
+def test_the_fan_module_is_loaded_with_its_rules_and_switch(spec: Spec) -> None:
+    """The module file declares the five character cards' rules and the dealing rule; the
+    Healer's rule is one of the Jester's role rules."""
+    m = spec.modules["fan"]
+    assert (m.point, m.reading) == ("fan-expansion", "on")
+    assert set(m.rules) == {"fan.characters", "fan.ranger", "fan.orc", "fan.dwarf", "fan.goblin", "fan.healer"}
+    assert spec.rules["fan.healer"].role == "jester"
+    assert "fan.healer" in spec.role_actions["jester"].rules
+    assert {b.invariant for b in m.breaks} >= {"hand-plus-display", "no-repeated-role"}
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("switch: {point: fan-expansion, reading: \"on\"}", "switch: {point: fan-expansoin, reading: \"on\"}",
+     "(module.switch.point): unknown variation point 'fan-expansoin'"),
+    ("switch: {point: fan-expansion, reading: \"on\"}", "switch: {point: fan-expansion, reading: \"yes\"}",
+     "(module.switch.reading): fan-expansion has no reading 'yes'"),
+    ("    - invariant: hand-plus-display\n", "    - invariant: hand-plus-displays\n",
+     "(module.breaks[0].invariant): unknown invariant 'hand-plus-displays'"),
+    ("      witness: fan-healer-draws\n", "      witness: fan-healer-draw\n",
+     "(module.breaks[0].witness): witness ruling 'fan-healer-draw' does not exist"),
+    ("  - role: jester\n", "  - role: jokester\n", "(roles[0].role): unknown role 'jokester'"),
+    ("  - id: fan.orc\n", "  - id: turn.play\n", "rule turn.play is listed twice"),
+    ("    title: Fan expansion — the Rebel Orc (yellow)\n", "    titel: Fan expansion — the Rebel Orc (yellow)\n",
+     "modules/fan.yaml: line"),
+])
+def test_a_broken_module_file_is_reported_at_its_place(tmp_path: Path, old: str, new: str, message: str) -> None:
+    copy = edited_spec(tmp_path, "modules/fan.yaml", old, new)
+    with pytest.raises(SpecError) as exc:
+        load_spec(copy)
+    assert message in str(exc.value)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_character_cards_are_dealt_at_random_with_exact_probabilities(spec: Spec, n: int) -> None:
+    """Before the first deal, under fan, chance gives every player one of the five character
+    cards, none twice: every arrangement equally likely, 5!/(5-n)! of them."""
+    game = Game(spec, "fan", list(spec.player_colours[:n]))
+    s = game.initial_state()
+    assert s.decision.kind is DecisionKind.MARKS
+    outcomes = game.chance_outcomes(s)
+    assert len(outcomes) == perm(len(spec.player_colours), n)
+    assert sum(p for _, p in outcomes) == 1
+    assert {p for _, p in outcomes} == {Fraction(1, perm(len(spec.player_colours), n))}
+    marks = outcomes[7][0]
+    assert isinstance(marks, Marks) and len(set(marks.colours)) == n
+    after = game.apply(s, marks).state
+    assert after.marks == marks.colours
+    assert after.decision.kind is DecisionKind.DEAL
+    assert game.chance_probability(s, marks) == outcomes[7][1]
+
+
+def test_without_the_module_no_character_card_is_dealt(spec: Spec) -> None:
+    assert Game(spec, "reference", ["red", "blue", "green"]).initial_state().decision.kind is DecisionKind.DEAL
+
+
+def test_the_module_decisions_have_a_notation_that_reads_back(spec: Spec) -> None:
+    game = Game(spec, "fan", ["red", "blue", "green"])
+    marks = Marks((game.cards.parse_colour("purple"), game.cards.parse_colour("red"), game.cards.parse_colour("blue")))
+    assert format_action(game, marks) == "marks red:purple blue:red green:blue"
+    assert parse_action(game, "marks green:blue red:purple blue:red") == marks
+    for text in ("choose jester/red", "choose none"):
+        assert format_action(game, parse_action(game, text)) == text
+    assert parse_action(game, "choose none") == Choice(-1)
+
+
+def test_a_scenario_gives_each_player_a_character_card_once(spec: Spec) -> None:
+    base = ("players: [red, blue, green]\nto_move: red\nhands: {red: [maid/red], blue: [maid/blue], "
+            "green: [maid/green]}\n")
+    with pytest.raises(Exception, match="given twice"):
+        parse_scenario(base + "marks: {red: blue, blue: blue, green: red}\n", spec=spec)
+    with pytest.raises(Exception, match="not to green"):
+        parse_scenario(base + "marks: {red: blue, blue: red}\n", spec=spec)
+
+
+@pytest.mark.parametrize("ruleset", ["fan", "fan+fan-jester-colour=own", "fan+fan-destroyed-jester=under-deck",
+                                     "fan+fan-dwarf-timing=jester-turn", "fan+fan-goblin-timing=turn-end"])
+def test_games_with_the_module_play_to_the_end_with_every_other_invariant_checked(ruleset: str) -> None:
+    """Random games under the module, in check mode: every invariant the module does not
+    declare broken holds after every action, and every game ends."""
+    spec = resolve_all(cached_spec(str(ROOT / "spec"), rulings=False), [ruleset])
+    ends = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        n = 3 + seed
+        game = Game(spec, ruleset, list(spec.player_colours[:n]), check=True)
+        s = game.initial_state()
+        for _ in range(4000):
+            if s.is_terminal:
+                break
+            if s.decision.is_chance:
+                a = game.sample_chance(s, rng, deck_order=bool(seed % 2))
+            else:
+                legal = game.legal_actions(s)
+                a = legal[int(rng.random() * len(legal))]
+            s = game.apply(s, a).state
+        assert s.marks, "the character cards were dealt"
+        ends += s.decision.kind is DecisionKind.GAME_OVER
+    assert ends == 2
