@@ -127,3 +127,24 @@ def test_games_with_the_module_play_to_the_end_with_every_other_invariant_checke
         assert s.marks, "the character cards were dealt"
         ends += s.decision.kind is DecisionKind.GAME_OVER
     assert ends == 2
+
+
+def test_a_variation_point_listed_twice_is_reported(tmp_path: Path) -> None:
+    """Two entries with one id: the later would silently win; spec check says so instead."""
+    copy = edited_spec(tmp_path, "variation_points.yaml", "  - id: voluntary-whisper\n",
+                       "  - id: fan-goblin-timing\n")
+    with pytest.raises(SpecError, match="variation point fan-goblin-timing is listed twice"):
+        load_spec(copy)
+
+
+def test_the_colour_reading_is_consulted_only_where_it_matters(spec: Spec) -> None:
+    """Under fan-b (fan-jester-colour open) a holder of a character card plays on while no
+    Jester that either reading names is involved: no gap before a plain play."""
+    text = ("players: [red, blue, green]\nto_move: green\nmarks: {blue: blue, green: green, red: yellow}\n"
+            "hands: {red: [maid/red], blue: [maid/blue], green: [treasurer/green, maid/green]}\n")
+    scenario = parse_scenario(text, spec)
+    game = Game(spec, "fan-b", scenario.players)
+    state, _ = scenario.position(game)
+    assert state.decision.kind is DecisionKind.PLAY
+    after = game.apply(state, parse_action(game, "play treasurer/green")).state
+    assert after.decision.kind is DecisionKind.PLAY

@@ -151,7 +151,13 @@ def parse_action(game: Game, text: str) -> Action:
         if verb == "reveal":
             return Reveal(game.cards.parse_role(rest))
         if verb == "choose":
-            return Choice(-1 if rest.lower() == "none" else game.cards.parse_card(rest))
+            if rest.lower() == "none":
+                return Choice(-1)
+            try:
+                return Choice(game.cards.parse_card(rest))
+            except NotationError as exc:
+                raise NotationError(f"{exc.message}; write choose CARD (role/colour), or choose none "
+                                    "to take none") from None
         if verb == "marks":
             return Marks(_marks(game, rest))
         if verb == "swap":

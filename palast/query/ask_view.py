@@ -407,6 +407,8 @@ def _view_text(view: dict[str, Any]) -> list[str]:
             seen = f" [{', '.join(z['cards'])}]" if z["cards"] else ""
             table.append(f"{z['zone']} {z['count']}{seen}")
     lines.append("  " + "; ".join(table))
+    if view.get("marks"):  # a rule module's character cards, face up
+        lines.append("  character cards: " + ", ".join(f"{c} {m}" for c, m in view["marks"].items()))
     for colour, cards in view["open_hands"].items():
         lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
     for p in view["placed"]:

@@ -612,6 +612,12 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
             at(fname, [*rpath, "id"], f"rule {raw_rule['id']} is listed twice")
         seen_rules.add(raw_rule["id"])
     problems.extend(module_problems(spec))
+    seen_points: set[str] = set()
+    for i, raw_vp in enumerate(docs["variation_points.yaml"].data["variation_points"]):
+        if raw_vp["id"] in seen_points:
+            at("variation_points.yaml", ["variation_points", i, "id"],
+               f"variation point {raw_vp['id']} is listed twice")
+        seen_points.add(raw_vp["id"])
     # the rules' logic blocks (the rule language)
     from palast.lang.logic import declarations
     from palast.lang.logic import problems as logic_problems
