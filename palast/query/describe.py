@@ -162,10 +162,9 @@ def describe_decision(game: Game, state: State) -> str:
         return f"chance: {p} reveals the top King card of a King deck of unknown order"
     if k is K.NEXT_PLAYER:
         return f"{p} must name who plays next among {_names(game, d.options)} (tied for fewest cards displayed)"
-    if k is K.MARKS:
-        return "chance: every player is dealt a character card at random"
-    if k is K.CHOICE:
-        return f"{p} may choose one of the cards their character card offers, or none"
+    if k in (K.MARKS, K.CHOICE):  # decisions only rule modules open: worded as spec/flow.yaml declares them
+        what = game.spec.flow.decisions[k.value].what
+        return f"chance: {what}" if d.is_chance else f"{p} chooses {what}"
     if k is K.GAME_OVER:
         res = state.result
         assert res is not None
