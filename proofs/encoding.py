@@ -198,6 +198,30 @@ def count_true(conds: Iterable[Any]) -> Any:
     return total(ite(c, one, zero) for c in conds)
 
 
+#: (context, AST id) -> (the integer term, its comparisons with small constants); the term
+#: is kept so that its id is not given to another term while the entry lives
+_EQS: dict[tuple[int, int], tuple[Any, dict[int, Any]]] = {}
+
+
+def eq_const(term: Any, value: int) -> Any:
+    """``term == value`` for a Z3 integer ``term``, built without z3py's coercions and once
+    per term and value (:func:`pick` compares one index with every position, again and
+    again while an expression is compiled)."""
+    ctx = term.ctx
+    key = (id(ctx), term.get_id())
+    got = _EQS.get(key)
+    if got is None:
+        if len(_EQS) > 20000:
+            _EQS.clear()
+        got = _EQS[key] = (term, {})
+    eqs = got[1]
+    eq = eqs.get(value)
+    if eq is None:
+        c = _ast(value)
+        eq = eqs[value] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), term.as_ast(), c.as_ast()), ctx)
+    return eq
+
+
 def pick(index: Any, values: Sequence[Any]) -> Any:
     """``values[index]`` for a symbolic ``index`` in range (the last value otherwise); a
     Python ``int`` index picks directly."""
@@ -205,7 +229,7 @@ def pick(index: Any, values: Sequence[Any]) -> Any:
         return values[index]
     out = _ast(values[-1])
     for i in range(len(values) - 2, -1, -1):
-        out = ite(index == i, values[i], out)
+        out = ite(eq_const(index, i), values[i], out)
     return out
 
 
