@@ -61,7 +61,7 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
      "(junctions[0].then[1]): 'next-playr' is no decision"),
     ("flow.yaml", "  - decision: next-player\n", "  - decision: next-move\n",
      "the decision 'next-player' is declared nowhere"),
-    ("flow.yaml", "    then: [action, draw, turn-over, round-over]\n", "    then: [draw, turn-over, round-over]\n",
+    ("flow.yaml", "    then: [action, turn-over, round-over]\n", "    then: [turn-over, round-over]\n",
      "roles.yaml: line 26, column 20 (roles[1].choices[0].decision): no action leads to decision 'exchange-partner'"),
     ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    then: [deal]\n"
                   "    statement: The game is over", "decision 'game-over' is terminal: nothing may follow it"),

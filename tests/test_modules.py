@@ -148,3 +148,31 @@ def test_the_colour_reading_is_consulted_only_where_it_matters(spec: Spec) -> No
     assert state.decision.kind is DecisionKind.PLAY
     after = game.apply(state, parse_action(game, "play treasurer/green")).state
     assert after.decision.kind is DecisionKind.PLAY
+
+
+def test_the_base_game_names_no_rule_of_a_module(spec: Spec) -> None:
+    """The base game's files (rules, roles, flow) do not name a module's rules: where a
+    module's rule must come first, it says so (``before``), and what it adds to the turn
+    flow is declared in the module file (its ``flow``)."""
+    base = [(ROOT / "spec" / f).read_text(encoding="utf-8") for f in ("rules.yaml", "roles.yaml", "flow.yaml")]
+    named = [r for m in spec.modules.values() for r in m.rules if any(r in text for text in base)]
+    assert not named
+
+
+def test_a_module_exception_placed_before_a_base_exception_comes_first(spec: Spec) -> None:
+    """The Rebel Orc's rule says it comes before king.jester-forced, so a hand of banned
+    Jesters that holds the Orc's Jester is not forced to whisper."""
+    from palast.lang.blocks import program
+
+    order = [x.rule for x in program(spec).rules["king.jester"].exceptions]
+    assert order.index("fan.orc") < order.index("king.jester-forced")
+
+
+def test_a_module_adds_to_the_declared_flow(spec: Spec, tmp_path: Path) -> None:
+    """The Healer's draw may follow a play only because the fan module's flow says so; the
+    decision rests on the module's rule too."""
+    play = spec.flow.decisions["play"]
+    assert "draw" in play.then and "fan.healer" in play.rules
+    assert spec.flow.follows("play", "draw")
+    copy = edited_spec(tmp_path, "modules/fan.yaml", "    then: [draw]\n", "    then: [turn-over]\n")
+    assert not load_spec(copy, rulings=False).flow.follows("play", "draw")

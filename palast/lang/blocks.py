@@ -92,6 +92,8 @@ class DoRule:
     :ivar parts: its parts.
     :ivar exception_of: the rule it bends, or ``None``.
     :ivar after: the exceptions of the same rule it comes after.
+    :ivar before: the exceptions of the same rule it comes before (a rule module's exception
+        says so itself, so that the base rule it precedes need not name it).
     :ivar file: the spec file; :ivar path: the key path of the block in it.
     :ivar exceptions: its exceptions, in the order they apply.
     :ivar refuse: why a value it leaves out of a choice is refused.
@@ -112,6 +114,7 @@ class DoRule:
     exceptions: list[DoRule] = field(default_factory=list)
     #: why a value this rule leaves out of a choice (by changing the value of its options) is refused
     refuse: str = ""
+    before: tuple[str, ...] = ()
 
     def chain_names(self) -> tuple[str, ...]:
         """The names this rule gives (its readings' lets, then its lets), in order."""
@@ -172,7 +175,8 @@ def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ..
 #: the keys of a reading's branch in a rule declared with statements
 BRANCH_KEYS = frozenset({"let", "parts", "do", "applies"})
 #: the keys of a logic block declared with statements
-DO_KEYS = frozenset({"step", "when", "let", "readings", "do", "parts", "exception_of", "after", "refuse"})
+DO_KEYS = frozenset({"step", "when", "let", "readings", "do", "parts", "exception_of", "after", "before",
+                     "refuse"})
 
 
 def parse_rule(rule: str, raw: Mapping[str, Any], file: str, path: tuple[str | int, ...], role: str | None) -> DoRule:
@@ -197,7 +201,7 @@ def parse_rule(rule: str, raw: Mapping[str, Any], file: str, path: tuple[str | i
                   _parse_readings(raw.get("readings"), ("readings",)),
                   parse_block(do, ("do",)) if do is not None else None, _parse_parts(raw.get("parts"), ("parts",)),
                   raw.get("exception_of"), tuple(raw.get("after") or ()), file, path,
-                  refuse=str(raw.get("refuse", "")).strip())
+                  refuse=str(raw.get("refuse", "")).strip(), before=tuple(raw.get("before") or ()))
 
 
 def _declared(spec: Any) -> Iterator[tuple[str, Mapping[str, Any], str, tuple[str | int, ...], str | None]]:
@@ -258,19 +262,27 @@ def _program(spec: Any) -> Program:
 
 
 def _ordered(exceptions: list[DoRule]) -> list[DoRule]:
-    """``exceptions`` in declaration order, each moved after those its ``after`` names."""
+    """``exceptions`` in declaration order, each moved after those its ``after`` names and
+    those that name it in their ``before``; those caught in a cycle of such names stay in
+    declaration order, at the end (:func:`problems` reports them)."""
+    done, stuck = _order(exceptions)
+    return [*done, *stuck]
+
+
+def _order(exceptions: list[DoRule]) -> tuple[list[DoRule], list[DoRule]]:
+    """:func:`_ordered`'s order of the exceptions it can place, and those it cannot."""
     out: list[DoRule] = []
     pending = list(exceptions)
+    first = {x.rule: [*x.after, *(o.rule for o in exceptions if x.rule in o.before)] for x in exceptions}
     while pending:
         for x in pending:
-            if all(a in {o.rule for o in out} or a not in {p.rule for p in pending} for a in x.after):
+            if all(a in {o.rule for o in out} or a not in {p.rule for p in pending} for a in first[x.rule]):
                 out.append(x)
                 pending.remove(x)
                 break
-        else:  # a cycle of after (problems reports it): keep declaration order
-            out.extend(pending)
+        else:
             break
-    return out
+    return out, pending
 
 
 # ---------------------------------------------------------------------------- checking
@@ -510,9 +522,16 @@ def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
             if base is None or base.step != r.step:
                 ctx.report(("exception_of",), f"{r.exception_of!r} is no rule with statements of step {r.step}")
                 continue
-        for a in r.after:
-            if a not in {x.rule for x in rules.values() if x.exception_of == r.exception_of and x is not r}:
-                ctx.report(("after",), f"{a!r} is no other exception of {r.exception_of}")
+        kids = [x for x in rules.values() if x.exception_of == r.rule]
+        _, stuck = _order(kids)
+        if stuck:
+            ctx.report(("step",), f"the exceptions {', '.join(x.rule for x in stuck)} of {r.rule} each come "
+                                  "after another of them (their after and before form a cycle)")
+        siblings = {x.rule for x in rules.values() if x.exception_of == r.exception_of and x is not r}
+        for key, names in (("after", r.after), ("before", r.before)):
+            for a in names:
+                if a not in siblings:
+                    ctx.report((key,), f"{a!r} is no other exception of {r.exception_of}")
         if r.exception_of is None and r.do is None:
             ctx.report(("step",), "a rule that bends no other needs do: its statements")
         if r.step == ROLE_STEP and r.exception_of is None and r.role is None:

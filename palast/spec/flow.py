@@ -15,7 +15,7 @@ Clauses: those of the rules each decision and junction lists (A.play.turn, B.tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 #: The ``then`` word for the first decision of the action of the role just played.
@@ -147,9 +147,14 @@ def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], 
                         bool(raw.get("any_time", False)), place, str(raw.get("what", "")))
 
 
-def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any]) -> Flow:
+def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any],
+               modules: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> Flow:
     """The :class:`Flow` of the parsed ``spec/flow.yaml`` (``flow``) and ``spec/roles.yaml``
-    (``roles``), both schema-valid. A decision declared twice keeps its first declaration."""
+    (``roles``), both schema-valid, with what rule modules add to it: ``modules`` gives
+    ``(file, data)`` per module file, whose ``flow`` entries name a declared decision, the
+    module's rules it also rests on and what else may follow it with the module in play.
+    A decision declared twice keeps its first declaration; an extension of a decision that
+    is not declared is left out (:func:`flow_problems` reports it)."""
     decisions: dict[str, FlowDecision] = {}
     for i, raw in enumerate(flow.get("decisions") or ()):
         decisions.setdefault(str(raw["decision"]), _decision(raw, ("flow.yaml", ("decisions", i))))
@@ -158,6 +163,13 @@ def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any]) -> Flow:
         for j, raw in enumerate(entry.get("choices") or ()):
             decisions.setdefault(str(raw["decision"]), _decision(raw, ("roles.yaml", ("roles", i, "choices", j)),
                                                                  str(entry["role"]), rule_ids))
+    for _file, data in modules:
+        for ext in data.get("flow") or ():
+            d = decisions.get(str(ext["decision"]))
+            if d is not None:
+                decisions[d.name] = replace(
+                    d, rules=tuple(dict.fromkeys([*d.rules, *(str(r) for r in ext.get("rules") or ())])),
+                    then=tuple(dict.fromkeys([*d.then, *(str(t) for t in ext.get("then") or ())])))
     junctions = {str(j["id"]): Junction(str(j["id"]), str(j["statement"]), tuple(j["rules"]), tuple(j["then"]),
                                         ("junctions", i))
                  for i, j in enumerate(flow.get("junctions") or ())}
@@ -221,9 +233,23 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
             at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
         if not d.terminal and not d.then:
             at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
-        for k, r in enumerate(d.rules if d.place[0] == "flow.yaml" else ()):
+        raw_rules = docs["flow.yaml"]["decisions"][where[1]].get("rules") or () if file == "flow.yaml" else ()
+        for k, r in enumerate(raw_rules):
             if r not in spec.rules:
                 at(file, [*where, "rules", k], f"unknown rule {r!r}")
+    for m in spec.modules.values():
+        for i, ext in enumerate(spec.documents[m.file].data.get("flow") or ()):
+            name = str(ext["decision"])
+            if name not in flow.decisions:
+                at(m.file, ["flow", i, "decision"], f"{name!r} is no declared decision (spec/flow.yaml or a "
+                                                   "role's choices)")
+            for k, r in enumerate(ext.get("rules") or ()):
+                if r not in m.rules:
+                    at(m.file, ["flow", i, "rules", k], f"{r!r} is no rule of module {m.id} (its rules: "
+                                                        f"{', '.join(m.rules)})")
+            for k, t in enumerate(ext.get("then") or ()):
+                if t not in words:
+                    at(m.file, ["flow", i, "then", k], f"{t!r} is no decision, junction or {ACTION!r}")
     seen_junctions: set[str] = set()
     for i, raw in enumerate(docs["flow.yaml"].get("junctions") or ()):
         jid = str(raw["id"])

@@ -20,6 +20,7 @@ from typing import Any
 from palast.errors import SpecError
 from palast.spec.flow import Flow, flow_problems, parse_flow
 from palast.spec.house_rulesets import house_problems, read_house_rulesets
+from palast.spec.modules import FOLDER as MODULES
 from palast.spec.modules import Module, module_files, module_problems, read_modules, rule_entries
 from palast.spec.schemas import schema_errors
 from palast.spec.visibility import Visibility, parse_visibility, visibility_problems
@@ -446,7 +447,9 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     return Spec(root, sources, clauses, third_party, game, roles, role_names, role_aliases, player_colours,
                 neutral, colour_aliases, role_actions, rules, vps, rulesets, rs["default"], invariants, docs,
                 parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs),
-                parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data), read_modules(docs))
+                parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data,
+                           [(n, d.data) for n, d in sorted(docs.items()) if n.startswith(MODULES + "/")]),
+                read_modules(docs))
 
 
 def _third_party_refs(data: Any, path: list[str | int]) -> list[tuple[list[str | int], str]]:

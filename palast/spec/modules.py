@@ -114,7 +114,10 @@ def module_problems(spec: Spec) -> list[str]:
     """What is wrong with the modules of ``spec`` that their schema cannot say, each as
     ``"FILE: line L, column C (key): message"``: a module id declared twice, a switch point
     or reading the spec does not have, a role the game does not have, an invariant broken
-    that is not declared, a witness ruling that does not exist."""
+    that is not declared, a witness ruling that does not exist, and a rule of the module that
+    is not switched by it: each rule's first readings block must read the switch point, apply
+    under the switch reading and under no other (``applies: false``), so that with the module
+    off none of its rules applies."""
     out: list[str] = []
     seen: set[str] = set()
     rulings = spec.root / "rulings"
@@ -136,6 +139,13 @@ def module_problems(spec: Spec) -> list[str]:
         for i, ra in enumerate(doc.data.get("roles") or ()):
             if str(ra["role"]) not in spec.roles:
                 at(["roles", i, "role"], f"unknown role {ra['role']!r} (roles: {', '.join(spec.roles)})")
+        if vp is not None:
+            others = [r.id for r in vp.readings if r.id != m.reading]
+            for path, raw in _module_rules(doc.data):
+                problem = _unswitched(raw, m.point, m.reading, others)
+                if problem is not None:
+                    key, msg = problem
+                    at([*path, *key], f"rule {raw.get('id')!r} {msg}")
         for i, b in enumerate(m.breaks):
             if b.invariant not in spec.invariants:
                 at(["module", "breaks", i, "invariant"], f"unknown invariant {b.invariant!r}")
@@ -143,6 +153,40 @@ def module_problems(spec: Spec) -> list[str]:
                 at(["module", "breaks", i, "witness"], f"witness ruling {b.witness!r} does not exist "
                                                         f"(spec/rulings/{b.witness}.yaml)")
     return out
+
+
+def _module_rules(data: Mapping[str, Any]) -> Iterator[tuple[list[str | int], Mapping[str, Any]]]:
+    """Each rule of a module file's data with its key path: its rules, then its role rules."""
+    for i, r in enumerate(data.get("rules") or ()):
+        yield ["rules", i], r
+    for i, ra in enumerate(data.get("roles") or ()):
+        for j, r in enumerate(ra.get("rules") or ()):
+            yield ["roles", i, "rules", j], r
+
+
+def _unswitched(rule: Mapping[str, Any], point: str, reading: str,
+                others: list[str]) -> tuple[list[str | int], str] | None:
+    """Why the module rule ``rule`` (raw data) is not switched by ``point``: ``(key path
+    inside the rule, message)``, or ``None`` when its first readings block reads ``point``,
+    applies under ``reading`` and has ``applies: false`` under each of ``others``."""
+    logic = rule.get("logic")
+    if not isinstance(logic, Mapping):
+        return ["id"], f"declares no logic; a module's rule must read {point} (its switch) first"
+    blocks = logic.get("readings")
+    first = blocks[0] if isinstance(blocks, list) and blocks else blocks
+    where: list[str | int] = ["logic", "readings", *([0] if isinstance(blocks, list) else [])]
+    if not isinstance(first, Mapping) or first.get("point") != point:
+        return ["logic"], (f"does not read the module's switch {point} in its first readings block, so it "
+                           "would apply with the module off")
+    on = first.get(reading)
+    if not isinstance(on, Mapping) or on.get("applies") is False:
+        return [*where], f"does not apply under {point}: {reading}, the reading that switches the module on"
+    for other in others:
+        off = first.get(other)
+        if not isinstance(off, Mapping) or off.get("applies") is not False:
+            return [*where, *([other] if other in first else [])], (
+                f"applies under {point}: {other}, where the module is off (give that reading applies: false)")
+    return None
 
 
 def modules_in_play(spec: Spec, reading_of: Any) -> tuple[Module, ...]:

@@ -166,10 +166,12 @@ class Words:
         bends = self._bent(r)
         if r.exception_of is not None:
             body = nodes.paragraph("", "", *self.rule_link(r.exception_of))
-            if r.after:
-                body += nodes.Text("; applied after its exception")
-                body += nodes.Text("s " if len(r.after) > 1 else " ")
-                for i, a in enumerate(r.after):
+            for word, names in (("after", r.after), ("before", r.before)):
+                if not names:
+                    continue
+                body += nodes.Text(f"; applied {word} its exception")
+                body += nodes.Text("s " if len(names) > 1 else " ")
+                for i, a in enumerate(names):
                     if i:
                         body += nodes.Text(", ")
                     body.extend(self.rule_link(a))
