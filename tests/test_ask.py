@@ -364,6 +364,21 @@ def test_a_short_handed_position_is_answered_with_a_warning(spec: Spec) -> None:
         assert ask(spec, load_scenario(path, spec))["warnings"] == [], path.name
 
 
+def test_no_short_handed_warning_where_a_rule_module_breaks_hand_plus_display(spec: Spec) -> None:
+    """Under a ruleset whose rule module breaks hand-plus-display (the fan module: the
+    Healer draws, the Dwarf destroys a displayed Jester) a short hand is reachable, so ask
+    warns only when some ruleset asked keeps the invariant."""
+    from palast.formats.house import resolve_all
+
+    fan = resolve_all(spec, ["fan"])
+    sc = parse_scenario("players: [red, blue, green]\nto_move: red\nmarks: {red: blue, blue: red, green: green}\n"
+                        "hands:\n  red: [maid/red]\n"
+                        "displays:\n  red: [guard/red, wizard/red, treasurer/red, jester/red, marshal/red]\n",
+                        fan, "short.yaml")
+    assert ask(fan, sc, ["fan"])["warnings"] == []
+    assert [w.split()[0] for w in ask(fan, sc, ["fan", "reference"])["warnings"]] == ["blue", "green"]
+
+
 # ---------------------------------------------------------------- standard input
 def test_ask_dash_reads_the_scenario_from_standard_input() -> None:
     """``palast ask -`` answers the scenario piped in exactly as it answers the file."""

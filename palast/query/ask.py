@@ -16,6 +16,7 @@ else that differs between rulesets).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,8 +326,10 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
     named: dict[str, list[str]] = {}
     chosen = rulesets or list(scenario.rulesets)
     game = None
+    games: list[Game] = []
     for r in chosen:
         game = scenario.game(spec, r)
+        games.append(game)
         watch(game)
         played = play_actions(game, scenario)
         results[r], named[r] = _answer(game, played.state, played.history, played.stopped_at, played.consulted)
@@ -340,7 +343,7 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         "question": scenario.question,
         "players": players,
         "actions": [text for text, _ in scenario.actions],
-        "warnings": short_handed(game, scenario.start(game)) if game else [],
+        "warnings": short_handed(game, scenario.start(game), games) if game else [],
         "rulesets": results,
         # the points named by events and decisions first, then the other readings consulted
         "variation_points": list(dict.fromkeys([*(p for r in named.values() for p in r),
@@ -350,16 +353,27 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
     }
 
 
-def short_handed(game: Game, state: State) -> list[str]:
+#: the invariant :func:`short_handed` warns about
+HAND_PLUS_DISPLAY = "hand-plus-display"
+
+
+def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[str]:
     """Warnings for a scenario position no real deal leads to: during a round, a player
     whose hand and display together do not hold the hand size (invariant
     hand-plus-display; scenarios may leave cards out, so this is a warning, not an error).
+    Under a ruleset whose rule modules break that invariant (a module's ``breaks``) such a
+    position can be reached, so there is no warning when every game asked (``games``, else
+    ``game`` alone) is of such a ruleset.
 
-    :returns: one sentence per such player (empty when every player holds the hand size
-        or the position is between rounds).
+    :returns: one sentence per such player (empty when every player holds the hand size,
+        the position is between rounds, or no game asked keeps the invariant).
     """
+    from palast.invariants.declared import checks
+
     k = state.decision.kind
     if k is K.DEAL or k is K.GAME_OVER:
+        return []
+    if all(HAND_PLUS_DISPLAY in checks(g).suspended for g in (games or [game])):
         return []
     out = []
     for s in range(game.n):
