@@ -1,10 +1,12 @@
 """Which rules a position exercises, and the rule coverage of the differential check.
 
-A rule (an id of ``spec/rules.yaml`` or ``spec/roles.yaml``) *fires* in a position when
-an event of one of its legal actions cites it (at a deal decision: of the deal played),
-or when the engine refuses a hand card of a play decision citing that rule's clauses (a
-banned Jester, a role repeated under voluntary-whisper's only-when-forced): the
-differential check then compared the two back-ends on a position the rule decides.
+A rule (an id of ``spec/rules.yaml``, ``spec/roles.yaml`` or a module) *fires* in a
+position when the engine applies it while carrying out one of the position's legal actions
+(at a deal decision: the deal played) — the engine's trace of the rules it applies,
+:attr:`palast.engine.blocks.Runner.trace` — when an event of such an action cites it, or
+when the engine refuses a hand card of a play decision citing that rule's clauses (a banned
+Jester, a role repeated under voluntary-whisper's only-when-forced): the differential check
+then compared the two back-ends on a position the rule decides.
 
 :func:`coverage` counts, per rule, the compared positions it fires in. A rule that fires
 in none fails the differential check, unless
@@ -12,8 +14,7 @@ in none fails the differential check, unless
 * an obligation shows its situation never arises in a real game
   (:data:`proofs.reachability.RULES_NEVER_REACHED`; the check then rests on that
   obligation), or
-* the engine carries it out without citing it (:data:`NOT_CITED`), which the coverage
-  line says.
+* the ruleset's reading says it does not apply (:func:`palast.lang.blocks.withdrawn`).
 """
 
 from __future__ import annotations
@@ -29,20 +30,6 @@ from palast.errors import IllegalActionError
 from palast.spec.load import Spec
 
 K = DecisionKind
-
-#: Rules the engine carries out without an event or refusal citing them under some
-#: readings, with where their effect is reported instead. Such a rule may fire in no
-#: compared position without failing the check; the coverage line names it.
-NOT_CITED: Mapping[str, str] = {
-    "turn.action": "a carried-out action is reported by the role's own rule (turn.action is cited only when "
-                   "sixth-card-action skips the sixth card's action)",
-    "role.marshal": "the Marshal's reveal is reported by king.reveal",
-    "turn.play.duplicate": "under voluntary-whisper: allowed a repeated role is reported by round.end.whisper "
-                           "(turn.play.duplicate is cited only when only-when-forced refuses the card)",
-    "turn.end": "the end of a turn is reported by the rule that names the next player (turn.next.*); a rule "
-                "module's exception of turn.end reports what it does",
-}
-
 
 def rule_of_clauses(spec: Spec) -> dict[tuple[str, ...], str]:
     """Clause tuple → the one rule citing exactly those clauses (a refusal names clauses)."""
@@ -80,10 +67,18 @@ def events_of(game: Game, state: State, deal: Action | None = None) -> list[tupl
 
 def fired(game: Game, state: State, deal: Action | None,
           rule_of: Mapping[tuple[str, ...], str]) -> frozenset[str]:
-    """The rules ``state`` exercises: cited by an event of a legal action (of ``deal`` at a
-    deal decision) or by the engine's refusal of a hand card (``rule_of``: from
-    :func:`rule_of_clauses`)."""
-    return frozenset(r for r, _ in events_of(game, state, deal)) | refused(game, state, rule_of)
+    """The rules ``state`` exercises: those the engine applies while it carries out a legal
+    action (of ``deal`` at a deal decision; the engine's trace of the rules applied,
+    :attr:`palast.engine.blocks.Runner.trace`), those an event of one cites, and those the
+    engine's refusal of a hand card cites (``rule_of``: from :func:`rule_of_clauses`)."""
+    runner = game.runner
+    runner.trace = set()
+    try:
+        cited = frozenset(r for r, _ in events_of(game, state, deal))
+        applied = frozenset(runner.trace)
+    finally:
+        runner.trace = None
+    return cited | applied | refused(game, state, rule_of)
 
 
 @dataclass(frozen=True)
@@ -92,19 +87,17 @@ class Coverage:
 
     :ivar counts: ``(rule id, positions)`` in the spec's order of rules.
     :ivar excused: rules firing nowhere that an obligation shows unreachable, with it.
-    :ivar not_cited: rules firing nowhere that :data:`NOT_CITED` names.
     """
 
     counts: tuple[tuple[str, int], ...]
     excused: tuple[tuple[str, str], ...] = ()
-    not_cited: tuple[str, ...] = ()
     #: rules firing nowhere because the ruleset's reading says they do not apply (rule, "point: reading")
     withdrawn: tuple[tuple[str, str], ...] = ()
 
     @property
     def missing(self) -> tuple[str, ...]:
         """Rules that fire in no compared position with no excuse: each fails the check."""
-        ok = {r for r, _ in self.excused} | set(self.not_cited) | {r for r, _ in self.withdrawn}
+        ok = {r for r, _ in self.excused} | {r for r, _ in self.withdrawn}
         return tuple(r for r, c in self.counts if c == 0 and r not in ok)
 
     def line(self) -> str:
@@ -115,8 +108,6 @@ class Coverage:
             parts.append(f"fire in none: {', '.join(self.missing)}")
         if self.excused:
             parts.append("never reached (" + "; ".join(f"{r}: {ob}" for r, ob in self.excused) + ")")
-        if self.not_cited:
-            parts.append(f"not cited by the engine: {', '.join(self.not_cited)}")
         if self.withdrawn:
             parts.append("not applying under the ruleset (" + "; ".join(f"{r}: {why}" for r, why in self.withdrawn)
                          + ")")
@@ -139,6 +130,5 @@ def coverage(spec: Spec, fired_sets: Iterable[frozenset[str]],
     rows = tuple((r, counts[r]) for r in spec.rules)
     zero = [r for r, c in rows if c == 0]
     return Coverage(rows, tuple((r, excuse[r]) for r in zero if r in excuse),
-                    tuple(r for r in zero if r not in excuse and r in NOT_CITED),
                     tuple((r, gone[r]) for r in zero if r in gone and r not in excuse))
 

@@ -156,6 +156,11 @@ def test_the_coverage_table_marks_rules_that_fire_nowhere(spec: Spec) -> None:
     assert six.split()[1:3] == ["-", "1"] and six.endswith("FIRES IN NO POSITION")
     assert all("FIRES" not in r for r in rows if r.split()[0] != "round.end.six")
     assert coverage_table([]) == []
+    # with the spec, a rule the ruleset's reading withdraws is named as not applying
+    sixth = "turn.action.sixth-card"
+    rows = coverage_table([_line("source-a", tuple((r, 0 if r == sixth else 2) for r in rules))], spec)
+    row = next(r for r in rows if r.split()[0] == sixth)
+    assert row.endswith("not applying (sixth-card-action: round-end-only)"), row
 
 
 def test_the_summary_wording_is_the_one_the_docs_quote() -> None:

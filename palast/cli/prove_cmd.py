@@ -101,7 +101,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                 click.echo(f"{'':28} {'':10} {line.detail}")
                 for f in line.files:
                     click.echo(f"{'':28} {'':10} file: {f}")
-        for row in coverage_table(lines):
+        for row in coverage_table(lines, spec):
             click.echo(row)
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
             for row in module_summary(spec):
@@ -133,10 +133,12 @@ def obligation_line(line: Any, statement: str) -> str:
     return f"{line.name:28} {line.ruleset:10} {line.result:14} {line.seconds:6.2f}s  {statement}{mark}"
 
 
-def coverage_table(lines: Sequence[Any]) -> list[str]:
+def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     """The differential check's coverage: per rule id, the compared positions it fires in
-    under each ruleset checked (``-``: none). Empty when no differential check ran."""
-    from proofs.coverage import NOT_CITED
+    under each ruleset checked (``-``: none), and for a rule that fires nowhere under some
+    ruleset why: an obligation shows it never reached, the ruleset's reading withdraws it
+    (with ``spec``), or ``FIRES IN NO POSITION``. Empty when no differential check ran."""
+    from palast.lang.blocks import withdrawn
     from proofs.reachability import RULES_NEVER_REACHED
 
     runs = [line for line in lines if line.coverage]
@@ -147,11 +149,17 @@ def coverage_table(lines: Sequence[Any]) -> list[str]:
     counts = {line.ruleset: dict(line.coverage) for line in runs}
     out = ["differential coverage: compared positions each rule fires in", f"  {'rule':28}"
            + "".join(f" {rs:>10}" for rs in counts)]
+    gone = {rs: withdrawn(spec, rs) if spec is not None and rs in spec.rulesets else {} for rs in counts}
     for r in rules:
         row = f"  {r:28}" + "".join(f" {c.get(r, 0) or '-':>10}" for c in counts.values())
-        if any(not c.get(r, 0) for c in counts.values()):
-            why = (f"never reached ({never[r]})" if r in never else "not cited by the engine" if r in NOT_CITED
-                   else "FIRES IN NO POSITION")
+        zero = [rs for rs, c in counts.items() if not c.get(r, 0)]
+        if zero:
+            if r in never:
+                why = f"never reached ({never[r]})"
+            elif all(r in gone[rs] for rs in zero):
+                why = "not applying (" + "; ".join(dict.fromkeys(gone[rs][r] for rs in zero)) + ")"
+            else:
+                why = "FIRES IN NO POSITION"
             row += f"  - {why}"
         out.append(row)
     return out

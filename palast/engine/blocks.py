@@ -182,6 +182,9 @@ class Runner:
         self.codegen.namespace["CONTS"] = self.conts
         #: compiled ``{EXPR}`` of refusal texts
         self._texts: dict[str, Callable[[Draft, dict[str, Any]], Any]] = {}
+        #: when a set: the ids of the rules applied since it was set are added to it (rule
+        #: coverage; ``None``, the default, notes nothing)
+        self.trace: set[str] | None = None
 
     # ------------------------------------------------------------------ expressions
     def _compile_expressions(self) -> None:
@@ -352,6 +355,12 @@ class Runner:
         chain = self._chain([(self.prog.rules[rid], took) for rid, took in sig])
         return self.compiled(chain, args).entry
 
+    def note(self, table: Sequence[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]],
+             bits: int) -> None:
+        """Add the rules of the chain a selector found (see :meth:`decode`) to :attr:`trace`."""
+        if self.trace is not None:
+            self.trace.update(rule for rule, _ in self.decode(table, bits))
+
     @staticmethod
     def decode(table: Sequence[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]],
                bits: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -409,6 +418,8 @@ class Runner:
                 self.game.stop_at_gap(d, gap.point, gap.rule)
                 return
             names = tuple(env)
+            if self.trace is not None:
+                self.trace.update(x.rule for x, _ in links)
             self.compiled(self._chain(links), names, every=True).entry(d, *env.values())
             del names
 

@@ -179,6 +179,8 @@ class BlockCompiler:
             src.add(inside, "if _e is None:")
             src.add(inside + 1, f"_e = {ent}[_b] = R.entry_for(R.decode({src.ref(table)}, _b), "
                                 f"{src.ref(tuple(tree))})")
+            src.add(inside, "if R.trace is not None:")
+            src.add(inside + 1, f"R.note({src.ref(table)}, _b)")
             src.add(inside, "_e(D, " + "".join(f"v_{n}, " for n in tree) + ")")
             src.add(inside, "return True")
         src.add(body, "return None")
