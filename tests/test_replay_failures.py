@@ -1,0 +1,73 @@
+"""``palast replay`` on records that fail: an invariant that check mode finds false
+(reported in text and in ``--json`` alike, with the same exit code), and an action of the
+wrong kind (the decision due and the action given, in words, at the record's file and line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from palast.cli import main
+from palast.engine.state import DecisionKind
+from palast.query.replay import Status, replay
+from palast.spec.load import Spec
+
+#: house-guard (a Guard may take itself back): blue plays its own Guard and takes it back at
+#: once, which check mode reports (proofs/witnesses/round-is-bounded.house-guard.yaml)
+GUARD_RECORD: list[dict[str, object]] = [
+    {"format": "palast-record", "version": 1, "players": ["blue", "green", "red"], "ruleset": "house-guard"},
+    {"action": "deal blue:maid/blue,guard/blue,jester/blue,treasurer/green,marshal/red,wizard/grey "
+               "green:cupbearer/blue,wizard/green,maid/green,guard/green,treasurer/red,jester/grey "
+               "red:treasurer/blue,wizard/red,maid/red,guard/red,jester/red,marshal/grey", "by": "chance"},
+    {"action": "play guard/blue", "by": "blue"},
+    {"action": "take-back guard/blue", "by": "blue"},
+    {"action": "play guard/blue", "by": "blue"},
+]
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def _write(tmp_path: Path, lines: list[dict[str, object]], name: str = "r.jsonl") -> str:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_a_failed_invariant_is_reported_in_json_too(spec: Spec, tmp_path: Path) -> None:
+    """--json prints one document naming the action, the invariant and what is false, and
+    exits as the text mode does."""
+    path = _write(tmp_path, GUARD_RECORD)
+    code_text, out_text, err_text = _cli("replay", path)
+    code_json, out_json, err_json = _cli("replay", "--json", path)
+    assert code_text == code_json == 1, (out_text, err_text, out_json, err_json)
+    assert out_json.strip(), "replay --json printed nothing"
+    doc = json.loads(out_json)
+    assert doc["status"] == "check-failed" and doc["exit_code"] == 1 and doc["rejection"] is None
+    failure = doc["check_failure"]
+    assert (failure["index"], failure["line"], failure["action"], failure["by"]) == \
+        (3, 4, "take-back guard/blue", "blue")
+    assert doc["applied"] == 2  # the two actions before it
+    invariant = failure["invariant"]
+    assert invariant in spec.invariants and failure["message"]
+    assert failure["clauses"] == list(spec.invariants[invariant].clauses)
+    # the text mode names the same invariant and action
+    assert f"invariant {invariant} violated" in out_text and "after action 3 (line 4)" in out_text
+    # as a player saw it: the same status and exit code, the action and the invariant
+    code_as, out_as, _ = _cli("replay", "--json", "--as", "red", path)
+    seen = json.loads(out_as)
+    assert code_as == 1 and seen["status"] == "check-failed"
+    assert seen["check_failure"] == {"index": 3, "invariant": invariant}
+
+
+def test_the_report_of_a_failed_invariant(spec: Spec, tmp_path: Path) -> None:
+    from palast.formats.record import read_record
+
+    report = replay(spec, read_record(_write(tmp_path, GUARD_RECORD)))
+    assert report.status is Status.CHECK_FAILED and report.status.exit_code == 1
+    assert report.check_failure is not None and report.applied == 2
+    assert report.state.decision.kind is DecisionKind.TAKE_BACK  # the position before the failing action
