@@ -71,3 +71,34 @@ def test_the_report_of_a_failed_invariant(spec: Spec, tmp_path: Path) -> None:
     assert report.status is Status.CHECK_FAILED and report.status.exit_code == 1
     assert report.check_failure is not None and report.applied == 2
     assert report.state.decision.kind is DecisionKind.TAKE_BACK  # the position before the failing action
+
+
+def test_a_missing_marks_line_is_named_in_words(spec: Spec, tmp_path: Path) -> None:
+    """A fan record whose character cards (the ``marks`` line) were deleted: the deal is
+    refused with what is due and what the record gives in words, at the file and line."""
+    from palast.engine import Game
+    from palast.formats.house import resolve
+    from palast.formats.record import read_record, record_game, write_record
+    from palast.sim.play import play_moves
+
+    fan = resolve(spec, "fan")
+    game = Game(fan, "fan", ["red", "blue", "green"])
+    record = record_game(game, list(play_moves(game, 3))[:5], seed=3)
+    full = tmp_path / "full.jsonl"
+    write_record(full, record)
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert json.loads(lines[1])["action"].startswith("marks ")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(lines[0] + "".join(lines[2:]), encoding="utf-8")
+    report = replay(spec, read_record(cut))
+    assert report.status is Status.ILLEGAL and report.rejection is not None
+    rej = report.rejection
+    assert (rej.index, rej.line) == (1, 2) and rej.action.startswith("deal ")
+    flow = spec.flow.decisions
+    assert rej.reason.startswith(f"{cut}: line 2: the record gives {flow['deal'].what} (a 'deal' action), but "
+                                 f"the decision due is {flow['marks'].what} (a 'marks' action, by chance)"), \
+        rej.reason
+    assert "is a 'marks' line missing before line 2?" in rej.reason
+    assert "a marks is due" not in rej.reason
+    code, out, _ = _cli("replay", "--json", str(cut))
+    assert code == 1 and json.loads(out)["rejection"]["reason"] == rej.reason

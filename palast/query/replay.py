@@ -212,6 +212,41 @@ def _who_decides(previous: Step | None) -> tuple[str, tuple[str, ...]]:
     return (previous.events[-1].kind, previous.events[-1].clauses) if previous.events else ("", ())
 
 
+def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line: int) -> str | None:
+    """Why a record's ``action`` at ``line`` of ``file`` is refused when it is of another
+    kind than the decision ``state`` waits for, in words: what the record gives and which
+    decision is due (each decision's ``what`` in ``spec/flow.yaml``, and the action that
+    answers it), with a hint when the action given may follow the one due (a line missing
+    before it). ``None`` when the action is of the kind due (or nothing is due)."""
+    from palast.engine.actions import ANSWERS
+    from palast.engine.roles import VERB
+
+    dec = state.decision
+    expected = ANSWERS.get(dec.kind.value)
+    if expected is None or isinstance(action, expected):
+        return None
+    flow = game.spec.flow
+
+    def words(kind: str) -> str:
+        declared = flow.decisions.get(kind)
+        return (declared.what or declared.statement) if declared is not None else kind
+
+    given = next((k for k, t in ANSWERS.items() if isinstance(action, t)), None)
+    got_verb, due_verb = VERB.get(type(action), type(action).__name__), VERB.get(expected, dec.kind.value)
+    got = f"{words(given)} (a {got_verb!r} action)" if given is not None else f"a {got_verb!r} action"
+    if dec.is_chance:
+        by = f"by chance, for {game.colour_name(dec.player)}" if dec.player >= 0 else "by chance"
+    else:
+        by = f"by {game.colour_name(dec.player)}"
+    place = [p for p in (file, f"line {line}" if line > 0 else None) if p]  # line 0: built in memory
+    where = "".join(f"{p}: " for p in place)
+    hint = ""
+    if given is not None and flow.follows(dec.kind.value, given):
+        hint = f"; is a {due_verb!r} line missing before " + (f"line {line}?" if line > 0 else "it?")
+    return (f"{where}the record gives {got}, but the decision due is {words(dec.kind.value)} "
+            f"(a {due_verb!r} action, {by}){hint}")
+
+
 def _compare_result(game: Game, expected: RecordResult, state: State) -> list[str]:
     actual = result_of(game, state)
     if actual is None:
@@ -320,6 +355,9 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         try:
             step = game.apply(state, action)
         except IllegalActionError as exc:
+            wrong = _wrong_kind(game, state, action, record.file, ra.line)
+            if wrong is not None:  # an action of another kind than the decision due
+                return reject(wrong, exc.clauses)
             kind, clauses = _who_decides(previous)
             if (kind == "round_starter" and isinstance(action, Play) and dec.kind is K.PLAY
                     and action.card not in state.hands[dec.player]
