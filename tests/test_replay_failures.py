@@ -10,8 +10,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from palast.cli import main
+from palast.engine import Game
 from palast.engine.state import DecisionKind
 from palast.query.replay import Status, replay
+from palast.sim.play import Move
 from palast.spec.load import Spec
 
 #: house-guard (a Guard may take itself back): blue plays its own Guard and takes it back at
@@ -102,3 +104,69 @@ def test_a_missing_marks_line_is_named_in_words(spec: Spec, tmp_path: Path) -> N
     assert "a marks is due" not in rej.reason
     code, out, _ = _cli("replay", "--json", str(cut))
     assert code == 1 and json.loads(out)["rejection"]["reason"] == rej.reason
+
+
+def _swap_then_choice(spec: Spec) -> tuple[Game, list[Move], int]:
+    """A game under fan, its moves, and the index of a rule module's end-of-turn choice
+    that comes right after a Cupbearer's swap (searched in seeded games)."""
+    from palast.formats.house import resolve
+    from palast.sim.play import play_moves
+
+    fan = resolve(spec, "fan")
+    for n in (3, 4, 5):
+        game = Game(fan, "fan", list(spec.player_colours[:n]))
+        for seed in range(60):
+            moves = list(play_moves(game, seed))
+            for i in range(1, len(moves)):
+                if (moves[i].before.decision.kind is DecisionKind.CHOICE
+                        and moves[i - 1].before.decision.kind is DecisionKind.SWAP):
+                    return game, moves, i
+    raise AssertionError("no seeded game under fan has a choice right after a swap")
+
+
+def test_a_choice_by_the_wrong_player_cites_the_rule_that_waits(spec: Spec, tmp_path: Path) -> None:
+    """Right after a Cupbearer's swap, a rule module's choice recorded as another player's
+    is refused citing the rule that opened the choice, not the Cupbearer's."""
+    from palast.formats.record import read_record, record_game, write_record
+
+    game, moves, i = _swap_then_choice(spec)
+    record = record_game(game, moves[:i + 1], seed=0)
+    path = tmp_path / "r.jsonl"
+    write_record(path, record)
+    before = moves[i].before
+    chooser = before.decision.player
+    other = game.colour_name((chooser + 1) % game.n)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    last = json.loads(lines[-1])
+    assert last["action"].startswith("choose ")
+    lines[-1] = json.dumps({**last, "by": other})
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = replay(spec, read_record(path))
+    assert report.status is Status.ILLEGAL and report.rejection is not None
+    waiting = game.runner.resume_of(before.decision, before)
+    assert waiting is not None
+    assert report.rejection.clauses == game.rule_clauses(waiting.rule) and report.rejection.clauses
+    swap_clauses = {c for e in moves[i - 1].step.events for c in e.clauses}
+    assert not swap_clauses & set(report.rejection.clauses), report.rejection
+
+
+def test_a_refusal_of_a_decision_naming_no_rule_cites_the_rule_that_waits(spec: Spec) -> None:
+    """A decision that names no statement (a position built outside the engine) is refused
+    citing the rule of the position that waits for it."""
+    from dataclasses import replace
+
+    from palast.engine import Play
+    from palast.errors import IllegalActionError
+
+    game, moves, i = _swap_then_choice(spec)
+    for state in (moves[i].before, moves[i - 1].before):
+        waiting = game.runner.resume_of(state.decision, state)
+        assert waiting is not None
+        bare = replace(state, decision=replace(state.decision, rule="", frames=()))
+        hand = bare.hands[bare.decision.player]
+        try:
+            game.apply(bare, Play(hand[0] if hand else 0))
+        except IllegalActionError as exc:
+            assert exc.clauses == game.rule_clauses(waiting.rule) and exc.clauses, exc
+        else:
+            raise AssertionError("a play was accepted where a choice or a swap is due")

@@ -196,20 +196,24 @@ def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> G
         raise RecordError(f"header: {exc.message}", record.file, "line 1") from None
 
 
-#: Events that settle who decides next, latest first wins.
-_WHO_EVENTS = ("next_player", "round_starter", "exchange_partner", "cards_given")
+#: Events that settle who begins a turn, latest first wins.
+_WHO_EVENTS = ("next_player", "round_starter")
 
 
-def _who_decides(previous: Step | None) -> tuple[str, tuple[str, ...]]:
-    """Which event settled who decides now, and its clauses: the last event of the previous
-    step that named the next player or the round's starter (setup.first-player,
-    round.next.starter), else the previous step's last event (``("", ())`` before any)."""
-    if previous is None:
-        return "", ()
-    for e in reversed(previous.events):
-        if e.kind in _WHO_EVENTS:
-            return e.kind, e.clauses
-    return (previous.events[-1].kind, previous.events[-1].clauses) if previous.events else ("", ())
+def _who_decides(game: Game, state: State, previous: Step | None) -> tuple[str, tuple[str, ...]]:
+    """Which event or rule settled who decides now, and its clauses. For a decision that
+    begins a turn or a round (``begins`` in ``spec/flow.yaml``): the last event of the
+    previous step that named the next player or the round's starter (setup.first-player,
+    round.next.starter). Otherwise, or when there is none: the rule that waits for the
+    decision (whose statements opened it; kind ``""``), not whatever the previous step did
+    last (a Cupbearer's swap before a rule module's end-of-turn choice)."""
+    declared = game.spec.flow.decisions.get(state.decision.kind.value)
+    if previous is not None and declared is not None and declared.begins:
+        for e in reversed(previous.events):
+            if e.kind in _WHO_EVENTS:
+                return e.kind, e.clauses
+    r = game.runner.resume_of(state.decision, state)
+    return "", game.rule_clauses(r.rule) if r is not None else ()
 
 
 def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line: int) -> str | None:
@@ -345,7 +349,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             # a draw or King card reveal is chance, but a player carries it out: accept either name
             accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
             if by not in accepted:
-                kind, clauses = _who_decides(previous)
+                kind, clauses = _who_decides(game, state, previous)
                 why = ""
                 if kind == "round_starter" and state.round == 1:
                     order = ", ".join(game.colour_name(s) for s in range(game.n))
@@ -358,7 +362,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             wrong = _wrong_kind(game, state, action, record.file, ra.line)
             if wrong is not None:  # an action of another kind than the decision due
                 return reject(wrong, exc.clauses)
-            kind, clauses = _who_decides(previous)
+            kind, clauses = _who_decides(game, state, previous)
             if (kind == "round_starter" and isinstance(action, Play) and dec.kind is K.PLAY
                     and action.card not in state.hands[dec.player]
                     and any(action.card in h for h in state.hands)):
