@@ -352,7 +352,11 @@ def test_replay_names_the_draw_that_is_due(spec: Spec, tmp_path: Path) -> None:
     bad = replace(rec, actions=(*rec.actions[:i], RecordedAction("play jester/red")))
     report = replay(spec, bad)
     assert report.status is Status.ILLEGAL and report.rejection is not None
-    assert report.rejection.reason.startswith("a draw is due, not a play: red waits for the card drawn")
+    # in words: what the record gives and the decision due (their 'what' in spec/flow.yaml)
+    reason = report.rejection.reason
+    due, given = spec.flow.decisions["draw"].what, spec.flow.decisions["play"].what
+    assert reason.startswith(f"{rec.file}: the record gives {given} (a 'play' action), "
+                             f"but the decision due is {due} (a 'draw' action, by chance, for red)"), reason
     assert "cannot be drawn" not in report.rejection.reason
     assert report.rejection.clauses == spec.rule_clauses("role.maid", "reference")
 

@@ -21,8 +21,10 @@ def explain(ctx: click.Context, points: tuple[str, ...], as_list: bool, as_json:
     """Print each variation point POINT: its topic, the clauses on each side (source letter
     and lines, as A 83–86; the sources are named at the end), what each source says and the
     reading it supports, the readings, the third-party readings, each ruleset's choice with
-    the reference's reason, and the outcome of its witness ruling under every ruleset,
-    computed by the engine now. With --list, list every point instead.
+    the reference's reason, the named house rulesets that bear on it (they read it, or
+    switch on a rule module that reads it) with their readings, and the outcome of its
+    witness ruling under every one of these rulesets, computed by the engine now. With
+    --list, list every point instead.
 
     Exit 2 if any POINT is unknown (every unknown one is named, with the known ids), or if
     neither POINT nor --list is given."""

@@ -36,7 +36,9 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
     Exit 1: the first illegal action (its number, line, why and the clause ids); a
             gap the result line does not state (reached before the last action, or
             at the end of a record whose result line is missing or says otherwise);
-            a result line that differs from the replay.
+            a result line that differs from the replay; an action after which an
+            invariant of spec/invariants.yaml is false (check mode; --json names
+            it under "check_failure").
     Exit 2: a malformed record (file, line and problem).
 
     \b

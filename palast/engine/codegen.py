@@ -445,7 +445,7 @@ class _Ctx:
 
     def emit(self, s: Stmt, owner: str, scope: Mapping[str, str], pts: tuple[str, ...], ind: int) -> None:
         cite = citing(self.chain, owner, s)
-        clauses = self.ref(self.comp.game.rule_clauses(cite))
+        clauses = self.ref(self.comp.game.chain_clauses(cite, tuple(r.rule for r, _ in self.chain.links)))
         fields = []
         for key, node in s.keys.items():
             v = self.expr(node, scope)

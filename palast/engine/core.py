@@ -73,6 +73,8 @@ class GameCore:
             raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
         # each rule's clauses as this ruleset reads it (a source reading otherwise is not cited)
         self._clauses: dict[str, tuple[str, ...]] = {rid: spec.rule_clauses(rid, ruleset) for rid in spec.rules}
+        #: the rules the rule modules of spec/modules/ declare (see chain_clauses)
+        self._module_rules: frozenset[str] = frozenset(r for m in spec.modules.values() for r in m.rules)
         self._nr = len(roles)
         self._neutral = self.cards.neutral
         #: decisions by their fields (see shared_decision): decisions are immutable, so one
@@ -113,6 +115,18 @@ class GameCore:
     def rule_clauses(self, rule: str) -> tuple[str, ...]:
         """The clause ids of ``rule`` as this game's ruleset cites them."""
         return self._clauses[rule]
+
+    def chain_clauses(self, cite: str, chain: tuple[str, ...]) -> tuple[str, ...]:
+        """The clause ids of an event that rule ``cite`` fires while the rules ``chain`` (a
+        rule and the exceptions of it that apply) are applied: ``cite``'s, then those of
+        every rule of a rule module in the chain, each once. A module's exception that bends
+        a base rule is part of what happens, also where the statement that reports it is the
+        base rule's (the fan module's Ranger lets a play stand that would end the round)."""
+        out = list(self._clauses[cite])
+        for rule in chain:
+            if rule in self._module_rules:
+                out.extend(c for c in self._clauses[rule] if c not in out)
+        return tuple(out)
 
     def stop_at_gap(self, d: Draft, point: str, rule: str) -> None:
         """Stop play at the open variation point ``point``, met while applying ``rule``."""

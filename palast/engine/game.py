@@ -48,10 +48,12 @@ class InvariantViolation(AssertionError):
     """An invariant from ``spec/invariants.yaml`` failed after an action (an engine bug).
 
     :ivar invariant: the invariant id.
+    :ivar detail: what is false, in words (the message without the invariant's id).
     """
 
     def __init__(self, invariant: str, message: str) -> None:
         self.invariant = invariant
+        self.detail = message
         super().__init__(f"invariant {invariant} violated: {message}")
 
 
@@ -279,7 +281,7 @@ class Game(RoleActions):
             raise IllegalActionError(f"play stopped at open variation point {dec.point}")
         expected = ANSWERS.get(dec.kind.value)
         if expected is None or not isinstance(action, expected):
-            raise self.refusal(dec, action)
+            raise self.refusal(dec, action, d)
         self.runner.resume(d, action_value(action), action)
 
     # ------------------------------------------------------------------ deal
@@ -292,7 +294,7 @@ class Game(RoleActions):
             cards the game does not have (round.deal, setup.deck).
         """
         if not isinstance(action, Deal):
-            raise self.refusal(d.decision, action)
+            raise self.refusal(d.decision, action, d)
         if action is self._sampled and action.deck is not None:  # drawn by sample_chance: legal by construction
             d.deck, d.deck_hidden, d.unseen = action.deck, 0, ()
             d.hands = list(action.hands)

@@ -52,11 +52,13 @@ class RoleActions(GameCore):
         self._reveal_actions: tuple[Reveal, ...] = tuple(Reveal(r) for r in range(self._nr))
 
     # ------------------------------------------------------------------ refusals
-    def refusal(self, dec: Decision, action: object) -> IllegalActionError:
+    def refusal(self, dec: Decision, action: object, state: object = None) -> IllegalActionError:
         """The error for an ``action`` of a kind ``dec`` does not wait for: it says which
         action is due (``"a draw is due, not a play: ..."``) and what the decision is about
-        (``spec/flow.yaml``, the roles' choices), with the clause ids of the rule whose
-        statements opened the decision."""
+        (``spec/flow.yaml``, the roles' choices), with the clause ids of the rule that waits
+        for the decision (whose statements opened it; for a decision that names none, as in a
+        position built from a scenario, the rule of ``state`` that waits for it), never of
+        the action refused or of the role played last."""
         expected = ANSWERS.get(dec.kind.value)
         got = VERB.get(type(action), type(action).__name__)
         declared = self.spec.flow.decisions.get(dec.kind.value)
@@ -66,7 +68,7 @@ class RoleActions(GameCore):
             what = f"{who} waits for {what}" if who else f"chance gives {what}"
         else:
             what = f"{who} chooses {what}"
-        r = self.runner.resume_of(dec, None)
+        r = self.runner.resume_of(dec, state)
         clauses = self.rule_clauses(r.rule) if r is not None else ()
         verb = VERB.get(expected, dec.kind.value) if expected is not None else dec.kind.value
         return IllegalActionError(f"a {verb} is due, not a {got}: {what}", clauses)

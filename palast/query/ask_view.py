@@ -323,12 +323,19 @@ def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -
     """One ruleset's answer from ``viewer``'s side: ``view`` (see
     :func:`palast.query.view_render.view_dict`), ``history`` (events as seen), ``decision``
     (``kind``, ``player``, ``text``), ``legal_actions`` (the viewer's, when they decide),
-    ``outcomes`` (``action`` and its ``results``, see :func:`outcomes_as`) and ``note``."""
+    ``options`` (another player's legal actions when they are public to the viewer, see
+    :func:`palast.query.seen_options.seen_options`; else ``None``), ``outcomes`` (``action``
+    and its ``results``, see :func:`outcomes_as`: of the viewer's legal actions, or of the
+    public options of another player) and ``note``."""
+    from palast.query.seen_options import seen_options
+
     obs = game.observation(state, viewer, history)
     d = state.decision
     name = game.colour_name
+    public = seen_options(game, state, obs)  # another player's options, when the viewer can know them
     decision = {"kind": d.kind.value, "player": name(d.player) if d.player >= 0 else None,
-                "text": describe_decision(game, state) if (d.player == viewer or d.player < 0 or d.is_chance)
+                "text": describe_decision(game, state) if (d.player == viewer or d.player < 0 or d.is_chance
+                                                           or public is not None)
                 else f"{name(d.player)} decides ({d.kind.value}); {name(viewer)} does not see their options"}
     outcomes: list[dict[str, Any]] = []
     note = None
@@ -340,6 +347,12 @@ def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -
         for a in obs.legal_actions:
             outcomes.append({"action": format_action(game, a), "chance": False,
                              "results": outcomes_as(game, state, history, obs, a)})
+    elif public is not None:  # public options: what the viewer would see of each
+        note = (f"{name(d.player)} decides; {name(viewer)} sees the options (public: "
+                f"{', '.join(format_action(game, a) for a in public)}) and what each would show them")
+        for a in public:
+            outcomes.append({"action": format_action(game, a), "chance": False,
+                             "results": outcomes_as(game, state, history, obs, a)})
     else:
         note = f"{name(d.player)} decides; {name(viewer)} sees what happens only when it happens"
     return {
@@ -347,6 +360,7 @@ def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -
         "history": [seen_dict(game, s, viewer) for s in obs.history],
         "decision": decision,
         "legal_actions": [format_action(game, a) for a in obs.legal_actions],
+        "options": None if public is None else [format_action(game, a) for a in public],
         "outcomes": outcomes,
         "note": note,
     }

@@ -46,6 +46,47 @@ def render_sources(spec: Spec) -> str:
                       *(f"   {s.note}" for s in sources(spec))])
 
 
+def house_rulesets_reading(spec: Spec, point_id: str) -> dict[str, dict[str, Any]]:
+    """The named house rulesets of ``spec/rulesets.yaml`` that bear on variation point
+    ``point_id``: those that read it themselves, and those that switch on a rule module
+    (``spec/modules/``) whose switch it is or one of whose rules reads it (where the
+    spec's own rulesets, with the module off, never reach it).
+
+    :returns: house ruleset id -> ``base``, ``title``, ``reading`` (its own, else its
+        base's, or ``open``), ``own`` (whether it reads the point itself) and ``module``
+        (the id of the module it switches on that reads the point, or ``None``); in file
+        order.
+    :raises KeyError: for an unknown point.
+    """
+    vp = spec.variation_points[point_id]
+    out: dict[str, dict[str, Any]] = {}
+    for hid, entry in spec.house_rulesets.items():
+        readings = {str(p): str(r) for p, r in entry["readings"].items()}
+        base = str(entry["base"])
+        module = next((m.id for m in spec.modules.values()
+                       if readings.get(m.point) == m.reading and _module_reads(spec, m.id, point_id)), None)
+        if point_id not in readings and module is None:
+            continue
+        out[hid] = {"base": base, "title": str(entry["title"]),
+                    "reading": readings.get(point_id, vp.choices.get(base, "open")),
+                    "own": point_id in readings, "module": module}
+    return out
+
+
+def _module_reads(spec: Spec, module: str, point_id: str) -> bool:
+    """Whether rule module ``module`` reads ``point_id``: its switch, or a point one of its
+    rules declares it reads."""
+    m = spec.modules[module]
+    return point_id == m.point or any(point_id in spec.rules[r].variation_points for r in m.rules if r in spec.rules)
+
+
+def _modules_off(spec: Spec, point_id: str) -> list[str]:
+    """The rule modules that read ``point_id`` and that no ruleset of the spec itself
+    switches on (the point is then reached only under a house ruleset)."""
+    return [m.id for m in spec.modules.values() if _module_reads(spec, m.id, point_id)
+            and all(spec.variation_points[m.point].choices.get(rs) != m.reading for rs in spec.rulesets)]
+
+
 def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
     """Everything about variation point ``point_id``, as JSON-ready data.
 
@@ -54,10 +95,14 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         and ``cite``, as ``A.role.wizard (A 75–78)``; ``says``, ``reading``), ``readings`` (``id``, ``statement``,
         ``third_party``), ``third_party`` (``source``, ``says``), ``rulesets`` (ruleset ->
         reading or ``open``), ``reason``, ``note``, ``rulings`` (the rulings naming the
-        point), ``sources`` (:func:`source_list`) and ``witness``: ``None``, or the
-        witness ruling's ``id``, ``question`` and per ruleset the engine's ``summary``,
-        ``gap``, ``events``, whether the ruleset is one the ruling states a result for,
-        and whether the engine ``agrees`` with it.
+        point), ``house_rulesets`` (:func:`house_rulesets_reading`: the named house
+        rulesets that bear on the point, with their readings), ``modules_off`` (the rule
+        modules that read the point and that the spec's own rulesets leave off),
+        ``sources`` (:func:`source_list`) and ``witness``: ``None``, or the witness
+        ruling's ``id``, ``question`` and per ruleset (the spec's, then those of
+        ``house_rulesets``, each with ``house`` true) the engine's ``summary``, ``gap``,
+        ``events``, whether the ruleset is one the ruling states a result for, and whether
+        the engine ``agrees`` with it.
     :raises KeyError: for an unknown point.
     :raises SpecError: if the witness ruling is malformed.
     """
@@ -73,11 +118,12 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
             "says": s["says"],
             "reading": s["reading"],
         }
+    house = house_rulesets_reading(spec, point_id)
     witness: dict[str, Any] | None = None
     if vp.witness is not None:
         ruling = load_ruling(rulings_dir(spec) / f"{vp.witness}.yaml", spec)
         per: dict[str, Any] = {}
-        for rs in spec.rulesets:
+        for rs in [*spec.rulesets, *(h for h in house if h not in spec.rulesets)]:
             outcome = compute_outcome(spec, ruling, rs)
             stated = rs in ruling.expect
             per[rs] = {
@@ -87,6 +133,7 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
                 "stated": stated,
                 "agrees": (not compare(ruling.expect[rs], outcome)) if stated else None,
                 "error": outcome.error,
+                "house": rs in house,
             }
         witness = {"id": ruling.id, "title": ruling.title, "question": ruling.question, "action": ruling.action,
                    "rulesets": per}
@@ -103,6 +150,8 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party)} for r in vp.readings],
         "third_party": [{"source": s, "says": t} for s, t in vp.third_party],
         "rulesets": dict(vp.choices),
+        "house_rulesets": house,
+        "modules_off": _modules_off(spec, point_id),
         "reason": vp.reason,
         "note": vp.note or None,
         "rulings": rulings_naming(spec, vp.id),
@@ -140,7 +189,13 @@ def render_explanation(doc: dict[str, Any]) -> str:
         for t in doc["third_party"]:
             lines.append(f"   {t['source']}: {t['says']}")
     lines.append("")
-    lines.append("rulesets: " + ", ".join(f"{rs} -> {choice}" for rs, choice in doc["rulesets"].items()))
+    off = doc.get("modules_off") or []
+    lines.append("rulesets: " + ", ".join(f"{rs} -> {choice}" for rs, choice in doc["rulesets"].items())
+                 + (f" (rule module {', '.join(off)} off under these)" if off else ""))
+    for h, x in (doc.get("house_rulesets") or {}).items():
+        how = [f"rule module {x['module']} on"] if x["module"] else []
+        how.append(f"its own reading of {doc['id']}" if x["own"] else f"{doc['id']} as {x['base']} reads it")
+        lines.append(f"house ruleset {h} -> {x['reading']}: {x['base']} with {', '.join(how)}")
     lines.append(f"reason (reference): {doc['reason']}")
     if doc["note"]:
         lines.append(f"note: {doc['note']}")
@@ -161,5 +216,6 @@ def render_explanation(doc: dict[str, Any]) -> str:
                 mark = "(no result stated)"
             else:
                 mark = "agrees with the ruling" if o["agrees"] else "DISAGREES with the ruling"
-            lines.append(f"   {rs}: {o['summary']}  [{mark}]")
+            kind = " (house ruleset)" if o.get("house") else ""
+            lines.append(f"   {rs}{kind}: {o['summary']}  [{mark}]")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from palast.engine.actions import Action, Play
-from palast.engine.game import Game, Step
+from palast.engine.game import Game, InvariantViolation, Step
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.formats.notation import parse_action
@@ -38,11 +38,14 @@ class Status(StrEnum):
     GAP = "gap"
     #: every action legal, but the result line says something else
     MISMATCH = "mismatch"
+    #: an action was applied, but an invariant of spec/invariants.yaml is false afterwards
+    #: (check mode; e.g. a house reading that breaks it)
+    CHECK_FAILED = "check-failed"
 
     @property
     def exit_code(self) -> int:
         """0 for a confirmed or unfinished record, 1 otherwise (an illegal action, a gap
-        the result line does not state, a result line that differs)."""
+        the result line does not state, a result line that differs, a failed invariant)."""
         return 0 if self in (Status.CONFIRMED, Status.UNFINISHED) else 1
 
 
@@ -69,6 +72,30 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class CheckFailure:
+    """The action after which an invariant failed (check mode).
+
+    :ivar index: its number among the record's actions (1-based).
+    :ivar line: its line in the record file.
+    :ivar action: the action as written.
+    :ivar by: who the record says decided it, or ``None``.
+    :ivar decision: what had to be decided before it, in words.
+    :ivar invariant: the id of the invariant (or lemma) that is false after it.
+    :ivar message: what is false, in words.
+    :ivar clauses: the invariant's clause ids (empty for a lemma).
+    """
+
+    index: int
+    line: int
+    action: str
+    by: str | None
+    decision: str
+    invariant: str
+    message: str
+    clauses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ReplayReport:
     """What a replay found.
 
@@ -82,6 +109,7 @@ class ReplayReport:
     :ivar gap: the open variation point play stopped at, or ``None``.
     :ivar mismatches: how the result line differs from the replay (status ``mismatch``).
     :ivar notes: remarks that do not change the status (a spec changed since the record was written).
+    :ivar check_failure: the action after which an invariant failed (status ``check-failed``).
     """
 
     record: Record
@@ -94,6 +122,7 @@ class ReplayReport:
     gap: str | None = None
     mismatches: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    check_failure: CheckFailure | None = None
 
 
 def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
@@ -167,20 +196,59 @@ def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> G
         raise RecordError(f"header: {exc.message}", record.file, "line 1") from None
 
 
-#: Events that settle who decides next, latest first wins.
-_WHO_EVENTS = ("next_player", "round_starter", "exchange_partner", "cards_given")
+#: Events that settle who begins a turn, latest first wins.
+_WHO_EVENTS = ("next_player", "round_starter")
 
 
-def _who_decides(previous: Step | None) -> tuple[str, tuple[str, ...]]:
-    """Which event settled who decides now, and its clauses: the last event of the previous
-    step that named the next player or the round's starter (setup.first-player,
-    round.next.starter), else the previous step's last event (``("", ())`` before any)."""
-    if previous is None:
-        return "", ()
-    for e in reversed(previous.events):
-        if e.kind in _WHO_EVENTS:
-            return e.kind, e.clauses
-    return (previous.events[-1].kind, previous.events[-1].clauses) if previous.events else ("", ())
+def _who_decides(game: Game, state: State, previous: Step | None) -> tuple[str, tuple[str, ...]]:
+    """Which event or rule settled who decides now, and its clauses. For a decision that
+    begins a turn or a round (``begins`` in ``spec/flow.yaml``): the last event of the
+    previous step that named the next player or the round's starter (setup.first-player,
+    round.next.starter). Otherwise, or when there is none: the rule that waits for the
+    decision (whose statements opened it; kind ``""``), not whatever the previous step did
+    last (a Cupbearer's swap before a rule module's end-of-turn choice)."""
+    declared = game.spec.flow.decisions.get(state.decision.kind.value)
+    if previous is not None and declared is not None and declared.begins:
+        for e in reversed(previous.events):
+            if e.kind in _WHO_EVENTS:
+                return e.kind, e.clauses
+    r = game.runner.resume_of(state.decision, state)
+    return "", game.rule_clauses(r.rule) if r is not None else ()
+
+
+def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line: int) -> str | None:
+    """Why a record's ``action`` at ``line`` of ``file`` is refused when it is of another
+    kind than the decision ``state`` waits for, in words: what the record gives and which
+    decision is due (each decision's ``what`` in ``spec/flow.yaml``, and the action that
+    answers it), with a hint when the action given may follow the one due (a line missing
+    before it). ``None`` when the action is of the kind due (or nothing is due)."""
+    from palast.engine.actions import ANSWERS
+    from palast.engine.roles import VERB
+
+    dec = state.decision
+    expected = ANSWERS.get(dec.kind.value)
+    if expected is None or isinstance(action, expected):
+        return None
+    flow = game.spec.flow
+
+    def words(kind: str) -> str:
+        declared = flow.decisions.get(kind)
+        return (declared.what or declared.statement) if declared is not None else kind
+
+    given = next((k for k, t in ANSWERS.items() if isinstance(action, t)), None)
+    got_verb, due_verb = VERB.get(type(action), type(action).__name__), VERB.get(expected, dec.kind.value)
+    got = f"{words(given)} (a {got_verb!r} action)" if given is not None else f"a {got_verb!r} action"
+    if dec.is_chance:
+        by = f"by chance, for {game.colour_name(dec.player)}" if dec.player >= 0 else "by chance"
+    else:
+        by = f"by {game.colour_name(dec.player)}"
+    place = [p for p in (file, f"line {line}" if line > 0 else None) if p]  # line 0: built in memory
+    where = "".join(f"{p}: " for p in place)
+    hint = ""
+    if given is not None and flow.follows(dec.kind.value, given):
+        hint = f"; is a {due_verb!r} line missing before " + (f"line {line}?" if line > 0 else "it?")
+    return (f"{where}the record gives {got}, but the decision due is {words(dec.kind.value)} "
+            f"(a {due_verb!r} action, {by}){hint}")
 
 
 def _compare_result(game: Game, expected: RecordResult, state: State) -> list[str]:
@@ -220,6 +288,10 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
     Each action is parsed against the seated players and applied with every invariant
     checked. The replay stops at the first illegal action, or when play reaches a
     variation point the ruleset leaves open.
+
+    Check mode: when an invariant of ``spec/invariants.yaml`` is false after an action,
+    the replay stops there with :attr:`Status.CHECK_FAILED` (exit code 1) and the
+    :class:`CheckFailure` (the action, the invariant, what is false).
 
     Gaps: a record whose last action reaches a gap and whose result line says so
     (``"end": "gap"``, and the same ``gap`` if given) is :attr:`Status.CONFIRMED`; a gap
@@ -277,7 +349,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             # a draw or King card reveal is chance, but a player carries it out: accept either name
             accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
             if by not in accepted:
-                kind, clauses = _who_decides(previous)
+                kind, clauses = _who_decides(game, state, previous)
                 why = ""
                 if kind == "round_starter" and state.round == 1:
                     order = ", ".join(game.colour_name(s) for s in range(game.n))
@@ -287,7 +359,10 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         try:
             step = game.apply(state, action)
         except IllegalActionError as exc:
-            kind, clauses = _who_decides(previous)
+            wrong = _wrong_kind(game, state, action, record.file, ra.line)
+            if wrong is not None:  # an action of another kind than the decision due
+                return reject(wrong, exc.clauses)
+            kind, clauses = _who_decides(game, state, previous)
             if (kind == "round_starter" and isinstance(action, Play) and dec.kind is K.PLAY
                     and action.card not in state.hands[dec.player]
                     and any(action.card in h for h in state.hands)):
@@ -296,6 +371,11 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
                 return reject(f"{exc.message}; {game.colour_name(dec.player)} starts this round (the header "
                               f"seats {order})", clauses + exc.clauses)
             return reject(exc.message, exc.clauses)
+        except InvariantViolation as exc:
+            inv = spec.invariants.get(exc.invariant)
+            return done(Status.CHECK_FAILED, check_failure=CheckFailure(
+                index, ra.line, ra.text, ra.by, decision_text, exc.invariant, exc.detail,
+                inv.clauses if inv is not None else ()))
         steps.append((ra.text, step))
         previous = step
         state = step.state
@@ -336,11 +416,13 @@ def report_dict(spec: Spec, report: ReplayReport) -> dict[str, Any]:
     (``base`` and ``readings`` of a house ruleset, else ``null``), ``players``,
     ``status``, ``exit_code``, ``actions`` (in the record), ``applied``, ``rounds``,
     ``scores``, ``winners``, ``next_decision``, ``rejection`` (``index``, ``line``,
-    ``action``, ``by``, ``decision``, ``reason``, ``clauses``), ``gap`` (``point``,
-    ``topic``, ``readings`` per ruleset), ``mismatches`` and ``notes``."""
+    ``action``, ``by``, ``decision``, ``reason``, ``clauses``), ``check_failure`` (the
+    action after which an invariant failed: ``index``, ``line``, ``action``, ``by``,
+    ``decision``, ``invariant``, ``message``, ``clauses``; else ``null``), ``gap``
+    (``point``, ``topic``, ``readings`` per ruleset), ``mismatches`` and ``notes``."""
     g, s = report.game, report.state
     spec = g.spec  # with the house ruleset replayed, if any
-    rej = report.rejection
+    rej, chk = report.rejection, report.check_failure
     gap = None
     if report.gap is not None:
         vp = spec.variation_points.get(report.gap)
@@ -361,6 +443,9 @@ def report_dict(spec: Spec, report: ReplayReport) -> dict[str, Any]:
         "rejection": None if rej is None else {
             "index": rej.index, "line": rej.line, "action": rej.action, "by": rej.by, "decision": rej.decision,
             "reason": rej.reason, "clauses": list(rej.clauses)},
+        "check_failure": None if chk is None else {
+            "index": chk.index, "line": chk.line, "action": chk.action, "by": chk.by, "decision": chk.decision,
+            "invariant": chk.invariant, "message": chk.message, "clauses": list(chk.clauses)},
         "gap": gap,
         "mismatches": list(report.mismatches),
         "notes": list(report.notes),
@@ -398,6 +483,18 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
         if r.clauses:
             lines.append(f"   clauses: {', '.join(r.clauses)}")
         lines.append(f"   {r.index - 1} action(s) before it are legal; the position before it:")
+        lines.extend("      " + x for x in describe_position(g, s))
+    elif st is Status.CHECK_FAILED:
+        c = report.check_failure
+        assert c is not None
+        by = f" by {c.by}" if c.by else ""
+        lines.append(f"check failed: after action {c.index} (line {c.line}): {c.action}{by}")
+        lines.append(f"   invariant {c.invariant} violated: {c.message}")
+        if c.clauses:
+            lines.append(f"   clauses: {', '.join(c.clauses)}")
+        lines.append(f"   {c.index - 1} action(s) before it are legal and keep every invariant; under "
+                     f"{label(g.spec, g.ruleset)} this one breaks an invariant of spec/invariants.yaml (a house "
+                     "reading may break one); the position before it:")
         lines.extend("      " + x for x in describe_position(g, s))
     elif report.gap is not None and st is not Status.CONFIRMED:
         lines.extend(_gap_lines(spec, report, scores))

@@ -26,7 +26,9 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
         ``steps`` (``index``, ``by`` (a colour or ``"chance"``), ``action`` (the player's own
         actions only, else ``None``), ``events`` as seen, and ``hand``, the player's hand after
         the step, when the step changed it), ``rejection`` (``index``, and
-        ``reason`` for the player's own action) and ``view`` (see
+        ``reason`` for the player's own action), ``check_failure`` (``index`` of the action
+        after which an invariant failed and the ``invariant``'s id; its message, which may
+        name cards the player does not see, is left out) and ``view`` (see
         :func:`palast.query.view_render.view_dict`).
     :raises InputError: for a colour that is not seated.
     """
@@ -49,7 +51,7 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
         steps.append(entry)
         state = step.state
     final = g.observation(report.state, viewer, history)
-    rej = report.rejection
+    rej, chk = report.rejection, report.check_failure
     return {
         "record": report.record.file,
         "ruleset": g.ruleset,
@@ -61,6 +63,7 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
         "rejection": None if rej is None else {
             "index": rej.index,
             "reason": rej.reason if report.state.decision.player == viewer else None},
+        "check_failure": None if chk is None else {"index": chk.index, "invariant": chk.invariant},
         "view": view_dict(g, final),
         "view_text": view_lines(g, final),
     }
@@ -80,5 +83,8 @@ def render_as(doc: dict[str, Any]) -> list[str]:
     if doc["rejection"] is not None:
         why = f": {doc['rejection']['reason']}" if doc["rejection"]["reason"] else ""
         lines.append(f"action {doc['rejection']['index']} is illegal{why}")
+    if doc["check_failure"] is not None:
+        lines.append(f"check failed: after action {doc['check_failure']['index']} the invariant "
+                     f"{doc['check_failure']['invariant']} is violated")
     lines.extend(doc["view_text"])
     return lines

@@ -296,9 +296,17 @@ class Spec:
         that rule, so an event never cites a passage that says otherwise. Where the ruleset
         leaves a point open every clause stays. If nothing would remain, all are kept.
 
+        A rule of a rule module (``spec/modules/``) keeps the module's own clauses under a
+        ruleset that switches the module on: they are the passage that declares what the
+        rule carries out, not one that says otherwise, though the module's switch reads
+        ``off`` on the source's side (the module is optional there) and its gaps are silent
+        there.
+
         :raises KeyError: for an unknown rule or ruleset.
         """
         rule = self.rules[rule_id]
+        keep = {c for m in self.modules.values() if rule_id in m.rules
+                and self.variation_points[m.point].choices[ruleset] == m.reading for c in m.clauses}
         drop: set[str] = set()
         for point in rule.variation_points:
             vp = self.variation_points[point]
@@ -308,7 +316,7 @@ class Spec:
             for side in ("A", "B"):
                 if vp.sides[side]["reading"] != choice:
                     drop.update(vp.sides[side]["clauses"])
-        kept = tuple(c for c in rule.clauses if c not in drop)
+        kept = tuple(c for c in rule.clauses if c not in drop - keep)
         return kept or rule.clauses
 
     def cite(self, clause_ids: tuple[str, ...] | list[str]) -> str:
