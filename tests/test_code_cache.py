@@ -77,7 +77,7 @@ def test_the_oldest_entries_are_pruned(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_game_from_cached_code_answers_as_a_fresh_one() -> None:
-    from palast.engine.codegen import _code
+    from palast.engine.codegen_source import code_of
     from palast.formats.scenario import load_scenario
     from palast.lang.compiler import _compiled
     from palast.query.ask import ask
@@ -86,10 +86,10 @@ def test_a_game_from_cached_code_answers_as_a_fresh_one() -> None:
     spec = cached_spec(None, False)
     example = Path(__file__).resolve().parent.parent / "examples" / "guard-alone.yaml"
     sc = load_scenario(example, spec)
-    _code.cache_clear()
+    code_of.cache_clear()
     _compiled.cache_clear()
     fresh = ask(spec, sc)
     assert list(code_cache.code_dir().glob("*.marshal"))
-    _code.cache_clear()
+    code_of.cache_clear()
     _compiled.cache_clear()
     assert ask(spec, sc) == fresh

@@ -18,17 +18,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, kept_names, reading_names
-from palast.engine.codegen import BlockCompiler, Compiled
+from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, kept_names
+from palast.engine.codegen import BlockCompiler
+from palast.engine.codegen_source import Compiled
 from palast.engine.draft import Draft
 from palast.engine.places import draw_known, empty_place, hidden, put, shuffle_into, take, take_unknown
+from palast.engine.refusals import Refusals
 from palast.engine.state import Decision, DecisionKind
 from palast.errors import IllegalActionError
-from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, infer_or_any, program
+from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, program
 from palast.lang.compiler import Compiler
-from palast.lang.primitives import ELEMENT, PRIMITIVES
-from palast.lang.statements import Stmt, expressions, placeholders, walk
-from palast.lang.syntax import Each, Node, each_conditions, each_parts, names, parse
+from palast.lang.primitives import PRIMITIVES
+from palast.lang.statements import Stmt, expressions, walk
+from palast.lang.syntax import Node, names
 
 if TYPE_CHECKING:
     from palast.engine.core import GameCore
@@ -149,7 +151,7 @@ class Runner:
         #: the names an expression may use for a role or a colour, with their numbers
         self.roles = {**{r: i for i, r in enumerate(game.spec.roles)},
                       **{c: i for i, c in enumerate(game.cards.colours)}}
-        self._role_kinds = {**dict.fromkeys(game.spec.roles, "role"), **dict.fromkeys(game.cards.colours, "colour")}
+        self.role_kinds = {**dict.fromkeys(game.spec.roles, "role"), **dict.fromkeys(game.cards.colours, "colour")}
         self._fn: dict[int, Callable[[Draft, dict[str, Any]], Any]] = {}
         self._compile_expressions()
         #: decision -> the step whose statements wait for it
@@ -180,8 +182,8 @@ class Runner:
         self.selectors = {step: self.codegen.selector(step, rules) for step, rules in self.prog.steps.items()}
         self.codegen.namespace["ENTRIES"] = self._entries
         self.codegen.namespace["CONTS"] = self.conts
-        #: compiled ``{EXPR}`` of refusal texts
-        self._texts: dict[str, Callable[[Draft, dict[str, Any]], Any]] = {}
+        #: the words of a refusal (palast.engine.refusals)
+        self.refusals = Refusals(self)
         #: when a set: the ids of the rules applied since it was set are added to it (rule
         #: coverage; ``None``, the default, notes nothing)
         self.trace: set[str] | None = None
@@ -522,82 +524,6 @@ class Runner:
             self._last = (d, d.decision, values)
         return values
 
-    def why_refused(self, r: Resume, d: Draft, env: dict[str, Any], value: Any) -> tuple[str, str]:
-        """Why ``value`` is not an option of ``r``, and the rule that says so.
-
-        For options built from parts: the first part not among its collection or the first
-        condition that does not hold, in the words the declaration gives (its ``{EXPR}``
-        filled in, and the variation points whose readings the condition reads named). For
-        options a rule's name holds: the first rule of the chain whose value of that name
-        leaves ``value`` out (its ``refuse``, and the readings it took named). Else the
-        choose's ``refuse``, citing the rule that declares it.
-        """
-        each = r.each
-        if each is not None and isinstance(value, tuple) and len(value) == len(each_parts(each)):
-            e = dict(env)
-            fn = self._fn
-            info: Each = each.value  # type: ignore[assignment]
-            for (name, coll), v, why in zip(each_parts(each), value, info.part_else, strict=True):
-                if v not in fn[id(coll)](d, e):
-                    return self.fill(why or r.refuse, d, {**e, name: v}, r.chain), r.rule
-                e[name] = v
-            given = reading_names(r.chain)
-            for cond, why in each_conditions(each):
-                if not fn[id(cond)](d, e):
-                    used = sorted({given[n] for n in names(cond) if n in given})
-                    tail = "".join(f" (variation point {p}: {v})" for p, v in used)
-                    return self.fill(why or r.refuse, d, e, r.chain) + tail, r.rule
-        elif r.option_name:
-            step: dict[str, Any] = {}
-            for link, took in r.chain.links:
-                given_here = {n for n, _ in link.lets}
-                for rb, reading in zip(link.readings, took, strict=True):
-                    for name, node in rb.branches[reading].lets:
-                        step[name] = self._fn[id(node)](d, step)
-                        given_here.add(name)
-                for name, node in link.lets:
-                    step[name] = self._fn[id(node)](d, step)
-                if r.option_name in given_here and value not in step[r.option_name]:
-                    if link is r.chain.links[0][0] or not link.refuse:
-                        break  # left out where the options are first given: the choose's reason
-                    tail = "".join(f" (variation point {rb.point}: {reading})"
-                                   for rb, reading in zip(link.readings, took, strict=True))
-                    return self.fill(link.refuse, d, env, r.chain) + tail, link.rule
-        return self.fill(r.refuse, d, env, r.chain), r.rule
-
-    def fill(self, text: str, d: Draft, env: dict[str, Any], chain: Chain) -> str:
-        """``text`` with each ``{EXPR}`` replaced by its value in words."""
-        out = text
-        for expr in placeholders(text):
-            node = parse(expr)
-            value = self._compiled_text(expr)(d, env)
-            kind = infer_or_any(node, self._kinds(chain, env), self._role_kinds)
-            out = out.replace("{" + expr + "}", self.game.describe_value(kind, value), 1)
-        return out
-
-    def _compiled_text(self, expr: str) -> Callable[[Draft, dict[str, Any]], Any]:
-        got = self._texts.get(expr)
-        if got is None:
-            comp = Compiler(self.game.lang_constants, self.roles)
-            node = parse(expr)
-            params = {n: f"E[{n!r}]" for n in sorted(names(node)) if n not in PRIMITIVES and n not in self.roles}
-            slot = comp.add_function("_t", f"def _t(D, E):\n    return {comp.expression(node, params)}\n", {})
-            comp.build()
-            got = self._texts[expr] = slot[0]
-        return got
-
-    def _kinds(self, chain: Chain, env: dict[str, Any]) -> dict[str, str]:
-        """The kinds of the names of ``chain`` (its lets, and the parts of its options)."""
-        kinds: dict[str, str] = {}
-        for name, node in chain_lets(chain).items():
-            kinds[name] = infer_or_any(node, kinds, self._role_kinds)
-            if node.op == "each":
-                inner = dict(kinds)
-                for part, coll in each_parts(node):
-                    inner[part] = ELEMENT.get(infer_or_any(coll, inner, self._role_kinds), "any")
-                kinds.update({k: v for k, v in inner.items() if k not in kinds})
-        return kinds
-
     def resume(self, d: Draft, value: Any, action: object) -> None:
         """Carry on at the pending decision of ``d`` with the chosen ``value`` (of ``action``).
 
@@ -618,7 +544,7 @@ class Runner:
         elif r.options is not None:
             allowed = last[-1] if last is not None and last[0] is d and last[1] is dec else r.options(d)
             if value not in allowed:
-                why, rule = self.why_refused(r, d, self.restore(r, d, dec), value)
+                why, rule = self.refusals.why_refused(r, d, self.restore(r, d, dec), value)
                 raise IllegalActionError(why, self.game.rule_clauses(rule))
         r.go(d, value)
 

@@ -1,4 +1,4 @@
-"""The discrepancy register's own rules, checked as part of :func:`palast.spec.load.cross_check`.
+"""The discrepancy register's own rules, checked as part of :func:`palast.spec.cross_check.cross_check`.
 
 ``spec/variation_points.yaml`` is the register: one entry per variation point. Beyond its
 JSON Schema, an entry must hang together with the engine and the rulings:

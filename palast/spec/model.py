@@ -1,0 +1,270 @@
+"""What reading ``spec/`` gives: the frozen records of the spec (:class:`Spec`, and its
+clauses, rules, variation points with their readings, role actions, invariants and lemmas)
+that the engine, the proofs and the rulebook read. :mod:`palast.spec.load` builds them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from palast.spec.flow import Flow
+from palast.spec.modules import Module
+from palast.spec.visibility import Visibility
+from palast.spec.yamlio import Document
+
+#: The word a ruleset uses for a variation point it leaves undecided.
+OPEN = "open"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule passage of a source: id, source id and file, line range, our paraphrase."""
+
+    id: str
+    source: str
+    file: str
+    first_line: int
+    last_line: int
+    paraphrase: str
+
+    @property
+    def lines(self) -> str:
+        """The line range, ``"75–78"`` (en dash), or one line, ``"32"``."""
+        return str(self.first_line) if self.first_line == self.last_line else f"{self.first_line}–{self.last_line}"
+
+    @property
+    def where(self) -> str:
+        """The source letter and line range, ``"A 75–78"``; the sources are named by
+        :func:`palast.spec.sources.source_notes` (the file names stay in ``clauses.yaml``)."""
+        return f"{self.source} {self.lines}"
+
+    @property
+    def cite(self) -> str:
+        """``"A.role.wizard (A 75–78)"``: the clause id with :attr:`where`."""
+        return f"{self.id} ({self.where})"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of play or of a role: id, title, statement, clause ids, variation points."""
+
+    id: str
+    title: str
+    statement: str
+    clauses: tuple[str, ...]
+    topic: str
+    variation_points: tuple[str, ...] = ()
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a variation point."""
+
+    id: str
+    statement: str
+    third_party: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class VariationPoint:
+    """A place where the sources differ or are silent; see ``spec/variation_points.yaml``."""
+
+    id: str
+    topic: str
+    kind: str
+    parameter: str | None
+    changes_outcome: str
+    sides: Mapping[str, Mapping[str, Any]]
+    readings: tuple[Reading, ...]
+    choices: Mapping[str, str]
+    reason: str
+    witness: str | None
+    raw: Mapping[str, Any]
+    third_party: tuple[tuple[str, str], ...] = ()
+    component: bool = False
+    note: str = ""
+
+    @property
+    def rulesets_differ(self) -> bool:
+        """True if the rulesets do not all take the same reading (``open`` counts as one)."""
+        return len(set(self.choices.values())) > 1
+
+    def reading(self, reading_id: str) -> Reading:
+        """Return the reading ``reading_id``; :raises KeyError: if there is none."""
+        for r in self.readings:
+            if r.id == reading_id:
+                return r
+        raise KeyError(reading_id)
+
+    def clauses(self) -> tuple[str, ...]:
+        """All clause ids either side cites, A's first."""
+        out: list[str] = []
+        for side in ("A", "B"):
+            for c in self.sides[side]["clauses"]:
+                if c not in out:
+                    out.append(c)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class RoleAction:
+    """What a role does: its action kind, whether it may be played while banned, its choices."""
+
+    role: str
+    action: str
+    playable_when_banned: bool
+    choices: tuple[Mapping[str, str], ...]
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A strengthening lemma declared beside an invariant whose proof needs it.
+
+    :ivar id: its id (unique among invariants and lemmas).
+    :ivar statement: what it says, in words.
+    :ivar holds: the rule-language expression that is true in every position.
+    """
+
+    id: str
+    statement: str
+    holds: str
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A declared invariant: id, kind (``state`` or ``step``), statement, clauses, and for a
+    state invariant the expression ``holds`` (rule language) and its ``lemmas``."""
+
+    id: str
+    kind: str
+    statement: str
+    clauses: tuple[str, ...]
+    established_by: Mapping[str, Any]
+    holds: str | None = None
+    lemmas: tuple[Lemma, ...] = ()
+    let: Mapping[str, str] = field(default_factory=dict)
+    #: names that depend on a variation point's reading: ``point`` and, per reading (and
+    #: ``open``), ``{"let": {name: expression}}``
+    readings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """Everything in ``spec/``, validated and cross-checked.
+
+    Sequences keep file order: the engine numbers roles and colours by it.
+    """
+
+    root: Path
+    sources: Mapping[str, Mapping[str, Any]]
+    clauses: Mapping[str, Clause]
+    third_party: Mapping[str, Mapping[str, Any]]
+    game: Mapping[str, Any]
+    roles: tuple[str, ...]
+    role_names: Mapping[str, Mapping[str, Any]]
+    role_aliases: Mapping[str, str]
+    player_colours: tuple[str, ...]
+    neutral_colour: str
+    colour_aliases: Mapping[str, str]
+    role_actions: Mapping[str, RoleAction]
+    rules: Mapping[str, Rule]
+    variation_points: Mapping[str, VariationPoint]
+    rulesets: Mapping[str, Mapping[str, Any]]
+    default_ruleset: str
+    invariants: Mapping[str, Invariant]
+    documents: Mapping[str, Document] = field(repr=False)
+    #: who sees what (``spec/visibility.yaml``)
+    visibility: Visibility = field(repr=False, default=Visibility((), {}, {}))
+    #: the named house rulesets of ``spec/rulesets.yaml`` (``house``), by id; none of them is
+    #: in ``rulesets`` until :func:`palast.formats.house.resolve` adds it (:mod:`palast.spec.house_rulesets`)
+    house_rulesets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the turn and the round as a state machine over decisions (``spec/flow.yaml`` and the
+    #: roles' choices; :mod:`palast.spec.flow`)
+    flow: Flow = field(repr=False, default_factory=Flow)
+    #: the rule modules of ``spec/modules/`` by id (:mod:`palast.spec.modules`)
+    modules: Mapping[str, Module] = field(default_factory=dict)
+
+    # -- numbers -----------------------------------------------------------------
+    @property
+    def min_players(self) -> int:
+        """Fewest players the game allows (A.meta, B.meta)."""
+        return int(self.game["players"]["min"])
+
+    @property
+    def max_players(self) -> int:
+        """Most players the game allows (A.meta, B.meta)."""
+        return int(self.game["players"]["max"])
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player every round."""
+        return int(self.game["hand_size"]["value"])
+
+    @property
+    def six(self) -> int:
+        """Different roles in one display that end a round."""
+        return int(self.game["six"]["distinct_roles"])
+
+    @property
+    def per_colour(self) -> int:
+        """Cards of each role a seated colour brings."""
+        return int(self.game["cards"]["per_player_colour_per_role"])
+
+    @property
+    def neutral_per_role(self) -> int:
+        """Neutral cards of each role."""
+        return int(self.game["cards"]["neutral_per_role"])
+
+    @property
+    def king_roles(self) -> tuple[str, ...]:
+        """The roles named by the King cards, one card each."""
+        return tuple(self.game["king_cards"]["roles"])
+
+    def target(self, players: int) -> int:
+        """The score that ends a game of ``players`` players; :raises KeyError: otherwise."""
+        return int(self.game["targets"]["by_players"][players])
+
+    def reading(self, ruleset: str, point: str) -> str:
+        """The reading id ``ruleset`` takes for variation point ``point`` (or ``"open"``)."""
+        return self.variation_points[point].choices[ruleset]
+
+    def rule_clauses(self, rule_id: str, ruleset: str) -> tuple[str, ...]:
+        """The clause ids rule ``rule_id`` rests on under ``ruleset``.
+
+        A rule that depends on variation points cites, under a ruleset, only the clauses of
+        the sources that read those points as the ruleset does: a source side whose reading
+        differs (or that is silent) while the ruleset takes a reading loses its clauses for
+        that rule, so an event never cites a passage that says otherwise. Where the ruleset
+        leaves a point open every clause stays. If nothing would remain, all are kept.
+
+        A rule of a rule module (``spec/modules/``) keeps the module's own clauses under a
+        ruleset that switches the module on: they are the passage that declares what the
+        rule carries out, not one that says otherwise, though the module's switch reads
+        ``off`` on the source's side (the module is optional there) and its gaps are silent
+        there.
+
+        :raises KeyError: for an unknown rule or ruleset.
+        """
+        rule = self.rules[rule_id]
+        keep = {c for m in self.modules.values() if rule_id in m.rules
+                and self.variation_points[m.point].choices[ruleset] == m.reading for c in m.clauses}
+        drop: set[str] = set()
+        for point in rule.variation_points:
+            vp = self.variation_points[point]
+            choice = vp.choices[ruleset]
+            if choice == OPEN:
+                continue
+            for side in ("A", "B"):
+                if vp.sides[side]["reading"] != choice:
+                    drop.update(vp.sides[side]["clauses"])
+        kept = tuple(c for c in rule.clauses if c not in drop - keep)
+        return kept or rule.clauses
+
+    def cite(self, clause_ids: tuple[str, ...] | list[str]) -> str:
+        """Render clause ids with source letter and line range (``A.play.turn (A 38–39)``),
+        separated by ``"; "``."""
+        return "; ".join(self.clauses[c].cite for c in clause_ids)
