@@ -650,3 +650,21 @@ def test_json_error_document_for_a_bad_spec_directory(tmp_path: Path) -> None:
     assert r.exit_code == 2
     doc = json.loads(r.stdout)
     assert "does not exist" in doc["error"]["message"]
+
+
+def test_ask_answers_a_ruling_file_under_its_rulesets() -> None:
+    """``palast ask`` on a ruling (spec/rulings/ID.yaml) asks its position with its action
+    applied, under the rulesets it states a result for (house rulesets included), and the
+    text groups rulesets whose play stopped before the action apart from those that went on."""
+    ruling = Path(__file__).resolve().parent.parent / "spec" / "rulings" / "fan-orc-banned-jester.yaml"
+    res = CliRunner().invoke(main, ["ask", "--json", str(ruling)])
+    assert res.exit_code == 0, res.output
+    answer = json.loads(res.output)
+    assert list(answer["rulesets"]) == ["source-a", "source-b", "reference", "fan", "fan-b"]
+    assert answer["actions"] == ["play jester/yellow"]
+    assert answer["rulesets"]["fan"]["stopped_at"] is None
+    assert answer["rulesets"]["reference"]["stopped_at"]["why"] == "illegal"
+    assert answer["rulesets"]["fan-b"]["stopped_at"]["why"] == "gap"
+    text = CliRunner().invoke(main, ["ask", str(ruling)])
+    assert text.exit_code == 0 and "Traceback" not in text.output, text.output
+    assert "The Rebel Orc plays a banned Jester" in text.output

@@ -100,6 +100,9 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
       discard           the discard pile: [maid/grey]
       actions           actions to apply first: [play maid/grey, discard jester/red]
 
+    SCENARIO may also be a ruling (spec/rulings/ID.yaml): its position is asked, with its
+    action applied, under the rulesets it states a result for.
+
     The full format, with an example: the README, section "Scenario files", and the
     rulebook's page "Scenario files"."""
     from dataclasses import replace
@@ -109,11 +112,17 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     from palast.formats.scenario import load_scenario
     from palast.query.ask import ask as run_ask
     from palast.query.ask import render_text
+    from palast.query.rulings import is_ruling_file, ruling_scenario
 
     with _json_errors(as_json):
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling
         house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
-        sc = parse_position(scenario, spec) if looks_like_position(scenario) else load_scenario(scenario, spec)
+        if looks_like_position(scenario):
+            sc = parse_position(scenario, spec)
+        elif is_ruling_file(scenario):
+            sc = ruling_scenario(scenario, spec)
+        else:
+            sc = load_scenario(scenario, spec)
         if not house.rulesets:  # the scenario's rulesets: named house rulesets among them are added
             house = replace(house, spec=resolve_all(house.spec, sc.rulesets))
         if as_player is not None:

@@ -411,7 +411,8 @@ def render_grouped(answer: dict[str, Any], *, clauses: bool = True, width: int |
                 p += 1
             while q < n - p and len({t[len(t) - 1 - q] for t in texts}) == 1:
                 q += 1
-        label = k[1] if outcome else per[names[0]][0][0] if step else _LABEL.get(k, str(k))
+        # a step some rulesets did not take (their play stopped before it) is labelled by the first that did
+        label = k[1] if outcome else next(iter(per.values()))[0][0] if step else _LABEL.get(k, str(k))
         if p >= 1 and p + q >= 2:  # the action and some of its events alike under every ruleset: said once
             head = _cited({r: v[:p] for r, v in per.items()}, clauses)
             tail = _cited({r: v[len(v) - q:] for r, v in per.items()}, clauses) if q else []

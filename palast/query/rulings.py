@@ -36,7 +36,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -530,6 +530,41 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
         if not same:
             out.append(Difference(key, want, have))
     return tuple(out)
+
+
+def is_ruling_file(path: str) -> bool:
+    """Whether ``path`` names a readable YAML file holding a ruling (a mapping with the keys
+    ``scenario`` and ``expect``) rather than a scenario; ``-`` and a file that cannot be read
+    as YAML are not (reading the scenario reports those)."""
+    if path == "-" or not Path(path).is_file():
+        return False
+    try:
+        data = read_yaml(path).data
+    except InputError:
+        return False
+    return isinstance(data, dict) and "scenario" in data and "expect" in data
+
+
+def ruling_scenario(path: Path | str, spec: Spec) -> Scenario:
+    """The scenario ``palast ask`` answers for the ruling at ``path``: its position, its
+    actions and then its action, its title and question, asked under the rulesets it
+    states a result for (house rulesets among them are resolved by the caller, as for a
+    scenario's ``rulesets``).
+
+    :raises InputError: as :func:`load_ruling` does, for a malformed ruling; the ruling is
+        checked against the spec with the house rulesets it names.
+    """
+    from palast.formats.house import resolve_all
+
+    data = read_yaml(path).data
+    names = [str(r) for r in (data.get("expect") or {}) if isinstance(data.get("expect"), dict)]
+    ruling = load_ruling(path, resolve_all(spec, [r for r in names if r not in spec.rulesets]))
+    actions = ruling.scenario.actions
+    if ruling.action is not None:
+        doc = ruling.scenario.document
+        actions = (*actions, (ruling.action, doc.place(["action"]) if doc is not None else "action"))
+    return replace(ruling.scenario, rulesets=ruling.rulesets, actions=actions, title=ruling.title,
+                   question=ruling.question)
 
 
 def spec_with_house_rulesets(spec: Spec, rulings: Sequence[Ruling]) -> Spec:
