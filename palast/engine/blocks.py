@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, kept_names
 from palast.engine.codegen import BlockCompiler
-from palast.engine.codegen_source import Compiled
+from palast.engine.codegen_source import CompiledChain
 from palast.engine.draft import Draft
 from palast.engine.places import draw_known, empty_place, hidden, put, shuffle_into, take, take_unknown
 from palast.engine.refusals import Refusals
@@ -174,7 +174,7 @@ class Runner:
         self.resumes: dict[str, Resume] = {}
         #: the options legal_actions last computed: (working copy, decision, options), used once by resume
         self._last: tuple[Any, Decision, list[Any]] | None = None
-        self._blocks: dict[str, Compiled] = {}
+        self._blocks: dict[str, CompiledChain] = {}
         #: the step a junction applies, and the step that begins a turn (spec/flow.yaml)
         self.junction_steps: dict[str, str] = {"turn-over": "next-player"}
         self.turn_step = "turn"
@@ -425,7 +425,7 @@ class Runner:
             self.compiled(self._chain(links), names, every=True).entry(d, *env.values())
             del names
 
-    def compiled(self, chain: Chain, args: tuple[str, ...] = (), *, every: bool = False) -> Compiled:
+    def compiled(self, chain: Chain, args: tuple[str, ...] = (), *, every: bool = False) -> CompiledChain:
         """The compiled statements of ``chain`` (compiled once per chain and names ``args``
         its entry takes), their resumes and continuations registered."""
         label = chain.key + ("!" if every else "") + "(" + ",".join(args) + ")"

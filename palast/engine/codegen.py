@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets
-from palast.engine.codegen_source import Compiled, Item, Source, code_of
+from palast.engine.codegen_source import CompiledChain, GeneratedSource, Item, code_of
 from palast.engine.codegen_stmts import StatementCompiler
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
@@ -69,7 +69,7 @@ class BlockCompiler:
     def _param(self, point: str) -> str:
         return repr(self.runner.parameter_of.get(point, point))
 
-    def build(self, src: Source, label: str) -> None:
+    def build(self, src: GeneratedSource, label: str) -> None:
         """Compile ``src`` into the shared namespace, keeping its text under ``label``."""
         text = src.text()
         self.sources[label] = text
@@ -83,7 +83,7 @@ class BlockCompiler:
         ``True``; it returns ``None`` when no rule applies and ``("gap", point, rule)`` at an
         open point. The chain is found as a whole number, one bit per rule applied and a few
         per reading taken (:meth:`decode` turns it back into rule ids and readings)."""
-        src = Source({}, self._uid("S"))
+        src = GeneratedSource({}, self._uid("S"))
         name = self._uid("sel_")
         table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]] = []
         entries: dict[int, Callable[..., None]] = {}
@@ -120,7 +120,7 @@ class BlockCompiler:
         self.build(src, f"step:{step}")
         return self.namespace[name]  # type: ignore[no-any-return]
 
-    def _enter(self, src: Source, r: DoRule, scope: dict[str, str], ind: int, skip: str,
+    def _enter(self, src: GeneratedSource, r: DoRule, scope: dict[str, str], ind: int, skip: str,
                table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]]) -> None:
         """Look up ``r``'s readings (a gap where open, ``skip`` where one says the rule does
         not apply), then compute its names into ``scope`` and set its bits in ``_b``: one for
@@ -166,7 +166,7 @@ class BlockCompiler:
             bits.append(f"({src.ref(index)}[{var}] << {at})")
         src.add(ind, f"_b |= {' | '.join(bits)}")
 
-    def _exceptions(self, src: Source, r: DoRule, scope: dict[str, str], ind: int,
+    def _exceptions(self, src: GeneratedSource, r: DoRule, scope: dict[str, str], ind: int,
                     table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]]) -> None:
         for x in r.exceptions:
             cond = self.expr(x.when, scope) if x.when is not None else "True"
@@ -180,15 +180,15 @@ class BlockCompiler:
             scope.update(inner)
 
     # ------------------------------------------------------------------ blocks
-    def block(self, chain: Chain, args: tuple[str, ...], *, every: bool = False) -> Compiled:
+    def block(self, chain: Chain, args: tuple[str, ...], *, every: bool = False) -> CompiledChain:
         """Compile the statements ``chain`` carries out; its entry takes the position and
         the names ``args`` in order (every name the chain's rules may give). ``every``: the
         block of a rule applied by ``every`` (it cannot wait; its end returns instead of
         going on where the step was applied)."""
         runner = self.runner
         do, owner, parts = runner.effective(chain)
-        src = Source({}, self._uid("B"))
-        out = Compiled(lambda D, E: None)
+        src = GeneratedSource({}, self._uid("B"))
+        out = CompiledChain(lambda D, E: None)
         lets = chain_lets(chain)
         entry = self._uid("blk_")
         ctx = StatementCompiler(self, chain, parts, lets, src, out, every)

@@ -31,7 +31,7 @@ Item = tuple[Stmt, str] | None
 
 
 @dataclass
-class Compiled:
+class CompiledChain:
     """What compiling one chain gives: its entry, and per key its resumes and continuations."""
 
     entry: Callable[..., None]
@@ -39,7 +39,7 @@ class Compiled:
     conts: dict[str, Callable[..., None]] = field(default_factory=dict)
 
 
-class Source:
+class GeneratedSource:
     """Lines of generated Python and the objects they refer to by name."""
 
     def __init__(self, refs: dict[str, Any], prefix: str = "K") -> None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
-from palast.engine.codegen_source import FRESH_FIELDS, Compiled, Item, Source
+from palast.engine.codegen_source import FRESH_FIELDS, CompiledChain, GeneratedSource, Item
 from palast.engine.state import DecisionKind
 from palast.lang.primitives import PRIMITIVES
 from palast.lang.statements import TARGET_FIELDS, Stmt, Zone, expressions
@@ -24,7 +24,7 @@ class StatementCompiler:
     """Compiling one chain's statements."""
 
     def __init__(self, comp: BlockCompiler, chain: Chain, parts: Mapping[str, tuple[tuple[Stmt, ...], str]],
-                 lets: Mapping[str, Node], src: Source, out: Compiled, every: bool) -> None:
+                 lets: Mapping[str, Node], src: GeneratedSource, out: CompiledChain, every: bool) -> None:
         self.comp = comp
         self.chain = chain
         self.parts = parts
