@@ -80,3 +80,38 @@ def test_a_guard_take_back_is_public(spec: Spec, tmp_path: Path) -> None:
     other = next(s for s in range(game.n) if s != state.decision.player)
     seen = seen_options(game, state, observation(game, state, other))
     assert seen is not None and set(seen) == set(game.legal_actions(state))
+
+
+GOBLIN = """players: [red, green, purple]
+to_move: green
+marks: {green: purple, purple: yellow, red: blue}
+hands:
+  red: [jester/red, maid/red, wizard/red]
+  green: [treasurer/green, maid/green, wizard/green]
+  purple: [treasurer/purple, maid/purple, guard/purple]
+displays:
+  red: [treasurer/red]
+  purple: [wizard/purple]
+DECK
+actions: [play treasurer/green]
+"""
+
+
+def test_a_search_of_the_draw_deck_shows_no_result_to_those_who_cannot_see_it(tmp_path: Path) -> None:
+    """green holds the purple character card (the Goblin) and may search the draw deck for
+    the purple Jester. Whether it is there depends on cards no one at the table sees (the
+    deck, purple's hand): asked as any player, the search's result is not given (it was a
+    crash with the deck given, and a certain result, leaking where the card lies, without
+    it), while not searching has its one result."""
+    for deck in ("deck: [jester/purple, maid/grey]", ""):
+        path = tmp_path / "goblin.yaml"
+        path.write_text(GOBLIN.replace("DECK", deck), encoding="utf-8")
+        for viewer in ("red", "green", "purple"):
+            res = CliRunner().invoke(main, ["ask", "--json", "-r", "fan", str(path), "--as", viewer])
+            assert res.exit_code == 0 and "Traceback" not in res.output, res.output
+            out = json.loads(res.stdout)["rulesets"]["fan"]["outcomes"]
+            search = next(o for o in out if o["action"] == "choose jester/purple")
+            assert [r["probability"] for r in search["results"]] == ["?"]
+            assert "hidden cards" in search["results"][0]["depends_on"]
+            none = next(o for o in out if o["action"] == "choose none")
+            assert [r["probability"] for r in none["results"]] == ["1"]

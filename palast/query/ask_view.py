@@ -35,7 +35,7 @@ from typing import Any
 
 from palast.engine.actions import Action, Draw, Reveal
 from palast.engine.events import Event
-from palast.engine.game import Game
+from palast.engine.game import Game, Step
 from palast.engine.knowledge import Placed, holds
 from palast.engine.state import DecisionKind, State
 from palast.engine.views import Observation
@@ -301,22 +301,71 @@ def outcomes_as(game: Game, state: State, history: Sequence[Event], obs: Observa
     merged: dict[str, dict[str, Any]] = {}
     found = worlds(game, state, obs) if action is None or _reads_hidden_decks(game, state, action) \
         else [(state, None, Fraction(1))]
-    for world, chance, p in found:
-        act = action if action is not None else chance
-        if act is None:
-            continue
-        got = _result(game, obs.player, history, world, act, hide)
-        if got is None:
-            continue
-        key = json.dumps(got, sort_keys=True)
-        if key in merged:
-            merged[key]["probability"] += p
-        else:
-            merged[key] = {**got, "probability": p}
+    try:
+        for world, chance, p in found:
+            act = action if action is not None else chance
+            if act is None:
+                continue
+            got = _result(game, obs.player, history, world, act, hide)
+            if got is None:
+                continue
+            key = json.dumps(got, sort_keys=True)
+            if key in merged:
+                merged[key]["probability"] += p
+            else:
+                merged[key] = {**got, "probability": p}
+        unmodelled = action is not None and _depends_elsewhere(game, state, history, obs, action, hide, set(merged))
+    except ValueError:  # a position of the top-card model the action cannot be taken in (a search of the deck)
+        unmodelled = True
+    if unmodelled:
+        return [_unknown_result(game, state, obs, depends)]
     out = []
     for r in merged.values():
         out.append({"probability": str(r.pop("probability")), **r, "depends_on": depends})
     return out
+
+
+def _depends_elsewhere(game: Game, state: State, history: Sequence[Event], obs: Observation, action: Action,
+                       hide: Counter[int], known: set[str]) -> bool:
+    """Whether what ``obs``'s player would see of ``action`` depends on where the cards
+    hidden from them lie beyond the next card of a deck (which :func:`worlds` weighs): in
+    some position they cannot tell from ``state`` (two hidden cards exchanged, see
+    :mod:`palast.query.seen_options`) the action shows a result not among ``known`` (the
+    results found, as JSON), or cannot be taken. A rule module's search of the draw deck
+    reads the whole deck so."""
+    from palast.query.seen_options import exchanged_worlds
+
+    def public(step: Step) -> tuple[Any, ...]:
+        # what a world's step shares with the true one when it shows the viewer the same:
+        # the same events, next decision, viewer's hand, displays and scores
+        t = step.state
+        return step.events, t.decision.kind, t.decision.player, t.hands[obs.player], t.displays, t.scores
+
+    try:
+        same = public(game.apply(state, action))
+    except IllegalActionError:
+        return False
+    for world in exchanged_worlds(game, state, obs):
+        try:
+            if public(game.apply(world, action)) == same:
+                continue  # the same step where the viewer looks: the same result (a fast path)
+            got = _result(game, obs.player, history, world, action, hide)
+        except (ValueError, IllegalActionError):
+            return True
+        if got is None or json.dumps(got, sort_keys=True) not in known:
+            return True
+    return False
+
+
+def _unknown_result(game: Game, state: State, obs: Observation, depends: list[str]) -> dict[str, Any]:
+    """The one result shown for an action whose outcome depends on where cards hidden from
+    the viewer lie (see :func:`_depends_elsewhere`): no events, the viewer's hand as it is,
+    and no probability (their knowledge does not fix one)."""
+    who = game.colour_name(obs.player)
+    return {"probability": "?", "events": [{"text": f"what happens depends on where cards {who} cannot see lie"}],
+            "hand": [game.cards.format_card(c) for c in obs.hand], "next_decision": "?", "next_to_move": None,
+            "round_end": None, "scores": {game.colour_name(s): v for s, v in enumerate(state.scores)},
+            "depends_on": [*depends, "hidden cards"]}
 
 
 def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -> dict[str, Any]:

@@ -73,8 +73,9 @@ def hidden_slots(game: Game, obs: Observation) -> list[Slot]:
     return out
 
 
-def _exchanged(state: State, slots: list[Slot]) -> Iterator[State]:
-    """``state`` with two different cards of two hidden slots exchanged, every way once."""
+def _exchanged(state: State, slots: list[Slot], fixed: set[int] | frozenset[int] = frozenset()) -> Iterator[State]:
+    """``state`` with two different cards of two hidden slots exchanged, every way once;
+    cards of ``fixed`` are not moved."""
     cells = [(k, i) for k, (get, _, _) in enumerate(slots) for i in range(len(get(state)))]
     done: set[tuple[int, int, int, int]] = set()
     for a, (ka, ia) in enumerate(cells):
@@ -84,13 +85,24 @@ def _exchanged(state: State, slots: list[Slot]) -> Iterator[State]:
             ca, cb = slots[ka][0](state)[ia], slots[kb][0](state)[ib]
             # in an unordered place a card's copies are alike: exchanged once
             key = (ka, ia if slots[ka][2] else ca, kb, ib if slots[kb][2] else cb)
-            if ca == cb or key in done:
+            if ca == cb or key in done or ca in fixed or cb in fixed:
                 continue
             done.add(key)
             first = slots[ka][0](state)
             moved = slots[ka][1](state, first[:ia] + (cb,) + first[ia + 1:])
             second = slots[kb][0](moved)
             yield slots[kb][1](moved, second[:ib] + (ca,) + second[ib + 1:])
+
+
+def exchanged_worlds(game: Game, state: State, obs: Observation) -> Iterator[State]:
+    """The positions ``obs``'s player cannot tell from ``state`` that differ in two hidden
+    cards exchanged (see the module's description), as far as what they remember allows;
+    the cards the pending decision holds (a Wizard's picks, ``given``) stay where they are,
+    as the decision was opened for them."""
+    held = set(state.decision.given)
+    for world in _exchanged(state, hidden_slots(game, obs), held):
+        if holds(world, obs.placed):
+            yield world
 
 
 def seen_options(game: Game, state: State, obs: Observation) -> tuple[Action, ...] | None:
