@@ -170,3 +170,15 @@ def test_a_refusal_of_a_decision_naming_no_rule_cites_the_rule_that_waits(spec: 
             assert exc.clauses == game.rule_clauses(waiting.rule) and exc.clauses, exc
         else:
             raise AssertionError("a play was accepted where a choice or a swap is due")
+
+
+def test_a_malformed_record_with_json_prints_the_error_document(tmp_path: Path) -> None:
+    """``replay --json`` on a malformed record prints one JSON document, the error with its
+    file and line (as ``ask --json`` does), and exits 2; it printed nothing."""
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"format": "palast-record", "version": 1, "players": ["blue", "green", "red"], '
+                    '"ruleset": "reference"}\n{"by": "nobody", "actionx": "deal"}\n', encoding="utf-8")
+    res = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    assert res.exit_code == 2
+    err = json.loads(res.stdout)["error"]
+    assert err["file"] == str(path) and err["line"] == 2 and "after the header" in err["message"]

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import click
 
-from palast.cli.context import get_spec, usage_message
+from palast.cli.context import get_spec, json_errors, print_json_error, usage_message
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.errors import InputError
-
-
-def _print_error(doc: dict[str, Any], text: str) -> None:
-    click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
-    click.echo(f"palast: error: {text}", err=True)
 
 
 class AskCommand(click.Command):
@@ -34,23 +25,8 @@ class AskCommand(click.Command):
                 raise
             from palast.query.ask import error_document
 
-            _print_error(error_document(usage_message(exc)), usage_message(exc))
+            print_json_error(error_document(usage_message(exc)), usage_message(exc))
             raise click.exceptions.Exit(2) from None
-
-
-@contextmanager
-def _json_errors(as_json: bool) -> Iterator[None]:
-    """With ``--json``, bad input is printed as one JSON document (and on standard error as
-    usual), exit code 2; without, it goes on to the CLI's own handler."""
-    try:
-        yield
-    except InputError as exc:
-        if not as_json:
-            raise
-        from palast.query.ask import error_document
-
-        _print_error(error_document(exc), exc.render())
-        sys.exit(2)
 
 
 @click.command(cls=AskCommand)
@@ -114,7 +90,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     from palast.query.ask import render_text
     from palast.query.rulings import is_ruling_file, ruling_scenario
 
-    with _json_errors(as_json):
+    with json_errors(as_json):
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling
         house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too
         if looks_like_position(scenario):
@@ -139,7 +115,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
         if viewed["not_legal"]:
             ctx.exit(1)
         return
-    with _json_errors(as_json):
+    with json_errors(as_json):
         answer = run_ask(house.spec, sc, list(house.rulesets) or None)
     if as_json:
         click.echo(json.dumps(answer, indent=2, ensure_ascii=False))

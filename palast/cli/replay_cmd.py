@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
-from palast.cli.context import get_spec
+from palast.cli.context import get_spec, json_errors
 from palast.cli.house_options import apply_house_rules, house_options, one_ruleset
 
 
@@ -46,9 +47,33 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
     and is replayed under them. --reading applies on top of the record's
     ruleset (a point the record reads otherwise is read as --reading says, and
     noted); --ruleset or --ruleset-file replaces the record's ruleset."""
-    from palast.formats.record import read_record
-    from palast.query.replay import record_ruleset, render_text, report_dict
+    from palast.query.replay import render_text, report_dict
     from palast.query.replay import replay as run_replay
+    from palast.query.replay_view import render_as, replay_as
+
+    with json_errors(as_json):  # bad input: with --json, a JSON document too (as palast ask)
+        spec, house, rec = _read(ctx, record, ruleset, readings, ruleset_file)
+        chosen = house.rulesets[0] if house.rulesets else None
+        report = run_replay(house.spec, rec, chosen)
+        if as_player is not None:
+            seen = replay_as(report, as_player)  # a colour not seated: bad input, exit 2
+    if as_player is not None:
+        click.echo(json.dumps(seen, indent=2, ensure_ascii=False) if as_json else "\n".join(render_as(seen)))
+        sys.exit(report.status.exit_code)
+    if as_json:
+        click.echo(json.dumps(report_dict(spec, report), indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(render_text(spec, report, verbose=verbose, clauses=not no_clauses)))
+    sys.exit(report.status.exit_code)
+
+
+def _read(ctx: click.Context, record: str, ruleset: str | None, readings: tuple[str, ...],
+          ruleset_file: str | None) -> tuple[Any, Any, Any]:
+    """The spec, the house rules asked and the record read, as ``palast replay`` takes them.
+
+    :raises InputError: for a broken spec, bad house rules or a malformed record."""
+    from palast.formats.record import read_record
+    from palast.query.replay import record_ruleset
 
     spec = get_spec(ctx)
     asked = one_ruleset(ruleset, ruleset_file)
@@ -63,16 +88,4 @@ def replay(ctx: click.Context, record: str, ruleset: str | None, as_json: bool, 
         rec = read_record(record)
         base_spec, name = record_ruleset(spec, rec)
         house = apply_house_rules(base_spec, [name] if readings else [], readings, None)
-    chosen = house.rulesets[0] if house.rulesets else None
-    report = run_replay(house.spec, rec, chosen)
-    if as_player is not None:
-        from palast.query.replay_view import render_as, replay_as
-
-        seen = replay_as(report, as_player)  # a colour not seated: bad input, exit 2
-        click.echo(json.dumps(seen, indent=2, ensure_ascii=False) if as_json else "\n".join(render_as(seen)))
-        sys.exit(report.status.exit_code)
-    if as_json:
-        click.echo(json.dumps(report_dict(spec, report), indent=2, ensure_ascii=False))
-    else:
-        click.echo("\n".join(render_text(spec, report, verbose=verbose, clauses=not no_clauses)))
-    sys.exit(report.status.exit_code)
+    return spec, house, rec

@@ -197,7 +197,7 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     from palast.engine.state import DecisionKind
     visibility_problems(spec, EVENT_KINDS, frozenset(k.value for k in DecisionKind), at)
     # the rules declared with statements (do blocks)
-    from palast.lang.blocks import problems as block_problems
+    from palast.lang.block_checks import problems as block_problems
     effect_rules = {d.rule: d.step for d in declarations(spec)}
     for fname, where, msg in block_problems(spec, frozenset(spec.flow.decisions), frozenset(EVENT_KINDS),
                                             effect_rules):

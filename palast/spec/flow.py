@@ -224,16 +224,18 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
         at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
                                        "choices in spec/roles.yaml): say what may follow it")
     words = set(flow.decisions) | set(flow.junctions) | {ACTION}
+    raw_of = {place: raw for place, raw in places}
     for d in flow.decisions.values():
         file, where = d.place
-        for k, t in enumerate(d.then):
+        declared = raw_of.get(d.place, {})  # as declared there: a module's additions are checked at the module
+        for k, t in enumerate(declared.get("then") or ()):
             if t not in words:
                 at(file, [*where, "then", k], f"{t!r} is no decision, junction or {ACTION!r}")
         if d.terminal and d.then:
             at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
         if not d.terminal and not d.then:
             at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
-        raw_rules = docs["flow.yaml"]["decisions"][where[1]].get("rules") or () if file == "flow.yaml" else ()
+        raw_rules = declared.get("rules") or () if file == "flow.yaml" else ()
         for k, r in enumerate(raw_rules):
             if r not in spec.rules:
                 at(file, [*where, "rules", k], f"unknown rule {r!r}")

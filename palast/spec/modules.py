@@ -114,7 +114,8 @@ def module_problems(spec: Spec) -> list[str]:
     """What is wrong with the modules of ``spec`` that their schema cannot say, each as
     ``"FILE: line L, column C (key): message"``: a module id declared twice, a switch point
     or reading the spec does not have, a role the game does not have, an invariant broken
-    that is not declared, a witness ruling that does not exist, and a rule of the module that
+    that is not declared, a witness ruling that does not exist, a module rule named in the
+    base game's rules or flow (:data:`BASE_FILES`), and a rule of the module that
     is not switched by it: each rule's first readings block must read the switch point, apply
     under the switch reading and under no other (``applies: false``), so that with the module
     off none of its rules applies."""
@@ -146,6 +147,11 @@ def module_problems(spec: Spec) -> list[str]:
                 if problem is not None:
                     key, msg = problem
                     at([*path, *key], f"rule {raw.get('id')!r} {msg}")
+        for file in BASE_FILES:
+            base = spec.documents.get(file)
+            for path, name in _mentions(base.data if base is not None else None, set(m.rules), []):
+                out.append(f"{base.file}: {base.place(path)}: names {name}, a rule of module {m.id} "  # type: ignore[union-attr]
+                           f"({m.file}); the base game names no module rule: say it in the module (before, flow)")
         for i, b in enumerate(m.breaks):
             if b.invariant not in spec.invariants:
                 at(["module", "breaks", i, "invariant"], f"unknown invariant {b.invariant!r}")
@@ -153,6 +159,24 @@ def module_problems(spec: Spec) -> list[str]:
                 at(["module", "breaks", i, "witness"], f"witness ruling {b.witness!r} does not exist "
                                                         f"(spec/rulings/{b.witness}.yaml)")
     return out
+
+
+#: The base game's rules and turn flow, which must not name a rule module's rules (so that
+#: a module can be taken out or changed without touching them).
+BASE_FILES = ("rules.yaml", "roles.yaml", "flow.yaml")
+
+
+def _mentions(data: Any, names: set[str], path: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
+    """Each place in ``data`` (parsed YAML) whose value is one of ``names``, with its key path."""
+    if isinstance(data, str):
+        if data in names:
+            yield path, data
+    elif isinstance(data, Mapping):
+        for k, v in data.items():
+            yield from _mentions(v, names, [*path, str(k)])
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _mentions(v, names, [*path, i])
 
 
 def _module_rules(data: Mapping[str, Any]) -> Iterator[tuple[list[str | int], Mapping[str, Any]]]:
