@@ -83,3 +83,41 @@ def test_the_play_the_ranger_lets_stand_cites_the_module(mspec: Spec) -> None:
     played = next(e for e in events if e[0] == "card_played")
     assert set(mspec.rule_clauses(played[1], "fan")) <= set(played[2])
     assert set(mspec.modules["fan"].clauses) <= set(played[2])
+
+
+HEALER_OTHER_JESTER = """players: [red, blue, green]
+to_move: red
+marks: {red: blue, blue: red, green: green}
+deck: [maid/grey, treasurer/grey, guard/blue]
+hands:
+  red: [jester/red, maid/red, wizard/red]
+  blue: [treasurer/blue, wizard/blue, maid/blue, marshal/blue]
+  green: [treasurer/green, maid/green, jester/green]
+displays:
+  red: [treasurer/red, guard/red]
+  blue: [cupbearer/blue]
+  green: [wizard/green, guard/green]
+"""
+
+
+def test_the_healers_rule_leaves_a_jester_it_does_not_name_to_the_jesters_rule(mspec: Spec) -> None:
+    """Red holds the blue card (the Healer) and plays the red Jester. Under fan
+    (fan-jester-colour: named) the Healer's exception applies only to the blue Jester (its
+    reading's condition), so the red Jester acts as the Jester's own rule says, citing its
+    clauses as under the reference, not B.fan; the blue Jester draws, citing B.fan."""
+    from palast.engine import Play
+    from palast.formats.scenario import parse_scenario
+
+    sc = parse_scenario(HEALER_OTHER_JESTER, mspec, "healer.yaml")
+    events = {}
+    for ruleset in ("fan", "reference"):
+        game = sc.game(mspec, ruleset)
+        step = game.apply(sc.start(game), Play(game.cards.parse_card("jester/red")))
+        events[ruleset] = [(e.kind, e.rule, e.clauses) for e in step.events if e.kind == "action_none"]
+    assert events["fan"] == events["reference"] == [("action_none", "role.jester", ("A.role.jester", "B.role.hofnarr"))]
+    game = sc.game(mspec, "fan")
+    blue = HEALER_OTHER_JESTER.replace("jester/red, maid/red", "jester/blue, maid/red")
+    sc2 = parse_scenario(blue, mspec, "healer2.yaml")
+    step = game.apply(sc2.start(game), Play(game.cards.parse_card("jester/blue")))
+    drawn = [e for e in step.events if e.kind == "card_drawn"]
+    assert drawn and "B.fan" in drawn[0].clauses

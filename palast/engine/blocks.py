@@ -119,6 +119,8 @@ def _expression_sources(prog: Program, roles: Mapping[str, int]) -> list[tuple[i
         for rb in r.readings:
             for br in rb.branches.values():
                 nodes.extend(n for _, n in br.lets)
+                if br.when is not None:
+                    nodes.append(br.when)
                 blocks.extend([br.do or (), *br.parts.values()])
         for block in blocks:
             for s in walk(list(block)):
@@ -225,6 +227,8 @@ class Runner:
             points.append(rb.point)
             for name, node in br.lets:
                 env[name] = self._fn[id(node)](d, env)
+            if br.when is not None and not self._fn[id(br.when)](d, env):
+                return False
         for name, node in r.lets:
             env[name] = self._fn[id(node)](d, env)
         return True

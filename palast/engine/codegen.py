@@ -146,7 +146,7 @@ class BlockCompiler:
         for rb, var in zip(r.readings, took, strict=True):
             first = True
             for reading, br in rb.branches.items():
-                if not br.applies or not br.lets:
+                if not br.applies or not (br.lets or br.when is not None):
                     continue
                 src.add(ind, f"{'if' if first else 'elif'} {var} == {reading!r}:")
                 first = False
@@ -154,6 +154,9 @@ class BlockCompiler:
                 for name, node in br.lets:
                     src.add(ind + 1, f"v_{name} = {self.expr(node, inner)}")
                     inner[name] = f"v_{name}"
+                if br.when is not None:  # under this reading the rule applies only where it holds
+                    src.add(ind + 1, f"if not ({self.expr(br.when, inner)}):")
+                    src.add(ind + 1 + 1, skip)
             for br in rb.branches.values():
                 for name, _ in br.lets:
                     scope[name] = f"v_{name}"

@@ -337,6 +337,8 @@ def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
                                                                           f"reading, not {got}")
                         given.setdefault(name, got)
                         scope[name] = got
+                    if br.when is not None:
+                        _kind(ctx, br.when, scope, (*rb.path, reading, "when"), "bool", "a reading's condition")
                 env.update(given)
             for name, node in link.lets:
                 got = _kind(ctx, node, env, ("let", name), None, "") if own else infer_or_any(node, env, roles)

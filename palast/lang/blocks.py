@@ -58,6 +58,9 @@ class Branch:
     parts: Mapping[str, tuple[Stmt, ...]] = field(default_factory=dict)
     do: tuple[Stmt, ...] | None = None
     applies: bool = True
+    #: where the rule applies under this reading, after its values are computed (``None``:
+    #: wherever its own condition holds)
+    when: Node | None = None
 
 
 @dataclass(frozen=True)
@@ -155,16 +158,23 @@ def _parse_readings(raw: Any, path: tuple[str | int, ...]) -> tuple[Readings, ..
                     keys = ", ".join(sorted(BRANCH_KEYS))
                     raise StatementError(f"{key!r} is no key of a reading (its keys: {keys})", (*at, reading, str(key)))
             do = eff.get("do")
+            when = None
+            if "when" in eff:
+                try:
+                    when = parse(eff["when"])
+                except ExpressionError as exc:
+                    raise StatementError(str(exc), (*at, reading, "when"), exc.column) from None
             branches[str(reading)] = Branch(
                 _parse_lets(eff.get("let"), (*at, reading, "let")),
                 _parse_parts(eff.get("parts"), (*at, reading, "parts")),
-                parse_block(do, (*at, reading, "do")) if do is not None else None, bool(eff.get("applies", True)))
+                parse_block(do, (*at, reading, "do")) if do is not None else None, bool(eff.get("applies", True)),
+                when)
         out.append(Readings(str(block.get("point")), branches, at))
     return tuple(out)
 
 
 #: the keys of a reading's branch in a rule declared with statements
-BRANCH_KEYS = frozenset({"let", "parts", "do", "applies"})
+BRANCH_KEYS = frozenset({"let", "parts", "do", "applies", "when"})
 #: the keys of a logic block declared with statements
 DO_KEYS = frozenset({"step", "when", "let", "readings", "do", "parts", "exception_of", "after", "before",
                      "refuse"})

@@ -324,7 +324,7 @@ class Words:
         if not br.applies:
             p += nodes.Text("the exception does not apply" if r.exception_of else "the rule does not apply")
             return
-        if not br.lets and not br.parts and br.do is None:
+        if not br.lets and not br.parts and br.do is None and br.when is None:
             p += nodes.Text("nothing changes")
             return
         for i, (name, node) in enumerate(br.lets):
@@ -334,6 +334,9 @@ class Words:
                 p += nodes.Text(" (in place of the value from ")
                 p.extend(self.rule_link(owner.rule, with_id=False))
                 p += nodes.Text(")")
+        if br.when is not None:
+            p.extend(inline("; " if br.lets else "", "the " + ("exception" if r.exception_of else "rule")
+                            + " applies only where ", br.when))
         if br.do is not None:
             item += para("it does instead:" if not br.lets else "and does instead:")
             item += self.block(br.do, r, 1)
