@@ -226,8 +226,8 @@ def program(spec: Any) -> Program:
     """Parse every do-style logic block of ``spec`` and link exceptions to their rules
     (once per spec: the last few programs are kept).
 
-    :raises StatementError: for a block that is not well formed (use :func:`problems`
-        to get every problem with its place instead).
+    :raises StatementError: for a block that is not well formed (use
+        :func:`palast.lang.block_checks.problems` to get every problem with its place instead).
     """
     for held, prog in _PROGRAMS:
         if held is spec:
@@ -265,7 +265,7 @@ def _program(spec: Any) -> Program:
 def _ordered(exceptions: list[DoRule]) -> list[DoRule]:
     """``exceptions`` in declaration order, each moved after those its ``after`` names and
     those that name it in their ``before``; those caught in a cycle of such names stay in
-    declaration order, at the end (:func:`problems` reports them)."""
+    declaration order, at the end (:func:`palast.lang.block_checks.problems` reports them)."""
     done, stuck = _order(exceptions)
     return [*done, *stuck]
 
