@@ -31,10 +31,6 @@ class DecisionKind(StrEnum):
     MARKS = "marks"                        #: chance: the mark each player gets (a module's character cards)
     CHOICE = "choice"                      #: a player chooses one card of some, or none, as a module's rule allows
 
-    #: hashed as the string it equals (Enum's own hash is a Python call on the member's name,
-    #: paid at every set and dict lookup of a kind: the playout benchmark's fast path)
-    __hash__ = str.__hash__
-
 
 CHANCE_KINDS = frozenset({DecisionKind.DEAL, DecisionKind.DRAW, DecisionKind.REVEAL, DecisionKind.MARKS})
 TERMINAL_KINDS = frozenset({DecisionKind.GAME_OVER, DecisionKind.GAP})
