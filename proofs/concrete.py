@@ -33,7 +33,7 @@ from palast.engine.actions import (
 )
 from palast.engine.state import Decision, DecisionKind, State
 from palast.formats.notation import format_action
-from palast.formats.scenario import dump_scenario
+from palast.formats.scenario_dump import dump_scenario
 from proofs.encoding import DECISIONS, ROUND_ENDS, Layout, ZState, code, field_names
 from proofs.transition import Label
 

@@ -21,7 +21,7 @@ from palast.errors import IllegalActionError, InputError
 from palast.formats.house import resolve
 from palast.formats.notation import parse_action
 from palast.invariants.declared import failure
-from palast.query.rulings import load_ruling, rulings_dir
+from palast.query.ruling_files import load_ruling, rulings_dir
 from palast.spec.load import Spec
 from palast.spec.modules import Module
 from proofs.obligation import Obligation, Options, Outcome

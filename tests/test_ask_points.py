@@ -23,7 +23,7 @@ from palast.errors import IllegalActionError
 from palast.formats.notation import parse_action
 from palast.formats.scenario import Scenario, load_scenario
 from palast.query.ask import ask
-from palast.query.rulings import load_ruling
+from palast.query.ruling_files import load_ruling
 from palast.sim.simulate import WatchedGame, variant_spec
 from palast.spec.load import Spec
 

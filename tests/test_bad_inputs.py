@@ -29,7 +29,7 @@ import yaml
 from palast.errors import InputError
 from palast.formats.record import read_record
 from palast.formats.scenario import load_scenario
-from palast.query.rulings import load_ruling
+from palast.query.ruling_files import load_ruling
 from palast.spec.load import Spec, load_spec
 from palast.spec.yamlio import MAX_BYTES, read_yaml
 

@@ -22,7 +22,8 @@ from palast.formats.position import parse_position
 from palast.formats.record import read_record
 from palast.formats.scenario import parse_scenario
 from palast.query.replay import Status, replay
-from palast.query.rulings import check_ruling, load_ruling, rulings_dir
+from palast.query.ruling_files import load_ruling, rulings_dir
+from palast.query.rulings import check_ruling
 from palast.spec.cards import Cards
 from palast.spec.load import Spec
 

@@ -243,7 +243,7 @@ def test_turn_diagram_shows_every_decision_kind(book: Book) -> None:
 def test_every_ruling_page_shows_the_engine_agreeing(book: Book, spec: Spec) -> None:
     """Each ruling has a page with its position drawn as card chips, the outcome under each
     ruleset it names, and the engine's agreement with it (the build fails otherwise)."""
-    from palast.query.rulings import load_rulings
+    from palast.query.ruling_files import load_rulings
 
     rulings = load_rulings(spec)
     assert rulings
@@ -294,7 +294,7 @@ def _mini_build(tmp: Path, spec_dir: Path) -> subprocess.CompletedProcess[str]:
 def test_a_ruling_that_disagrees_with_the_engine_fails_the_build(tmp_path: Path, spec: Spec) -> None:
     import yaml
 
-    from palast.query.rulings import load_rulings
+    from palast.query.ruling_files import load_rulings
 
     # the unmodified rulings all agree: test_every_ruling_page_shows_the_engine_agreeing
     copy = tmp_path / "spec"
@@ -331,7 +331,8 @@ def test_rulings_table_names_only_points_that_explain_a_difference(book: Book, s
     """Review finding 9: the rulings table names, after "source-a = reference ≠ source-b at",
     only variation points that rulesets of different groups read differently; a point all
     rulesets read alike (such as next-round-starter) is never named there."""
-    from palast.query.rulings import load_rulings, spec_with_house_rulesets
+    from palast.query.ruling_files import load_rulings
+    from palast.query.rulings import spec_with_house_rulesets
 
     index = book.page("rulings")
     linked = {link.rsplit("#vp-", 1)[1] for link in index.links if "#vp-" in link}

@@ -16,7 +16,8 @@ from palast.errors import InputError
 from palast.formats.house import derive, derived_name, house_readings, label, load_ruleset_file, parse_name, select
 from palast.formats.record import format_record, parse_record, read_record, record_game, write_record
 from palast.query.replay import Status, replay
-from palast.query.rulings import check_ruling, load_rulings
+from palast.query.ruling_files import load_rulings
+from palast.query.rulings import check_ruling
 from palast.sim.play import play_moves
 from palast.spec.load import OPEN, Spec
 
@@ -390,7 +391,7 @@ def test_a_ruling_naming_a_bad_house_ruleset_is_malformed(spec: Spec, tmp_path: 
     folder = tmp_path / "rulings"
     folder.mkdir()
     (folder / "game-end-tally-tiebreak.yaml").write_text(text, encoding="utf-8")
-    from palast.query.rulings import load_ruling
+    from palast.query.ruling_files import load_ruling
 
     with pytest.raises(InputError) as exc:
         load_ruling(folder / "game-end-tally-tiebreak.yaml", spec)

@@ -10,7 +10,7 @@ import pytest
 
 from palast.engine import Game
 from palast.formats.house import resolve_all
-from palast.query.rulings import load_ruling, rulings_dir
+from palast.query.ruling_files import load_ruling, rulings_dir
 from palast.spec.load import Spec, cached_spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,7 +31,7 @@ from palast.formats.position import (
 )
 from palast.formats.scenario import Scenario, load_scenario
 from palast.query.ask import play_actions
-from palast.query.rulings import load_rulings
+from palast.query.ruling_files import load_rulings
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.stateful.configs import spec
 from tests.stateful.positions import positions

@@ -29,7 +29,8 @@ from palast.engine import (
 )
 from palast.engine.state import DecisionKind
 from palast.formats.notation import format_action, parse_action
-from palast.formats.scenario import dump_scenario, parse_scenario
+from palast.formats.scenario import parse_scenario
+from palast.formats.scenario_dump import dump_scenario
 from palast.spec.cards import Cards
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.stateful.configs import scenario, scenario_files, spec

@@ -18,7 +18,8 @@ from palast.errors import SpecError
 from palast.formats.house import resolve_all
 from palast.formats.scenario import scenario_from_document
 from palast.query.ask import ask
-from palast.query.rulings import compute_outcome, load_ruling, rulings_dir
+from palast.query.ruling_files import load_ruling, rulings_dir
+from palast.query.rulings import compute_outcome
 from palast.spec.load import Spec, load_spec
 from palast.spec.register import needs_witness
 from palast.spec.yamlio import read_yaml

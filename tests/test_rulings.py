@@ -14,16 +14,8 @@ from click.testing import CliRunner, Result
 from palast.cli import main
 from palast.errors import SpecError
 from palast.formats.house import resolve_all
-from palast.query.rulings import (
-    Outcome,
-    Ruling,
-    check_ruling,
-    compare,
-    compute_outcome,
-    load_ruling,
-    load_rulings,
-    rulings_dir,
-)
+from palast.query.ruling_files import load_ruling, load_rulings, rulings_dir
+from palast.query.rulings import Outcome, Ruling, check_ruling, compare, compute_outcome
 from palast.spec.load import Spec, load_spec
 from palast.spec.register import ruling_reference_problems
 

@@ -88,7 +88,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
     from palast.formats.scenario import load_scenario
     from palast.query.ask import ask as run_ask
     from palast.query.ask import render_text
-    from palast.query.rulings import is_ruling_file, ruling_scenario
+    from palast.query.ruling_files import is_ruling_file, ruling_scenario
 
     with json_errors(as_json):
         spec = get_spec(ctx, rulings=False)  # ask reads no ruling

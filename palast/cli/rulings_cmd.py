@@ -33,7 +33,8 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
     (its file, place and problem are printed)."""
     from palast.errors import InputError
     from palast.formats.house import house_readings
-    from palast.query.rulings import check_rulings, load_rulings, rulings_dir, spec_with_house_rulesets
+    from palast.query.ruling_files import load_rulings, rulings_dir
+    from palast.query.rulings import check_rulings, spec_with_house_rulesets
 
     spec = get_spec(ctx)
     house = apply_house_rules(spec, rulesets, readings, ruleset_file)  # checks -r too

@@ -42,7 +42,8 @@ from typing import Any
 from palast.engine.game import Game, Step
 from palast.engine.state import DecisionKind, State
 from palast.errors import NotationError, ScenarioError
-from palast.formats.scenario import Scenario, dump_scenario, parse_scenario, scenario_from_document
+from palast.formats.scenario import Scenario, parse_scenario, scenario_from_document
+from palast.formats.scenario_dump import dump_scenario
 from palast.spec.cards import Cards
 from palast.spec.load import Spec
 from palast.spec.yamlio import Document, PathPart, format_path
@@ -348,7 +349,7 @@ def state_position(game: Game, state: State) -> str:
     """The position line of ``state``, which must wait for a play (where a scenario starts).
 
     :raises ValueError: if the state waits for another decision or its draw deck or King
-        deck is partly known (see :func:`palast.formats.scenario.dump_scenario`).
+        deck is partly known (see :func:`palast.formats.scenario_dump.dump_scenario`).
     """
     text = dump_scenario(game, state, rulesets=tuple(game.spec.rulesets))
     return format_position(parse_scenario(text, game.spec), game.spec)

@@ -106,7 +106,8 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
     :raises KeyError: for an unknown point.
     :raises SpecError: if the witness ruling is malformed.
     """
-    from palast.query.rulings import compare, compute_outcome, load_ruling, rulings_dir, rulings_naming
+    from palast.query.ruling_files import load_ruling, rulings_dir, rulings_naming
+    from palast.query.rulings import compare, compute_outcome
 
     vp = spec.variation_points[point_id]
     sides: dict[str, Any] = {}

@@ -27,30 +27,26 @@ A ruling is a file ``spec/rulings/<id>.yaml`` (schema ``spec/schema/ruling.schem
   them, :mod:`palast.query.ruling_views`), ``note``.
 
 The rulesets a ruling is checked under are the keys of ``expect``. The public API, also
-used by the Sphinx rulebook: :func:`load_rulings`, :func:`check_ruling` /
+used by the Sphinx rulebook: :func:`palast.query.ruling_files.load_rulings`, :func:`check_ruling` /
 :func:`check_rulings` (each returning :class:`Check` values) and :func:`compute_outcome`.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from palast.engine.events import EVENT_KINDS, Event
+from palast.engine.events import Event
 from palast.engine.game import Game, InvariantViolation
 from palast.engine.state import DecisionKind, State
-from palast.errors import IllegalActionError, InputError, NotationError, SpecError
-from palast.formats.scenario import Scenario, scenario_from_document
+from palast.errors import IllegalActionError, InputError
+from palast.formats.scenario import Scenario
 from palast.query.event_words import event_words
-from palast.query.ruling_views import view_problems, view_values, views_agree
+from palast.query.ruling_views import view_values, views_agree
 from palast.spec.load import Spec
-from palast.spec.schemas import schema_errors
-from palast.spec.yamlio import Document, read_yaml
 
 K = DecisionKind
 
@@ -164,219 +160,6 @@ class Check:
 
 
 # ---------------------------------------------------------------------------------- loading
-def rulings_dir(spec: Spec) -> Path:
-    """The folder holding the rulings: ``rulings/`` in the spec directory."""
-    return spec.root / "rulings"
-
-
-def load_rulings(spec: Spec, ids: Sequence[str] | None = None) -> list[Ruling]:
-    """Read and validate the rulings in ``spec/rulings/``.
-
-    :param spec: the loaded spec (clauses, variation points, rulesets, cards).
-    :param ids: only these ruling ids (default: all), in the order given.
-    :returns: the rulings, sorted by id unless ``ids`` is given.
-    :raises SpecError: listing every problem in every file at once, each with file, place
-        and problem (schema violations, an id that is not the file name, unknown clauses,
-        variation points, rulesets, colours, cards or event kinds, a bad ``same_as``, an
-        unreadable action, an impossible position); or naming the unknown ``ids``.
-    """
-    folder = rulings_dir(spec)
-    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-    if ids is not None:
-        known = {p.stem: p for p in paths}
-        missing = [i for i in ids if i not in known]
-        if missing:
-            raise SpecError(f"no ruling {', '.join(map(repr, missing))} (known: {', '.join(sorted(known))})",
-                            str(folder))
-        paths = [known[i] for i in ids]
-    out: list[Ruling] = []
-    problems: list[str] = []
-    for p in paths:
-        try:
-            out.append(load_ruling(p, spec))
-        except InputError as exc:
-            problems.append(exc.render())
-    if problems:
-        n = len(problems)
-        raise SpecError(f"{n} malformed ruling file{'s' if n != 1 else ''}:\n  - " + "\n  - ".join(problems))
-    return out
-
-
-def load_ruling(path: Path | str, spec: Spec) -> Ruling:
-    """Read and validate one ruling file (see the module docstring for the format).
-
-    :returns: the :class:`Ruling`.
-    :raises InputError: (a :class:`SpecError` or :class:`~palast.errors.ScenarioError`)
-        naming the file, the place and every problem found.
-    """
-    doc = read_yaml(path)
-    if not isinstance(doc.data, dict):
-        raise SpecError("a ruling must be a mapping", doc.file, "top level")
-    problems = schema_errors(doc, spec.root / "schema", "ruling.schema.json")
-    if problems:
-        raise SpecError(_join(problems))
-    data: dict[str, Any] = doc.data
-    scenario = scenario_from_document(doc, spec, base=("scenario",))
-    bad: list[str] = []
-
-    def err(where: list[str | int], message: str) -> None:
-        bad.append(f"{doc.file}: {doc.place(where)}: {message}")
-
-    stem = Path(doc.file).stem
-    if data["id"] != stem:
-        err(["id"], f"the id must be the file name, {stem!r}")
-    for i, c in enumerate(data["clauses"]):
-        if c not in spec.clauses:
-            err(["clauses", i], f"cites clause {c!r}, which is not in the clause registry")
-    for i, vp in enumerate(data.get("variation_points") or []):
-        if vp not in spec.variation_points:
-            err(["variation_points", i], f"names unknown variation point {vp!r}")
-    if "rulesets" in data["scenario"]:
-        err(["scenario", "rulesets"], "a ruling's rulesets are the keys of expect; leave rulesets out of the scenario")
-    game = Game(spec, spec.default_ruleset, scenario.players)
-    action = data.get("action")
-    if action is not None:
-        from palast.formats.notation import parse_action
-
-        try:
-            parse_action(game, action)
-        except NotationError as exc:
-            err(["action"], exc.message)
-    expect, same_as = _expectations(doc, spec, game, err)
-    if not bad:
-        try:
-            scenario.start(game)
-        except InputError as exc:
-            err(["scenario"], exc.message)
-    if bad:
-        raise SpecError(_join(bad))
-    return Ruling(
-        id=data["id"], file=doc.file, title=data["title"], question=data["question"], answer=data["answer"],
-        clauses=tuple(data["clauses"]), variation_points=tuple(data.get("variation_points") or ()),
-        scenario=scenario, action=action, expect=expect, same_as=same_as,
-    )
-
-
-def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """Validate ``expect`` beyond its schema and resolve ``same_as``."""
-    raw = {rs: _written(game, exp) for rs, exp in doc.data["expect"].items()}
-    colours = {game.colour_name(s) for s in range(game.n)}
-    cards = game.cards
-    for rs, exp in raw.items():
-        base: list[str | int] = ["expect", rs]
-        if rs not in spec.rulesets and rs not in spec.house_rulesets:
-            from palast.formats.house import JOIN, parse_name
-
-            if JOIN not in rs:
-                err(base, f"unknown ruleset {rs!r} (known: {', '.join(spec.rulesets)}; or a house ruleset "
-                          "BASE+POINT=READING)")
-            else:
-                try:
-                    parse_name(spec, rs, None)
-                except InputError as exc:
-                    err(base, exc.message)
-        if "same_as" in exp:
-            other = exp["same_as"]
-            if set(exp) - {"same_as", "note"}:
-                err(base, "an expectation with same_as holds nothing else but a note")
-            if other not in raw or "same_as" in raw.get(other, {}):
-                err(base + ["same_as"], f"same_as must name a ruleset of this ruling that states its own result, "
-                                        f"not {other!r}")
-        for i, kind in enumerate(exp.get("events", [])):
-            if kind not in EVENT_KINDS:
-                close = difflib.get_close_matches(kind, sorted(EVENT_KINDS), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                err(base + ["events", i],
-                    f"unknown event kind {kind!r}{hint} (known: {', '.join(sorted(EVENT_KINDS))})")
-        for key in ("player", "next_to_move"):
-            if exp.get(key) is not None and exp[key] not in colours:
-                err(base + [key], f"{exp[key]!r} is not a seated player ({', '.join(sorted(colours))})")
-        for key in ("scores", "hands", "displays"):
-            for who in exp.get(key, {}):
-                if who not in colours:
-                    err(base + [key, who], f"{who!r} is not a seated player")
-        for who in exp.get("winners") or []:
-            if who not in colours:
-                err(base + ["winners"], f"{who!r} is not a seated player")
-        for key in ("hands", "displays"):
-            for who, items in exp.get(key, {}).items():
-                for i, text in enumerate(items):
-                    try:
-                        cards.parse_card(text)
-                    except NotationError as exc:
-                        err(base + [key, who, i], exc.message)
-        if "views" in exp:
-            view_problems(game, exp["views"], base + ["views"], err)
-        if exp.get("gap") is not None and exp["gap"] not in spec.variation_points:
-            err(base + ["gap"], f"unknown variation point {exp['gap']!r}")
-        if exp.get("banned") is not None:
-            try:
-                cards.parse_role(exp["banned"])
-            except NotationError as exc:
-                err(base + ["banned"], exc.message)
-        if exp.get("illegal") and set(exp) - {"illegal", "note"}:
-            err(base, "an expectation of an illegal action holds nothing else but a note")
-        if exp.get("illegal") and doc.data.get("action") is None:
-            err(base + ["illegal"], "illegal: true needs an action")
-    resolved: dict[str, dict[str, Any]] = {}
-    same_as: dict[str, str] = {}
-    for rs, exp in raw.items():
-        if "same_as" in exp and exp["same_as"] in raw:
-            same_as[rs] = exp["same_as"]
-            resolved[rs] = {k: v for k, v in raw[exp["same_as"]].items() if k != "note"}
-        else:
-            resolved[rs] = {k: v for k, v in exp.items() if k != "note"}
-    return resolved, same_as
-
-
-def _written(game: Game, exp: Any) -> Any:
-    """The expectation ``exp`` with each colour, card, role and action as palast writes it,
-    for comparing with an outcome as text: names are read in any case (``Red``, ``PLAY
-    Maid/Grey``), as everywhere (see :mod:`palast.spec.cards`). A name that cannot be read is
-    left as written, to be reported as such."""
-    from palast.formats.notation import format_action, parse_action
-
-    if not isinstance(exp, dict):
-        return exp
-    cards = game.cards
-
-    def colour(text: Any) -> Any:
-        return cards.colour_id(text, text) if isinstance(text, str) else text
-
-    def name(read: Any, text: Any) -> Any:
-        try:
-            return read(text) if isinstance(text, str) else text
-        except NotationError:
-            return text
-
-    def action(text: Any) -> Any:
-        return name(lambda t: format_action(game, parse_action(game, t)), text)
-
-    out = dict(exp)
-    for key in ("player", "next_to_move"):
-        if key in out:
-            out[key] = colour(out[key])
-    if isinstance(out.get("winners"), list):
-        out["winners"] = [colour(w) for w in out["winners"]]
-    if isinstance(out.get("scores"), dict):
-        out["scores"] = {colour(k): v for k, v in out["scores"].items()}
-    for key in ("hands", "displays"):
-        if isinstance(out.get(key), dict):
-            out[key] = {colour(k): [name(cards.card_id, c) for c in v] if isinstance(v, list) else v
-                        for k, v in out[key].items()}
-    if "banned" in out:
-        out["banned"] = name(cards.role_id, out["banned"])
-    if isinstance(out.get("legal_actions"), list):
-        out["legal_actions"] = [action(a) for a in out["legal_actions"]]
-    if isinstance(out.get("probabilities"), dict):
-        out["probabilities"] = {action(a): p for a, p in out["probabilities"].items()}
-    return out
-
-
-def _join(problems: list[str]) -> str:
-    return problems[0] if len(problems) == 1 else f"{len(problems)} problems:\n    " + "\n    ".join(problems)
-
-
 # ---------------------------------------------------------------------------------- outcomes
 def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
     """Run ``ruling`` under ``ruleset`` in the engine (invariants checked after every action).
@@ -532,41 +315,6 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
     return tuple(out)
 
 
-def is_ruling_file(path: str) -> bool:
-    """Whether ``path`` names a readable YAML file holding a ruling (a mapping with the keys
-    ``scenario`` and ``expect``) rather than a scenario; ``-`` and a file that cannot be read
-    as YAML are not (reading the scenario reports those)."""
-    if path == "-" or not Path(path).is_file():
-        return False
-    try:
-        data = read_yaml(path).data
-    except InputError:
-        return False
-    return isinstance(data, dict) and "scenario" in data and "expect" in data
-
-
-def ruling_scenario(path: Path | str, spec: Spec) -> Scenario:
-    """The scenario ``palast ask`` answers for the ruling at ``path``: its position, its
-    actions and then its action, its title and question, asked under the rulesets it
-    states a result for (house rulesets among them are resolved by the caller, as for a
-    scenario's ``rulesets``).
-
-    :raises InputError: as :func:`load_ruling` does, for a malformed ruling; the ruling is
-        checked against the spec with the house rulesets it names.
-    """
-    from palast.formats.house import resolve_all
-
-    data = read_yaml(path).data
-    names = [str(r) for r in (data.get("expect") or {}) if isinstance(data.get("expect"), dict)]
-    ruling = load_ruling(path, resolve_all(spec, [r for r in names if r not in spec.rulesets]))
-    actions = ruling.scenario.actions
-    if ruling.action is not None:
-        doc = ruling.scenario.document
-        actions = (*actions, (ruling.action, doc.place(["action"]) if doc is not None else "action"))
-    return replace(ruling.scenario, rulesets=ruling.rulesets, actions=actions, title=ruling.title,
-                   question=ruling.question)
-
-
 def spec_with_house_rulesets(spec: Spec, rulings: Sequence[Ruling]) -> Spec:
     """``spec`` with every house ruleset that ``rulings`` state a result for (the same
     object for the same spec and rulings, :func:`palast.formats.house.resolve_all`)."""
@@ -627,21 +375,6 @@ def points_explaining(spec: Spec, groups: Sequence[Sequence[str]], points: Seque
         # two groups hold rulesets reading p differently unless both read it one same way
         if any(a != b or len(a) > 1 for i, a in enumerate(readings) for b in readings[i + 1:]):
             out.append(p)
-    return out
-
-
-def rulings_naming(spec: Spec, point: str) -> list[str]:
-    """The ids of the rulings whose ``variation_points`` name ``point`` (read cheaply,
-    without validating the files)."""
-    out = []
-    folder = rulings_dir(spec)
-    for p in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        try:
-            data = read_yaml(p).data
-        except InputError:
-            continue
-        if isinstance(data, dict) and point in (data.get("variation_points") or []):
-            out.append(p.stem)
     return out
 
 

@@ -98,7 +98,7 @@ def ruling_reference_problems(spec: Spec) -> list[str]:
     """Check what the rulings in ``spec/rulings/`` refer to: each file's ``id`` is its
     stem, every clause id it cites is in the clause registry, every variation point it
     names exists. Full validation (schema, scenario, expectations) is
-    :func:`palast.query.rulings.load_rulings`.
+    :func:`palast.query.ruling_files.load_rulings`.
 
     :returns: one message per problem (file, place, problem).
     """

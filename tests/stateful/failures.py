@@ -18,7 +18,8 @@ from palast.engine import Action, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
 from palast.formats.notation import format_action, parse_action
-from palast.formats.scenario import dump_scenario, parse_scenario
+from palast.formats.scenario import parse_scenario
+from palast.formats.scenario_dump import dump_scenario
 
 Problem = tuple[str, str]
 """An (invariant id, message) pair."""

@@ -27,15 +27,8 @@ from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import Scenario
 from palast.query.describe import describe_decision, describe_event
 from palast.query.event_words import event_words
-from palast.query.rulings import (
-    Check,
-    Ruling,
-    check_ruling,
-    load_rulings,
-    outcome_groups,
-    points_explaining,
-    rulings_dir,
-)
+from palast.query.ruling_files import load_rulings, rulings_dir
+from palast.query.rulings import Check, Ruling, check_ruling, outcome_groups, points_explaining
 from palast.spec.load import Spec
 
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
