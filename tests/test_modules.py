@@ -176,3 +176,18 @@ def test_a_module_adds_to_the_declared_flow(spec: Spec, tmp_path: Path) -> None:
     assert spec.flow.follows("play", "draw")
     copy = edited_spec(tmp_path, "modules/fan.yaml", "    then: [draw]\n", "    then: [turn-over]\n")
     assert not load_spec(copy, rulings=False).flow.follows("play", "draw")
+
+
+def test_a_stop_at_a_module_gap_suggests_a_ruleset_that_keeps_the_module(spec: Spec) -> None:
+    """``palast play -r fan-b`` stops at a point the fan module leaves open under source B;
+    the hint names a ruleset that reads the point with the module still on (fan), not one
+    where the module is off."""
+    from click.testing import CliRunner
+
+    from palast.cli import main
+    from palast.formats.house import settling
+
+    assert settling(spec, "fan-b", "fan-jester-colour")[0] == "fan"
+    assert settling(spec, "source-b", "final-tie")[0] in spec.rulesets
+    res = CliRunner().invoke(main, ["play", "-r", "fan-b", "--seed", "1", "-q"])
+    assert "leaves open (try --ruleset fan)" in res.stdout, res.stdout

@@ -123,8 +123,11 @@ def play(ctx: click.Context, players: int, colours: str | None, seed: int, rules
         click.echo(f"result: {w} {'win' if len(state.result.winners) > 1 else 'wins'} after {state.round} rounds; "
                    "scores " + ", ".join(f"{game.colour_name(s)} {v}" for s, v in enumerate(state.scores)))
     else:
-        click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open "
-                   "(try --ruleset reference)")
+        from palast.formats.house import settling
+
+        others = settling(spec, rs, state.decision.point)  # one that reads it, the modules as in rs first
+        hint = f" (try --ruleset {others[0]})" if others else ""
+        click.echo(f"result: play stopped at variation point {state.decision.point}, which {rs} leaves open{hint}")
     if record_file is not None:
         from palast.formats.record import record_game, write_record
 

@@ -251,6 +251,26 @@ def resolve_all(spec: Spec, names: Sequence[str]) -> Spec:
 _RESOLVED: dict[tuple[int, tuple[str, ...]], tuple[Spec, Spec]] = {}
 
 
+def settling(spec: Spec, ruleset: str, point: str) -> list[str]:
+    """The rulesets and named house rulesets of ``spec`` that read ``point`` (not open),
+    those first that read every rule module's switch as ``ruleset`` does (so a module in
+    play stays in play), each group in spec order; ``ruleset`` itself is left out.
+
+    :returns: ruleset names, for a hint after play stopped at ``point`` under ``ruleset``.
+    """
+    names = [*spec.rulesets, *(h for h in spec.house_rulesets if h not in spec.rulesets)]
+    full = resolve_all(spec, [n for n in names if n not in spec.rulesets])
+
+    def reading(rs: str, vp: str) -> str:
+        v = full.variation_points.get(vp)
+        return str(v.choices.get(rs, OPEN)) if v is not None else OPEN
+
+    switches = [m.point for m in spec.modules.values()]
+    open_there = [n for n in names if n != ruleset and reading(n, point) != OPEN]
+    same = [n for n in open_there if all(reading(n, p) == reading(ruleset, p) for p in switches)]
+    return same + [n for n in open_there if n not in same]
+
+
 def notes(spec: Spec, base: str, readings: Mapping[str, str]) -> list[str]:
     """Remarks on ``readings`` applied to ``base`` that change nothing: a point without an
     engine parameter (its reading is recorded, but plays the same), a reading ``base``
