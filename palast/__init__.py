@@ -6,3 +6,8 @@ reads them, :class:`palast.engine.Game` runs them.
 """
 
 __version__ = "0.1.0"
+
+# before any of palast's dataclasses is defined: their generated methods' code from the cache
+from palast.spec import class_code as _class_code
+
+_class_code.install()

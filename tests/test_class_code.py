@@ -1,0 +1,101 @@
+"""The disk cache of the methods ``dataclasses`` writes for palast's classes
+(:mod:`palast.spec.class_code`): a first run keeps them, a later run compiles none, a corrupt
+file is ignored, and classes made from kept code behave as ones made by the standard library."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from palast.spec import class_code
+
+#: Run in a new process: import palast's engine, then report what the cache did and how a
+#: frozen dataclass made with it behaves.
+PROBE = r"""
+import dataclasses, json
+import palast.engine.actions as a
+import palast.spec.class_code as c
+p, q = a.Play(7), a.Play(7)
+try:
+    p.card = 8
+    frozen = False
+except dataclasses.FrozenInstanceError:
+    frozen = True
+print(json.dumps({"new": len(c._new), "kept": len(c._codes), "eq": p == q, "ne": p != a.Play(8),
+                  "hash": hash(p) == hash(q), "repr": repr(p), "frozen": frozen,
+                  "installed": dataclasses._create_fn is c._create_fn}))
+"""
+
+pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11) or sys.implementation.name != "cpython",
+                                reason="the cache is installed under CPython 3.11 only")
+
+
+def _probe(cache: Path) -> dict[str, object]:
+    env = {**os.environ, "PALAST_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def _file(cache: Path) -> Path:
+    return cache / f"class-code-{sys.implementation.cache_tag}.marshal"
+
+
+def test_a_first_run_keeps_the_methods_and_a_later_run_compiles_none(tmp_path: Path) -> None:
+    first = _probe(tmp_path)
+    assert first["installed"] is True
+    assert isinstance(first["new"], int) and first["new"] > 20  # dozens of classes' methods
+    assert _file(tmp_path).is_file()
+    second = _probe(tmp_path)
+    assert second["new"] == 0 and second["kept"] == first["kept"]
+    for key in ("eq", "ne", "hash", "frozen"):
+        assert first[key] is True and second[key] is True, key
+    assert second["repr"] == first["repr"] == "Play(card=7)"
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", b"\xe3" * 40])
+def test_a_corrupt_file_is_ignored_and_written_anew(tmp_path: Path, content: bytes) -> None:
+    _file(tmp_path).write_bytes(content)
+    got = _probe(tmp_path)
+    assert isinstance(got["new"], int) and got["new"] > 20
+    assert got["eq"] is True and got["frozen"] is True
+    assert _probe(tmp_path)["new"] == 0  # the file written by the first run is read
+
+
+def test_a_file_of_other_data_is_not_taken(tmp_path: Path) -> None:
+    import marshal
+
+    _file(tmp_path).write_bytes(marshal.dumps({"text": compile("1", "x", "eval")}))
+    assert class_code._read(_file(tmp_path)) == {}
+    _file(tmp_path).write_bytes(marshal.dumps({b"key": "not code"}))
+    assert class_code._read(_file(tmp_path)) == {}
+    _file(tmp_path).write_bytes(marshal.dumps([1, 2]))
+    assert class_code._read(_file(tmp_path)) == {}
+
+
+def test_a_class_made_with_it_has_the_standard_librarys_methods() -> None:
+    import dataclasses
+
+    class_code.install()
+    before = len(class_code._codes)
+    fresh = f"b{os.getpid()}x{id(object())}"
+    module = types.ModuleType("palast.probe")  # a palast module: its methods go through the cache
+    sys.modules[module.__name__] = module
+    try:
+        # a field name of this run: texts no run kept before
+        exec("from dataclasses import dataclass\n@dataclass(frozen=True, order=True)\n"
+             f"class C:\n    a: int\n    {fresh}: str = 'x'\n", module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    C = module.C
+    assert len(class_code._codes) >= before + 4  # __init__, __repr__, __eq__, the order, ... kept
+    c = C(1)  # type: ignore[operator]
+    assert (c.a, getattr(c, fresh)) == (1, "x") and repr(c) == f"C(a=1, {fresh}='x')"
+    assert C(1) == c and C(1, "y") != c and C(0) < c  # type: ignore[operator]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.a = 2  # type: ignore[attr-defined]
