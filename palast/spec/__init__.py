@@ -10,6 +10,7 @@ sees what (:mod:`palast.spec.visibility`), the rule sources (:mod:`palast.spec.s
 numbering (:mod:`palast.spec.cards`), the cache of a validated spec
 (:mod:`palast.spec.stamp`), and the caches of compiled code that shorten a start: the code
 generated from the spec (:mod:`palast.spec.code_cache`) and the methods of palast's own
-dataclasses (:mod:`palast.spec.class_code`, installed by ``palast/__init__.py``). This is the lowest layer with :mod:`palast.lang`: it imports no
-other part of palast (``tests/test_layering.py``).
+dataclasses (:mod:`palast.spec.class_code`, installed by ``palast/__init__.py``). This is
+the lowest layer with :mod:`palast.lang`: it imports no other part of palast
+(``tests/test_layering.py``).
 """
