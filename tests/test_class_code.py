@@ -27,7 +27,8 @@ try:
     frozen = False
 except dataclasses.FrozenInstanceError:
     frozen = True
-print(json.dumps({"new": len(c._new), "kept": len(c._codes), "eq": p == q, "ne": p != a.Play(8),
+init = {k: getattr(v, "__name__", v) for k, v in a.Play.__init__.__annotations__.items()}
+print(json.dumps({"init": init, "new": len(c._new), "kept": len(c._codes), "eq": p == q, "ne": p != a.Play(8),
                   "hash": hash(p) == hash(q), "repr": repr(p), "frozen": frozen,
                   "installed": dataclasses._create_fn is c._create_fn}))
 """
@@ -56,6 +57,8 @@ def test_a_first_run_keeps_the_methods_and_a_later_run_compiles_none(tmp_path: P
     for key in ("eq", "ne", "hash", "frozen"):
         assert first[key] is True and second[key] is True, key
     assert second["repr"] == first["repr"] == "Play(card=7)"
+    # the generated __init__ is annotated with the types, as the standard library makes it
+    assert first["init"] == second["init"] == {"card": "int", "return": None}
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage", b"\xe3" * 40])

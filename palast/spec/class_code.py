@@ -12,7 +12,7 @@ these texts in one file, ``class-code-<tag>.marshal`` in palast's cache director
 runs take it from there. Only the text's compile is saved: everything else, the execution
 of that code included, is the standard library's own.
 
-The file holds a mapping from the SHA-1 of each text to its code object, in ``marshal``
+The file holds a mapping from the SHA-1 of each text (after :data:`FLAGS`) to its code object, in ``marshal``
 format (the format of Python's bytecode cache). Key and text are checked together: the
 key is of the whole text, so another text (another class, another Python) misses and is
 compiled. A file that cannot be read or is not such a mapping is ignored; when the cache
@@ -35,6 +35,9 @@ import sys
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+#: Part of every key: how the text is compiled (code compiled otherwise has other keys).
+FLAGS = b"exec, no inherited flags\0"
 
 #: More entries than this are dropped when the file is written (it is then started anew).
 LIMIT = 4000
@@ -85,10 +88,12 @@ def _save() -> None:
 def _code(txt: str) -> CodeType:
     """The code of ``txt`` (a method's source as ``dataclasses`` writes it), from the file
     when it holds it, else compiled (and written to the file when the process ends)."""
-    key = hashlib.sha1(txt.encode()).digest()
+    key = hashlib.sha1(FLAGS + txt.encode()).digest()
     code = _codes.get(key)
     if code is None:
-        code = _codes[key] = compile(txt, "<string>", "exec")
+        # compiled as dataclasses' own exec compiles it: with no __future__ import of this
+        # module's (annotations would be kept as text, "_type_card", instead of the types)
+        code = _codes[key] = compile(txt, "<string>", "exec", dont_inherit=True)
         _new.append(key)
     return code
 
