@@ -50,6 +50,20 @@ class Coll:
     kind: str
     items: list[tuple[int, Any]]
     zone: int | None = field(default=None)
+    #: for the cards of a zone of a seat not known while the term is built: the zones, one
+    #: per seat, and the seat's term (so counting it reuses the encoding's zone sizes)
+    at: tuple[tuple[int, ...], Any] | None = field(default=None)
+
+
+@dataclass(frozen=True)
+class Span:
+    """``upto(lo, hi)``: the whole numbers from ``lo`` to ``hi``, both included, kept as its
+    two ends (known numbers or Z3 terms), since its elements are not known while the term
+    is built. It answers ``in``, ``count`` and ``empty``; anything else raises
+    :class:`NotCompiled`."""
+
+    lo: Any
+    hi: Any
 
 
 class Conj:
@@ -227,6 +241,7 @@ class Z3Back:
             "seat": lambda p: p,
             "roles": self._roles,
             "count": lambda c: self._count(c),
+            "upto": Span,
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
                                                  else min(m, 1)) for e, m in c.items]),
             "in_order": lambda c: c,
@@ -290,11 +305,18 @@ class Z3Back:
         def count_at(k: int) -> Any:
             return s.at_seat(p, lambda q: s.cnt(zones[q], k))
 
-        return Coll("cards", [(k, count_at(k)) for k in range(len(self.lay.kinds))])
+        return Coll("cards", [(k, count_at(k)) for k in range(len(self.lay.kinds))], at=(zones, p))
 
-    def _count(self, c: Coll) -> Any:
+    def _count(self, c: Coll | Span) -> Any:
+        if isinstance(c, Span):
+            if isinstance(c.lo, int) and isinstance(c.hi, int):
+                return max(c.hi - c.lo + 1, 0)
+            return ite(_b(_cmp(">=", c.hi, c.lo)), _n(c.hi) - _n(c.lo) + 1, 0)
         if c.zone is not None:
             return self.s.zone_size(c.zone)
+        if c.at is not None:
+            zones, p = c.at
+            return self.s.at_seat(p, lambda q: self.s.zone_size(zones[q]))
         return _sum(m for _, m in c.items)
 
     def _roles(self, c: Coll) -> Coll:
@@ -385,7 +407,14 @@ class Z3Back:
             return _not(args[0])
         if op == "if":
             c, a, b = args
-            return (a if c else b) if isinstance(c, bool) else z3.If(_b(c), _v(a), _v(b))
+            if isinstance(c, bool):
+                return a if c else b
+            if isinstance(a, Coll) and isinstance(b, Coll):  # per element, the multiplicity of the branch taken
+                ma, mb = dict(a.items), dict(b.items)
+                elems = sorted(set(ma) | set(mb))
+                return Coll(a.kind if a.items else b.kind,
+                            [(e, ite(_b(c), _n(ma.get(e, 0)), _n(mb.get(e, 0)))) for e in elems])
+            return z3.If(_b(c), _v(a), _v(b))
         if op in ("==", "!="):
             a, b = args
             if isinstance(a, Coll):
@@ -407,6 +436,9 @@ class Z3Back:
             return _times(*args)
         if op in ("in", "not in"):
             x, c = args
+            if isinstance(c, Span):
+                inside = _and([_cmp(">=", x, c.lo), _cmp("<=", x, c.hi)])
+                return inside if op == "in" else _not(inside)
             inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
             return inside if op == "in" else _not(inside)
         raise NotCompiled(f"the Z3 back-end has no meaning for {op!r}")
@@ -438,6 +470,12 @@ class Z3Back:
             if out is None:
                 raise NotCompiled("gather over an empty collection")
             return out
+        if prim in ("fewest", "most"):  # the elements whose value is the least (the most)
+            if not all(isinstance(m, int) and m > 0 for _, m, _ in bodies):
+                raise NotCompiled(f"{prim} over a collection whose elements are not known to be there")
+            values = [_n(b) for _, _, b in bodies]
+            best = minimum(values) if prim == "fewest" else maximum(values)
+            return Coll(c.kind, [(e, ite(v == best, 1, 0)) for (e, _, _), v in zip(bodies, values, strict=True)])
         if prim == "highest":
             if not all(isinstance(m, int) and m > 0 for _, m, _ in bodies):
                 raise NotCompiled("highest over a collection whose elements are not known to be there")

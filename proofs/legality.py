@@ -12,15 +12,16 @@ role.cupbearer, role.guard, role.marshal).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import z3
 
 from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, ite, minimum, pick_by, total
+from proofs.encoding import Layout, ZState, ite, pick_by, total
 
 if TYPE_CHECKING:
+    from proofs.lang_z3 import Coll, Span
     from proofs.transition import Label
 
 K = DecisionKind
@@ -56,10 +57,6 @@ class Legality:
         return fn[kind](s, label)
 
     # ------------------------------------------------------------------ shared terms
-    def min_count(self) -> int:
-        """The fewest cards a Wizard's exchange may move (wizard-min-count)."""
-        return 0 if self.lay.reading("wizard.min_count") == "zero-allowed" else 1
-
     def repeats(self, s: ZState, x: Any, p: Any) -> Any:
         """True if a card of kind ``x`` repeats a role in the display of (symbolic) ``p``."""
         return z3.Or([z3.And(s.role_is(x, r), s.disp_role(p, r) >= 1) for r in range(self.lay.nroles)])
@@ -123,14 +120,12 @@ class Legality:
                       z3.Not(self.voluntary(s, x, p)) if forbidden else z3.BoolVal(True))
 
     def legal_partner(self, s: ZState, label: Label) -> Any:
-        """Another player holding at least the fewest cards an exchange moves (role.wizard)."""
-        seat = label.a[0]
-        return z3.And(seat >= 0, seat < self.n, seat != s["dp"], s.hand_size(seat) >= self.min_count())
+        """A partner the Wizard's declared options offer (role.wizard, wizard-minimum)."""
+        return self.offers(s, "exchange-partner", label.a[0], {"actor": s["dp"]})
 
     def legal_count(self, s: ZState, label: Label) -> Any:
-        """A count both hands can give (role.wizard, wizard-min-count)."""
-        m = label.a[0]
-        return z3.And(m >= self.min_count(), m <= minimum([s.hand_size(s["dp"]), s.hand_size(s["partner"])]))
+        """A count the Wizard's declared options offer (role.wizard, wizard-minimum)."""
+        return self.offers(s, "exchange-count", label.a[0], {"actor": s["dp"], "partner": s["partner"]})
 
     def legal_give(self, s: ZState, label: Label) -> Any:
         """The Wizard's ``count`` cards from their hand (role.wizard)."""
@@ -141,10 +136,9 @@ class Legality:
         return self.give_legal(s, s["dp"], label.vec)
 
     def legal_discard(self, s: ZState, label: Label) -> Any:
-        """A card of the Maid's player's hand (role.maid)."""
+        """A card the Maid's declared options offer (role.maid)."""
         x = label.a[0]
-        return z3.And(s.kind_valid(x),
-                      s.at_seat(s["dp"], lambda q: pick_by(x, lambda k: s.cnt(self.lay.hand[q], k), self.nk)) >= 1)
+        return z3.And(s.kind_valid(x), self.offers(s, "discard", x, {"actor": s["dp"]}))
 
     def legal_draw(self, s: ZState, label: Label) -> Any:
         """A card of the draw deck (role.maid)."""
@@ -164,23 +158,49 @@ class Legality:
         return z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
                       z3.Not(self.clash(s, p, a, ra, b, rb)))
 
-    def take_back_options(self, d: ZState, p: Any) -> list[Any]:
-        """Per card kind, the cards player ``p`` may take back at a take-back decision: the
-        ``options`` the take-back role's rule declares (spec/roles.yaml, role.guard, under
-        the ruleset's reading of its variation point), compiled to Z3 with ``actor`` = ``p``
-        and ``card`` = the card just played (:func:`proofs.lang_z3.compile_text`)."""
-        from proofs.lang_z3 import Coll, compile_text
+    def options(self, d: ZState, decision: str, env: Mapping[str, Any]) -> Coll | Span:
+        """The options of decision ``decision`` in ``d``: the ``options`` the rule that
+        chooses it declares (spec/rules.yaml, spec/roles.yaml), under the ruleset's readings
+        (:func:`declared_options`), compiled to Z3 (:func:`proofs.lang_z3.compile_text`)
+        with the names of ``env`` (``actor``, ``partner``, ...) bound to the values given.
 
-        got = compile_text(d, declared_options(self.lay, "take-back"), {"actor": p})
-        if not isinstance(got, Coll):
-            raise ValueError("a choice's options are not a collection of cards")
-        mult = dict(got.items)
-        return [mult.get(k, 0) for k in range(self.nk)]
+        :raises ValueError: when they are not a collection or a range of numbers.
+        """
+        from proofs.lang_z3 import Coll, Span, compile_text
+
+        got = compile_text(d, declared_options(self.lay, decision), env)
+        if not isinstance(got, Coll | Span):
+            raise ValueError(f"the options of {decision} are not a collection")
+        return got
+
+    def offers(self, d: ZState, decision: str, value: Any, env: Mapping[str, Any]) -> Any:
+        """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of
+        ``decision`` in ``d``."""
+        from proofs.lang_z3 import Span
+
+        got = self.options(d, decision, env)
+        if isinstance(got, Span):
+            return z3.And(value >= got.lo, value <= got.hi)
+        there = {e: at_least_one(m) for e, m in got.items}
+        size = len(there)
+        if size and set(there) == set(range(size)):  # the elements 0..size-1: pick by the value
+            return z3.And(value >= 0, value < size, pick_by(value, there.__getitem__, size))
+        return z3.Or([z3.And(value == e, t) for e, t in there.items()] or [z3.BoolVal(False)])
+
+    def has_options(self, d: ZState, decision: str, env: Mapping[str, Any]) -> Any:
+        """The condition that ``decision`` has an option in ``d`` (else its rule's void case
+        applies)."""
+        from proofs.lang_z3 import Span
+
+        got = self.options(d, decision, env)
+        if isinstance(got, Span):
+            return z3.IntVal(got.lo) <= got.hi if isinstance(got.hi, int) else got.hi >= got.lo
+        return z3.Or([at_least_one(m) for _, m in got.items] or [z3.BoolVal(False)])
 
     def legal_take_back(self, s: ZState, label: Label) -> Any:
         """A card the take-back role's declared options offer (role.guard)."""
         x = label.a[0]
-        return z3.And(s.kind_valid(x), pick_by(x, lambda k: self.take_back_options(s, s["dp"])[k], self.nk) >= 1)
+        return z3.And(s.kind_valid(x), self.offers(s, "take-back", x, {"actor": s["dp"]}))
 
     def legal_reveal(self, s: ZState, label: Label) -> Any:
         """A King card still in the King deck (role.marshal, king.reveal)."""
@@ -189,16 +209,37 @@ class Legality:
         return z3.And(j >= 0, j < nkings, pick_by(j, lambda i: s[f"kd{i}"], nkings))
 
     def legal_next(self, s: ZState, label: Label) -> Any:
-        """A player with the fewest cards displayed (turn.next.neutral-tie)."""
-        seat = label.a[0]
-        counts = [s.zone_size(self.lay.disp[q]) for q in range(self.n)]
-        return z3.And(seat >= 0, seat < self.n, pick_by(seat, lambda q: counts[q], self.n) == minimum(counts))
+        """A player the declared options of the tie offer: those with the fewest cards, counted
+        as the ruleset reads it (turn.next.neutral, turn.next.neutral-tie, neutral-count-zone)."""
+        return self.offers(s, "next-player", label.a[0], {"actor": s["dp"]})
+
+
+def at_least_one(m: Any) -> Any:
+    """The condition ``m >= 1`` for a multiplicity ``m`` (a number or a Z3 integer term),
+    with the choices of ``m`` (``If(c, a, b)``, as filters and conditions compile) written
+    as conditions: ``Or(And(c, a >= 1), And(Not(c), b >= 1))``, a branch of multiplicity 0
+    left out (the form a solver handles best, as the hand-written model wrote it)."""
+    if isinstance(m, int):
+        return z3.BoolVal(m >= 1)
+    if z3.is_int_value(m):
+        return z3.BoolVal(m.as_long() >= 1)
+    if z3.is_app_of(m, z3.Z3_OP_ITE):
+        c, a, b = m.children()
+        ra, rb = at_least_one(a), at_least_one(b)
+        if z3.is_false(rb):
+            return ra if z3.is_false(ra) else z3.And(c, ra)
+        if z3.is_false(ra):
+            return z3.And(z3.Not(c), rb)
+        return z3.Or(z3.And(c, ra), z3.And(z3.Not(c), rb))
+    return m >= 1
 
 
 def declared_options(lay: Layout, decision: str) -> str:
     """The options of the statement ``choose: DECISION`` of the rules declared with
-    statements (spec/roles.yaml), its names written out as the rules give them under the
-    reading the layout's ruleset takes of their variation points.
+    statements (spec/rules.yaml, spec/roles.yaml), its names written out as the rules give
+    them under the reading the layout's ruleset takes of their variation points: the names
+    of the rule that chooses, and of the rules it is an exception of (``exception_of``),
+    outermost first.
 
     :raises ValueError: when no rule chooses ``decision``, or the ruleset leaves a point of
         its readings open (the model has no gap there).
@@ -209,24 +250,38 @@ def declared_options(lay: Layout, decision: str) -> str:
     from palast.lang.syntax import show
 
     prog = program(lay.game.spec)
+
+    def reading(rb: Any) -> str:
+        value = next(st.value for st in lay.game.params.values() if st.point == rb.point)
+        if value not in rb.branches:
+            raise ValueError(f"{lay.game.ruleset} reads {rb.point} as {value}: no options declared for it")
+        return str(value)
+
     for r in prog.rules.values():
-        for s in walk(list(r.do or ())):
+        blocks = [r.do or ()]
+        for rb in r.readings:  # a reading's own statements (none where the ruleset leaves it open)
+            value = next(st.value for st in lay.game.params.values() if st.point == rb.point)
+            if value in rb.branches:
+                blocks.append(rb.branches[value].do or ())
+        for s in (st for b in blocks for st in walk(list(b))):
             if s.head != "choose" or s.arg != decision or "options" not in s.keys:
                 continue
-            lets = {}
-            for rb in r.readings:
-                reading = next(st.value for st in lay.game.params.values() if st.point == rb.point)
-                if reading not in rb.branches:
-                    raise ValueError(f"{lay.game.ruleset} reads {rb.point} as {reading}: no options declared for it")
-                lets.update(dict(rb.branches[reading].lets))
-            lets.update(dict(r.lets))
+            chain = [r]
+            while chain[0].exception_of:
+                chain.insert(0, prog.rules[chain[0].exception_of])
+            lets: dict[str, Any] = {}  # in order, each written out with the names before it
+            for link in chain:
+                for rb in link.readings:
+                    lets.update({name: expand(node, lets) for name, node in rb.branches[reading(rb)].lets})
+                for name, node in link.lets:
+                    lets[name] = expand(node, lets)
             return show(expand(s.keys["options"], lets))
     raise ValueError(f"no rule declares the options of decision {decision}")
 
 
 #: The decisions whose options the model compiles from the declared statements
-#: (:meth:`Legality.take_back_options`), not from engine parameters.
-COMPILED_CHOICES = ("take-back",)
+#: (:meth:`Legality.options`), not from engine parameters.
+COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "discard", "next-player")
 
 
 def modelled_points(spec: Any) -> frozenset[str]:

@@ -359,9 +359,7 @@ class Transition(Legality):
     def _start_exchange(self, d: ZState, p: Any) -> ZState:
         if self.lay.reading("wizard.min_count") == "open":
             return self.gap(d, "wizard.min_count", p)
-        least = self.min_count()
-        partners = z3.And(d.hand_size(p) >= least, z3.Or([
-            z3.And(p != o, d.zone_size(self.lay.hand[o]) >= least) for o in range(self.n)]))
+        partners = self.has_options(d, "exchange-partner", {"actor": p})
         return branch(d, partners, lambda d: self.decide(d, K.EXCHANGE_PARTNER, p), lambda d: self._void(d, p))
 
     def _start_maid(self, d: ZState, p: Any) -> ZState:
@@ -401,8 +399,7 @@ class Transition(Legality):
         return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
 
     def _start_take_back(self, d: ZState, p: Any) -> ZState:
-        options = z3.Or([z3.IntVal(m) >= 1 if isinstance(m, int) else m >= 1
-                         for m in self.take_back_options(d, p)])
+        options = self.has_options(d, "take-back", {"actor": p})
 
         def void(d: ZState) -> ZState:
             d.flags["guard_void"] = z3.BoolVal(True)

@@ -20,6 +20,7 @@ from palast.spec.load import Spec, load_spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout
 from proofs.house_rulesets import declared, obligations, replay_counterexample, witness_path
+from proofs.lang_z3 import Coll
 from proofs.legality import Legality, modelled_points
 from proofs.nonvacuous import constant_state
 from proofs.obligation import Options
@@ -57,8 +58,11 @@ def test_the_model_takes_the_guard_s_options_from_the_declaration(spec: Spec) ->
     for rs in ("reference", HOUSE):
         lay = Layout(Game(rspec, rs, list(sc.players)), "card")
         s = constant_state(lay, abstract(lay, after_play))
-        opts = Legality(lay).take_back_options(s, s["dp"])
-        counts[rs] = [z3.simplify(z3.IntVal(m) if isinstance(m, int) else m).as_long() for m in opts]
+        opts = Legality(lay).options(s, "take-back", {"actor": s["dp"]})
+        assert isinstance(opts, Coll)
+        mult = dict(opts.items)
+        counts[rs] = [z3.simplify(z3.IntVal(m) if isinstance(m, int) else m).as_long()
+                      for m in (mult.get(k, 0) for k in range(len(lay.kinds)))]
     assert counts[HOUSE][guard] == 1 and sum(counts[HOUSE]) == 1
     assert sum(counts["reference"]) == 0
 

@@ -186,7 +186,8 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     parameters implement; a reading that only a rule's declared logic gives (a point with no
     ``parameter:``, read otherwise than every ruleset of the spec reads it) is not in it, so
     nothing could be proved about it, unless the model compiles that rule's declaration
-    (:func:`proofs.legality.modelled_points`: the Guard's choice, guard-other-card).
+    (:func:`proofs.legality.modelled_points`: the Guard's, the Wizard's and the Maid's choices,
+    guard-other-card and wizard-minimum).
 
     :raises InputError: naming the point and the reading.
     """

@@ -1,0 +1,127 @@
+"""The Z3 model's options of the decisions it compiles from the rules' declarations
+(:data:`proofs.legality.COMPILED_CHOICES`: the Wizard's partner and count, the Maid's
+discard, the Guard's take-back): at positions of real games they offer exactly the engine's
+legal actions, and a reading changed in data alone changes them (issue 14, point 1)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import z3
+
+from palast.engine import Game
+from palast.engine.state import DecisionKind, State
+from palast.formats.house import derive
+from palast.spec.load import Spec
+from proofs.concrete import abstract, label_of
+from proofs.encoding import Layout
+from proofs.lang_z3 import Coll, Span, compile_text
+from proofs.legality import COMPILED_CHOICES, Legality, declared_options, modelled_points
+from proofs.nonvacuous import constant_state
+
+K = DecisionKind
+#: decision -> the names its options use, read off the pending decision
+ENV = {"exchange-partner": ("actor",), "exchange-count": ("actor", "partner"), "discard": ("actor",),
+       "take-back": ("actor",), "next-player": ("actor",)}
+
+
+def _positions(game: Game, kinds: set[str], per_kind: int, seed: int = 5) -> dict[str, list[State]]:
+    """Positions of random games waiting for each decision of ``kinds``."""
+    rng = random.Random(seed)
+    found: dict[str, list[State]] = {k: [] for k in kinds}
+    for _ in range(60):
+        state = game.initial_state()
+        while not state.is_terminal and any(len(v) < per_kind for v in found.values()):
+            d = state.decision
+            if d.kind.value in found and len(found[d.kind.value]) < per_kind:
+                found[d.kind.value].append(state)
+            action = (game.sample_chance(state, rng) if d.is_chance
+                      else rng.choice(game.legal_actions(state)))
+            state = game.apply(state, action).state
+        if all(len(v) >= per_kind for v in found.values()):
+            break
+    return found
+
+
+def _value(term: Any) -> int:
+    return int(z3.simplify(z3.IntVal(term) if isinstance(term, int) else term).as_long())
+
+
+def _offered(lay: Layout, state: State, kind: str) -> set[int]:
+    """The options the model compiles for ``kind`` at the concrete ``state``, as numbers."""
+    values = abstract(lay, state)
+    s = constant_state(lay, values)
+    env = {"actor": s["dp"], "partner": s["partner"]}
+    got = Legality(lay).options(s, kind, {n: env[n] for n in ENV[kind]})
+    if isinstance(got, Span):
+        return set(range(_value(got.lo), _value(got.hi) + 1))
+    return {e for e, m in got.items if _value(m) >= 1}
+
+
+def _legal(lay: Layout, game: Game, state: State) -> set[int]:
+    """The engine's legal actions at ``state`` as the model numbers them (a card by its kind)."""
+    return {label_of(lay, state.decision.kind, a)["a"][0] for a in game.legal_actions(state)}
+
+
+def test_every_compiled_choice_is_declared(spec: Spec) -> None:
+    game = Game(spec, "reference", list(spec.player_colours[:4]))
+    lay = Layout(game, "card")
+    for kind in COMPILED_CHOICES:
+        assert declared_options(lay, kind)  # raises where no rule declares it
+    assert declared_options(lay, "next-player") == "fewest(p in players, count(display(p)))"
+    assert {"wizard-minimum", "guard-other-card"} <= modelled_points(spec)
+
+
+@pytest.mark.parametrize("ruleset", ["source-a", "source-b", "reference"])
+def test_the_compiled_options_are_the_engines_legal_actions(spec: Spec, ruleset: str) -> None:
+    for n in (3, 5):
+        game = Game(spec, ruleset, list(spec.player_colours[:n]))
+        lay = Layout(game, "card")
+        kinds = set()
+        for kind in COMPILED_CHOICES:
+            try:
+                declared_options(lay, kind)
+                kinds.add(kind)
+            except ValueError:  # a decision this ruleset's readings never ask (next-player under seat-order)
+                assert spec.reading(ruleset, "neutral-tie") != "player-who-played" and kind == "next-player"
+        found = _positions(game, kinds, 4, seed=n)
+        assert all(found.values()), {k: len(v) for k, v in found.items()}
+        for kind, states in found.items():
+            for state in states:
+                assert _offered(lay, state, kind) == _legal(lay, game, state), (ruleset, n, kind)
+
+
+def test_a_reading_changed_in_data_changes_the_compiled_options(spec: Spec) -> None:
+    """Every ruleset of the spec reads wizard-minimum as at-least-one; a house ruleset that
+    reads it as zero-allowed (data only) makes the model offer a count of 0, as the engine does."""
+    rspec = derive(spec, "zero-wizard", "reference", {"wizard-minimum": "zero-allowed"})
+    game = Game(rspec, "zero-wizard", list(spec.player_colours[:4]))
+    lay = Layout(game, "card")
+    assert declared_options(lay, "exchange-count").startswith("upto(0,")
+    assert declared_options(Layout(Game(spec, "reference", list(spec.player_colours[:4])), "card"),
+                            "exchange-count").startswith("upto(1,")
+    found = _positions(game, {"exchange-partner", "exchange-count"}, 6)
+    for kind, states in found.items():
+        for state in states:
+            assert _offered(lay, state, kind) == _legal(lay, game, state), kind
+    assert all(0 in _offered(lay, st, "exchange-count") for st in found["exchange-count"])
+
+
+def test_a_span_answers_membership_count_and_emptiness(spec: Spec) -> None:
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    lay = Layout(game, "card")
+    s = constant_state(lay, abstract(lay, game.initial_state()))
+    assert compile_text(s, "3 in upto(1, 4)") is True and compile_text(s, "5 in upto(1, 4)") is False
+    assert compile_text(s, "count(upto(2, 4))") == 3 and compile_text(s, "count(upto(3, 1))") == 0
+    x = z3.Int("x")
+    term = compile_text(s, "count(upto(1, n))", {"n": x})
+    assert z3.simplify(z3.substitute(term, (x, z3.IntVal(0)))).as_long() == 0
+    assert z3.simplify(z3.substitute(term, (x, z3.IntVal(4)))).as_long() == 4
+    got = compile_text(s, "others(actor) if n > 2 else []", {"actor": 0, "n": x})
+    assert isinstance(got, Coll) and [e for e, _ in got.items] == [0, 1, 2]
+    assert [_value(z3.substitute(z3.IntVal(m) if isinstance(m, int) else m, (x, z3.IntVal(3))))
+            for _, m in got.items] == [0, 1, 1]
+    assert [_value(z3.substitute(z3.IntVal(m) if isinstance(m, int) else m, (x, z3.IntVal(1))))
+            for _, m in got.items] == [0, 0, 0]
