@@ -66,6 +66,26 @@ class Span:
     hi: Any
 
 
+@dataclass(frozen=True)
+class Picks:
+    """``subsets(cards, n)``: every pick of ``n`` of the collection ``cards``, kept as the
+    collection and the number, since its elements (collections themselves) are not known
+    while the term is built. A pick given as its multiplicity per element is one of them
+    when it takes no element more often than ``cards`` holds it and ``n`` in all
+    (:meth:`holds`); anything else raises :class:`NotCompiled`."""
+
+    cards: Coll
+    n: Any
+
+    def holds(self, pick: list[Any]) -> Any:
+        """The condition that ``pick`` (a multiplicity per element of ``cards``, by
+        element number) is one of the picks."""
+        mult = dict(self.cards.items)
+        return _b(_and([*(_and([_cmp(">=", pick[e], 0), _cmp("<=", pick[e], mult.get(e, 0))])
+                          for e in range(len(pick))),
+                        _eq(_sum(pick), self.n)]))
+
+
 class Conj:
     """A conjunction kept as a Python list of Z3 conditions until it is needed as one term
     (building and flattening Z3 terms from Python is what costs)."""
@@ -242,6 +262,7 @@ class Z3Back:
             "roles": self._roles,
             "count": lambda c: self._count(c),
             "upto": Span,
+            "subsets": Picks,
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
                                                  else min(m, 1)) for e, m in c.items]),
             "in_order": lambda c: c,

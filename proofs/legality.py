@@ -94,10 +94,6 @@ class Legality:
         has_a_rb = d.at_seat(a, lambda q: pick_by(rb, lambda r: d.role_in(self.lay.disp[q], r), nr))
         return z3.And(ra != rb, z3.Or(z3.And(has_b_ra >= 1, guard_b), z3.And(has_a_rb >= 1, guard_a)))
 
-    def give_legal(self, s: ZState, seat: Any, vec: list[Any]) -> Any:
-        """``vec`` (cards per kind) is ``count`` cards from the hand of (symbolic) ``seat``."""
-        return z3.And([z3.And(vec[k] >= 0, vec[k] <= s.hand_cnt(seat, k))
-                       for k in range(self.nk)] + [total(vec) == s["count"]])
 
     # ------------------------------------------------------------------ per action kind
     def legal_deal(self, s: ZState, label: Label) -> Any:
@@ -128,12 +124,22 @@ class Legality:
         return self.offers(s, "exchange-count", label.a[0], {"actor": s["dp"], "partner": s["partner"]})
 
     def legal_give(self, s: ZState, label: Label) -> Any:
-        """The Wizard's ``count`` cards from their hand (role.wizard)."""
-        return self.give_legal(s, s["dp"], label.vec)
+        """Cards the Wizard's declared options offer: ``count`` of their hand (role.wizard)."""
+        return self.picks(s, "exchange-give", label.vec, {"actor": s["dp"], "n": s["count"]})
 
     def legal_answer(self, s: ZState, label: Label) -> Any:
-        """The partner's ``count`` cards from their hand (role.wizard)."""
-        return self.give_legal(s, s["dp"], label.vec)
+        """Cards the partner's declared options offer: ``count`` of their hand (role.wizard)."""
+        return self.picks(s, "exchange-answer", label.vec, {"actor": s["actor"], "partner": s["dp"], "n": s["count"]})
+
+    def picks(self, d: ZState, decision: str, vec: list[Any], env: Mapping[str, Any]) -> Any:
+        """The condition that ``vec`` (cards per kind) is one of the picks the declared
+        options of ``decision`` offer (``subsets(CARDS, N)``), with the names of ``env``."""
+        from proofs.lang_z3 import Picks, compile_text
+
+        got = compile_text(d, declared_options(self.lay, decision), env)
+        if not isinstance(got, Picks):
+            raise ValueError(f"the options of {decision} are not picks of cards")
+        return got.holds(vec)
 
     def legal_discard(self, s: ZState, label: Label) -> Any:
         """A card the Maid's declared options offer (role.maid)."""
@@ -281,7 +287,8 @@ def declared_options(lay: Layout, decision: str) -> str:
 
 #: The decisions whose options the model compiles from the declared statements
 #: (:meth:`Legality.options`), not from engine parameters.
-COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "discard", "next-player")
+COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "exchange-give", "exchange-answer",
+                    "discard", "next-player")
 
 
 def modelled_points(spec: Any) -> frozenset[str]:

@@ -24,7 +24,8 @@ from proofs.nonvacuous import constant_state
 K = DecisionKind
 #: decision -> the names its options use, read off the pending decision
 ENV = {"exchange-partner": ("actor",), "exchange-count": ("actor", "partner"), "discard": ("actor",),
-       "take-back": ("actor",), "next-player": ("actor",)}
+       "take-back": ("actor",), "next-player": ("actor",), "exchange-give": ("actor", "n"),
+       "exchange-answer": ("partner", "n")}
 
 
 def _positions(game: Game, kinds: set[str], per_kind: int, seed: int = 5) -> dict[str, list[State]]:
@@ -49,19 +50,34 @@ def _value(term: Any) -> int:
     return int(z3.simplify(z3.IntVal(term) if isinstance(term, int) else term).as_long())
 
 
-def _offered(lay: Layout, state: State, kind: str) -> set[int]:
-    """The options the model compiles for ``kind`` at the concrete ``state``, as numbers."""
+def _offered(lay: Layout, state: State, kind: str) -> set[Any]:
+    """The options the model compiles for ``kind`` at the concrete ``state``: numbers, or
+    for picks of cards the picks as cards per kind (every model of the compiled condition)."""
     values = abstract(lay, state)
     s = constant_state(lay, values)
-    env = {"actor": s["dp"], "partner": s["partner"]}
+    env = {"actor": s["dp"], "partner": s["partner"], "n": s["count"]}
+    if kind == "exchange-answer":
+        env["partner"] = s["dp"]  # the partner answers
+    if kind in ("exchange-give", "exchange-answer"):
+        vec = [z3.Int(f"v{k}") for k in range(len(lay.kinds))]
+        solver = z3.Solver()
+        solver.add(Legality(lay).picks(s, kind, vec, {n: env[n] for n in ENV[kind]}))
+        out: set[Any] = set()
+        while solver.check() == z3.sat:
+            got_vec = tuple(solver.model().eval(v, model_completion=True).as_long() for v in vec)
+            out.add(got_vec)
+            solver.add(z3.Or([v != x for v, x in zip(vec, got_vec, strict=True)]))
+        return out
     got = Legality(lay).options(s, kind, {n: env[n] for n in ENV[kind]})
     if isinstance(got, Span):
         return set(range(_value(got.lo), _value(got.hi) + 1))
     return {e for e, m in got.items if _value(m) >= 1}
 
 
-def _legal(lay: Layout, game: Game, state: State) -> set[int]:
+def _legal(lay: Layout, game: Game, state: State) -> set[Any]:
     """The engine's legal actions at ``state`` as the model numbers them (a card by its kind)."""
+    if state.decision.kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+        return {tuple(label_of(lay, state.decision.kind, a)["vec"]) for a in game.legal_actions(state)}
     return {label_of(lay, state.decision.kind, a)["a"][0] for a in game.legal_actions(state)}
 
 
@@ -70,6 +86,7 @@ def test_every_compiled_choice_is_declared(spec: Spec) -> None:
     lay = Layout(game, "card")
     for kind in COMPILED_CHOICES:
         assert declared_options(lay, kind)  # raises where no rule declares it
+    assert declared_options(lay, "exchange-answer") == "subsets(hand(partner), n)"
     assert declared_options(lay, "next-player") == "fewest(p in players, count(display(p)))"
     assert {"wizard-minimum", "guard-other-card"} <= modelled_points(spec)
 
