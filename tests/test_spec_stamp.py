@@ -4,6 +4,7 @@ trusted without the rulings' checks; any change to it is validated again."""
 from __future__ import annotations
 
 import marshal
+import os
 import shutil
 from pathlib import Path
 
@@ -164,3 +165,31 @@ def test_a_scenario_that_passed_its_schema_is_not_validated_again(tmp_path: Path
         with pytest.raises(ScenarioError, match="scores"):
             parse_scenario(bad, spec)
     assert len(calls) == 4 and len(list((tmp_path / "cache").glob("input-valid-*"))) == 2
+
+
+def test_the_digest_of_files_follows_their_bytes(tmp_path: Path) -> None:
+    """files_digest: another byte gives another digest, the same bytes the same digest (also
+    when the file was written again), and a file read once is not read again unchanged."""
+    from palast.spec.stamp import files_digest
+
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("x: 1\n")
+    b.write_text("y: 2\n")
+    first = files_digest([a, b])
+    assert files_digest([b, a]) != first  # the order counts
+    a.write_text("x: 2\n")  # same size, other bytes
+    os.utime(a, ns=(1, 1))
+    assert files_digest([a, b]) != first
+    a.write_text("x: 1\n")
+    assert files_digest([a, b]) == first
+    reads: list[Path] = []
+    original = Path.read_bytes
+
+    def counting(self: Path) -> bytes:
+        reads.append(self)
+        return original(self)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Path, "read_bytes", counting)
+        assert files_digest([a, b]) == first
+    assert reads == []

@@ -38,8 +38,35 @@ KEEP_DATA = 4
 
 
 def validator_files() -> list[Path]:
-    """The files of :data:`VALIDATORS`, sorted."""
-    return sorted({p for pattern in VALIDATORS for p in _PACKAGE.glob(pattern)})
+    """The files of :data:`VALIDATORS`, sorted (found once per process)."""
+    if not _VALIDATORS:
+        _VALIDATORS.extend(sorted({p for pattern in VALIDATORS for p in _PACKAGE.glob(pattern)}))
+    return list(_VALIDATORS)
+
+
+_VALIDATORS: list[Path] = []
+#: the digest of files' names and bytes, by each file's path, size and modification time:
+#: a process that asks again (the tests, ask on many scenarios) does not read them again
+_DIGESTS: dict[tuple[tuple[str, int, int], ...], bytes] = {}
+
+
+def files_digest(paths: Iterable[Path]) -> bytes:
+    """The SHA-256 of ``paths``' names and bytes, in order; read again only when a file's
+    path, size or modification time differs from the last time.
+
+    :raises OSError: if a file cannot be read.
+    """
+    paths = list(paths)
+    sig = tuple((str(p), st.st_size, st.st_mtime_ns) for p in paths for st in (p.stat(),))
+    got = _DIGESTS.get(sig)
+    if got is None:
+        h = hashlib.sha256()
+        for path in paths:
+            h.update(str(path.name).encode() + b"\0")
+            h.update(path.read_bytes())
+            h.update(b"\0")
+        got = _DIGESTS[sig] = h.digest()
+    return got
 
 
 def cache_dir() -> Path:
@@ -60,11 +87,7 @@ def spec_key(files: Iterable[Path], sources_dir: Path | None, variant: str) -> s
     """
     h = hashlib.sha256(variant.encode())
     extra = sorted(sources_dir.iterdir()) if sources_dir is not None else []
-    code = validator_files()
-    for path in [*files, *(p for p in extra if p.is_file()), *code]:
-        h.update(str(path.name).encode() + b"\0")
-        h.update(path.read_bytes())
-        h.update(b"\0")
+    h.update(files_digest([*files, *(p for p in extra if p.is_file()), *validator_files()]))
     return h.hexdigest()
 
 
@@ -99,8 +122,7 @@ def input_key(kind: str, data: Any, schema_dir: Path) -> str | None:
     h = hashlib.sha256(f"input\0{kind}\0".encode())
     h.update(repr(data).encode())
     try:
-        for path in [*sorted(schema_dir.glob("*.json")), *validator_files()]:
-            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(files_digest([*sorted(schema_dir.glob("*.json")), *validator_files()]))
     except OSError:
         return None
     return h.hexdigest()
