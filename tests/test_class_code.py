@@ -102,3 +102,30 @@ def test_a_class_made_with_it_has_the_standard_librarys_methods() -> None:
     assert C(1) == c and C(1, "y") != c and C(0) < c  # type: ignore[operator]
     with pytest.raises(dataclasses.FrozenInstanceError):
         c.a = 2  # type: ignore[attr-defined]
+
+
+FRESH = r"""
+import sys, types
+import palast.engine.actions
+module = types.ModuleType("palast.probe_fresh")
+sys.modules[module.__name__] = module
+exec("from dataclasses import dataclass\n@dataclass(frozen=True)\nclass C:\n    " + sys.argv[1] + ": int\n",
+     module.__dict__)
+"""
+
+
+def test_a_run_that_compiles_keeps_only_what_it_used(tmp_path: Path) -> None:
+    """The file does not grow with classes no run makes any more: a run that compiles
+    something writes the entries it used, and an entry of another text leaves."""
+    import marshal
+
+    env = {**os.environ, "PALAST_CACHE_DIR": str(tmp_path)}
+    first = _probe(tmp_path)
+    kept = class_code._read(_file(tmp_path))
+    assert len(kept) == first["kept"]
+    stale = b"\x00" * 20
+    _file(tmp_path).write_bytes(marshal.dumps({**kept, stale: compile("1", "<string>", "exec")}))
+    subprocess.run([sys.executable, "-c", FRESH, f"f{os.getpid()}"], env=env, check=True)
+    after = class_code._read(_file(tmp_path))
+    assert stale not in after
+    assert set(kept) <= set(after) and len(after) > len(kept)  # the fresh class's methods were added

@@ -39,11 +39,9 @@ from typing import Any
 #: Part of every key: how the text is compiled (code compiled otherwise has other keys).
 FLAGS = b"exec, no inherited flags\0"
 
-#: More entries than this are dropped when the file is written (it is then started anew).
-LIMIT = 4000
-
 _codes: dict[bytes, CodeType] = {}
 _new: list[bytes] = []
+_used: set[bytes] = set()
 
 
 def cache_file() -> Path:
@@ -65,16 +63,16 @@ def _read(path: Path) -> dict[bytes, CodeType]:
 
 
 def _save() -> None:
-    """Write the mapping with this run's new entries (atomically; silently not at all when
-    the cache directory cannot be written)."""
+    """When this run compiled a method, write the entries it used (atomically; silently not
+    at all when the cache directory cannot be written). Entries no run uses any more (of
+    classes since changed) so leave the file, and it stays the size of what one command
+    needs: another command that needs more compiles it once and writes that."""
     if not _new:
         return
     import tempfile
 
     path = cache_file()
-    merged = {**_read(path), **_codes}
-    if len(merged) > LIMIT:
-        merged = dict(_codes)
+    merged = {k: _codes[k] for k in _used}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".class-code-", suffix=".tmp")
@@ -89,6 +87,7 @@ def _code(txt: str) -> CodeType:
     """The code of ``txt`` (a method's source as ``dataclasses`` writes it), from the file
     when it holds it, else compiled (and written to the file when the process ends)."""
     key = hashlib.sha1(FLAGS + txt.encode()).digest()
+    _used.add(key)
     code = _codes.get(key)
     if code is None:
         # compiled as dataclasses' own exec compiles it: with no __future__ import of this
