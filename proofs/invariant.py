@@ -171,7 +171,9 @@ def exchange_formed(s: ZState) -> Any:
 
 def well_formed(s: ZState) -> Any:
     """decisions-well-formed: the pending decision fits the position — who decides, the
-    card just played lies in the actor's display and has the role whose action the
+    card just played lies in the actor's display (at a next-player decision in their
+    display or hand: under guard-other-card's reading itself-too a neutral Guard may have
+    taken itself back before the next player is chosen) and has the role whose action the
     decision belongs to, the Wizard's partner and count are possible, the given cards are
     in the actor's hand; scores are below the target while the game goes on; every
     player has played at least as many cards as they display (turn.play, turn.action,
@@ -191,6 +193,8 @@ def well_formed(s: ZState) -> Any:
     }
     last_in_display = s.at_seat(actor, lambda q: total(
         z3.If(last == k, s.cnt(lay.disp[q], k), 0) for k in range(kinds)))
+    last_in_hand = s.at_seat(actor, lambda q: total(
+        z3.If(last == k, s.cnt(lay.hand[q], k), 0) for k in range(kinds)))
     parts = [
         seat_ok(lay, actor), s["rnd"] >= 0, dk >= 0, dk < len(list(DecisionKind)),
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
@@ -203,7 +207,9 @@ def well_formed(s: ZState) -> Any:
         z3.Implies(dk == code(K.PLAY), z3.And(dp == actor, last == -1, hand(s, dp) >= 1,
                                                s["forced"] == s.only_banned(dp))),
         z3.Implies(dk != code(K.PLAY), z3.Not(s["forced"])),
-        z3.Implies(mid, z3.And(s["rk"] == 0, s["rnd"] >= 1, s.kind_valid(last), last_in_display >= 1)),
+        z3.Implies(mid, z3.And(s["rk"] == 0, s["rnd"] >= 1, s.kind_valid(last))),
+        z3.Implies(z3.And(mid, dk != code(K.NEXT_PLAYER)), last_in_display >= 1),
+        z3.Implies(dk == code(K.NEXT_PLAYER), last_in_display + last_in_hand >= 1),
         z3.Implies(z3.And(mid, dk != code(K.EXCHANGE_ANSWER)), dp == actor),
         z3.Implies(dk_in(s, (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE)),
                    z3.And(seat_ok(lay, partner), partner != actor, hand(s, partner) >= least)),
