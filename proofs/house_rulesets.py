@@ -14,6 +14,15 @@ after a real deal and legal actions after it, after the last of which the invari
 engine's check mode evaluates (:func:`palast.invariants.check.step_problems`) report the
 obligation's invariant broken, and not before it. The obligation fails (result ``error``)
 when the replay does not trip that check, and (result ``proved``) when Z3 proves it.
+
+**What a proof under it assumes.** An invariant whose obligation the list expects to end
+in a counterexample (:func:`refuted`) does not hold under the house ruleset, so no proof
+under it assumes it: :func:`proofs.invariant.strengthening` leaves it out there, and no
+listed obligation needs it. Every other obligation a listed one assumes
+(:attr:`~proofs.obligation.Obligation.needs`: the strengthening of an inductive proof,
+the no-such-state results the differential check's coverage rests on) must be listed too,
+so that it is proved under the house ruleset; otherwise the listed obligation ends in
+``error`` naming it. An expected counterexample assumes nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +47,13 @@ def declared(spec: Spec) -> dict[str, dict[str, str]]:
     """House ruleset -> obligation -> expected result, as ``spec/rulesets.yaml`` lists them."""
     return {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
             for hid, h in spec.house_rulesets.items() if h.get("prove")}
+
+
+def refuted(spec: Spec, ruleset: str) -> frozenset[str]:
+    """The obligations that ``ruleset``'s ``prove`` list (a named house ruleset's) expects to
+    end in a counterexample: the invariants they establish do not hold under it, so no proof
+    under it may assume them. Empty for a ruleset without a list."""
+    return frozenset(n for n, e in declared(spec).get(ruleset, {}).items() if e == "counterexample")
 
 
 def witness_path(name: str, ruleset: str) -> Path:
@@ -65,26 +81,39 @@ def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obl
 def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
     """One obligation per entry of each named house ruleset's ``prove`` list, named as the
     obligation it runs, under the house ruleset, expecting the declared result.
+    Each needs what the obligation it runs needs, except the :func:`refuted` obligations
+    (an expected counterexample needs nothing), and runs as that obligation's family
+    (:attr:`~proofs.obligation.Obligation.runs_as`, for the runner's grouping).
 
     :param stated: the obligations of every ruleset of a spec (the runner's families).
     """
     out: list[Obligation] = []
     for house, listed in declared(spec).items():
+        gone = refuted(spec, house)
         for name, expect in listed.items():
             _, inner = _inner(spec, house, name, stated)
             statement = (inner.statement if inner is not None else f"(no obligation {name} is stated for every "
                          "ruleset)")
+            needs = () if inner is None or expect == "counterexample" else tuple(
+                n for n in inner.needs if n not in gone)
             out.append(Obligation(name, house, expect, statement,
-                                  partial(_run, house=house, name=name, expect=expect, stated=stated), FAMILY,
-                                  inner.invariants if inner is not None else (), cost=inner.cost if inner else 1.0))
+                                  partial(_run, house=house, name=name, expect=expect, stated=stated,
+                                          needs=needs, listed=tuple(listed)), FAMILY,
+                                  inner.invariants if inner is not None else (), needs=needs,
+                                  cost=inner.cost if inner else 1.0, runs_as=inner.family if inner else ""))
     return out
 
 
-def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: Stated) -> Outcome:
+def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: Stated,
+         needs: tuple[str, ...] = (), listed: tuple[str, ...] = ()) -> Outcome:
     rspec, inner = _inner(spec, house, name, stated)
     if inner is None:
         return Outcome("error", f"spec/rulesets.yaml lists {name} for {house}, but no obligation of that name is "
                                 "stated for every ruleset (palast prove --list lists them)")
+    unlisted = [n for n in needs if n != name and n not in listed]
+    if unlisted:
+        return Outcome("error", f"{name} under {house} rests on {', '.join(unlisted)}, which spec/rulesets.yaml does "
+                                f"not list for {house} (prove:), so nothing proves them under it")
     if expect != "counterexample" or not inner.invariants:
         return inner.run(rspec, opts)
     out = inner.run(rspec, replace(opts, stored_counterexample=True))

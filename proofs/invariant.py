@@ -239,15 +239,19 @@ def well_formed(s: ZState) -> Any:
 
 
 def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
-    """The conjuncts every inductive proof assumes, with the obligation proving each."""
+    """The conjuncts every inductive proof under ``lay``'s ruleset assumes, each with the
+    obligation proving it: those of :data:`STRENGTHENING`, except any that the ruleset's
+    ``prove`` list (a named house ruleset's) expects to end in a counterexample
+    (:func:`proofs.house_rulesets.refuted`: round-is-bounded under house-guard)."""
     from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
     from proofs.hand_display import after_deal
+    from proofs.house_rulesets import refuted
     from proofs.king import banned_not_marshal
     from proofs.reachability import deck_reserve
     from proofs.termination import plays_bounded
 
-    return [
+    conjuncts: list[tuple[str, Predicate]] = [
         ("card-conservation", conserved),
         ("banned-role", banned_not_marshal),
         ("hand-plus-display", after_deal),
@@ -257,6 +261,8 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
         ("round-is-bounded", plays_bounded),
         ("deck-reserve", deck_reserve),
     ]
+    gone = refuted(lay.game.spec, lay.game.ruleset)
+    return [(name, p) for name, p in conjuncts if name not in gone]
 
 
 #: Names of the obligations that prove the strengthening's conjuncts.
@@ -284,10 +290,17 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         restricted to the fields ``prop`` mentions (:meth:`Context.relation_on`), case by
         case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
         position's equations.
+    Where the ruleset's strengthening leaves out a refuted invariant
+    (:func:`strengthening`), ``prop`` is also assumed before the action (plain induction),
+    since it may be one of those left out.
+
     :returns: ``proved``, or ``counterexample`` naming the player count and action kind.
     :raises Unknown: if a check is undecided.
     """
+    from proofs.house_rulesets import refuted
+
     counts = counts or player_counts(spec)
+    induct = bool(refuted(spec, ruleset))
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()
@@ -295,15 +308,16 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         if check(base):
             return Outcome("counterexample", f"{n} players: fails at the start of the game")
         goal = z3.Not(prop(ctx.t))
+        before = [prop(ctx.s)] if induct else []
         for kind in ACTION_KINDS:
             if assume is None:
-                broken = check(ctx.step_solver(kind), goal)
+                broken = check(ctx.step_solver(kind), *before, goal)
             else:
                 broken = False
                 rel = ctx.relation_on(kind, ctx.fields_of(goal))
                 for case in seat_cases(ctx, kind):
                     sv = eliminating_solver()
-                    sv.add(assume(ctx.s), rel, goal, *case)
+                    sv.add(assume(ctx.s), *before, rel, goal, *case)
                     if check(sv):
                         broken = True
                         break

@@ -108,6 +108,8 @@ class Obligation:
     :ivar needs: names of obligations (same ruleset) whose invariants it assumes; it
         counts only if they pass too.
     :ivar cost: a rough cost, to schedule long checks first.
+    :ivar runs_as: for an obligation that runs another family's check (a named house
+        ruleset's, :mod:`proofs.house_rulesets`), that family; the runner groups it so.
     """
 
     name: str
@@ -119,6 +121,7 @@ class Obligation:
     invariants: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     cost: float = 1.0
+    runs_as: str = ""
 
     @property
     def key(self) -> str:

@@ -139,7 +139,7 @@ def _groups(selected: Sequence[Obligation]) -> list[list[str]]:
     """Obligations grouped by ruleset and level (:data:`CARD_LEVEL`), costliest first."""
     groups: dict[str, list[Obligation]] = {}
     for ob in selected:
-        key = f"{ob.ruleset}/card" if ob.family in CARD_LEVEL else ob.ruleset
+        key = f"{ob.ruleset}/card" if (ob.runs_as or ob.family) in CARD_LEVEL else ob.ruleset
         groups.setdefault(key, []).append(ob)
     ordered = sorted(groups.values(), key=lambda g: -sum(ob.cost for ob in g))
     return [[ob.key for ob in g] for g in ordered]
@@ -234,13 +234,20 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
+    """Fail every line whose obligation assumes one (:attr:`Obligation.needs`, same ruleset,
+    run in this selection) that did not pass, through chains of assumptions (an obligation
+    that rests on one that itself rests on a failure fails too)."""
     by_key = {f"{line.name}@{line.ruleset}": line for line in lines}
-    for ob, line in zip(selected, lines, strict=True):
-        failed = [n for n in ob.needs if n != ob.name and f"{n}@{ob.ruleset}" in by_key
-                  and by_key[f"{n}@{ob.ruleset}"].result != by_key[f"{n}@{ob.ruleset}"].expected]
-        if failed and line.passed:
-            line.passed = False
-            line.detail += f"; rests on {', '.join(failed)}, which failed"
+    changed = True
+    while changed:
+        changed = False
+        for ob, line in zip(selected, lines, strict=True):
+            failed = [n for n in ob.needs if n != ob.name and f"{n}@{ob.ruleset}" in by_key
+                      and not by_key[f"{n}@{ob.ruleset}"].passed]
+            if failed and line.passed:
+                line.passed = False
+                line.detail += f"; rests on {', '.join(failed)}, which failed"
+                changed = True
 
 
 def as_dict(line: Line) -> dict[str, object]:

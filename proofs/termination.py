@@ -75,8 +75,9 @@ def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     if out.result != "proved":
         return out
     # the bound itself: inside a round progress ≤ six × players, so plays ≤ six × players
+    # (assuming what was just proved, which the strengthening leaves out where it is refuted)
     ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, kind: z3.Implies(
-        in_round(ctx.s), plays(ctx.s) <= ctx.lay.six * ctx.lay.n))
+        z3.And(in_round(ctx.s), plays_bounded(ctx.s)), plays(ctx.s) <= ctx.lay.six * ctx.lay.n))
     if not ok:
         return Outcome("counterexample", f"progress exceeds six x players: {where}")
     bounds = ", ".join(f"{n} players: {play_bound(n, spec.six)}" for n in player_counts(spec))

@@ -4,6 +4,7 @@ a counterexample that Z3 finds and the engine replays (issue 14, point 4)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec, load_spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout
-from proofs.house_rulesets import declared, obligations, replay_counterexample, witness_path
+from proofs.house_rulesets import declared, obligations, refuted, replay_counterexample, witness_path
+from proofs.invariant import STRENGTHENING, make_game, strengthening
 from proofs.lang_z3 import Coll
 from proofs.legality import Legality, modelled_points
 from proofs.nonvacuous import constant_state
@@ -126,6 +128,41 @@ def test_the_obligation_fails_when_z3_proves_it(harmless_spec: Spec) -> None:
     ob = next(ob for ob in all_obligations(harmless_spec) if ob.key == "round-is-bounded@house-guard")
     out = ob.run(harmless_spec, Options())
     assert out.result == "proved" and out.result != ob.expect
+
+
+def test_a_refuted_invariant_is_assumed_by_no_proof_under_the_house_ruleset(spec: Spec) -> None:
+    """round-is-bounded, which house-guard's list expects to end in a counterexample, leaves
+    the strengthening of every proof under house-guard and no obligation there needs it;
+    under the reference the strengthening is whole."""
+    rspec = resolve(spec, HOUSE)
+    assert refuted(rspec, HOUSE) == {"round-is-bounded"} and refuted(rspec, "reference") == frozenset()
+    for rs in (HOUSE, "reference"):
+        names = [n for n, _ in strengthening(Layout(make_game(rspec, rs, 3), "role"))]
+        want = [n for n in STRENGTHENING if rs == "reference" or n != "round-is-bounded"]
+        assert names == want, rs
+    for ob in all_obligations(rspec):
+        if ob.ruleset == HOUSE:
+            assert "round-is-bounded" not in ob.needs, ob.key
+
+
+def test_an_obligation_resting_on_an_unlisted_one_is_an_error(spec: Spec, tmp_path: Path) -> None:
+    """A house ruleset that lists empty-hand without the strengthening it rests on: nothing
+    proves that under it, so empty-hand ends in error naming what is missing."""
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d)
+    f = d / "rulesets.yaml"
+    text = f.read_text(encoding="utf-8")
+    listed = re.search(r"prove: \{.*\}|prove:\n(?:      .*\n)+", text)
+    assert listed is not None
+    f.write_text(text.replace(listed.group(0).rstrip("\n"),
+                              "prove: {round-is-bounded: counterexample, empty-hand: no-such-state}"), encoding="utf-8")
+    s = load_spec(d)
+    ob = next(ob for ob in all_obligations(s) if ob.key == "empty-hand@house-guard")
+    assert "hand-plus-display" in ob.needs and "round-is-bounded" not in ob.needs
+    out = ob.run(s, Options())
+    assert out.result == "error" and "rests on card-conservation, banned-role, hand-plus-display" in out.detail, \
+        out.detail
+    assert "round-is-bounded" not in out.detail
 
 
 def test_an_unknown_obligation_in_the_list_is_an_error(spec: Spec, tmp_path: Path) -> None:

@@ -90,6 +90,24 @@ def test_failed_assumption_fails_dependents(spec: Spec) -> None:
     assert "rests on base" in lines[1].detail
 
 
+def test_a_failed_assumption_fails_through_a_chain(spec: Spec) -> None:
+    """``top`` rests on ``middle``, which ends in its expected result but rests on ``base``,
+    which fails: both fail, whatever the order they are listed in."""
+    def fails(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up")
+
+    def holds(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("no-such-state")
+
+    top = Obligation("top", "reference", "no-such-state", "z", holds, needs=("middle",))
+    middle = Obligation("middle", "reference", "no-such-state", "y", holds, needs=("base",))
+    base = Obligation("base", "reference", "proved", "x", fails)
+    lines = run(spec, [top, middle, base], Options(), jobs=1)
+    assert [(line.name, line.result, line.passed) for line in lines] == [
+        ("top", "no-such-state", False), ("middle", "no-such-state", False), ("base", "counterexample", False)]
+    assert "rests on middle" in lines[0].detail and "rests on base" in lines[1].detail
+
+
 _DIFFERS: dict[str, Differ] = {}
 
 
