@@ -11,9 +11,10 @@ then compared the two back-ends on a position the rule decides.
 :func:`coverage` counts, per rule, the compared positions it fires in. A rule that fires
 in none fails the differential check, unless
 
-* an obligation shows its situation never arises in a real game
-  (:data:`proofs.reachability.RULES_NEVER_REACHED`; the check then rests on that
-  obligation), or
+* an obligation that must end in no-such-state under the ruleset compared shows its
+  situation never arises in a real game (:func:`proofs.reachability.never_reached`, from
+  :data:`proofs.reachability.RULES_NEVER_REACHED` and the results the obligations must end
+  in there; the check then rests on that obligation, and fails when it does), or
 * the ruleset's reading says it does not apply (:func:`palast.lang.blocks.withdrawn`).
 """
 

@@ -48,7 +48,7 @@ from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
 from proofs.obligation import Obligation, Options, Outcome, check, solver
-from proofs.reachability import RULES_NEVER_REACHED
+from proofs.reachability import never_reached as excusing
 from proofs.search import WITNESS_DIR
 from proofs.transition import ACTION_KINDS, Label, Transition
 
@@ -327,17 +327,20 @@ def own_encoding(spec: Spec) -> Callable[[Game], Differ]:
 
 
 def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], Differ] | None = None,
-                never_reached: Mapping[str, tuple[str, ...]] = RULES_NEVER_REACHED) -> Outcome:
+                never_reached: Mapping[str, tuple[str, ...]] | None = None) -> Outcome:
     """Compare Z3 and the engine at every position of ``items`` and count the rules that
     fire there (:mod:`proofs.coverage`).
 
     :param encode: builds the Z3 side for a game (one per seating); by default the game's
         own encoding (:func:`own_encoding`; :mod:`proofs.mutation` passes encodings with a
         wrong reading).
-    :param never_reached: obligation → rules it shows never fire (they may fire nowhere).
+    :param never_reached: obligation → rules it shows never fire (they may fire nowhere);
+        by default those that must end in no-such-state under the positions' ruleset
+        (:func:`proofs.reachability.never_reached`; none when the positions mix rulesets).
     :returns: ``proved`` when all agree and every rule fires somewhere (or is excused),
         ``counterexample`` with the first disagreement, ``unknown`` naming the rules that
-        fire in no compared position; the outcome carries the coverage per rule.
+        fire in no compared position; the outcome carries the coverage per rule and the
+        excuses used (rule, obligation).
     """
     encode = encode or own_encoding(spec)
     compared = played = successors = deals = 0
@@ -364,14 +367,17 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
             return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
                                              f"round {state.round}: {problem}")
     from palast.lang.blocks import withdrawn
-    gone = withdrawn(game.spec, next(iter(rulesets))) if len(rulesets) == 1 else {}
+    only = next(iter(rulesets)) if len(rulesets) == 1 else None
+    gone = withdrawn(game.spec, only) if only is not None else {}
+    if never_reached is None:
+        never_reached = excusing(spec, only) if only is not None else {}
     cov = coverage(spec, fired_sets, never_reached, gone)
     agree = (f"{played} positions of random play and {compared - played} of stored witnesses "
              f"({deals} deals), {successors} successors agree")
     if cov.missing:
         return Outcome("unknown", f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check "
-                                  f"says nothing about them; {cov.line()}", coverage=cov.counts)
-    return Outcome("proved", f"{agree}; {cov.line()}", coverage=cov.counts)
+                                  f"says nothing about them; {cov.line()}", coverage=cov.counts, excused=cov.excused)
+    return Outcome("proved", f"{agree}; {cov.line()}", coverage=cov.counts, excused=cov.excused)
 
 
 def run(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: int = PLAY_SEED) -> Outcome:
@@ -384,10 +390,11 @@ def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 
 
 def obligations(spec: Spec) -> list[Obligation]:
-    """One differential check per ruleset."""
+    """One differential check per ruleset, resting on the obligations that excuse a rule
+    firing nowhere under it (:func:`proofs.reachability.never_reached`)."""
     return [Obligation("differential", r, "proved",
                        f"at {STATES_PER_RULESET} positions of random play, chosen so that every rule fires in some, "
                        "and every position of the stored witnesses the Z3 transition admits exactly the engine's "
                        "legal actions, with the same results",
-                       partial(_run, ruleset=r), FAMILY, (), needs=tuple(RULES_NEVER_REACHED), cost=20.0)
+                       partial(_run, ruleset=r), FAMILY, (), needs=tuple(excusing(spec, r)), cost=20.0)
             for r in spec.rulesets]

@@ -69,12 +69,16 @@ class Outcome:
     :ivar detail: one line saying what was shown (bounds, counts, the failing step).
     :ivar files: witness or counterexample files written, relative to the repository.
     :ivar coverage: for the differential check, ``(rule id, positions it fires in)``.
+    :ivar excused: for the differential check, ``(rule id, obligation)`` for each rule that
+        fires in no position and that obligation shows never reached (its result counts:
+        the check :attr:`Obligation.needs` it).
     """
 
     result: str
     detail: str = ""
     files: tuple[str, ...] = ()
     coverage: tuple[tuple[str, int], ...] = ()
+    excused: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

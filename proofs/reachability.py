@@ -15,11 +15,23 @@
   (action-impossible): every hand plus display holds six cards and no display six during a
   round. So the encoding's handling of these two points is never used in a real game, and
   the differential check cannot (and need not) exercise it.
+* **guard-void** — stated for every ruleset: can a Guard's action be void, no card of its
+  player's display to take back (role.guard.void)? no-such-state where Z3 shows that no play
+  of any position whatever (no invariant assumed) leaves a Guard nothing to take back, as
+  under guard-other-card's reading itself-too, where the Guard itself is always there to
+  take back; otherwise the stored witness (:func:`guard_void_question`: a Guard played as
+  the first card of its player's display), replayed by the engine under the ruleset. It
+  expects a witness; a named house ruleset's ``prove`` list may declare no-such-state
+  (house-guard does).
 * **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
   **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
+
+:data:`RULES_NEVER_REACHED` names the rules each of these obligations shows never fire when
+it ends in no-such-state; :func:`never_reached` the ones that excuse their rules under a
+ruleset, where the differential check's coverage (:mod:`proofs.coverage`) rests on them.
 Clauses: A.role.maid, B.role.zofe, A.play.turn, B.turn.play, A.role.wizard, B.role.zauberer,
 A.king.jester, A.role.courtesan, B.role.mundschenk, A.end.noaction, B.turn.action,
-A.gameend.winner, B.gameend.winner, A.goal, A.end.whisper.
+A.gameend.winner, B.gameend.winner, A.goal, A.end.whisper, A.role.captain, B.role.waechter.
 """
 
 from __future__ import annotations
@@ -119,6 +131,11 @@ def _cupbearer_void_check(game: Game, steps: list[Step]) -> str | None:
             rest.remove(card)
         holding += bool(rest)
     return None if holding >= 2 else f"only {holding} display(s) hold a card other than the Cupbearer"
+
+
+def _guard_void_check(game: Game, steps: list[Step]) -> str | None:
+    voids = [e for e in steps[-1].events if e.kind == "action_void" and e.rule == "role.guard.void"]
+    return None if voids else "its last action is not a Guard's play with nothing to take back (role.guard.void)"
 
 
 def _sixth_check(game: Game, steps: list[Step]) -> str | None:
@@ -255,6 +272,7 @@ CLAUSES = {
     "banned-jesters-only": "Clauses: A.king.jester (102-103), A.role.jester (91-92), B.role.hofnarr, B.king.",
     "cupbearer-void-two-displays": "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72).",
     "sixth-played-not-displayed": "Clauses: A.end.noaction (62), B.turn.action (33-34), B.end.six.",
+    "guard-void": "Clauses: A.role.captain (88-89), B.role.waechter (74-76).",
     "tiebreak-a-b-differ": ("Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54); voluntary-whisper:\n"
                             "A.goal (17-18), A.end.whisper (54-57)."),
 }
@@ -305,6 +323,34 @@ def questions() -> list[Question]:
     ]
 
 
+def guard_void_question() -> Question:
+    """The witness of guard-void: from a real deal, a Guard whose action is void
+    (role.guard.void), replayed under the three rulesets of the spec."""
+    return Question(
+        "guard-void", "A Guard with nothing to take back",
+        "Can a Guard's action be void, with no card of its player's display to take back?",
+        "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine.\n"
+        "A Guard is played as the first card of its player's display: the only card there is the\n"
+        "Guard just played, so it takes nothing back (role.guard.void). Under a ruleset that\n"
+        "lets a Guard take itself back (guard-other-card: itself-too) this never happens.\n"
+        + CLAUSES["guard-void"],
+        "reference", ("source-a", "source-b", "reference"), 3, lambda u, i: u.flag(i, "guard_void"),
+        _guard_void_check, max_steps=3)
+
+
+def _run_guard_void(spec: Spec, opts: Options, ruleset: str) -> Outcome:
+    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "guard_void")),
+                           strengthened=False)
+    if ok:
+        return Outcome("no-such-state", f"no play of any position leaves a Guard nothing to take back ({where}; no "
+                                        "invariant assumed)")
+    out = verify(spec, guard_void_question(), ruleset, opts.out_dir if opts.search else None)
+    if out.result != "witness":
+        return Outcome(out.result, f"Z3 finds a play leaving a Guard nothing to take back ({where}), but "
+                                   f"{out.detail}", out.files)
+    return out
+
+
 def _run_reserve(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, deck_reserve, name="deck-reserve", out_dir=opts.out_dir)
 
@@ -314,13 +360,33 @@ def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outc
     return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
 
 
-#: The rules each no-such-state obligation shows never fire in a game from a real deal: the
+#: The rules each obligation shows never fire in a game from a real deal when it ends in
+#: no-such-state: under a ruleset where it must end so (:func:`never_reached`) the
 #: differential check may find them in no position (:mod:`proofs.coverage`) and then rests
 #: on the obligation.
 RULES_NEVER_REACHED: dict[str, tuple[str, ...]] = {
     "maid-empty-deck": ("role.maid.empty-deck",),
     "empty-hand": ("turn.empty-hand", "role.wizard.void", "role.maid.void"),
+    "guard-void": ("role.guard.void",),
 }
+
+
+def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
+    """The entries of :data:`RULES_NEVER_REACHED` that excuse their rules under ``ruleset``:
+    those whose obligation must end in no-such-state there, as a named house ruleset's
+    ``prove`` list declares it (:func:`proofs.house_rulesets.declared`; an obligation it
+    does not list excuses nothing), else as this family states it (:func:`obligations`).
+
+    :returns: obligation name → the rules it excuses, in :data:`RULES_NEVER_REACHED`'s order.
+    """
+    from proofs.house_rulesets import declared
+
+    listed = declared(spec)
+    if ruleset in listed:
+        expect = listed[ruleset]
+    else:
+        expect = {ob.name: ob.expect for ob in obligations(spec) if ob.ruleset == ruleset}
+    return {ob: rules for ob, rules in RULES_NEVER_REACHED.items() if expect.get(ob) == "no-such-state"}
 
 
 def obligations(spec: Spec) -> list[Obligation]:
@@ -339,6 +405,11 @@ def obligations(spec: Spec) -> list[Obligation]:
                               "no game from a real deal reaches no-card-to-play or action-impossible: nobody "
                               "must play with an empty hand, no Wizard or Maid lacks cards to work with",
                               partial(_run_empty_hand, ruleset=r), FAMILY, (), needs=STRENGTHENING))
+        out.append(Obligation("guard-void", r, "witness",
+                              "a Guard's action can be void, no card of its player's display to take back "
+                              "(role.guard.void): a witness from a real deal, or no-such-state where no play leaves a "
+                              "Guard nothing to take back",
+                              partial(_run_guard_void, ruleset=r), FAMILY, ()))
     for q in questions():
         for r in q.rulesets:
             out.append(Obligation(q.name, r, "witness", q.question,

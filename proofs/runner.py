@@ -62,7 +62,8 @@ def all_obligations(spec: Spec) -> list[Obligation]:
 @dataclass
 class Line:
     """The outcome of one obligation, as ``palast prove`` reports it (``seconds``: wall
-    time, ``cpu``: processor time of the process that ran it)."""
+    time, ``cpu``: processor time of the process that ran it; ``coverage`` and ``excused``
+    as in :class:`~proofs.obligation.Outcome`)."""
 
     name: str
     ruleset: str
@@ -75,6 +76,7 @@ class Line:
     invariants: tuple[str, ...]
     passed: bool
     coverage: tuple[tuple[str, int], ...] = ()
+    excused: tuple[tuple[str, str], ...] = ()
 
 
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
@@ -91,7 +93,7 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
-                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage)
+                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage, out.excused)
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -256,6 +258,7 @@ def as_dict(line: Line) -> dict[str, object]:
     d["files"] = list(line.files)
     d["invariants"] = list(line.invariants)
     d["coverage"] = dict(line.coverage)
+    d["excused"] = dict(line.excused)
     return d
 
 

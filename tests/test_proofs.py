@@ -20,7 +20,7 @@ from proofs.differential import Differ, random_positions
 from proofs.encoding import ZState
 from proofs.invariant import make_game, prove_invariant, role_with_action
 from proofs.obligation import Obligation, Options, Outcome, Unknown, check, solver
-from proofs.reachability import questions, tiebreak_winners
+from proofs.reachability import guard_void_question, questions, tiebreak_winners
 from proofs.runner import all_obligations, run, run_one
 from proofs.witness import verify, witness_file
 
@@ -162,7 +162,8 @@ def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     assert "swap" in stale.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("q", [*questions(), actor_whisper_question()], ids=lambda q: q.file_stem)
+@pytest.mark.parametrize("q", [*questions(), actor_whisper_question(), guard_void_question()],
+                         ids=lambda q: q.file_stem)
 def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
     """Every stored witness loads as a scenario and the engine's check holds under each
     ruleset (the Z3 side of the check is part of ``palast prove``)."""
@@ -174,6 +175,17 @@ def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
         game = sc.game(spec, ruleset)
         _, steps = sc.position(game)
         assert q.engine_check(game, [s for _, s in steps]) is None, ruleset
+
+
+def test_the_void_guard_is_a_witness_under_every_ruleset_of_the_spec(spec: Spec) -> None:
+    """guard-void ends in its stored witness (a Guard played first in its display) under
+    source-a, source-b and the reference: Z3 finds a play leaving a Guard nothing to take
+    back, and the engine replays the witness with role.guard.void's event."""
+    for ob in (ob for ob in all_obligations(spec) if ob.name == "guard-void"):
+        line = run_one(spec, ob, Options())
+        assert (line.result, line.expected, line.passed) == ("witness", "witness", True), (ob.key, line.detail)
+        assert line.files == ("proofs/witnesses/guard-void.yaml",)
+    assert {ob.ruleset for ob in all_obligations(spec) if ob.name == "guard-void"} == set(spec.rulesets)
 
 
 def test_witness_verified_with_z3(spec: Spec) -> None:

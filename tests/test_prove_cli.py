@@ -175,12 +175,41 @@ def test_the_summary_wording_is_the_one_the_docs_quote() -> None:
 
 
 def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spec) -> None:
-    """The rules it may find nowhere are excused only by obligations it names as lemmas."""
+    """The rules it may find nowhere are excused only by obligations it names as lemmas,
+    each expected to end in no-such-state under its ruleset; guard-void, a witness under
+    the spec's rulesets, excuses nothing there."""
     from proofs.explain import lemmas
-    from proofs.reachability import RULES_NEVER_REACHED
+    from proofs.reachability import RULES_NEVER_REACHED, never_reached
 
     obs = all_obligations(spec)
     for ob in (o for o in obs if o.name == "differential"):
-        assert [n for n, _ in lemmas(obs, ob)] == list(RULES_NEVER_REACHED)
-        assert all(o.expect == "no-such-state" for o in obs if o.name in RULES_NEVER_REACHED
+        assert [n for n, _ in lemmas(obs, ob)] == list(never_reached(spec, ob.ruleset)) == ["maid-empty-deck",
+                                                                                            "empty-hand"]
+        assert all(o.expect == "no-such-state" for o in obs if o.name in never_reached(spec, ob.ruleset)
                    and o.ruleset == ob.ruleset)
+        assert [o.expect for o in obs if o.key == f"guard-void@{ob.ruleset}"] == ["witness"]
+    assert "guard-void" in RULES_NEVER_REACHED
+
+
+def test_the_coverage_table_says_why_per_ruleset(spec: Spec) -> None:
+    """A rule that fires nowhere is excused under a ruleset only where that ruleset's check
+    names the obligation (its line's excuses), and only while that obligation passed; the
+    reasons are said per ruleset where they differ."""
+    rules = list(spec.rules)
+    void = "role.guard.void"
+    counts = tuple((r, 0 if r == void else 2) for r in rules)
+    house = Line("differential", "house-guard", "proved", "proved", 1.0, 1.0, "", (), (), True, counts,
+                 ((void, "guard-void"),))
+    base = _line("reference", counts)
+
+    def ob_line(result: str, passed: bool) -> Line:
+        return Line("guard-void", "house-guard", result, "no-such-state", 1.0, 1.0, "", (), (), passed)
+
+    def row(lines: list[Line]) -> str:
+        return next(r for r in coverage_table(lines, spec) if r.split()[0] == void)
+
+    assert row([house, ob_line("no-such-state", True)]).endswith("  - never reached (guard-void)")
+    assert row([house]).endswith("  - never reached (guard-void, not run here)")
+    assert row([house, ob_line("witness", False)]).endswith("  - FIRES IN NO POSITION (guard-void failed)")
+    both = row([base, house, ob_line("no-such-state", True)])
+    assert both.endswith("  - reference: FIRES IN NO POSITION; house-guard: never reached (guard-void)"), both

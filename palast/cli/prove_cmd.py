@@ -136,31 +136,46 @@ def obligation_line(line: Any, statement: str) -> str:
 def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     """The differential check's coverage: per rule id, the compared positions it fires in
     under each ruleset checked (``-``: none), and for a rule that fires nowhere under some
-    ruleset why: an obligation shows it never reached, the ruleset's reading withdraws it
-    (with ``spec``), or ``FIRES IN NO POSITION``. Empty when no differential check ran."""
+    ruleset why, per ruleset (said once when it is the same for each): ``never reached
+    (OBLIGATION)`` where that ruleset's check names the obligation that excuses it
+    (:attr:`proofs.runner.Line.excused`), with ``not run here`` when the obligation did not
+    run in ``lines``; ``not applying (POINT: READING)`` where the ruleset's reading
+    withdraws it (with ``spec``); else ``FIRES IN NO POSITION`` (also when the excusing
+    obligation failed). Empty when no differential check ran.
+
+    :param lines: the run's lines (:class:`proofs.runner.Line`); those with a coverage are
+        the differential checks, one per ruleset.
+    """
     from palast.lang.blocks import withdrawn
-    from proofs.reachability import RULES_NEVER_REACHED
 
     runs = [line for line in lines if line.coverage]
     if not runs:
         return []
-    never = {r: ob for ob, rules in RULES_NEVER_REACHED.items() for r in rules}
+    ran = {(line.name, line.ruleset): line for line in lines}
     rules = [r for r, _ in runs[0].coverage]
     counts = {line.ruleset: dict(line.coverage) for line in runs}
+    excused = {line.ruleset: dict(line.excused) for line in runs}
     out = ["differential coverage: compared positions each rule fires in", f"  {'rule':28}"
            + "".join(f" {rs:>10}" for rs in counts)]
     gone = {rs: withdrawn(spec, rs) if spec is not None and rs in spec.rulesets else {} for rs in counts}
+
+    def why(r: str, rs: str) -> str:
+        ob = excused[rs].get(r)
+        if ob is not None:
+            line = ran.get((ob, rs))
+            if line is None:
+                return f"never reached ({ob}, not run here)"
+            return f"never reached ({ob})" if line.passed else f"FIRES IN NO POSITION ({ob} failed)"
+        if r in gone[rs]:
+            return f"not applying ({gone[rs][r]})"
+        return "FIRES IN NO POSITION"
+
     for r in rules:
         row = f"  {r:28}" + "".join(f" {c.get(r, 0) or '-':>10}" for c in counts.values())
-        zero = [rs for rs, c in counts.items() if not c.get(r, 0)]
-        if zero:
-            if r in never:
-                why = f"never reached ({never[r]})"
-            elif all(r in gone[rs] for rs in zero):
-                why = "not applying (" + "; ".join(dict.fromkeys(gone[rs][r] for rs in zero)) + ")"
-            else:
-                why = "FIRES IN NO POSITION"
-            row += f"  - {why}"
+        whys = {rs: why(r, rs) for rs, c in counts.items() if not c.get(r, 0)}
+        if whys:
+            said = list(dict.fromkeys(whys.values()))
+            row += "  - " + (said[0] if len(said) == 1 else "; ".join(f"{rs}: {w}" for rs, w in whys.items()))
         out.append(row)
     return out
 
@@ -168,10 +183,10 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
 def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: Any, quiet: bool) -> None:
     """Find the witnesses of the selected questions anew (before checking them)."""
     from proofs.cupbearer import actor_whisper_question
-    from proofs.reachability import questions
+    from proofs.reachability import guard_void_question, questions
     from proofs.witness import search
 
-    for q in [*questions(), actor_whisper_question()]:
+    for q in [*questions(), actor_whisper_question(), guard_void_question()]:
         if (only and q.name not in only) or (rulesets and not set(q.rulesets) & set(rulesets)):
             continue
         start = time.perf_counter()
