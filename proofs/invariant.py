@@ -355,26 +355,18 @@ def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
 
 
 def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...],
-               claim: Callable[[Context, DecisionKind], Any], *, level: str = "role",
-               strengthened: bool = True) -> tuple[bool, str]:
+               claim: Callable[[Context, DecisionKind], Any], *, level: str = "role") -> tuple[bool, str]:
     """Check a claim about single actions: for every player count and every action of
     ``kinds`` from a position satisfying the strengthening, ``claim(ctx, kind)`` (a
     formula over ``ctx.s``, ``ctx.label``, ``ctx.t``) holds.
 
-    :param strengthened: assume the strengthening (:meth:`Context.step_solver`); with
-        False, from any position whatever (the claim then rests on no invariant).
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
     """
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, level)
         for kind in kinds:
-            if strengthened:
-                sv = ctx.step_solver(kind)
-            else:
-                sv = solver()
-                sv.add(ctx.rel[kind][0])
-            if check(sv, z3.Not(claim(ctx, kind))):
+            if check(ctx.step_solver(kind), z3.Not(claim(ctx, kind))):
                 return False, f"{n} players, {kind.value}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players"
 

@@ -17,12 +17,12 @@
   the differential check cannot (and need not) exercise it.
 * **guard-void** — stated for every ruleset: can a Guard's action be void, no card of its
   player's display to take back (role.guard.void)? no-such-state where Z3 shows that no play
-  of any position whatever (no invariant assumed) leaves a Guard nothing to take back, as
+  from a position satisfying the strengthening leaves a Guard nothing to take back, as
   under guard-other-card's reading itself-too, where the Guard itself is always there to
   take back; otherwise the stored witness (:func:`guard_void_question`: a Guard played as
   the first card of its player's display), replayed by the engine under the ruleset. It
-  expects a witness; a named house ruleset's ``prove`` list may declare no-such-state
-  (house-guard does).
+  expects a witness, which assumes nothing; a named house ruleset's ``prove`` list may
+  declare no-such-state (house-guard does), which rests on the strengthening.
 * **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
   **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
 
@@ -339,11 +339,10 @@ def guard_void_question() -> Question:
 
 
 def _run_guard_void(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "guard_void")),
-                           strengthened=False)
+    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "guard_void")))
     if ok:
-        return Outcome("no-such-state", f"no play of any position leaves a Guard nothing to take back ({where}; no "
-                                        "invariant assumed)")
+        return Outcome("no-such-state", f"no play leaves a Guard nothing to take back ({where}; the Guard's "
+                                        "options hold a card whenever its action is carried out)")
     out = verify(spec, guard_void_question(), ruleset, opts.out_dir if opts.search else None)
     if out.result != "witness":
         return Outcome(out.result, f"Z3 finds a play leaving a Guard nothing to take back ({where}), but "
@@ -391,8 +390,13 @@ def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
 
 def obligations(spec: Spec) -> list[Obligation]:
     """This family's obligations."""
+    from proofs.house_rulesets import declared
+
+    listed = declared(spec)
     out = []
     for r in spec.rulesets:
+        # a no-such-state answer rests on the strengthening; the witness assumes nothing
+        void_needs = STRENGTHENING if listed.get(r, {}).get("guard-void") == "no-such-state" else ()
         out.append(Obligation("deck-reserve", r, "proved",
                               "inside a round the draw deck plus Maids and Guards displayed never falls below the "
                               "deck after the deal",
@@ -409,7 +413,7 @@ def obligations(spec: Spec) -> list[Obligation]:
                               "a Guard's action can be void, no card of its player's display to take back "
                               "(role.guard.void): a witness from a real deal, or no-such-state where no play leaves a "
                               "Guard nothing to take back",
-                              partial(_run_guard_void, ruleset=r), FAMILY, ()))
+                              partial(_run_guard_void, ruleset=r), FAMILY, (), needs=void_needs))
     for q in questions():
         for r in q.rulesets:
             out.append(Obligation(q.name, r, "witness", q.question,
