@@ -213,3 +213,11 @@ def test_the_coverage_table_says_why_per_ruleset(spec: Spec) -> None:
     assert row([house, ob_line("witness", False)]).endswith("  - FIRES IN NO POSITION (guard-void failed)")
     both = row([base, house, ob_line("no-such-state", True)])
     assert both.endswith("  - reference: FIRES IN NO POSITION; house-guard: never reached (guard-void)"), both
+    # a rule house-guard's reading withdraws (its base's) is named so, although the base spec
+    # does not have house-guard among its rulesets
+    sixth = "turn.action.sixth-card"
+    rows = coverage_table([Line("differential", "house-guard", "proved", "proved", 1.0, 1.0, "", (), (), True,
+                                tuple((r, 0 if r == sixth else 2) for r in rules))], spec)
+    assert "house-guard" not in spec.rulesets
+    row_sixth = next(r for r in rows if r.split()[0] == sixth)
+    assert row_sixth.endswith("  - not applying (sixth-card-action: round-end-only)"), row_sixth

@@ -146,8 +146,6 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     :param lines: the run's lines (:class:`proofs.runner.Line`); those with a coverage are
         the differential checks, one per ruleset.
     """
-    from palast.lang.blocks import withdrawn
-
     runs = [line for line in lines if line.coverage]
     if not runs:
         return []
@@ -157,7 +155,7 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     excused = {line.ruleset: dict(line.excused) for line in runs}
     out = ["differential coverage: compared positions each rule fires in", f"  {'rule':28}"
            + "".join(f" {rs:>10}" for rs in counts)]
-    gone = {rs: withdrawn(spec, rs) if spec is not None and rs in spec.rulesets else {} for rs in counts}
+    gone = {rs: _withdrawn(spec, rs) for rs in counts}
 
     def why(r: str, rs: str) -> str:
         ob = excused[rs].get(r)
@@ -178,6 +176,19 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
             row += "  - " + (said[0] if len(said) == 1 else "; ".join(f"{rs}: {w}" for rs, w in whys.items()))
         out.append(row)
     return out
+
+
+def _withdrawn(spec: Any, ruleset: str) -> dict[str, str]:
+    """Rule → why it does not apply under ``ruleset`` (:func:`palast.lang.blocks.withdrawn`),
+    a named house ruleset that ``spec`` does not have yet added first (its checks run on the
+    spec with it, :mod:`proofs.house_rulesets`); empty without ``spec`` or for a ruleset it
+    does not know."""
+    from palast.formats.house import resolve
+    from palast.lang.blocks import withdrawn
+
+    if spec is None or (ruleset not in spec.rulesets and ruleset not in spec.house_rulesets):
+        return {}
+    return withdrawn(resolve(spec, ruleset), ruleset)
 
 
 def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: Any, quiet: bool) -> None:
