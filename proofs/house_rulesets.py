@@ -36,24 +36,13 @@ from typing import Any
 from palast.engine.actions import Action, Deal
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.spec.load import Spec
-from proofs.obligation import Obligation, Options, Outcome
+from proofs.obligation import Obligation, Options, Outcome, refuted
+from proofs.obligation import house_prove_lists as declared
 
 FAMILY = "house_rulesets"
+__all__ = ["declared", "obligations", "refuted", "replay_counterexample", "shown", "witness_path"]
 #: The obligations of every ruleset in a spec (the runner's families, without this one).
 Stated = Callable[[Spec], list[Obligation]]
-
-
-def declared(spec: Spec) -> dict[str, dict[str, str]]:
-    """House ruleset -> obligation -> expected result, as ``spec/rulesets.yaml`` lists them."""
-    return {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
-            for hid, h in spec.house_rulesets.items() if h.get("prove")}
-
-
-def refuted(spec: Spec, ruleset: str) -> frozenset[str]:
-    """The obligations that ``ruleset``'s ``prove`` list (a named house ruleset's) expects to
-    end in a counterexample: the invariants they establish do not hold under it, so no proof
-    under it may assume them. Empty for a ruleset without a list."""
-    return frozenset(n for n, e in declared(spec).get(ruleset, {}).items() if e == "counterexample")
 
 
 def witness_path(name: str, ruleset: str) -> Path:

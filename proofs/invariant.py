@@ -29,7 +29,7 @@ from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, code, equal, minimum, total
-from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, solver
+from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
 from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
 
 K = DecisionKind
@@ -242,11 +242,10 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof under ``lay``'s ruleset assumes, each with the
     obligation proving it: those of :data:`STRENGTHENING`, except any that the ruleset's
     ``prove`` list (a named house ruleset's) expects to end in a counterexample
-    (:func:`proofs.house_rulesets.refuted`: round-is-bounded under house-guard)."""
+    (:func:`proofs.obligation.refuted`: round-is-bounded under house-guard)."""
     from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
     from proofs.hand_display import after_deal
-    from proofs.house_rulesets import refuted
     from proofs.king import banned_not_marshal
     from proofs.reachability import deck_reserve
     from proofs.termination import plays_bounded
@@ -297,8 +296,6 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     :returns: ``proved``, or ``counterexample`` naming the player count and action kind.
     :raises Unknown: if a check is undecided.
     """
-    from proofs.house_rulesets import refuted
-
     counts = counts or player_counts(spec)
     induct = bool(refuted(spec, ruleset))
     for n in counts:

@@ -25,6 +25,21 @@ TIMEOUT_MS = 60_000
 RESULTS = ("proved", "witness", "no-such-state", "counterexample", "unknown", "error")
 
 
+def house_prove_lists(spec: Any) -> dict[str, dict[str, str]]:
+    """House ruleset → obligation → expected result, as the named house rulesets of
+    ``spec/rulesets.yaml`` list them (key ``prove``; :mod:`proofs.house_rulesets` runs them)."""
+    return {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
+            for hid, h in spec.house_rulesets.items() if h.get("prove")}
+
+
+def refuted(spec: Any, ruleset: str) -> frozenset[str]:
+    """The obligations that ``ruleset``'s ``prove`` list (a named house ruleset's,
+    :func:`house_prove_lists`) expects to end in a counterexample: the invariants they establish do
+    not hold under it, so no proof under it may assume them. Empty for a ruleset without a
+    list."""
+    return frozenset(n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample")
+
+
 def solver(timeout_ms: int = TIMEOUT_MS) -> Any:
     """A fresh Z3 solver with the project's timeout and fixed seed."""
     z3.set_param("smt.random_seed", SEED)

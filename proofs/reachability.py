@@ -54,7 +54,7 @@ from proofs.invariant import (
     prove_step,
 )
 from proofs.lang_z3 import declared
-from proofs.obligation import Obligation, Options, Outcome
+from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
 from proofs.transition import ACTION_KINDS, WHISPER
 from proofs.witness import Question, verify
@@ -373,14 +373,12 @@ RULES_NEVER_REACHED: dict[str, tuple[str, ...]] = {
 def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
     """The entries of :data:`RULES_NEVER_REACHED` that excuse their rules under ``ruleset``:
     those whose obligation must end in no-such-state there, as a named house ruleset's
-    ``prove`` list declares it (:func:`proofs.house_rulesets.declared`; an obligation it
+    ``prove`` list declares it (:func:`proofs.obligation.house_prove_lists`; an obligation it
     does not list excuses nothing), else as this family states it (:func:`obligations`).
 
     :returns: obligation name → the rules it excuses, in :data:`RULES_NEVER_REACHED`'s order.
     """
-    from proofs.house_rulesets import declared
-
-    listed = declared(spec)
+    listed = house_prove_lists(spec)
     if ruleset in listed:
         expect = listed[ruleset]
     else:
@@ -390,9 +388,7 @@ def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
 
 def obligations(spec: Spec) -> list[Obligation]:
     """This family's obligations."""
-    from proofs.house_rulesets import declared
-
-    listed = declared(spec)
+    listed = house_prove_lists(spec)
     out = []
     for r in spec.rulesets:
         # a no-such-state answer rests on the strengthening; the witness assumes nothing
