@@ -138,12 +138,12 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     under each ruleset checked (``-``: none), and for a rule that fires nowhere under some
     ruleset why, per ruleset (said once when it is the same for each): ``never reached
     (OBLIGATION)`` where that ruleset's check names the obligation that excuses it
-    (:attr:`proofs.runner.Line.excused`), with ``not run here`` when the obligation did not
+    (its line's ``excused``), with ``not run here`` when the obligation did not
     run in ``lines``; ``not applying (POINT: READING)`` where the ruleset's reading
     withdraws it (with ``spec``); else ``FIRES IN NO POSITION`` (also when the excusing
     obligation failed). Empty when no differential check ran.
 
-    :param lines: the run's lines (:class:`proofs.runner.Line`); those with a coverage are
+    :param lines: the run's lines (``proofs.runner.Line``); those with a coverage are
         the differential checks, one per ruleset.
     """
     runs = [line for line in lines if line.coverage]
