@@ -59,10 +59,24 @@ def shown(path: Path) -> str:
         return str(path)
 
 
-def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obligation | None]:
+#: ``spec`` with a named house ruleset added, per ``(id(spec), house)``, kept with ``spec``
+#: so the id stays its own: the obligations listed for the house ruleset then run on one
+#: spec object and share the proof contexts built for it (:func:`proofs.invariant.context`
+#: keys them by the spec's id), instead of building them anew for each.
+_RESOLVED: dict[tuple[int, str], tuple[Spec, Spec]] = {}
+
+
+def _resolved(spec: Spec, house: str) -> Spec:
     from palast.formats.house import resolve
 
-    rspec = resolve(spec, house)
+    key = (id(spec), house)
+    if key not in _RESOLVED:
+        _RESOLVED[key] = (spec, resolve(spec, house))
+    return _RESOLVED[key][1]
+
+
+def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obligation | None]:
+    rspec = _resolved(spec, house)
     found = [ob for ob in stated(rspec) if ob.name == name and ob.ruleset == house]
     return rspec, (found[0] if found else None)
 
