@@ -6,8 +6,11 @@ Shared machinery:
 
 * :mod:`proofs.encoding` — what the encoding tracks (:class:`~proofs.encoding.Layout`,
   the abstraction) and symbolic positions;
-* :mod:`proofs.legality` — which actions are legal (the legality half of the relation);
+* :mod:`proofs.legality` — which actions are legal (the legality half of the relation;
+  the options of the decisions in ``COMPILED_CHOICES`` compiled from their declarations);
 * :mod:`proofs.transition` — the transition relation, written after the engine's code;
+* :mod:`proofs.lang_z3` — the rule language's expressions compiled to Z3 (invariants,
+  lemmas, declared options), with its values in :mod:`proofs.z3_values`;
 * :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
 * :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
 * :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import z3
@@ -32,197 +31,31 @@ from palast.invariants.declared import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node
-from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
+from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum
+from proofs.z3_values import (
+    Coll,
+    NotCompiled,
+    Picks,
+    Span,
+    _and,
+    _b,
+    _cmp,
+    _count_eq,
+    _eq,
+    _minus,
+    _n,
+    _not,
+    _or,
+    _per_kind,
+    _positive,
+    _sum,
+    _times,
+    _v,
+    _when,
+    _without,
+)
 
 K = DecisionKind
-
-
-class NotCompiled(ValueError):
-    """A primitive or form the Z3 back-end has no meaning for."""
-
-
-@dataclass
-class Coll:
-    """A collection: ``(element, multiplicity)`` pairs, elements known, of ``kind``
-    (``seats``, ``cards``, ``roles``, ``ints``). ``zone`` is set when the collection is
-    exactly one zone's cards (so role counts reuse the encoding's cached terms)."""
-
-    kind: str
-    items: list[tuple[int, Any]]
-    zone: int | None = field(default=None)
-    #: for the cards of a zone of a seat not known while the term is built: the zones, one
-    #: per seat, and the seat's term (so counting it reuses the encoding's zone sizes)
-    at: tuple[tuple[int, ...], Any] | None = field(default=None)
-
-
-@dataclass(frozen=True)
-class Span:
-    """``upto(lo, hi)``: the whole numbers from ``lo`` to ``hi``, both included, kept as its
-    two ends (known numbers or Z3 terms), since its elements are not known while the term
-    is built. It answers ``in``, ``count`` and ``empty``; anything else raises
-    :class:`NotCompiled`."""
-
-    lo: Any
-    hi: Any
-
-
-@dataclass(frozen=True)
-class Picks:
-    """``subsets(cards, n)``: every pick of ``n`` of the collection ``cards``, kept as the
-    collection and the number, since its elements (collections themselves) are not known
-    while the term is built. A pick given as its multiplicity per element is one of them
-    when it takes no element more often than ``cards`` holds it and ``n`` in all
-    (:meth:`holds`); anything else raises :class:`NotCompiled`."""
-
-    cards: Coll
-    n: Any
-
-    def holds(self, pick: list[Any]) -> Any:
-        """The condition that ``pick`` (a multiplicity per element of ``cards``, by
-        element number) is one of the picks."""
-        mult = dict(self.cards.items)
-        return _b(_and([*(_and([_cmp(">=", pick[e], 0), _cmp("<=", pick[e], mult.get(e, 0))])
-                          for e in range(len(pick))),
-                        _eq(_sum(pick), self.n)]))
-
-
-class Conj:
-    """A conjunction kept as a Python list of Z3 conditions until it is needed as one term
-    (building and flattening Z3 terms from Python is what costs)."""
-
-    __slots__ = ("parts",)
-
-    def __init__(self, parts: list[Any]) -> None:
-        self.parts = parts
-
-
-class Lin:
-    """A sum kept as a Python list of Z3 integer terms plus a known number."""
-
-    __slots__ = ("known", "terms")
-
-    def __init__(self, terms: list[Any], known: int) -> None:
-        self.terms = terms
-        self.known = known
-
-
-def _b(x: Any) -> Any:
-    """A condition as a Z3 term."""
-    if isinstance(x, Conj):
-        ctx = x.parts[0].ctx
-        arr = (z3.Ast * len(x.parts))(*[p.as_ast() for p in x.parts])
-        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(x.parts), arr), ctx)
-    if isinstance(x, bool):
-        return z3.BoolVal(x)
-    return x
-
-
-def _n(x: Any) -> Any:
-    """A number as a Z3 term."""
-    if isinstance(x, Lin):
-        return total([*x.terms, x.known] if x.known else x.terms)
-    if isinstance(x, int):
-        return z3.IntVal(x)
-    return x
-
-
-def _v(x: Any) -> Any:
-    """Any value but a collection as a Z3 term."""
-    if isinstance(x, (bool, Conj)):
-        return _b(x)
-    return _n(x)
-
-
-def _sum(items: Any) -> Any:
-    """The sum of terms and numbers (a known number when every item is one)."""
-    known = 0
-    terms: list[Any] = []
-    for x in items:
-        if isinstance(x, int):
-            known += x
-        elif isinstance(x, Lin):
-            known += x.known
-            terms.extend(x.terms)
-        else:
-            terms.append(x)
-    if not terms:
-        return known
-    if len(terms) == 1 and not known:
-        return terms[0]
-    return Lin(terms, known)
-
-
-def _indicator(x: Any) -> Any:
-    """The condition ``c`` when ``x`` is ``If(c, 1, 0)``, else ``None``."""
-    if z3.is_app_of(x, z3.Z3_OP_ITE):
-        c, a, b = x.children()
-        if z3.is_int_value(a) and z3.is_int_value(b) and a.as_long() == 1 and b.as_long() == 0:
-            return c
-    return None
-
-
-def _count_eq(a: Any, b: Any) -> Any:
-    """``a == b`` for two multiplicities; a count of conditions equal to a known number is
-    a pseudo-Boolean constraint (which the solver handles far better than a sum of Ifs)."""
-    if isinstance(a, int) and isinstance(b, int):
-        return a == b
-    if isinstance(a, int):
-        a, b = b, a
-    if isinstance(b, int):
-        parts = a.terms if isinstance(a, Lin) and not a.known else [a] if not isinstance(a, Lin) else []
-        conds = [_indicator(x) for x in parts]
-        if conds and all(c is not None for c in conds):
-            if len(conds) == 1:
-                return conds[0] if b == 1 else z3.Not(conds[0]) if b == 0 else False
-            return z3.PbEq([(c, 1) for c in conds], b)
-    return _n(a) == _n(b)
-
-
-def _and(parts: list[Any]) -> Any:
-    rest: list[Any] = []
-    for p in parts:  # one flat conjunction, not conjunctions of conjunctions
-        if p is False:
-            return False
-        if isinstance(p, Conj):
-            rest.extend(p.parts)
-        elif p is not True:
-            rest.append(p)
-    return True if not rest else rest[0] if len(rest) == 1 else Conj(rest)
-
-
-def _or(parts: list[Any]) -> Any:
-    if any(p is True for p in parts):
-        return True
-    rest = [_b(p) for p in parts if p is not False]
-    return False if not rest else rest[0] if len(rest) == 1 else z3.Or(rest)
-
-
-def _not(x: Any) -> Any:
-    return (not x) if isinstance(x, bool) else z3.Not(_b(x))
-
-
-def _eq(a: Any, b: Any) -> Any:
-    if isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
-        return a == b
-    return _v(a) == _v(b)
-
-
-def _cmp(op: str, a: Any, b: Any) -> Any:
-    if isinstance(a, int) and isinstance(b, int):
-        return a < b if op == "<" else a <= b if op == "<=" else a > b if op == ">" else a >= b
-    x, y = _n(a), _n(b)
-    return x < y if op == "<" else x <= y if op == "<=" else x > y if op == ">" else x >= y
-
-
-def _positive(m: Any) -> Any:
-    return m > 0 if isinstance(m, int) else _n(m) > 0
-
-
-def _when(cond: Any, m: Any) -> Any:
-    """``m`` where ``cond`` holds, else 0."""
-    if isinstance(cond, bool):
-        return m if cond else 0
-    return ite(_b(cond), _n(m), 0)
 
 
 class Z3Back:
@@ -504,16 +337,6 @@ class Z3Back:
         raise NotCompiled(f"the Z3 back-end has no meaning for {prim!r}")
 
 
-def _times(a: Any, b: Any) -> Any:
-    if isinstance(a, int) and isinstance(b, int):
-        return a * b
-    if isinstance(b, int):
-        return a if b == 1 else _n(a) * b
-    if isinstance(a, int):
-        return b if a == 1 else _n(b) * a
-    return _n(a) * _n(b)
-
-
 def _round_end(kind: str) -> int:
     from proofs.encoding import ROUND_ENDS
 
@@ -531,45 +354,6 @@ def _can_act(s: ZState) -> Any:
     if fn is None:
         raise NotCompiled("can_act has its Z3 meaning in proofs.can_act_meaning, which is not imported")
     return fn(s)
-
-
-def _without(c: Coll, x: Any) -> Coll:
-    """``without(c, x)``: ``c`` less one copy of ``x`` where it holds one."""
-    items: list[tuple[int, Any]] = []
-    for e, m in c.items:
-        hit = _eq(e, x)
-        if hit is False:
-            items.append((e, m))
-        elif hit is True and isinstance(m, int):
-            items.append((e, max(m - 1, 0)))
-        else:
-            items.append((e, ite(z3.And(_b(hit), _b(_positive(m))), _n(m) - 1, _n(m))))
-    return Coll(c.kind, items)
-
-
-def _per_kind(card: Any, values: list[int], none: int) -> Any:
-    """The value of ``values`` (one per card kind) for ``card`` (a kind, known or a Z3
-    term), ``none`` for no card (-1)."""
-    if isinstance(card, int):
-        return values[card] if card >= 0 else none
-    out: Any = z3.IntVal(none)
-    for k in range(len(values) - 1, -1, -1):
-        out = ite(card == k, values[k], out)
-    return out
-
-
-def _minus(c: Coll, less: Coll) -> Coll:
-    """``minus(c, less)``: per element, the multiplicity in ``c`` less the one in ``less``,
-    never below zero."""
-    other = dict(less.items)
-    items: list[tuple[int, Any]] = []
-    for e, m in c.items:
-        o = other.get(e, 0)
-        if isinstance(m, int) and isinstance(o, int):
-            items.append((e, max(m - o, 0)))
-        else:
-            items.append((e, ite(_n(m) > _n(o), _n(m) - _n(o), 0)))
-    return Coll(c.kind, items)
 
 
 def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> Any:

@@ -21,8 +21,8 @@ from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState, ite, pick_by, total
 
 if TYPE_CHECKING:
-    from proofs.lang_z3 import Coll, Span
     from proofs.transition import Label
+    from proofs.z3_values import Coll, Span
 
 K = DecisionKind
 
@@ -134,7 +134,8 @@ class Legality:
     def picks(self, d: ZState, decision: str, vec: list[Any], env: Mapping[str, Any]) -> Any:
         """The condition that ``vec`` (cards per kind) is one of the picks the declared
         options of ``decision`` offer (``subsets(CARDS, N)``), with the names of ``env``."""
-        from proofs.lang_z3 import Picks, compile_text
+        from proofs.lang_z3 import compile_text
+        from proofs.z3_values import Picks
 
         got = compile_text(d, declared_options(self.lay, decision), env)
         if not isinstance(got, Picks):
@@ -172,7 +173,8 @@ class Legality:
 
         :raises ValueError: when they are not a collection or a range of numbers.
         """
-        from proofs.lang_z3 import Coll, Span, compile_text
+        from proofs.lang_z3 import compile_text
+        from proofs.z3_values import Coll, Span
 
         got = compile_text(d, declared_options(self.lay, decision), env)
         if not isinstance(got, Coll | Span):
@@ -182,7 +184,7 @@ class Legality:
     def offers(self, d: ZState, decision: str, value: Any, env: Mapping[str, Any]) -> Any:
         """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of
         ``decision`` in ``d``."""
-        from proofs.lang_z3 import Span
+        from proofs.z3_values import Span
 
         got = self.options(d, decision, env)
         if isinstance(got, Span):
@@ -196,7 +198,7 @@ class Legality:
     def has_options(self, d: ZState, decision: str, env: Mapping[str, Any]) -> Any:
         """The condition that ``decision`` has an option in ``d`` (else its rule's void case
         applies)."""
-        from proofs.lang_z3 import Span
+        from proofs.z3_values import Span
 
         got = self.options(d, decision, env)
         if isinstance(got, Span):

@@ -17,9 +17,10 @@ from palast.formats.house import derive
 from palast.spec.load import Spec
 from proofs.concrete import abstract, label_of
 from proofs.encoding import Layout
-from proofs.lang_z3 import Coll, Span, compile_text
+from proofs.lang_z3 import compile_text
 from proofs.legality import COMPILED_CHOICES, Legality, declared_options, modelled_points
 from proofs.nonvacuous import constant_state
+from proofs.z3_values import Coll, Span
 
 K = DecisionKind
 #: decision -> the names its options use, read off the pending decision

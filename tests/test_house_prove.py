@@ -22,11 +22,11 @@ from proofs.concrete import abstract
 from proofs.encoding import Layout
 from proofs.house_rulesets import declared, obligations, refuted, replay_counterexample, witness_path
 from proofs.invariant import STRENGTHENING, make_game, strengthening
-from proofs.lang_z3 import Coll
 from proofs.legality import Legality, modelled_points
 from proofs.nonvacuous import constant_state
 from proofs.obligation import Options
 from proofs.runner import all_obligations, stated_obligations
+from proofs.z3_values import Coll
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = "house-guard"
