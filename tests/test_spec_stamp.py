@@ -167,21 +167,26 @@ def test_a_scenario_that_passed_its_schema_is_not_validated_again(tmp_path: Path
     assert len(calls) == 4 and len(list((tmp_path / "cache").glob("input-valid-*"))) == 2
 
 
-def test_the_digest_of_files_follows_their_bytes(tmp_path: Path) -> None:
-    """files_digest: another byte gives another digest, the same bytes the same digest (also
-    when the file was written again), and a file read once is not read again unchanged."""
-    from palast.spec.stamp import files_digest
+def test_the_digest_of_files_follows_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """files_digest reads the files every time: another byte gives another digest, the same
+    bytes the same digest. code_digest (palast's own code) reads them once per process and
+    again when a file's times or inode change."""
+    from palast.spec import stamp
 
-    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
-    a.write_text("x: 1\n")
-    b.write_text("y: 2\n")
-    first = files_digest([a, b])
-    assert files_digest([b, a]) != first  # the order counts
-    a.write_text("x: 2\n")  # same size, other bytes
-    os.utime(a, ns=(1, 1))
-    assert files_digest([a, b]) != first
-    a.write_text("x: 1\n")
-    assert files_digest([a, b]) == first
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n")
+    b.write_text("y = 2\n")
+    first = stamp.files_digest([a, b])
+    assert stamp.files_digest([b, a]) != first  # the order counts
+    stat = a.stat()
+    a.write_text("x = 2\n")  # same size, other bytes, the modification time put back
+    os.utime(a, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert stamp.files_digest([a, b]) != first
+    a.write_text("x = 1\n")
+    assert stamp.files_digest([a, b]) == first
+    monkeypatch.setattr(stamp, "_VALIDATORS", [a, b])
+    monkeypatch.setattr(stamp, "_CODE_DIGESTS", {})
+    assert stamp.code_digest() == first
     reads: list[Path] = []
     original = Path.read_bytes
 
@@ -189,7 +194,27 @@ def test_the_digest_of_files_follows_their_bytes(tmp_path: Path) -> None:
         reads.append(self)
         return original(self)
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Path, "read_bytes", counting)
-        assert files_digest([a, b]) == first
-    assert reads == []
+    monkeypatch.setattr(Path, "read_bytes", counting)
+    assert stamp.code_digest() == first and reads == []
+    stat = a.stat()
+    a.write_text("x = 3\n")
+    os.utime(a, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the change time still moves
+    assert stamp.code_digest() != first and a in reads
+
+
+def test_a_spec_edited_in_place_with_its_time_put_back_is_validated(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same size, the modification time restored (cp -p, rsync -t, touch -r): the spec's
+    bytes are read again in the same process, so the stamp of the old bytes is not taken."""
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(tmp_path / "cache"))
+    copy = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", copy)
+    load_spec(copy, rulings=False)
+    game = copy / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    stat = game.stat()
+    assert "3: 6" in text
+    game.write_text(text.replace("3: 6", "3: X", 1), encoding="utf-8")
+    os.utime(game, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with pytest.raises(SpecError, match="integer"):
+        load_spec(copy, rulings=False)

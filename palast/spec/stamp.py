@@ -45,27 +45,37 @@ def validator_files() -> list[Path]:
 
 
 _VALIDATORS: list[Path] = []
-#: the digest of files' names and bytes, by each file's path, size and modification time:
-#: a process that asks again (the tests, ask on many scenarios) does not read them again
-_DIGESTS: dict[tuple[tuple[str, int, int], ...], bytes] = {}
+#: the digest of palast's validating code, by each file's path, size, modification and
+#: change times and inode: a process that validates many documents (the tests, ask on many
+#: scenarios) reads its own code once
+_CODE_DIGESTS: dict[tuple[tuple[str, int, int, int, int], ...], bytes] = {}
 
 
 def files_digest(paths: Iterable[Path]) -> bytes:
-    """The SHA-256 of ``paths``' names and bytes, in order; read again only when a file's
-    path, size or modification time differs from the last time.
+    """The SHA-256 of ``paths``' names and bytes, in order (read every time).
 
     :raises OSError: if a file cannot be read.
     """
-    paths = list(paths)
-    sig = tuple((str(p), st.st_size, st.st_mtime_ns) for p in paths for st in (p.stat(),))
-    got = _DIGESTS.get(sig)
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(str(path.name).encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.digest()
+
+
+def code_digest() -> bytes:
+    """:func:`files_digest` of :func:`validator_files`, palast's own code, read again only
+    when a file's path, size, times or inode differ from the last time in this process (a
+    spec, a schema or a document is always read: those are edited while a process runs).
+
+    :raises OSError: if a file cannot be read.
+    """
+    paths = validator_files()
+    sig = tuple((str(p), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino) for p in paths for st in (p.stat(),))
+    got = _CODE_DIGESTS.get(sig)
     if got is None:
-        h = hashlib.sha256()
-        for path in paths:
-            h.update(str(path.name).encode() + b"\0")
-            h.update(path.read_bytes())
-            h.update(b"\0")
-        got = _DIGESTS[sig] = h.digest()
+        got = _CODE_DIGESTS[sig] = files_digest(paths)
     return got
 
 
@@ -87,7 +97,8 @@ def spec_key(files: Iterable[Path], sources_dir: Path | None, variant: str) -> s
     """
     h = hashlib.sha256(variant.encode())
     extra = sorted(sources_dir.iterdir()) if sources_dir is not None else []
-    h.update(files_digest([*files, *(p for p in extra if p.is_file()), *validator_files()]))
+    h.update(files_digest([*files, *(p for p in extra if p.is_file())]))
+    h.update(code_digest())
     return h.hexdigest()
 
 
@@ -122,7 +133,8 @@ def input_key(kind: str, data: Any, schema_dir: Path) -> str | None:
     h = hashlib.sha256(f"input\0{kind}\0".encode())
     h.update(repr(data).encode())
     try:
-        h.update(files_digest([*sorted(schema_dir.glob("*.json")), *validator_files()]))
+        h.update(files_digest(sorted(schema_dir.glob("*.json"))))
+        h.update(code_digest())
     except OSError:
         return None
     return h.hexdigest()
