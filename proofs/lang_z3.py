@@ -246,7 +246,10 @@ class Z3Back:
             fn = self.calls.get(str(n.value))
             if fn is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {n.value!r}")
-            return fn(*[self._value(a, env, kinds) for a in n.args])
+            values = [self._value(a, env, kinds) for a in n.args]
+            if n.value not in ("count", "empty") and any(isinstance(v, Span | Picks) for v in values):
+                raise NotCompiled(f"{n.value} of a range or of picks (only count and empty have a meaning)")
+            return fn(*values)
         if op == "bind":
             return self._bind(n, env, kinds)
         if op == "list":
@@ -268,6 +271,8 @@ class Z3Back:
                 elems = sorted(set(ma) | set(mb))
                 return Coll(a.kind if a.items else b.kind,
                             [(e, ite(_b(c), _n(ma.get(e, 0)), _n(mb.get(e, 0)))) for e in elems])
+            if any(isinstance(x, Span | Picks | Coll) for x in (a, b)):
+                raise NotCompiled("a choice between a range or picks and another value")
             return z3.If(_b(c), _v(a), _v(b))
         if op in ("==", "!="):
             a, b = args
@@ -300,6 +305,8 @@ class Z3Back:
     def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
         var, coll, *rest = n.args
         c = self._value(coll, env, kinds)
+        if not isinstance(c, Coll):
+            raise NotCompiled(f"{n.value} over a range or over picks")
         name = str(var.value)
         inner_kinds = {**kinds, name: ELEMENT.get(c.kind, "any")}
         bodies = [(e, m, self._value(rest[0], {**env, name: e}, inner_kinds)) for e, m in c.items]
@@ -329,7 +336,7 @@ class Z3Back:
                 raise NotCompiled(f"{prim} over a collection whose elements are not known to be there")
             values = [_n(b) for _, _, b in bodies]
             best = minimum(values) if prim == "fewest" else maximum(values)
-            return Coll(c.kind, [(e, ite(v == best, 1, 0)) for (e, _, _), v in zip(bodies, values, strict=True)])
+            return Coll(c.kind, [(e, ite(v == best, m, 0)) for (e, m, _), v in zip(bodies, values, strict=True)])
         if prim == "highest":
             if not all(isinstance(m, int) and m > 0 for _, m, _ in bodies):
                 raise NotCompiled("highest over a collection whose elements are not known to be there")

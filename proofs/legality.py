@@ -137,7 +137,10 @@ class Legality:
         from proofs.lang_z3 import compile_text
         from proofs.z3_values import Picks
 
-        got = compile_text(d, declared_options(self.lay, decision), env)
+        text = declared_options(self.lay, decision)
+        if text is None:  # the ruleset never offers this choice
+            return z3.BoolVal(False)
+        got = compile_text(d, text, env)
         if not isinstance(got, Picks):
             raise ValueError(f"the options of {decision} are not picks of cards")
         return got.holds(vec)
@@ -176,7 +179,10 @@ class Legality:
         from proofs.lang_z3 import compile_text
         from proofs.z3_values import Coll, Span
 
-        got = compile_text(d, declared_options(self.lay, decision), env)
+        text = declared_options(self.lay, decision)
+        if text is None:  # the ruleset never offers this choice: nothing is an option
+            return Coll("none", [])
+        got = compile_text(d, text, env)
         if not isinstance(got, Coll | Span):
             raise ValueError(f"the options of {decision} are not a collection")
         return got
@@ -202,7 +208,8 @@ class Legality:
 
         got = self.options(d, decision, env)
         if isinstance(got, Span):
-            return z3.IntVal(got.lo) <= got.hi if isinstance(got.hi, int) else got.hi >= got.lo
+            lo = z3.IntVal(got.lo) if isinstance(got.lo, int) else got.lo
+            return lo <= got.hi
         return z3.Or([at_least_one(m) for _, m in got.items] or [z3.BoolVal(False)])
 
     def legal_take_back(self, s: ZState, label: Label) -> Any:
@@ -242,15 +249,17 @@ def at_least_one(m: Any) -> Any:
     return m >= 1
 
 
-def declared_options(lay: Layout, decision: str) -> str:
+def declared_options(lay: Layout, decision: str) -> str | None:
     """The options of the statement ``choose: DECISION`` of the rules declared with
     statements (spec/rules.yaml, spec/roles.yaml), its names written out as the rules give
     them under the reading the layout's ruleset takes of their variation points: the names
     of the rule that chooses, and of the rules it is an exception of (``exception_of``),
     outermost first.
 
-    :raises ValueError: when no rule chooses ``decision``, or the ruleset leaves a point of
-        its readings open (the model has no gap there).
+    :returns: the text, or ``None`` when the ruleset's readings never reach the choice: it
+        lies under a reading the ruleset does not take (``neutral-tie: seat-order`` has no
+        choice), or the ruleset leaves a point on the way open (play stops there first).
+    :raises ValueError: when no rule declares the options of ``decision``.
     """
     from palast.invariants.declared import expand
     from palast.lang.blocks import program
@@ -259,31 +268,36 @@ def declared_options(lay: Layout, decision: str) -> str:
 
     prog = program(lay.game.spec)
 
-    def reading(rb: Any) -> str:
-        value = next(st.value for st in lay.game.params.values() if st.point == rb.point)
-        if value not in rb.branches:
-            raise ValueError(f"{lay.game.ruleset} reads {rb.point} as {value}: no options declared for it")
-        return str(value)
+    def taken(rb: Any) -> str:
+        return str(next(st.value for st in lay.game.params.values() if st.point == rb.point))
+
+    def chooses(block: Any) -> Any:
+        return next((st for st in walk(list(block or ())) if st.head == "choose" and st.arg == decision
+                     and "options" in st.keys), None)
 
     for r in prog.rules.values():
-        blocks = [r.do or ()]
-        for rb in r.readings:  # a reading's own statements (none where the ruleset leaves it open)
-            value = next(st.value for st in lay.game.params.values() if st.point == rb.point)
-            if value in rb.branches:
-                blocks.append(rb.branches[value].do or ())
-        for s in (st for b in blocks for st in walk(list(b))):
-            if s.head != "choose" or s.arg != decision or "options" not in s.keys:
-                continue
-            chain = [r]
-            while chain[0].exception_of:
-                chain.insert(0, prog.rules[chain[0].exception_of])
-            lets: dict[str, Any] = {}  # in order, each written out with the names before it
-            for link in chain:
-                for rb in link.readings:
-                    lets.update({name: expand(node, lets) for name, node in rb.branches[reading(rb)].lets})
-                for name, node in link.lets:
-                    lets[name] = expand(node, lets)
-            return show(expand(s.keys["options"], lets))
+        found = chooses(r.do)
+        under = [(rb, reading) for rb in r.readings for reading, br in rb.branches.items() if chooses(br.do)]
+        if found is None and not under:
+            continue
+        if found is None:
+            rb, reading = under[0]
+            if taken(rb) != reading:
+                return None
+            found = chooses(rb.branches[reading].do)
+        chain = [r]
+        while chain[0].exception_of:
+            chain.insert(0, prog.rules[chain[0].exception_of])
+        lets: dict[str, Any] = {}  # in order, each written out with the names before it
+        for link in chain:
+            for rb in link.readings:
+                value = taken(rb)
+                if value not in rb.branches:  # open: play stops at the gap before any choice
+                    return None
+                lets.update({name: expand(node, lets) for name, node in rb.branches[value].lets})
+            for name, node in link.lets:
+                lets[name] = expand(node, lets)
+        return show(expand(found.keys["options"], lets))
     raise ValueError(f"no rule declares the options of decision {decision}")
 
 

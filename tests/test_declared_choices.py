@@ -20,7 +20,7 @@ from proofs.encoding import Layout
 from proofs.lang_z3 import compile_text
 from proofs.legality import COMPILED_CHOICES, Legality, declared_options, modelled_points
 from proofs.nonvacuous import constant_state
-from proofs.z3_values import Coll, Span
+from proofs.z3_values import Coll, NotCompiled, Span, _n
 
 K = DecisionKind
 #: decision -> the names its options use, read off the pending decision
@@ -97,13 +97,8 @@ def test_the_compiled_options_are_the_engines_legal_actions(spec: Spec, ruleset:
     for n in (3, 5):
         game = Game(spec, ruleset, list(spec.player_colours[:n]))
         lay = Layout(game, "card")
-        kinds = set()
-        for kind in COMPILED_CHOICES:
-            try:
-                declared_options(lay, kind)
-                kinds.add(kind)
-            except ValueError:  # a decision this ruleset's readings never ask (next-player under seat-order)
-                assert spec.reading(ruleset, "neutral-tie") != "player-who-played" and kind == "next-player"
+        kinds = {kind for kind in COMPILED_CHOICES if declared_options(lay, kind) is not None}
+        assert kinds == set(COMPILED_CHOICES)  # every ruleset of the spec offers each choice
         found = _positions(game, kinds, 4, seed=n)
         assert all(found.values()), {k: len(v) for k, v in found.items()}
         for kind, states in found.items():
@@ -143,3 +138,33 @@ def test_a_span_answers_membership_count_and_emptiness(spec: Spec) -> None:
             for _, m in got.items] == [0, 1, 1]
     assert [_value(z3.substitute(z3.IntVal(m) if isinstance(m, int) else m, (x, z3.IntVal(1))))
             for _, m in got.items] == [0, 0, 0]
+
+
+@pytest.mark.parametrize(("point", "reading", "decision"), [
+    ("neutral-tie", "seat-order", "next-player"), ("neutral-tie", "open", "next-player"),
+    ("wizard-minimum", "open", "exchange-partner"), ("wizard-minimum", "open", "exchange-count"),
+])
+def test_a_choice_a_reading_never_offers_has_no_options(spec: Spec, point: str, reading: str,
+                                                        decision: str) -> None:
+    """Under seat-order nobody chooses the next player, and an open point stops play before
+    the choice: the model then has no option (and proves as before), not an error."""
+    rspec = derive(spec, "house", "reference", {point: reading})
+    lay = Layout(Game(rspec, "house", list(spec.player_colours[:4])), "card")
+    assert declared_options(lay, decision) is None
+    s = constant_state(lay, abstract(lay, lay.game.initial_state()))
+    assert z3.is_false(z3.simplify(Legality(lay).offers(s, decision, z3.IntVal(1), {"actor": s["dp"]})))
+    assert z3.is_false(z3.simplify(Legality(lay).has_options(s, decision, {"actor": s["dp"]})))
+
+
+def test_what_the_z3_back_end_cannot_mean_is_refused(spec: Spec) -> None:
+    """A range or picks where only a collection has a meaning raises NotCompiled (not a
+    crash), and fewest keeps an element's multiplicity as the engine does."""
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    lay = Layout(game, "card")
+    s = constant_state(lay, abstract(lay, game.initial_state()))
+    x = z3.Int("x")
+    for text in ("filter(i in upto(1, 3), i > 1)", "distinct(upto(1, 3))", "upto(1, 3) if n > 0 else upto(0, 1)"):
+        with pytest.raises(NotCompiled):
+            compile_text(s, text, {"n": x})
+    got = compile_text(s, "count(fewest(i in [1, 1, 2], i))")
+    assert _value(_n(got)) == 2
