@@ -93,3 +93,17 @@ def test_a_game_from_cached_code_answers_as_a_fresh_one() -> None:
     code_of.cache_clear()
     _compiled.cache_clear()
     assert ask(spec, sc) == fresh
+
+
+def test_a_damaged_entry_is_not_unmarshalled() -> None:
+    """One bit flipped in the code: the digest no longer matches, so the damaged code (which
+    may crash the interpreter) is never read back, and the text is compiled again."""
+    key = code_cache.code_key(SOURCE, "<t>")
+    code_cache.compiled(SOURCE, "<t>")
+    path = code_cache.code_dir() / f"{key}.marshal"
+    raw = bytearray(path.read_bytes())
+    raw[-3] ^= 0x08
+    path.write_bytes(bytes(raw))
+    assert code_cache.load_code(key) is None
+    assert _run(code_cache.compiled(SOURCE, "<t>")) == 2
+    assert code_cache.load_code(key) is not None

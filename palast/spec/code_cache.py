@@ -8,7 +8,8 @@ the optimisation level, so :func:`compiled` keeps it in palast's cache directory
 (:func:`palast.spec.stamp.cache_dir`) under the SHA-256 of exactly those: another spec, or
 another generator, writes another text and so another key.
 
-A file holds the key followed by the code object in ``marshal`` format, the format of
+A file holds the key, the SHA-256 of the rest (so a damaged file, whose code could crash the
+interpreter, is never unmarshalled) and the code object in ``marshal`` format, the format of
 Python's own bytecode cache (unlike pickle it builds no objects of other kinds). A file
 that cannot be read, is not of that form or holds another key is ignored and the text
 compiled again; when the cache directory cannot be written nothing is kept.
@@ -16,6 +17,7 @@ compiled again; when the cache directory cannot be written nothing is kept.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -53,9 +55,12 @@ def load_code(key: str) -> CodeType | None:
     head = key.encode() + b"\n"
     if not raw.startswith(head):
         return None
+    digest, _, payload = raw[len(head):].partition(b"\n")
+    if digest != hashlib.sha256(payload).hexdigest().encode():  # damaged: never unmarshalled
+        return None
     try:
-        code = marshal.loads(raw[len(head):])
-    except (ValueError, EOFError, TypeError):
+        code = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError, SystemError):
         return None
     return code if isinstance(code, CodeType) else None
 
@@ -68,11 +73,16 @@ def save_code(key: str, code: CodeType) -> None:
     folder = code_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        payload = marshal.dumps(code)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".code-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(key.encode() + b"\n")
-            marshal.dump(code, fh)
-        os.replace(tmp, folder / f"{key}.marshal")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(key.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+            os.replace(tmp, folder / f"{key}.marshal")
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         _prune(folder)
     except (OSError, ValueError):
         pass
