@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, kept_names
+from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, effective, kept_names
 from palast.engine.codegen import BlockCompiler
 from palast.engine.codegen_source import CompiledChain
 from palast.engine.draft import Draft
@@ -311,23 +311,8 @@ class Runner:
 
     # ------------------------------------------------------------------ the statements a chain carries out
     def effective(self, chain: Chain) -> tuple[tuple[Stmt, ...], str, dict[str, tuple[tuple[Stmt, ...], str]]]:
-        """The statements ``chain`` carries out: the last ``do`` given (with the rule that
-        declares it) and the last statements given for each part."""
-        do: tuple[Stmt, ...] = ()
-        owner = ""
-        parts: dict[str, tuple[tuple[Stmt, ...], str]] = {}
-        for r, took in chain.links:
-            if r.do is not None:
-                do, owner = r.do, r.rule
-            for name, body in r.parts.items():
-                parts[name] = (body, r.rule)
-            for rb, value in zip(r.readings, took, strict=True):
-                br = rb.branches[value]
-                if br.do is not None:
-                    do, owner = br.do, r.rule
-                for name, body in br.parts.items():
-                    parts[name] = (body, r.rule)
-        return do, owner, parts
+        """The statements ``chain`` carries out (:func:`palast.engine.chains.effective`)."""
+        return effective(chain)
 
     def start(self, step: str, d: Draft) -> None:
         """Apply ``step`` to ``d`` from a junction (the turn, the next player, the deal):

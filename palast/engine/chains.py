@@ -76,3 +76,23 @@ def kept_names(s: Stmt) -> tuple[tuple[str, str], ...]:
         if node.op == "name" and str(node.value) not in PRIMITIVES:
             out.append((str(node.value), slot))
     return tuple(out)
+
+
+def effective(chain: Chain) -> tuple[tuple[Stmt, ...], str, dict[str, tuple[tuple[Stmt, ...], str]]]:
+    """The statements ``chain`` carries out: the last ``do`` given (with the rule that
+    declares it) and the last statements given for each part (with the rule that gives them)."""
+    do: tuple[Stmt, ...] = ()
+    owner = ""
+    parts: dict[str, tuple[tuple[Stmt, ...], str]] = {}
+    for r, took in chain.links:
+        if r.do is not None:
+            do, owner = r.do, r.rule
+        for name, body in r.parts.items():
+            parts[name] = (body, r.rule)
+        for rb, value in zip(r.readings, took, strict=True):
+            br = rb.branches[value]
+            if br.do is not None:
+                do, owner = br.do, r.rule
+            for name, body in br.parts.items():
+                parts[name] = (body, r.rule)
+    return do, owner, parts
