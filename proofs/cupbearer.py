@@ -19,7 +19,7 @@ import z3
 from palast.engine import Game, Step
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
-from proofs.encoding import ZState
+from proofs.encoding import ZState, code
 from proofs.invariant import STRENGTHENING, Context, make_game, prove_step
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.search import Unroller, counterexample
@@ -102,7 +102,13 @@ def actor_whisper_question() -> Question:
                  "Under source-b the actor may swap a card that repeats a role in their own display; the\n"
                  f"round ends at once as their whisper. {COMMENT_CLAUSES}"),
         ruleset="source-b", rulesets=("source-b",), players=3,
-        goal=lambda u, i: u.flag(i, "swap_actor_repeat"), engine_check=_whisper_check, max_steps=6)
+        goal=swap_ends_round, engine_check=_whisper_check, max_steps=6)
+
+
+def swap_ends_round(u: Unroller, i: int) -> Any:
+    """Step ``i`` is a swap that ends the round: a whisper, the only round end a swap can
+    cause (the actor's display repeats a role; role.cupbearer under cupbearer-actor-duplicate)."""
+    return z3.And(u.state(i)["dk"] == code(K.SWAP), u.flag(i, "whisper"))
 
 
 def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:

@@ -30,13 +30,14 @@ from palast.engine.state import DecisionKind
 from palast.invariants.declared import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
-from palast.lang.syntax import Node
+from palast.lang.syntax import Node, each_conditions, each_parts
 from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum
 from proofs.z3_values import (
     Coll,
     NotCompiled,
     Picks,
     Span,
+    Tuples,
     _and,
     _b,
     _cmp,
@@ -247,11 +248,16 @@ class Z3Back:
             if fn is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {n.value!r}")
             values = [self._value(a, env, kinds) for a in n.args]
-            if n.value not in ("count", "empty") and any(isinstance(v, Span | Picks) for v in values):
+            if n.value in ("count", "empty") and isinstance(values[0], Tuples):
+                some = values[0].some()
+                return _not(some) if n.value == "empty" else _sum(_when(c, 1) for _, c in values[0].items)
+            if n.value not in ("count", "empty") and any(isinstance(v, Span | Picks | Tuples) for v in values):
                 raise NotCompiled(f"{n.value} of a range or of picks (only count and empty have a meaning)")
             return fn(*values)
         if op == "bind":
             return self._bind(n, env, kinds)
+        if op == "each":
+            return self._each(n, env, kinds)
         if op == "list":
             kind = infer(n, kinds, self.kinds)
             return self._list(ELEMENT.get(kind, "int"), [self._value(a, env, kinds) for a in n.args])
@@ -301,6 +307,35 @@ class Z3Back:
             inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
             return inside if op == "in" else _not(inside)
         raise NotCompiled(f"the Z3 back-end has no meaning for {op!r}")
+
+    def _each(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Tuples:
+        """Options built from parts (``each``): every combination of the parts' elements,
+        each part's collection computed with the names before it known, under the
+        condition that its elements are there and every ``where`` condition holds."""
+        parts = each_parts(n)
+        conds = [c for c, _ in each_conditions(n)]
+        out: list[tuple[tuple[int, ...], Any]] = []
+
+        def go(i: int, env: dict[str, Any], kinds: dict[str, str], chosen: tuple[int, ...],
+               present: list[Any]) -> None:
+            if i == len(parts):
+                cond = _and([*present, *(self._value(c, env, kinds) for c in conds)])
+                if cond is not False:
+                    out.append((chosen, cond))
+                return
+            name, coll = parts[i]
+            c = self._value(coll, env, kinds)
+            if not isinstance(c, Coll):
+                raise NotCompiled("each over a range or over picks")
+            inner = {**kinds, name: ELEMENT.get(c.kind, "any")}
+            for e, m in c.items:
+                there = _positive(m)
+                if there is False:
+                    continue
+                go(i + 1, {**env, name: e}, inner, (*chosen, e), [*present, there])
+
+        go(0, dict(env), dict(kinds), (), [])
+        return Tuples(tuple(name for name, _ in parts), out)
 
     def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
         var, coll, *rest = n.args

@@ -19,6 +19,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState, ite, pick_by, total
+from proofs.statements_z3 import Statements
 
 if TYPE_CHECKING:
     from proofs.transition import Label
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 K = DecisionKind
 
 
-class Legality:
+class Legality(Statements):
     """The legality conditions of one :class:`Layout` (a game at a level).
 
     :param lay: the layout.

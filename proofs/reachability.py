@@ -70,9 +70,9 @@ def deck_reserve(s: ZState) -> Any:
 
 
 def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "maid_empty_deck")))
+    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "rule:role.maid.empty-deck")))
     if ok:
-        ok, where = prove_step(spec, ruleset, (K.DISCARD,), lambda ctx, k: z3.Not(ctx.flag(k, "no_card_drawn")))
+        ok, where = prove_step(spec, ruleset, (K.DISCARD,), lambda ctx, k: ctx.t["dk"] == code(K.DRAW))
     if not ok:
         return Outcome("witness", f"a Maid meets an empty draw deck ({where}) in a position satisfying the "
                                   "strengthening")
@@ -82,7 +82,7 @@ def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
 
 #: Paths through the variation points no-card-to-play and action-impossible: a player to
 #: move with an empty hand; a Wizard or Maid with no cards to work with.
-EMPTY_HAND_FLAGS = ("gap:play.empty_hand", "action_impossible")
+EMPTY_HAND_FLAGS = ("gap:play.empty_hand", "point:action-impossible")
 
 
 def _run_empty_hand(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -204,16 +204,19 @@ def _tiebreak_goal(u: Unroller, i: int) -> Any:
 #: banned Jesters, no card repeating a role while the player could play one that does not
 #: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
 #: source B with these is played alike under every ruleset until its end.
-AVOID_FLAGS = ("swap_actor_repeat", "sixth_played", "king_reshuffle", "cupbearer_void", "forced",
-               "voluntary_whisper")
+AVOID_FLAGS = ("sixth_played", "king_reshuffle", "cupbearer_void", "forced", "voluntary_whisper")
 
 
 def same_everywhere(u: Unroller, i: int) -> Any:
-    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`)."""
+    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`, and no
+    swap that ends the round)."""
+    from proofs.cupbearer import swap_ends_round
+
     s = u.state(i)
     flags = [*AVOID_FLAGS, *(f for f in u.flag_names if f.startswith("gap:"))]
     return z3.And([z3.Not(u.flag(i, f)) for f in flags]
-                  + [z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
+                  + [z3.Not(swap_ends_round(u, i)),
+                     z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
 
 
 #: The decision kinds of the final round of the tie-break witness. A tie-break can only
@@ -334,12 +337,12 @@ def guard_void_question() -> Question:
         "Guard just played, so it takes nothing back (role.guard.void). Under a ruleset that\n"
         "lets a Guard take itself back (guard-other-card: itself-too) this never happens.\n"
         + CLAUSES["guard-void"],
-        "reference", ("source-a", "source-b", "reference"), 3, lambda u, i: u.flag(i, "guard_void"),
+        "reference", ("source-a", "source-b", "reference"), 3, lambda u, i: u.flag(i, "rule:role.guard.void"),
         _guard_void_check, max_steps=3)
 
 
 def _run_guard_void(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "guard_void")))
+    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "rule:role.guard.void")))
     if ok:
         return Outcome("no-such-state", f"no play leaves a Guard nothing to take back ({where}; the Guard's "
                                         "options hold a card whenever its action is carried out)")

@@ -1,23 +1,25 @@
-"""The transition relation: one transition per action kind, written after the engine.
+"""The transition relation: one transition per action kind.
 
 Each ``_t_*`` method takes a symbolic position ``s`` (:class:`~proofs.encoding.ZState`)
 and the action's parameters (a :class:`Label`) and returns the legality condition and the
-position the engine would reach, following ``palast/engine`` step by step: the same
-branches, in the same order, on the same readings (``game.params``). A branch on a
-reading is a Python ``if``: the encoding is built for one ruleset. A branch on the
-position is a symbolic :func:`~proofs.encoding.branch`.
+position the engine would reach. A role's action (step ``role-action``) and the action
+answering a role's decision are carried out from the rules' declarations by
+:class:`~proofs.statements_z3.Statements` (which :class:`~proofs.legality.Legality`, and so
+this class, is); the rest is still written after the engine, step by step: the same
+branches, in the same order, on the same readings (``game.params``): the deal, a play and
+the round-end tests, muting, the next player, the King card's reveal and reshuffle, the
+game end, and the start of a Cupbearer's action (:data:`Transition.HAND_DECISIONS`). A
+branch on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on
+the position is a symbolic :func:`~proofs.encoding.branch`.
 
-The relation covers the deal (from a position waiting for one) and every action inside a
-round. Rules implemented here cite the same rule ids as the engine: round.deal,
-turn.play, turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
-turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six, round.end.no-action, king.mute,
-king.jester, king.jester-forced, king.reveal, king.reshuffle, game.end.target,
-game.end.winner and the role rules of ``spec/roles.yaml``.
+Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play,
+turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
+turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six,
+round.end.no-action, king.mute, king.jester, king.jester-forced, king.reveal,
+king.reshuffle, game.end.target, game.end.winner, role.cupbearer (its start).
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
-draw (``draw`` decision), as the engine does for a deck dealt without an order. (With the
-``under-deck`` reading of maid-discard-destination, which no ruleset takes, the engine
-draws a card put under an empty deck at once; the encoding still waits for a draw.)
+draw (``draw`` decision), as the engine does for a deck dealt without an order.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from proofs.encoding import (
     total,
 )
 from proofs.legality import Legality
+from proofs.z3_values import Coll
 
 K = DecisionKind
 #: The action kinds, by the decision they answer.
@@ -328,54 +331,32 @@ class Transition(Legality):
         return legal, d
 
     def _start(self, d: ZState, x: Any, p: Any) -> ZState:
-        """Start the action of the role of kind ``x`` (turn.action)."""
-        starters: dict[str, Callable[[ZState, Any], ZState]] = {
-            "reveal-hand": lambda d, p: self.after_action(d),
-            "none": lambda d, p: self.after_action(d),
-            "exchange-hands": self._start_exchange,
-            "discard-and-draw": self._start_maid,
-            "swap-displays": self._start_swap,
-            "take-back": self._start_take_back,
-            "reveal-king": self._start_reveal_king,
-        }
-        roles = list(range(self.lay.nroles))
+        """Start the action of the card just played: the rules of step ``role-action``,
+        carried out from their declarations (:mod:`proofs.statements_z3`)."""
+        return self.run_step(d, "role-action", self.after_action, {"actor": p})
 
-        def go(d: ZState, i: int) -> ZState:
-            r = roles[i]
-            run = starters[self.lay.action_kind[r]]
-            if i == len(roles) - 1:
-                return run(d, p)
-            return branch(d, d.role_is(x, r), lambda d: run(d, p), lambda d: go(d, i + 1))
+    #: the decisions whose rules are still started here, by hand (the Cupbearer's swap: its
+    #: options are built with ``each``, whose compiled form enumerates every pair of cards of
+    #: two displays, which at the card level made the relation 80 times slower to build);
+    #: its legality is :meth:`~proofs.legality.Legality.legal_swap`, what it does once
+    #: chosen is compiled (:meth:`_t_swap`)
+    HAND_DECISIONS = frozenset({K.SWAP})
 
-        return go(d, 0)
+    def hand_rule(self, kind: DecisionKind, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
+        """Start, by hand, the rules that choose decision ``kind`` (see :data:`HAND_DECISIONS`)."""
+        by_hand: dict[DecisionKind, Callable[[ZState, Any, Callable[[ZState], ZState]], ZState]] = {
+            K.SWAP: self._start_swap}
+        return by_hand[kind](d, actor, k)
 
-    def _void(self, d: ZState, p: Any) -> ZState:
-        """A Wizard or Maid with no cards to work with (action-impossible)."""
-        d.flags["action_impossible"] = z3.BoolVal(True)
-        if self.lay.reading("action.impossible") == "open":
-            return self.gap(d, "action.impossible", p)
-        return self.after_action(d)
+    def hand_step(self, step: str, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
+        """Carry out, by hand, a step the statements do not compile yet (``reveal-king``)."""
+        by_hand: dict[str, Callable[[ZState, Any, Callable[[ZState], ZState]], ZState]] = {
+            "reveal-king": self._start_reveal_king}
+        if step not in by_hand:
+            raise ValueError(f"step {step} is neither compiled nor written by hand")
+        return by_hand[step](d, actor, k)
 
-    def _start_exchange(self, d: ZState, p: Any) -> ZState:
-        if self.lay.reading("wizard.min_count") == "open":
-            return self.gap(d, "wizard.min_count", p)
-        partners = self.has_options(d, "exchange-partner", {"actor": p})
-        return branch(d, partners, lambda d: self.decide(d, K.EXCHANGE_PARTNER, p), lambda d: self._void(d, p))
-
-    def _start_maid(self, d: ZState, p: Any) -> ZState:
-        def empty_deck(d: ZState) -> ZState:
-            d.flags["maid_empty_deck"] = z3.BoolVal(True)
-            reading = self.lay.reading("maid.empty_deck")
-            if reading == "open":
-                return self.gap(d, "maid.empty_deck", p)
-            if reading == "no-action":
-                return self.after_action(d)
-            return self.decide(d, K.DISCARD, p)
-
-        return branch(d, d.hand_size(p) == 0, lambda d: self._void(d, p),
-                      lambda d: branch(d, d.deck_size() == 0, empty_deck, lambda d: self.decide(d, K.DISCARD, p)))
-
-    def _start_swap(self, d: ZState, p: Any) -> ZState:
+    def _start_swap(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
         lay = self.lay
         for par in ("cupbearer.scope", "cupbearer.actor_duplicate"):
             if lay.reading(par) == "open":
@@ -394,20 +375,11 @@ class Transition(Legality):
         def void(d: ZState) -> ZState:
             d.flags["cupbearer_void"] = z3.BoolVal(True)
             d.flags["cupbearer_void_two_displays"] = holding >= 2
-            return self.after_action(d)
+            return k(d)
 
         return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
 
-    def _start_take_back(self, d: ZState, p: Any) -> ZState:
-        options = self.has_options(d, "take-back", {"actor": p})
-
-        def void(d: ZState) -> ZState:
-            d.flags["guard_void"] = z3.BoolVal(True)
-            return self.after_action(d)
-
-        return branch(d, options, lambda d: self.decide(d, K.TAKE_BACK, p), void)
-
-    def _start_reveal_king(self, d: ZState, p: Any) -> ZState:
+    def _start_reveal_king(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
         lay = self.lay
         nkings = len(lay.king_roles)
 
@@ -426,94 +398,45 @@ class Transition(Legality):
             pool = z3.Or([d[f"kd{j}"] for j in range(nkings)])
             for j in range(nkings):
                 d[f"ks{j}"] = ite(pool, False, d[f"ks{j}"])
-            return branch(d, pool, lambda d: self.decide(d, K.REVEAL, p), self.after_action)
+            return branch(d, pool, lambda d: self.decide(d, K.REVEAL, p), k)
 
         return branch(d, z3.Or([d[f"kd{j}"] for j in range(nkings)]), lambda d: self.decide(d, K.REVEAL, p),
                       reshuffle)
 
     # ------------------------------------------------------------------ role decisions
+    def _declared(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
+        """An action answering a decision a declared statement waits for: legal as its
+        options say (:class:`~proofs.legality.Legality`), and what follows carried out from
+        the declarations (:meth:`~proofs.statements_z3.Statements.resume`): the value chosen
+        is the cards given for a pick of cards, else the number in ``label.a[0]``."""
+        picks = kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER)
+        value = Coll("cards", [(k, label.vec[k]) for k in range(self.nk)]) if picks else label.a[0]
+        return self.legal(s, kind, label), self.resume(s, label, kind, value, self.after_action)
+
     def _t_partner(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self.legal_partner(s, label), self.decide(s.copy(), K.EXCHANGE_COUNT, s["dp"], partner=label.a[0])
+        return self._declared(s, label, K.EXCHANGE_PARTNER)
 
     def _t_count(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        m = label.a[0]
-        p = s["dp"]
-        legal = self.legal_count(s, label)
-        after = branch(s.copy(), m == 0, self.after_action,
-                       lambda d: self.decide(d, K.EXCHANGE_GIVE, p, partner=s["partner"], count=m))
-        return legal, after
+        return self._declared(s, label, K.EXCHANGE_COUNT)
 
     def _t_give(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        p = s["dp"]
-        legal = self.legal_give(s, label)
-        return legal, self.decide(s.copy(), K.EXCHANGE_ANSWER, s["partner"], partner=p, count=s["count"],
-                                  given=label.vec)
+        return self._declared(s, label, K.EXCHANGE_GIVE)
 
     def _t_answer(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        other = s["dp"]
-        actor = s["partner"]
-        legal = self.legal_answer(s, label)
-        d = s.copy()
-        for k in range(self.nk):
-            gk = s[f"g{k}"]
-            ak = label.vec[k]
-            for q in range(self.n):
-                z = self.lay.hand[q]
-                d.set_cnt(z, k, s.cnt(z, k) + ite(actor == q, ak - gk, 0) + ite(other == q, gk - ak, 0))
-        return legal, self.after_action(d)
+        return self._declared(s, label, K.EXCHANGE_ANSWER)
 
     def _t_discard(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        x = label.a[0]
-        p = s["dp"]
-        legal = self.legal_discard(s, label)
-        d = s.copy()
-        dest = lay.deck if lay.reading("maid.discard_to") == "under-deck" else lay.discard
-        d.move(x, lambda q: lay.hand[q], lambda q: dest, p)
-
-        def nothing(d: ZState) -> ZState:
-            d.flags["no_card_drawn"] = z3.BoolVal(True)
-            return self.after_action(d)
-
-        return legal, branch(d, d.deck_size() >= 1, lambda d: self.decide(d, K.DRAW, p), nothing)
+        return self._declared(s, label, K.DISCARD)
 
     def _t_draw(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        x = label.a[0]
-        p = s["dp"]
-        legal = self.legal_draw(s, label)
-        d = s.copy()
-        d.move(x, lambda q: lay.deck, lambda q: lay.hand[q], p)
-        return legal, self.after_action(d)
+        return self._declared(s, label, K.DRAW)
 
     def _t_swap(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        a, ka, b, kb = label.a
-        p = s["dp"]
-        legal = self.legal_swap(s, label)
-        d = s.copy()
-        for q in range(self.n):
-            z = lay.disp[q]
-            for k in range(self.nk):
-                delta = (ite(z3.And(a == q, kb == k), 1, 0) - ite(z3.And(a == q, ka == k), 1, 0)
-                         + ite(z3.And(b == q, ka == k), 1, 0) - ite(z3.And(b == q, kb == k), 1, 0))
-                d.set_cnt(z, k, s.cnt(z, k) + delta)
-        repeat = d.at_seat(p, lambda q: z3.Or([d.role_in(lay.disp[q], r) >= 2 for r in range(lay.nroles)]))
-
-        def whisper(d: ZState) -> ZState:
-            d.flags["swap_actor_repeat"] = z3.BoolVal(True)
-            return self.end_round(d, WHISPER, p)
-
-        return legal, branch(d, repeat, whisper, self.after_action)
+        a, ka, b, kb = label.a  # the value the engine gives a swap: both seats, then both cards
+        return self.legal(s, K.SWAP, label), self.resume(s, label, K.SWAP, (a, b, ka, kb), self.after_action)
 
     def _t_take_back(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        x = label.a[0]
-        p = s["dp"]
-        legal = self.legal_take_back(s, label)
-        d = s.copy()
-        d.move(x, lambda q: lay.disp[q], lambda q: lay.hand[q], p)
-        return legal, self.after_action(d)
+        return self._declared(s, label, K.TAKE_BACK)
 
     def _t_reveal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         lay = self.lay

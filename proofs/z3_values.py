@@ -67,6 +67,26 @@ class Picks:
                         _eq(_sum(pick), self.n)]))
 
 
+@dataclass(frozen=True)
+class Tuples:
+    """Options built from parts (``each``): one tuple per combination of the parts'
+    elements (known numbers, in the order of ``names``), with the condition under which it
+    is an option (its elements there, and every ``where`` condition holding). It answers
+    ``count``, ``empty`` and :meth:`holds`; anything else raises :class:`NotCompiled`."""
+
+    names: tuple[str, ...]
+    items: list[tuple[tuple[int, ...], Any]]
+
+    def holds(self, values: tuple[Any, ...]) -> Any:
+        """The condition that ``values`` (one term or number per part) is one of the options."""
+        return _b(_or([_and([*(_eq(v, e) for v, e in zip(values, elems, strict=True)), cond])
+                       for elems, cond in self.items]))
+
+    def some(self) -> Any:
+        """The condition that there is an option."""
+        return _or([cond for _, cond in self.items])
+
+
 class Conj:
     """A conjunction kept as a Python list of Z3 conditions until it is needed as one term
     (building and flattening Z3 terms from Python is what costs)."""

@@ -1,0 +1,596 @@
+"""The rules' statements compiled to Z3: the steps declared with ``do:`` lists
+(:mod:`palast.lang.blocks`) carried out on a symbolic position.
+
+This is the Z3 counterpart of the engine's :class:`palast.engine.blocks.Runner`, reading
+the same parsed rules: which rules of a step apply (a rule whose condition holds, with
+every exception of it whose condition holds, under the ruleset's readings) and what their
+statements do. A condition on the position becomes a symbolic branch
+(:func:`proofs.encoding.branch`); a reading is looked up while the term is built (the
+encoding is built for one ruleset); an open point stops play (a gap). Expressions are
+compiled by :mod:`proofs.lang_z3`.
+
+A statement that waits for a decision (``choose``, ``draw``) opens it and ends the term.
+The action that answers it resumes after that statement (:meth:`Statements.resume`): the
+rule that declares the statement is found in the spec, its names are computed again on
+the position and the names the decision keeps are read from its fields, as the engine
+does for a decision that names no statement.
+
+Which steps this compiles is :data:`COMPILED_STEPS`; a step not listed there (the turn,
+the King card's reveal) is carried out by the hand-written transition it names
+(:class:`proofs.transition.Transition` gives it). Nothing here names a rule, a role or a
+reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
+path it is on, and each rule entered whose readings concern a variation point the flag
+``point:POINT`` (an obligation asks whether a path is reachable by those flags).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from palast.engine.chains import Chain, effective
+from palast.engine.state import DecisionKind
+from palast.lang.blocks import DoRule, Program, each_of, program
+from palast.lang.statements import Stmt, Zone, expressions, walk
+from palast.lang.syntax import Node, each_parts, names
+from proofs.encoding import ROUND_ENDS, ZState, branch, ite
+from proofs.lang_z3 import Z3Back
+from proofs.z3_values import Coll, NotCompiled, Picks, Tuples, _b
+
+if TYPE_CHECKING:
+    from proofs.transition import Label
+
+K = DecisionKind
+#: A continuation: carry on from the draft with the names in scope.
+Cont = Callable[[ZState, dict[str, Any]], ZState]
+
+#: The steps whose rules the model carries out from their declarations (the others are
+#: hand-written in :mod:`proofs.transition`).
+COMPILED_STEPS = ("role-action",)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a statement list is inside the rule: the list, and the position in it."""
+
+    block: tuple[Stmt, ...]
+    index: int
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The statement a decision waits at: the rule that declares it (``owner``), the
+    rules it bends, outermost first (``chain``), the statement, the lists it is nested in
+    (outermost first), and the part it is in (``None``: the rule's ``do``)."""
+
+    owner: DoRule
+    chain: tuple[DoRule, ...]
+    stmt: Stmt
+    frames: tuple[Frame, ...]
+    part: str | None
+    reading: tuple[str, str] | None
+
+
+class Statements:
+    """The statements of the do-style rules of one layout's game, carried out on symbolic
+    positions. Mixed into :class:`proofs.transition.Transition`, which gives the shared
+    steps (:meth:`decide`, :meth:`gap`, :meth:`enter_play`, :meth:`after_action`,
+    :meth:`end_round`) and the hand-written steps (:meth:`hand_step`).
+    """
+
+    lay: Any
+    n: int
+    nk: int
+
+    # the hooks the transition gives
+    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
+               given: list[Any] | None = None, forced: Any = False) -> ZState:
+        raise NotImplementedError
+
+    def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:
+        raise NotImplementedError
+
+    def enter_play(self, d: ZState, seat: Any) -> ZState:
+        raise NotImplementedError
+
+    def after_action(self, d: ZState) -> ZState:
+        raise NotImplementedError
+
+    def end_round(self, d: ZState, kind: int, p: Any, *, forced: bool = False) -> ZState:
+        raise NotImplementedError
+
+    def hand_step(self, step: str, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
+        raise NotImplementedError
+
+    #: decisions whose rules the transition still starts by hand (:meth:`hand_rule`): a
+    #: rule that chooses one of them is not compiled up to its choice
+    HAND_DECISIONS: frozenset[DecisionKind] = frozenset()
+
+    def hand_rule(self, kind: DecisionKind, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the spec
+    @property
+    def prog(self) -> Program:
+        """The spec's do-style rules, parsed."""
+        return program(self.lay.game.spec)
+
+    def _parameter(self, point: str) -> str:
+        """The engine parameter a variation point sets."""
+        for name, st in self.lay.game.params.items():
+            if st.point == point:
+                return str(name)
+        raise KeyError(point)
+
+    def _reading(self, point: str) -> str:
+        return str(self.lay.reading(self._parameter(point)))
+
+    def _value(self, d: ZState, node: Node, env: Mapping[str, Any]) -> Any:
+        return Z3Back(d)._value(node, dict(env), {})
+
+    def _role_number(self, role: str) -> int:
+        return list(self.lay.game.spec.roles).index(role)
+
+    # ------------------------------------------------------------------ which rules apply
+    def run_step(self, d: ZState, step: str, k: Callable[[ZState], ZState],
+                 given: Mapping[str, Any] | None = None) -> ZState:
+        """Apply ``step`` to ``d`` and go on with ``k`` when its statements end (a step not
+        in :data:`COMPILED_STEPS` is the transition's :meth:`hand_step`). ``given``: names
+        whose value the caller knows (the transition gives ``actor``, the player who decided)."""
+        if step not in COMPILED_STEPS:
+            return self.hand_step(step, d, (given or {}).get("actor", d["actor"]), k)
+        rules = self.prog.steps.get(step, [])
+
+        def attempt(i: int, d: ZState) -> ZState:
+            if i == len(rules):  # no rule applies: the engine stops with an error; so does the model
+                d.flags[f"no-rule:{step}"] = z3.BoolVal(True)
+                return self.decide(d, K.GAP, -1)
+            r = rules[i]
+            if self._off(r):
+                return attempt(i + 1, d)
+
+            def here(d: ZState) -> ZState:
+                hand = self._hand_decision(r)
+                if hand is not None:
+                    return self.hand_rule(hand, d, (given or {}).get("actor", d["actor"]), k)
+                return self._enter(r, d, dict(given or {}), lambda d, env, took: self._exceptions(
+                    r, d, env, [(r, took)], lambda d, env, links: self._carry_out(d, env, links, k)),
+                    lambda d: attempt(i + 1, d))
+
+            cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
+            if r.when is not None:
+                cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
+            return branch(d, z3.simplify(cond), here, lambda d: attempt(i + 1, d))
+
+        return attempt(0, d)
+
+    def _off(self, r: DoRule) -> bool:
+        """Whether a reading the ruleset takes says ``r`` does not apply (known before its
+        condition is looked at: a rule module switched off is never compiled)."""
+        for rb in r.readings:
+            br = rb.branches.get(self._reading(rb.point))
+            if br is not None and not br.applies:
+                return True
+        return False
+
+    def _hand_decision(self, r: DoRule) -> DecisionKind | None:
+        """The decision of :data:`HAND_DECISIONS` that ``r``'s statements choose, if any."""
+        for st in walk(list(r.do or ())):
+            if st.head == "choose" and K(str(st.arg)) in self.HAND_DECISIONS:
+                return K(str(st.arg))
+        return None
+
+    def _enter(self, r: DoRule, d: ZState, env: dict[str, Any],
+               applies: Callable[[ZState, dict[str, Any], tuple[str, ...]], ZState],
+               skip: Callable[[ZState], ZState]) -> ZState:
+        """Resolve ``r``'s readings (a gap at an open one; ``skip`` where a reading says it
+        does not apply or its condition fails) and compute its names, then ``applies``."""
+        took: list[str] = []
+        env = dict(env)
+        conds: list[Any] = []
+        for rb in r.readings:
+            d.flags[f"point:{rb.point}"] = z3.BoolVal(True)
+            value = self._reading(rb.point)
+            br = rb.branches.get(value)
+            if br is None:  # open: the rule applies as far as the sources say, and play stops
+                d.flags[f"rule:{r.rule}"] = z3.BoolVal(True)
+                return self.gap(d, self._parameter(rb.point), env.get("actor", d["actor"]))
+            if not br.applies:
+                return skip(d)
+            took.append(value)
+            for name, node in br.lets:
+                env[name] = self._value(d, node, env)
+            if br.when is not None:
+                conds.append(_bool(self._value(d, br.when, env)))
+        for name, node in r.lets:
+            env[name] = self._value(d, node, env)
+
+        def go(d: ZState) -> ZState:
+            d.flags[f"rule:{r.rule}"] = z3.BoolVal(True)
+            return applies(d, env, tuple(took))
+
+        if not conds:
+            return go(d)
+        return branch(d, z3.And(conds), go, skip)
+
+    def _exceptions(self, r: DoRule, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]],
+                    done: Callable[[ZState, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]], ZState],
+                    only: Callable[[DoRule], bool] = lambda x: True) -> ZState:
+        """Apply every exception of ``r`` (and of those) whose condition holds, in order,
+        then ``done`` with the names and the chain."""
+        xs = [x for x in r.exceptions if only(x) and not self._off(x)]
+
+        def nxt(i: int, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]]) -> ZState:
+            if i == len(xs):
+                return done(d, env, links)
+            x = xs[i]
+
+            def taken(d: ZState) -> ZState:
+                return self._enter(x, d, env, lambda d, env2, took: self._exceptions(
+                    x, d, env2, [*links, (x, took)], lambda d, env3, links3: nxt(i + 1, d, env3, links3), only),
+                    lambda d: nxt(i + 1, d, env, links))
+
+            if x.when is None:
+                return taken(d)
+            return branch(d, _bool(self._value(d, x.when, env)), taken, lambda d: nxt(i + 1, d, env, links))
+
+        return nxt(0, d, env, links)
+
+    # ------------------------------------------------------------------ statements
+    def _carry_out(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]],
+                   k: Callable[[ZState], ZState]) -> ZState:
+        """The statements the chain ``links`` carries out (its last ``do``, its last parts)."""
+        do, _, parts = effective(Chain(tuple(links)))
+        bodies = {name: body for name, (body, _) in parts.items()}
+        return self.run(do, 0, d, env, bodies, lambda d, env: k(d))
+
+    def run(self, block: tuple[Stmt, ...], i: int, d: ZState, env: dict[str, Any],
+            parts: Mapping[str, tuple[Stmt, ...]], k: Cont) -> ZState:
+        """Carry out ``block`` from statement ``i`` on ``d``, then ``k``.
+
+        :raises NotCompiled: for a statement this back-end does not carry out.
+        """
+        if i == len(block):
+            return k(d, env)
+        s = block[i]
+
+        def nxt(d: ZState, env: dict[str, Any]) -> ZState:
+            return self.run(block, i + 1, d, env, parts, k)
+
+        h = s.head
+        if h == "emit":
+            return nxt(d, env)
+        if h == "move":
+            self._move(d, self._value(d, s.arg, env), s.keys.get("from"), s.keys["to"], env)
+            return nxt(d, env)
+        if h == "if":
+            cond = _bool(self._value(d, s.arg, env))
+            return branch(d, cond, lambda d: self.run(s.blocks["then"], 0, d, dict(env), parts, nxt),
+                          lambda d: self.run(s.blocks["else"], 0, d, dict(env), parts, nxt))
+        if h == "readings":
+            value = self._reading(str(s.arg))
+            if value not in s.blocks:
+                return self.gap(d, self._parameter(str(s.arg)), env.get("actor", d["actor"]))
+            return self.run(s.blocks[value], 0, d, env, parts, nxt)
+        if h == "part":
+            return self.run(parts.get(str(s.arg), ()), 0, d, env, parts, nxt)
+        if h == "step":
+            known = {"actor": env["actor"]} if "actor" in env else None
+            return self.run_step(d, str(s.arg), lambda d: nxt(d, env), known)
+        if h == "choose":
+            return self._open(d, K(str(s.arg)), s, env)
+        if h == "draw":
+            return self._open(d, K(str(s.keys["decision"])), s, env)
+        if h == "end_round":
+            kind = ROUND_ENDS.index(str(self.lay.game.logic.rules[str(s.arg)].effect["round_end"]))
+            return self.end_round(d, kind, env.get("actor", d["actor"]), forced=bool(s.keys["forced"]))
+        if h == "goto" and s.arg == "turn-over":
+            return self.after_action(d)
+        if h == "turn":
+            return self.enter_play(d, self._value(d, s.arg, env))
+        raise NotCompiled(f"the Z3 back-end does not carry out the statement {h!r}")
+
+    def _open(self, d: ZState, kind: DecisionKind, s: Stmt, env: Mapping[str, Any]) -> ZState:
+        """Open the decision statement ``s`` waits for, with the fields it keeps."""
+        fields: dict[str, Any] = {}
+        for slot, node in (s.keys.get("keep") or {}).items():
+            if slot == "options":  # computed again where play resumes
+                continue
+            value = self._value(d, node, env)
+            if slot == "given":
+                if not isinstance(value, Coll):
+                    raise NotCompiled("a decision keeps given cards as a collection")
+                mult = dict(value.items)
+                value = [_int(mult.get(kk, 0)) for kk in range(self.nk)]
+            fields[slot] = value
+        return self.decide(d, kind, self._value(d, s.keys["by"], env), **fields)
+
+    def _place(self, d: ZState, z: Zone, env: Mapping[str, Any]) -> tuple[tuple[int, ...], Any]:
+        """The zones of place ``z`` (one per seat, or one) and the seat (0 for a shared place)."""
+        lay = self.lay
+        if z.zone == "hand":
+            return lay.hand, self._value(d, z.seat, env) if z.seat is not None else 0
+        if z.zone == "display":
+            return lay.disp, self._value(d, z.seat, env) if z.seat is not None else 0
+        if z.zone == "discard_pile":
+            return (lay.discard,), 0
+        if z.zone in ("draw_deck", "under_draw_deck"):
+            return (lay.deck,), 0
+        raise NotCompiled(f"the Z3 back-end has no cards in {z.zone}")
+
+    def _move(self, d: ZState, what: Any, src: Zone | None, dst: Zone, env: Mapping[str, Any]) -> None:
+        """Move the card (a kind) or the cards (a collection) ``what`` from ``src`` to ``dst``.
+
+        Written as the hand-written model wrote a move, so that a solver sees at once that
+        it keeps every card: for each pair of zones the move may use (one per seat a place
+        of a player may be), the same condition takes the cards out of one and puts them in
+        the other.
+        """
+        if src is None:
+            raise NotCompiled("a move from no place")
+        if isinstance(what, Picks):
+            raise NotCompiled("a move of picks")
+        zs, ps = self._place(d, src, env)
+        zd, pd = self._place(d, dst, env)
+        pairs: list[tuple[int, int, Any]] = []  # (zone from, zone to, condition on the seats)
+        if len(zs) == 1 and len(zd) == 1:
+            pairs = [(zs[0], zd[0], True)]
+        elif len(zd) == 1:
+            pairs = [(zs[q], zd[0], ps == q) for q in range(len(zs))]
+        elif len(zs) == 1:
+            pairs = [(zs[0], zd[q], pd == q) for q in range(len(zd))]
+        elif ps is pd or (not isinstance(ps, int) and not isinstance(pd, int) and ps.eq(pd)):
+            pairs = [(zs[q], zd[q], ps == q) for q in range(len(zs))]
+        else:
+            pairs = [(zs[q1], zd[q2], z3.And(ps == q1, pd == q2) if not (isinstance(ps, int) and isinstance(pd, int))
+                      else (ps == q1 and pd == q2)) for q1 in range(len(zs)) for q2 in range(len(zd))]
+        mult = dict(what.items) if isinstance(what, Coll) else None
+        for kk in range(self.nk):
+            for z_from, z_to, on in pairs:
+                if on is False:
+                    continue
+                if mult is None:  # one card, of kind ``what``
+                    hit = _bool(on) if isinstance(what, int) and what == kk else (
+                        False if isinstance(what, int) else z3.And(_bool(on), what == kk))
+                    if hit is False:
+                        continue
+                    amount: Any = ite(hit, 1, 0)
+                else:
+                    m = mult.get(kk, 0)
+                    if isinstance(m, int) and m == 0:
+                        continue
+                    amount = _int(m) if on is True else ite(_bool(on), _int(m), 0)
+                d.set_cnt(z_from, kk, d.cnt(z_from, kk) - amount)
+                d.set_cnt(z_to, kk, d.cnt(z_to, kk) + amount)
+
+    # ------------------------------------------------------------------ resuming at a decision
+    def waiting(self, kind: DecisionKind) -> Waiting | None:
+        """The statement of a compiled step that waits for ``kind`` under the ruleset's
+        readings (``None``: no compiled step waits for it)."""
+        for r in self.prog.rules.values():
+            if r.step not in COMPILED_STEPS:
+                continue
+            blocks: list[tuple[tuple[Stmt, ...], str | None, tuple[str, str] | None]] = [(r.do or (), None, None)]
+            blocks += [(body, name, None) for name, body in r.parts.items()]
+            for rb in r.readings:
+                for value, br in rb.branches.items():
+                    blocks.append((br.do or (), None, (rb.point, value)))
+                    blocks += [(body, name, (rb.point, value)) for name, body in br.parts.items()]
+            for block, part, reading in blocks:
+                found = _find(block, kind)
+                if found is None:
+                    continue
+                chain = [r]
+                while chain[0].exception_of:
+                    chain.insert(0, self.prog.rules[chain[0].exception_of])
+                return Waiting(r, tuple(chain), found[0], found[1], part, reading)
+        return None
+
+    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False) -> tuple[Waiting, dict[str, Any],
+                                                                  list[tuple[DoRule, tuple[str, ...]]]] | None:
+        """Where the decision ``kind`` pending in ``s`` waits, and the names in scope there:
+        those of its rule and the rules it bends, computed on ``s``, and those the decision
+        keeps, read from its fields.
+
+        :returns: ``(statement, names, chain)``, or ``None`` when the ruleset never opens
+            the decision (it lies under a reading not taken, or behind an open point).
+        :raises ValueError: when no compiled step waits for ``kind``.
+        """
+        w = self.waiting(kind)
+        if w is None:
+            raise ValueError(f"no compiled step waits for a {kind.value} decision")
+        if w.reading is not None and self._reading(w.reading[0]) != w.reading[1]:
+            return None
+        fields = {"player": s["dp"], "partner": s["partner"], "count": s["count"], "forced": s["forced"],
+                  "given": Coll("cards", [(kk, s[f"g{kk}"]) for kk in range(self.nk)])}
+        kept = {name: fields[slot] for name, slot in _kept(w.stmt) if slot in fields}
+        # the names the decision keeps are known before the rules' names are computed, and
+        # win over a name a rule gives, as in the engine; a name the engine reads from the
+        # position instead (the actor: the player who decides, or the Wizard whose partner
+        # answers) is read from the decision too, which holds it in every position of a game
+        env: dict[str, Any] = dict(kept)
+        links: list[tuple[DoRule, tuple[str, ...]]] = []
+        lets: list[tuple[str, Node]] = []
+        for r in w.chain:
+            took = []
+            for rb in r.readings:
+                reading = self._reading(rb.point)
+                br = rb.branches.get(reading)
+                if br is None:
+                    return None
+                took.append(reading)
+                lets.extend(br.lets)
+            lets.extend(r.lets)
+            links.append((r, tuple(took)))
+        needed = self._needed(w, lets, w.stmt.keys["options"] if options else None)
+        for name, node in lets:  # only the names play needs from here on (the options are chosen)
+            if name in needed:
+                env[name] = self._value(s, node, env)
+        env.update(kept)
+        return w, env, links
+
+    def _needed(self, w: Waiting, lets: list[tuple[str, Node]], also: Node | None = None) -> set[str]:
+        """The names the statements after ``w`` read (those of its lists after it, every
+        part and exception of its rules) and ``also`` reads, with the let values they
+        need, transitively."""
+        nodes: list[Node] = [] if also is None else [also]
+        blocks = [f.block[f.index + 1:] for f in w.frames]
+        rules = [*w.chain, *(x for x in w.owner.exceptions if _parts_only(x))]
+        for r in rules:
+            blocks.extend(r.parts.values())
+            for rb in r.readings:
+                for br in rb.branches.values():
+                    blocks.extend(br.parts.values())
+                    nodes.extend(n for _, n in br.lets)
+                    if br.when is not None:
+                        nodes.append(br.when)
+            if r.when is not None and r is not w.owner and r not in w.chain:
+                nodes.append(r.when)
+        for block in blocks:
+            for st in walk(list(block)):
+                nodes.extend(n for _, n in expressions(st))
+        out: set[str] = set()
+        for n in nodes:
+            out |= names(n)
+        for name, node in reversed(lets):
+            if name in out:
+                out |= names(node)
+        return out
+
+    def offered(self, s: ZState, kind: DecisionKind, value: tuple[Any, ...]) -> Any:
+        """The condition that ``value`` (one term per part) is one of the options, built
+        from parts (``each``), of the decision ``kind`` pending in ``s``.
+
+        :raises NotCompiled: when the options are not built from parts.
+        """
+        got = self.choice_env(s, kind, options=True)
+        if got is None:
+            return z3.BoolVal(False)
+        w, env, _ = got
+        opts = self._value(s, w.stmt.keys["options"], env)
+        if not isinstance(opts, Tuples):
+            raise NotCompiled(f"the options of {kind.value} are not built from parts")
+        return opts.holds(value)
+
+    def resume(self, s: ZState, label: Label, kind: DecisionKind, value: Any,
+               k: Callable[[ZState], ZState]) -> ZState:
+        """The position after the action of ``kind`` with ``value`` from ``s`` (the value
+        chosen: a number, a collection of cards, or for options built from parts a tuple,
+        one term per part): the statements after the one that waits for it, with the
+        names of :meth:`choice_env`, the chosen value under the statement's ``as`` name
+        (and each part's value under the part's name); ``k`` when the rule's statements end.
+
+        :raises ValueError: when no compiled step waits for ``kind``.
+        """
+        got = self.choice_env(s, kind)
+        d = s.copy()
+        if got is None:
+            return self.decide(d, K.GAP, -1)  # the ruleset never opens this decision
+        w, env, links = got
+        st = w.stmt
+        if st.head == "draw":
+            if "to" in st.keys:
+                self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
+            if "as" in st.keys:
+                env[str(st.keys["as"])] = value
+        else:
+            if isinstance(value, tuple):
+                each = each_of(st.keys["options"], {n: node for r in w.chain for n, node in r.lets})
+                if each is None:
+                    raise NotCompiled(f"a tuple chosen from options of {kind.value} not built from parts")
+                env.update(zip((name for name, _ in each_parts(each)), value, strict=True))
+            env[str(st.keys["as"])] = value
+        # exceptions of the waiting rule that change only its parts apply where their
+        # condition holds (one that gives a do of its own would not have opened this decision)
+        return self._exceptions(w.owner, d, env, links, lambda d, env, links: self._after(d, env, links, w, k),
+                                only=_parts_only)
+
+    def _after(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]], w: Waiting,
+               k: Callable[[ZState], ZState]) -> ZState:
+        """Carry on after the waiting statement, out of each list it is nested in."""
+        do, _, parts = effective(Chain(tuple(links)))
+        bodies = {name: body for name, (body, _) in parts.items()}
+
+        def out_of(part: str | None) -> Cont:
+            if part is None:
+                return lambda d, env: k(d)
+            # out of the part: on after the statement that runs it (it must be the only one)
+            calls = _calls(do, bodies, part)
+            if len(calls) != 1:
+                raise NotCompiled(f"part {part} is run from {len(calls)} places")
+            frames, caller = calls[0]
+            return lambda d, env: self._out(frames, d, env, bodies, out_of(caller))
+
+        return self._out(w.frames, d, env, bodies, out_of(w.part))
+
+    def _out(self, frames: tuple[Frame, ...], d: ZState, env: dict[str, Any],
+             parts: Mapping[str, tuple[Stmt, ...]], k: Cont) -> ZState:
+        """Carry out the rest of each list of ``frames``, innermost first, then ``k``."""
+        if not frames:
+            return k(d, env)
+        inner = frames[-1]
+        return self.run(inner.block, inner.index + 1, d, env, parts,
+                        lambda d, env: self._out(frames[:-1], d, env, parts, k))
+
+
+def _kept(s: Stmt) -> tuple[tuple[str, str], ...]:
+    """The names the decision opened by ``s`` holds, with the field holding each: ``by``
+    (in the decision's player) and each ``keep`` slot, when they are names (the engine's
+    :func:`~palast.engine.chains.kept_names`, with the names it reads from the position too)."""
+    out: list[tuple[str, str]] = []
+    by = s.keys.get("by")
+    if isinstance(by, Node) and by.op == "name":
+        out.append((str(by.value), "player"))
+    for slot, node in (s.keys.get("keep") or {}).items():
+        if node.op == "name":
+            out.append((str(node.value), slot))
+    return tuple(out)
+
+
+def _parts_only(x: DoRule) -> bool:
+    """Whether exception ``x`` changes only parts or names (it gives no ``do`` of its own,
+    under any reading): only such an exception can apply where play resumes at a decision
+    its rule opened."""
+    return x.do is None and not any(br.do is not None for rb in x.readings for br in rb.branches.values())
+
+
+def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:
+    """The statement of ``block`` (or nested in it) waiting for ``kind``, with its frames."""
+    for i, s in enumerate(block):
+        if (s.head == "choose" and s.arg == kind.value) or (s.head == "draw" and s.keys["decision"] == kind.value):
+            return s, (Frame(block, i),)
+        for inner in s.blocks.values():
+            got = _find(inner, kind)
+            if got is not None:
+                return got[0], (Frame(block, i), *got[1])
+    return None
+
+
+def _calls(do: tuple[Stmt, ...], parts: Mapping[str, tuple[Stmt, ...]],
+           name: str) -> list[tuple[tuple[Frame, ...], str | None]]:
+    """The frames of every ``part: NAME`` statement in ``do`` and in the parts, each with
+    the part it is in (``None``: in ``do``)."""
+    out: list[tuple[tuple[Frame, ...], str | None]] = []
+
+    def look(block: tuple[Stmt, ...], outer: tuple[Frame, ...], where: str | None) -> None:
+        for i, s in enumerate(block):
+            if s.head == "part" and s.arg == name:
+                out.append(((*outer, Frame(block, i)), where))
+            for inner in s.blocks.values():
+                look(inner, (*outer, Frame(block, i)), where)
+
+    look(do, (), None)
+    for part, body in parts.items():
+        look(body, (), part)
+    return out
+
+
+def _bool(v: Any) -> Any:
+    return _b(v)
+
+
+def _int(v: Any) -> Any:
+    return z3.IntVal(v) if isinstance(v, int) else v
