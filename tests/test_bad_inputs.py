@@ -16,10 +16,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +30,7 @@ from palast.formats.scenario import load_scenario
 from palast.query.ruling_files import load_ruling
 from palast.spec.load import Spec, load_spec
 from palast.spec.yamlio import MAX_BYTES, read_yaml
+from tests.cli_runs import Run, fresh_process, in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "bad_inputs"
@@ -39,34 +38,23 @@ MANIFEST: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "manifest.yaml").
 COMMAND = {"scenarios": "ask", "records": "replay", "illegal": "replay"}
 
 
-@dataclass(frozen=True)
-class Run:
-    """One CLI run and what it printed."""
-
-    args: tuple[str, ...]
-    code: int
-    stdout: str
-    stderr: str
-
-
 def palast(*args: str, cwd: Path = ROOT) -> Run:
     """Run ``python -m palast ARGS`` in a fresh process."""
-    env = {k: v for k, v in os.environ.items() if k != "PALAST_SPEC"}
-    r = subprocess.run([sys.executable, "-m", "palast", *args], capture_output=True, text=True, cwd=cwd, env=env,
-                       timeout=120)
-    return Run(tuple(args), r.returncode, r.stdout, r.stderr)
+    return fresh_process(*args, cwd=cwd)
 
 
-def run_corpus_file(name: str, tmp: Path) -> Run:
-    """Run one corpus file with the command its folder stands for (see the manifest)."""
+def corpus_args(name: str, tmp: Path) -> tuple[str, ...]:
+    """The arguments that run one corpus file with the command its folder stands for (see
+    the manifest); a spec fragment goes into a copy of the spec in ``tmp``, made once."""
     folder = name.split("/", 1)[0]
     path = CORPUS / name
     if folder == "spec":
         copy = tmp / name.replace("/", "_")
-        shutil.copytree(ROOT / "spec", copy)
-        shutil.copyfile(path, copy / MANIFEST[name]["replaces"])
-        return palast("--spec", str(copy), "rulings")
-    return palast(COMMAND[folder], str(path))
+        if not copy.exists():
+            shutil.copytree(ROOT / "spec", copy)
+            shutil.copyfile(path, copy / MANIFEST[name]["replaces"])
+        return ("--spec", str(copy), "rulings")
+    return (COMMAND[folder], str(path))
 
 
 def _problems(name: str, run: Run) -> list[str]:
@@ -116,14 +104,75 @@ def test_spec_fragments_are_the_current_spec_with_one_edit() -> None:
     assert not stale, f"out of date with spec/ (run python tests/bad_inputs/refresh_spec_fragments.py): {stale}"
 
 
-def test_corpus_through_the_cli(tmp_path: Path) -> None:
-    """Each corpus file through ``python -m palast``: the exit code, the message fragment,
-    no traceback. Runs in parallel; every failure is listed."""
-    names = sorted(MANIFEST)
+def _fresh(argss: list[tuple[str, ...]]) -> list[Run]:
+    """``python -m palast`` with each of ``argss`` in fresh processes, in parallel."""
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        runs = list(pool.map(lambda n: run_corpus_file(n, tmp_path), names))
-    failures = [p for name, run in zip(names, runs, strict=True) for p in _problems(name, run)]
-    assert not failures, f"{len(failures)} of {len(names)} corpus files misbehave:\n" + "\n".join(failures)
+        return list(pool.map(lambda args: palast(*args), argss))
+
+
+def _differences(args: tuple[str, ...], fresh: Run, here: Run) -> list[str]:
+    """How the run of ``args`` in a fresh process and the one in this process differ."""
+    return [f"palast {' '.join(args)}: {what} in a fresh process, {b!r}, differs from in this process, {a!r}"
+            for what, b, a in (("exit code", fresh.code, here.code), ("stdout", fresh.stdout, here.stdout),
+                               ("stderr", fresh.stderr, here.stderr)) if a != b]
+
+
+#: The corpus files that also run in a fresh process: the first of each folder.
+FRESH_CORPUS = [min(n for n in MANIFEST if n.startswith(folder + "/")) for folder in ("scenarios", "records",
+                                                                                         "illegal", "spec")]
+
+
+def test_corpus_through_the_cli(tmp_path: Path) -> None:
+    """Each corpus file through the command line as ``python -m palast`` runs it: the exit
+    code, the message fragment, no traceback; every failure is listed. The runs are in this
+    process (``tests/cli_runs.py``); the first file of each folder also runs in a fresh
+    process, which must print exactly the same."""
+    names = sorted(MANIFEST)
+    args = {n: corpus_args(n, tmp_path) for n in names}
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the fresh processes meanwhile
+        fresh = pool.submit(_fresh, [args[n] for n in FRESH_CORPUS])
+        runs = {n: in_process(*args[n]) for n in names}
+        fresh_runs = dict(zip(FRESH_CORPUS, fresh.result(), strict=True))
+    failures = [p for name in names for p in _problems(name, runs[name])]
+    failures += [p for name, run in fresh_runs.items() for p in _problems(name, run)]
+    failures += [d for name, run in fresh_runs.items() for d in _differences(args[name], run, runs[name])]
+    assert not failures, f"{len(failures)} problems with {len(names)} corpus files:\n" + "\n".join(failures)
+
+
+def test_a_crash_or_warning_in_process_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks of the corpus run in this process catch what a fresh process would show:
+    an exception escaping the command is a traceback on standard error and exit code 1
+    (as the interpreter prints it), a warning is printed on standard error; the corpus
+    check reports both."""
+    name = FRESH_CORPUS[0]  # a scenario: palast ask reads it with scenario_from_document
+    import palast.formats.scenario as scenario
+
+    validate = scenario.scenario_from_document
+
+    def crash(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("an injected crash")
+
+    def warn(*args: Any, **kwargs: Any) -> Any:
+        import warnings
+
+        warnings.warn("an injected warning", UserWarning, stacklevel=1)
+        return validate(*args, **kwargs)
+
+    monkeypatch.setattr(scenario, "scenario_from_document", crash)
+    run = in_process(*corpus_args(name, tmp_path))
+    assert run.code == 1, run
+    assert "Traceback (most recent call last):" in run.stderr and "RuntimeError: an injected crash" in run.stderr
+    problems = _problems(name, run)
+    assert any(p.startswith(f"{name}: a traceback") for p in problems), problems
+    assert any(p.startswith(f"{name}: exit 1, expected 2") for p in problems), problems
+
+    monkeypatch.setattr(scenario, "scenario_from_document", warn)
+    run = in_process(*corpus_args(name, tmp_path))
+    assert run.code == 2 and "UserWarning: an injected warning" in run.stderr, run
+    assert any("stderr does not start with" in p for p in _problems(name, run)), run
+
+    monkeypatch.setattr(scenario, "scenario_from_document", validate)
+    assert not _problems(name, in_process(*corpus_args(name, tmp_path)))
 
 
 # ---------------------------------------------------------------------------- arguments
@@ -164,14 +213,27 @@ BAD_ARGUMENTS: list[tuple[tuple[str, ...], str]] = [
 ]
 
 
+#: The bad arguments that also run in a fresh process: a value click refuses, a
+#: missing file (palast's own InputError) and a bad option of the group.
+FRESH_ARGUMENTS = [("play", "--seed", "abc"), ("ask", "no-such-file.yaml"),
+                   ("--spec", "no-such-spec-dir", "spec", "check")]
+
+
 def test_bad_arguments_through_the_cli() -> None:
-    """Each bad argument: exit 2, a message naming the option or argument, no traceback."""
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        runs = list(pool.map(lambda case: palast(*case[0]), BAD_ARGUMENTS))
+    """Each bad argument: exit 2, a message naming the option or argument, no traceback.
+    The runs are in this process, as ``python -m palast`` runs (``tests/cli_runs.py``);
+    a few also run in a fresh process, which must print exactly the same."""
+    assert set(FRESH_ARGUMENTS) <= {args for args, _ in BAD_ARGUMENTS}
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the fresh processes meanwhile
+        fresh = pool.submit(_fresh, FRESH_ARGUMENTS)
+        runs = {args: in_process(*args) for args, _ in BAD_ARGUMENTS}
+        fresh_runs = dict(zip(FRESH_ARGUMENTS, fresh.result(), strict=True))
     failures = []
-    for (args, fragment), run in zip(BAD_ARGUMENTS, runs, strict=True):
+    for (args, fragment), run in [*((case, runs[case[0]]) for case in BAD_ARGUMENTS),
+                                  *((case, fresh_runs[case[0]]) for case in BAD_ARGUMENTS if case[0] in fresh_runs)]:
         if run.code != 2 or fragment not in run.stderr or "Traceback" in run.stdout + run.stderr:
             failures.append(f"palast {' '.join(args)}: exit {run.code}, stderr {run.stderr.strip()[-300:]!r}")
+    failures += [d for args, run in fresh_runs.items() for d in _differences(args, run, runs[args])]
     assert not failures, "\n".join(failures)
 
 

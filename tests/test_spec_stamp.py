@@ -167,6 +167,25 @@ def test_a_scenario_that_passed_its_schema_is_not_validated_again(tmp_path: Path
     assert len(calls) == 4 and len(list((tmp_path / "cache").glob("input-valid-*"))) == 2
 
 
+def test_the_stamps_of_valid_input_are_kept_up_to_a_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past :data:`~palast.spec.stamp.KEEP_INPUT_STAMPS` stamps of valid input, the older
+    half goes (the newest stay); other files of the cache directory are left alone."""
+    from palast.spec import stamp
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PALAST_CACHE_DIR", str(cache))
+    monkeypatch.setattr(stamp, "KEEP_INPUT_STAMPS", 6)
+    cache.mkdir()
+    (cache / "spec-valid-x").touch()
+    for i in range(6):
+        stamp.mark_input_valid(f"k{i}")
+        os.utime(cache / f"input-valid-k{i}", (1_000_000 + i, 1_000_000 + i))
+    assert sorted(p.name for p in cache.iterdir()) == [*(f"input-valid-k{i}" for i in range(6)), "spec-valid-x"]
+    stamp.mark_input_valid("k6")  # the 7th: the oldest three go
+    assert sorted(p.name for p in cache.iterdir()) == [*(f"input-valid-k{i}" for i in range(3, 7)), "spec-valid-x"]
+    assert stamp.input_is_valid("k6") and not stamp.input_is_valid("k0")
+
+
 def test_the_digest_of_files_follows_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """files_digest reads the files every time: another byte gives another digest, the same
     bytes the same digest. code_digest (palast's own code) reads them once per process and
