@@ -31,7 +31,7 @@ from palast.invariants.declared import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node, each_conditions, each_parts
-from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum
+from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
 from proofs.z3_values import (
     Coll,
     NotCompiled,
@@ -120,6 +120,7 @@ class Z3Back:
             "deck_size": lambda: s.deck_size(),
             "draw_deck": lambda: self._zone((lay.deck,), 0),
             "discard_pile": lambda: self._zone((lay.discard,), 0),
+            "king_deck_size": lambda: total(ite(s[f"kd{j}"], 1, 0) for j in range(len(lay.king_roles))),
             "king_deck": lambda: Coll("roles", [(r, ite(s[f"kd{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
             "spent_kings": lambda: Coll("roles", [(r, ite(s[f"ks{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
             # the King card in force, by the role it bans; -2 stands for a value that is no role

@@ -20,6 +20,7 @@ import z3
 from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState, ite, pick_by, total
 from proofs.statements_z3 import Statements
+from proofs.z3_values import at_least_one
 
 if TYPE_CHECKING:
     from proofs.transition import Label
@@ -228,26 +229,6 @@ class Legality(Statements):
         """A player the declared options of the tie offer: those with the fewest cards, counted
         as the ruleset reads it (turn.next.neutral, turn.next.neutral-tie, neutral-count-zone)."""
         return self.offers(s, "next-player", label.a[0], {"actor": s["dp"]})
-
-
-def at_least_one(m: Any) -> Any:
-    """The condition ``m >= 1`` for a multiplicity ``m`` (a number or a Z3 integer term),
-    with the choices of ``m`` (``If(c, a, b)``, as filters and conditions compile) written
-    as conditions: ``Or(And(c, a >= 1), And(Not(c), b >= 1))``, a branch of multiplicity 0
-    left out (the form a solver handles best, as the hand-written model wrote it)."""
-    if isinstance(m, int):
-        return z3.BoolVal(m >= 1)
-    if z3.is_int_value(m):
-        return z3.BoolVal(m.as_long() >= 1)
-    if z3.is_app_of(m, z3.Z3_OP_ITE):
-        c, a, b = m.children()
-        ra, rb = at_least_one(a), at_least_one(b)
-        if z3.is_false(rb):
-            return ra if z3.is_false(ra) else z3.And(c, ra)
-        if z3.is_false(ra):
-            return z3.And(z3.Not(c), rb)
-        return z3.Or(z3.And(c, ra), z3.And(z3.Not(c), rb))
-    return m >= 1
 
 
 def declared_options(lay: Layout, decision: str) -> str | None:

@@ -204,7 +204,7 @@ def _tiebreak_goal(u: Unroller, i: int) -> Any:
 #: banned Jesters, no card repeating a role while the player could play one that does not
 #: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
 #: source B with these is played alike under every ruleset until its end.
-AVOID_FLAGS = ("sixth_played", "king_reshuffle", "cupbearer_void", "forced", "voluntary_whisper")
+AVOID_FLAGS = ("sixth_played", "rule:king.reshuffle", "cupbearer_void", "forced", "voluntary_whisper")
 
 
 def same_everywhere(u: Unroller, i: int) -> Any:

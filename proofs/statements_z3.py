@@ -38,18 +38,20 @@ from palast.lang.statements import Stmt, Zone, expressions, walk
 from palast.lang.syntax import Node, each_parts, names
 from proofs.encoding import ROUND_ENDS, ZState, branch, ite
 from proofs.lang_z3 import Z3Back
-from proofs.z3_values import Coll, NotCompiled, Picks, Tuples, _b
+from proofs.z3_values import Coll, NotCompiled, Picks, Tuples, _b, at_least_one
 
 if TYPE_CHECKING:
     from proofs.transition import Label
 
 K = DecisionKind
+#: The places of King cards (the encoding holds them as ``kd{j}``, ``ks{j}`` and ``banned``).
+KING_PLACES = ("king_deck", "spent_kings", "in_force")
 #: A continuation: carry on from the draft with the names in scope.
 Cont = Callable[[ZState, dict[str, Any]], ZState]
 
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
-COMPILED_STEPS = ("role-action",)
+COMPILED_STEPS = ("role-action", "reveal-king")
 
 
 @dataclass(frozen=True)
@@ -102,9 +104,6 @@ class Statements:
     def end_round(self, d: ZState, kind: int, p: Any, *, forced: bool = False) -> ZState:
         raise NotImplementedError
 
-    def hand_step(self, step: str, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
-        raise NotImplementedError
-
     #: decisions whose rules the transition still starts by hand (:meth:`hand_rule`): a
     #: rule that chooses one of them is not compiled up to its choice
     HAND_DECISIONS: frozenset[DecisionKind] = frozenset()
@@ -137,11 +136,10 @@ class Statements:
     # ------------------------------------------------------------------ which rules apply
     def run_step(self, d: ZState, step: str, k: Callable[[ZState], ZState],
                  given: Mapping[str, Any] | None = None) -> ZState:
-        """Apply ``step`` to ``d`` and go on with ``k`` when its statements end (a step not
-        in :data:`COMPILED_STEPS` is the transition's :meth:`hand_step`). ``given``: names
+        """Apply ``step`` to ``d`` and go on with ``k`` when its statements end. ``given``: names
         whose value the caller knows (the transition gives ``actor``, the player who decided)."""
         if step not in COMPILED_STEPS:
-            return self.hand_step(step, d, (given or {}).get("actor", d["actor"]), k)
+            raise NotCompiled(f"the Z3 back-end does not carry out step {step}")
         rules = self.prog.steps.get(step, [])
 
         def attempt(i: int, d: ZState) -> ZState:
@@ -280,6 +278,9 @@ class Statements:
         if h == "step":
             known = {"actor": env["actor"]} if "actor" in env else None
             return self.run_step(d, str(s.arg), lambda d: nxt(d, env), known)
+        if h == "shuffle":
+            self._shuffle(d, s.arg, str(s.keys["into"]))
+            return nxt(d, env)
         if h == "choose":
             return self._open(d, K(str(s.arg)), s, env)
         if h == "draw":
@@ -329,13 +330,19 @@ class Statements:
         of a player may be), the same condition takes the cards out of one and puts them in
         the other.
         """
+        if dst.zone in KING_PLACES or (src is not None and src.zone in KING_PLACES):
+            self._move_kings(d, what, src, dst)
+            return
         if src is None:
             raise NotCompiled("a move from no place")
         if isinstance(what, Picks):
             raise NotCompiled("a move of picks")
         zs, ps = self._place(d, src, env)
         zd, pd = self._place(d, dst, env)
-        pairs: list[tuple[int, int, Any]] = []  # (zone from, zone to, condition on the seats)
+        # (zone from, zone to, condition on the seats); a zone of None: taken out, or put in,
+        # alone (between two players' places: out of each player's place where the first
+        # seat is theirs, into each where the second is, which the proofs split by seats)
+        pairs: list[tuple[int | None, int | None, Any]] = []
         if len(zs) == 1 and len(zd) == 1:
             pairs = [(zs[0], zd[0], True)]
         elif len(zd) == 1:
@@ -345,8 +352,8 @@ class Statements:
         elif ps is pd or (not isinstance(ps, int) and not isinstance(pd, int) and ps.eq(pd)):
             pairs = [(zs[q], zd[q], ps == q) for q in range(len(zs))]
         else:
-            pairs = [(zs[q1], zd[q2], z3.And(ps == q1, pd == q2) if not (isinstance(ps, int) and isinstance(pd, int))
-                      else (ps == q1 and pd == q2)) for q1 in range(len(zs)) for q2 in range(len(zd))]
+            pairs = [*((zs[q], None, ps == q) for q in range(len(zs))),
+                     *((None, zd[q], pd == q) for q in range(len(zd)))]
         mult = dict(what.items) if isinstance(what, Coll) else None
         for kk in range(self.nk):
             for z_from, z_to, on in pairs:
@@ -363,8 +370,86 @@ class Statements:
                     if isinstance(m, int) and m == 0:
                         continue
                     amount = _int(m) if on is True else ite(_bool(on), _int(m), 0)
-                d.set_cnt(z_from, kk, d.cnt(z_from, kk) - amount)
-                d.set_cnt(z_to, kk, d.cnt(z_to, kk) + amount)
+                if z_from is not None:
+                    d.set_cnt(z_from, kk, d.cnt(z_from, kk) - amount)
+                if z_to is not None:
+                    d.set_cnt(z_to, kk, d.cnt(z_to, kk) + amount)
+
+    # ------------------------------------------------------------------ King cards
+    def _king_cards(self) -> tuple[int, ...]:
+        """The role each King card bans, by its number in the encoding (``kd{j}``, ``ks{j}``).
+
+        :raises NotCompiled: when two King cards ban the same role (a King card is then not
+            known by its role, which is how the rules name it).
+        """
+        roles = tuple(self.lay.king_roles)
+        if len(set(roles)) != len(roles):
+            raise NotCompiled("two King cards ban the same role")
+        return roles
+
+    def _take_kings(self, d: ZState, zone: str, has: Callable[[int], Any]) -> None:
+        """Take the King cards ``has(role)`` says out of King place ``zone``."""
+        roles = self._king_cards()
+        if zone == "in_force":
+            banned = d["banned"]
+            d["banned"] = ite(_bool(_or_all([z3.And(banned == r, _bool(has(r))) for r in roles])), -1, banned)
+        elif zone in ("spent_kings", "king_deck"):
+            tag = "ks" if zone == "spent_kings" else "kd"
+            for j, r in enumerate(roles):
+                d[f"{tag}{j}"] = z3.And(d[f"{tag}{j}"], z3.Not(_bool(has(r))))
+        else:
+            raise NotCompiled(f"King cards are not taken out of {zone}")
+
+    def _put_kings(self, d: ZState, zone: str, has: Callable[[int], Any], one: Any = None) -> None:
+        """Put the King cards ``has(role)`` says into King place ``zone`` (``one``: the role
+        of the single card put in force)."""
+        roles = self._king_cards()
+        if zone == "in_force":
+            if one is None:
+                raise NotCompiled("only one King card at a time is put in force")
+            d["banned"] = one
+        elif zone in ("spent_kings", "king_deck"):
+            tag = "ks" if zone == "spent_kings" else "kd"
+            for j, r in enumerate(roles):
+                d[f"{tag}{j}"] = z3.Or(d[f"{tag}{j}"], _bool(has(r)))
+        else:
+            raise NotCompiled(f"King cards are not put into {zone}")
+
+    def _move_kings(self, d: ZState, what: Any, src: Zone | None, dst: Zone) -> None:
+        """Move King cards: ``what`` a collection of roles (a King place's cards) or one role
+        (a King card just drawn, in no place yet: ``src`` is ``None``)."""
+        if isinstance(what, Coll):
+            mult = dict(what.items)
+
+            def has(r: int) -> Any:
+                return at_least_one(mult.get(r, 0))
+            one = None
+        else:
+            def has(r: int) -> Any:
+                return what == r
+            one = what
+        if src is not None:
+            self._take_kings(d, src.zone, has)
+        self._put_kings(d, dst.zone, has, one)
+
+    def _shuffle(self, d: ZState, places: tuple[Zone, ...], deck: str) -> None:
+        """Shuffle the King cards of ``places`` into the King deck (its order is not
+        encoded: only which cards it holds)."""
+        if deck != "king_deck":
+            raise NotCompiled("the Z3 back-end shuffles King cards only")
+        roles = self._king_cards()
+        for z in places:
+            if z.zone == "in_force":
+                banned = d["banned"]
+                in_force = {r: banned == r for r in roles}
+                self._put_kings(d, deck, in_force.__getitem__)
+                self._take_kings(d, "in_force", in_force.__getitem__)
+            elif z.zone == "spent_kings":
+                spent = {r: d[f"ks{j}"] for j, r in enumerate(roles)}
+                self._put_kings(d, deck, spent.__getitem__)
+                self._take_kings(d, "spent_kings", spent.__getitem__)
+            else:
+                raise NotCompiled(f"the Z3 back-end does not shuffle {z.zone}")
 
     # ------------------------------------------------------------------ resuming at a decision
     def waiting(self, kind: DecisionKind) -> Waiting | None:
@@ -494,6 +579,10 @@ class Statements:
         if st.head == "draw":
             if "to" in st.keys:
                 self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
+            elif str(st.arg) in KING_PLACES:  # the card drawn is in no place until a move puts it
+                self._take_kings(d, str(st.arg), lambda r: value == r)
+            else:
+                raise NotCompiled(f"a card drawn from {st.arg} and put nowhere")
             if "as" in st.keys:
                 env[str(st.keys["as"])] = value
         else:
@@ -590,6 +679,10 @@ def _calls(do: tuple[Stmt, ...], parts: Mapping[str, tuple[Stmt, ...]],
 
 def _bool(v: Any) -> Any:
     return _b(v)
+
+
+def _or_all(parts: list[Any]) -> Any:
+    return z3.Or(parts) if parts else z3.BoolVal(False)
 
 
 def _int(v: Any) -> Any:

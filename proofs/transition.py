@@ -7,16 +7,16 @@ answering a role's decision are carried out from the rules' declarations by
 :class:`~proofs.statements_z3.Statements` (which :class:`~proofs.legality.Legality`, and so
 this class, is); the rest is still written after the engine, step by step: the same
 branches, in the same order, on the same readings (``game.params``): the deal, a play and
-the round-end tests, muting, the next player, the King card's reveal and reshuffle, the
-game end, and the start of a Cupbearer's action (:data:`Transition.HAND_DECISIONS`). A
+the round-end tests, muting, the next player, the game end, and the start of a
+Cupbearer's action (:data:`Transition.HAND_DECISIONS`). A
 branch on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on
 the position is a symbolic :func:`~proofs.encoding.branch`.
 
 Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play,
 turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
 turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six,
-round.end.no-action, king.mute, king.jester, king.jester-forced, king.reveal,
-king.reshuffle, game.end.target, game.end.winner, role.cupbearer (its start).
+round.end.no-action, king.mute, king.jester, king.jester-forced, game.end.target,
+game.end.winner, role.cupbearer (its start).
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
 draw (``draw`` decision), as the engine does for a deck dealt without an order.
@@ -348,14 +348,6 @@ class Transition(Legality):
             K.SWAP: self._start_swap}
         return by_hand[kind](d, actor, k)
 
-    def hand_step(self, step: str, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
-        """Carry out, by hand, a step the statements do not compile yet (``reveal-king``)."""
-        by_hand: dict[str, Callable[[ZState, Any, Callable[[ZState], ZState]], ZState]] = {
-            "reveal-king": self._start_reveal_king}
-        if step not in by_hand:
-            raise ValueError(f"step {step} is neither compiled nor written by hand")
-        return by_hand[step](d, actor, k)
-
     def _start_swap(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
         lay = self.lay
         for par in ("cupbearer.scope", "cupbearer.actor_duplicate"):
@@ -378,30 +370,6 @@ class Transition(Legality):
             return k(d)
 
         return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
-
-    def _start_reveal_king(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
-        lay = self.lay
-        nkings = len(lay.king_roles)
-
-        def reshuffle(d: ZState) -> ZState:
-            reading = lay.reading("king.reshuffle")
-            if reading == "open":
-                return self.gap(d, "king.reshuffle", p)
-            d.flags["king_reshuffle"] = z3.BoolVal(True)
-            for j in range(nkings):
-                in_pool = d[f"ks{j}"]
-                if reading == "all":
-                    in_pool = z3.Or(in_pool, d.banned_card_of(j))
-                d[f"kd{j}"] = in_pool
-            if reading == "all":
-                d["banned"] = z3.IntVal(-1)
-            pool = z3.Or([d[f"kd{j}"] for j in range(nkings)])
-            for j in range(nkings):
-                d[f"ks{j}"] = ite(pool, False, d[f"ks{j}"])
-            return branch(d, pool, lambda d: self.decide(d, K.REVEAL, p), k)
-
-        return branch(d, z3.Or([d[f"kd{j}"] for j in range(nkings)]), lambda d: self.decide(d, K.REVEAL, p),
-                      reshuffle)
 
     # ------------------------------------------------------------------ role decisions
     def _declared(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
@@ -439,16 +407,9 @@ class Transition(Legality):
         return self._declared(s, label, K.TAKE_BACK)
 
     def _t_reveal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        j = label.a[0]
-        nkings = len(lay.king_roles)
-        legal = self.legal_reveal(s, label)
-        d = s.copy()
-        for i in range(nkings):
-            d[f"kd{i}"] = z3.And(s[f"kd{i}"], j != i)
-            d[f"ks{i}"] = z3.Or(s[f"ks{i}"], s.banned_card_of(i))
-        d["banned"] = pick(j, list(lay.king_roles))
-        return legal, self.after_action(d)
+        # the model numbers King cards; the rules know a King card by the role it bans
+        role = pick(label.a[0], list(self.lay.king_roles))
+        return self.legal(s, K.REVEAL, label), self.resume(s, label, K.REVEAL, role, self.after_action)
 
     def _t_next(self, s: ZState, label: Label) -> tuple[Any, ZState]:
         return self.legal_next(s, label), self.enter_play(s.copy(), label.a[0])

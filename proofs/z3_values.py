@@ -273,3 +273,23 @@ def _minus(c: Coll, less: Coll) -> Coll:
         else:
             items.append((e, ite(_n(m) > _n(o), _n(m) - _n(o), 0)))
     return Coll(c.kind, items)
+
+
+def at_least_one(m: Any) -> Any:
+    """The condition ``m >= 1`` for a multiplicity ``m`` (a number or a Z3 integer term),
+    with the choices of ``m`` (``If(c, a, b)``, as filters and conditions compile) written
+    as conditions: ``Or(And(c, a >= 1), And(Not(c), b >= 1))``, a branch of multiplicity 0
+    left out (the form a solver handles best, as the hand-written model wrote it)."""
+    if isinstance(m, int):
+        return z3.BoolVal(m >= 1)
+    if z3.is_int_value(m):
+        return z3.BoolVal(m.as_long() >= 1)
+    if z3.is_app_of(m, z3.Z3_OP_ITE):
+        c, a, b = m.children()
+        ra, rb = at_least_one(a), at_least_one(b)
+        if z3.is_false(rb):
+            return ra if z3.is_false(ra) else z3.And(c, ra)
+        if z3.is_false(ra):
+            return z3.And(z3.Not(c), rb)
+        return z3.Or(z3.And(c, ra), z3.And(z3.Not(c), rb))
+    return m >= 1

@@ -72,7 +72,7 @@ def _play_flags(ruleset: str, n: int = 3) -> tuple[ZState, Label, object, dict[s
 
 
 @pytest.mark.parametrize("flag", ["rule:role.guard.void", "rule:role.maid.empty-deck", "point:action-impossible",
-                                  "rule:role.wizard", "rule:role.marshal"])
+                                  "rule:role.wizard", "rule:role.marshal", "rule:king.reshuffle"])
 def test_the_flags_obligations_ask_about_are_set_on_a_reachable_path(flag: str) -> None:
     """Each flag an obligation names (reachability: guard-void, maid-empty-deck, empty-hand)
     exists after a play and can hold for a legal play from some position (the obligations
