@@ -51,7 +51,7 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
-COMPILED_STEPS = ("role-action", "reveal-king")
+COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn-end")
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,19 @@ and the action's parameters (a :class:`Label`) and returns the legality conditio
 position the engine would reach. A role's action (step ``role-action``) and the action
 answering a role's decision are carried out from the rules' declarations by
 :class:`~proofs.statements_z3.Statements` (which :class:`~proofs.legality.Legality`, and so
-this class, is); the rest is still written after the engine, step by step: the same
+this class, is), and so is whether the card played acts (steps ``action`` and
+``turn-end``); the rest is still written after the engine, step by step: the same
 branches, in the same order, on the same readings (``game.params``): the deal, a play and
-the round-end tests, muting, the next player, the game end, and the start of a
-Cupbearer's action (:data:`Transition.HAND_DECISIONS`). A
+the round-end tests, the next player, the game end, and the start of a Cupbearer's
+action (:data:`Transition.HAND_DECISIONS`). A
 branch on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on
 the position is a symbolic :func:`~proofs.encoding.branch`.
 
 Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play,
 turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
 turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six,
-round.end.no-action, king.mute, king.jester, king.jester-forced, game.end.target,
-game.end.winner, role.cupbearer (its start).
+round.end.no-action, king.jester, king.jester-forced, game.end.target, game.end.winner,
+role.cupbearer (its start).
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
 draw (``draw`` decision), as the engine does for a deck dealt without an order.
@@ -297,7 +298,6 @@ class Transition(Legality):
         lay = self.lay
         x = label.a[0]
         p = s["dp"]
-        banned = s["banned"]
         distinct_before = count_true(s.disp_role(p, r) >= 1 for r in range(lay.nroles))
         repeat = self.repeats(s, x, p)
         legal = self.legal_play(s, label)
@@ -309,31 +309,18 @@ class Transition(Legality):
         d["last"] = x
 
         def acts(d: ZState) -> ZState:
-            def sixth(d: ZState) -> ZState:
-                reading = lay.reading("action.sixth_played")
-                is_sixth = d.seat_field("pl", p) == lay.six
-                if reading == "open":
-                    return branch(d, is_sixth, lambda d: self.gap(d, "action.sixth_played", p), muted)
-                d.flags["sixth_played"] = is_sixth
-                if reading == "sixth-played":
-                    return branch(d, is_sixth, self.after_action, muted)
-                return muted(d)
+            # the card acts (step action: turn.action, king.mute, turn.action.sixth-card, and
+            # the role's rules), then the turn ends (step turn-end), from their declarations
+            def turn_end(d: ZState) -> ZState:
+                return self.run_step(d, "turn-end", self.after_action, {"actor": p})
 
-            def muted(d: ZState) -> ZState:
-                return branch(d, s.role_is(x, banned), self.after_action, lambda d: self._start(d, x, p))
-
-            return sixth(d)
+            return self.run_step(d, "action", turn_end, {"actor": p})
 
         d = branch(d, s["forced"], lambda d: self.end_round(d, WHISPER, p, forced=True),
                    lambda d: branch(d, repeat, lambda d: self.end_round(d, WHISPER, p),
                                     lambda d: branch(d, distinct_before + 1 >= lay.six,
                                                      lambda d: self.end_round(d, SIX, p), acts)))
         return legal, d
-
-    def _start(self, d: ZState, x: Any, p: Any) -> ZState:
-        """Start the action of the card just played: the rules of step ``role-action``,
-        carried out from their declarations (:mod:`proofs.statements_z3`)."""
-        return self.run_step(d, "role-action", self.after_action, {"actor": p})
 
     #: the decisions whose rules are still started here, by hand (the Cupbearer's swap: its
     #: options are built with ``each``, whose compiled form enumerates every pair of cards of
