@@ -14,7 +14,7 @@ branch on a reading is a Python ``if``: the encoding is built for one ruleset. A
 the position is a symbolic :func:`~proofs.encoding.branch`.
 
 Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play,
-turn.play.duplicate, turn.action, turn.next.colour, turn.next.neutral,
+turn.play.duplicate, turn.next.colour, turn.next.neutral,
 turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six,
 round.end.no-action, king.jester, king.jester-forced, game.end.target, game.end.winner,
 role.cupbearer (its start).
