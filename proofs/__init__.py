@@ -34,10 +34,13 @@ read by the transition (a test checks this): the encoding follows each reading t
 implements and stops at the gap where a ruleset leaves the point open. Three points are
 encoded but never reached from a real deal, as obligations prove: no-card-to-play and
 action-impossible (``empty-hand``) and maid-empty-deck (``maid-empty-deck``); so no
-comparison with the engine can exercise them. One engine path is outside the encoding: a
-Maid's discard put under an *empty* draw deck (reading ``under-deck``, which no ruleset
-takes) is drawn at once by the engine, while the encoding waits for a draw
-(:mod:`proofs.transition`).
+comparison with the engine can exercise them. One reading is outside the encoding: a
+Maid's discard put under the draw deck (reading ``under-deck`` of
+maid-discard-destination, which no ruleset takes) lies at a known place in the engine's
+deck (drawn at once if the deck was empty; below the cards of unknown order otherwise, so
+not drawn next), while the encoding keeps only which cards a deck holds: it waits for a
+draw and lets any card of the deck be drawn, that one too, so the differential check
+fails under a house ruleset that takes this reading.
 
 Witness and counterexample scenarios live in ``proofs/witnesses/``.
 z3 is imported by these modules only; ``palast`` itself never imports ``proofs``

@@ -97,7 +97,14 @@ class Context:
         return found
 
     def flag(self, kind: DecisionKind, name: str) -> Any:
-        """The condition under which the ``kind`` action takes the path flagged ``name``."""
+        """The condition under which the ``kind`` action takes the path flagged ``name``.
+
+        :raises KeyError: for a flag naming a rule or point the spec does not have
+            (:func:`proofs.statements_z3.check_flag`).
+        """
+        from proofs.statements_z3 import check_flag
+
+        check_flag(self.lay.game.spec, name)
         return self.rel[kind][1].flags.get(name, z3.BoolVal(False))
 
     def hypothesis(self) -> Any:

@@ -98,7 +98,14 @@ class Unroller:
         return self._subst(self.relation, i)
 
     def flag(self, i: int, name: str) -> Any:
-        """Step ``i`` takes the path flagged ``name``."""
+        """Step ``i`` takes the path flagged ``name``.
+
+        :raises KeyError: for a flag naming a rule or point the spec does not have
+            (:func:`proofs.statements_z3.check_flag`).
+        """
+        from proofs.statements_z3 import check_flag
+
+        check_flag(self.ctx.lay.game.spec, name)
         if name not in self.flags:
             return z3.BoolVal(False)
         return self._subst(self.flags[name], i)

@@ -311,16 +311,29 @@ class Statements(Places):
     # ------------------------------------------------------------------ resuming at a decision
     def waiting(self, kind: DecisionKind) -> Waiting | None:
         """The statement of a compiled step that waits for ``kind`` under the ruleset's
-        readings (``None``: no compiled step waits for it)."""
+        readings (the ``do`` and parts a reading taken gives, else the rule's own), or
+        ``None`` when no compiled step waits for it.
+
+        :raises NotCompiled: where the position cannot tell where play resumes (the engine
+            records it in the decision, the encoding does not): two statements waiting for
+            ``kind``, or statements after the ``step:`` that runs the waiting rule's step.
+        """
+        found_all: list[Waiting] = []
         for r in self.prog.rules.values():
-            if r.step not in COMPILED_STEPS:
+            if r.step not in COMPILED_STEPS or self._off(r):
                 continue
-            blocks: list[tuple[tuple[Stmt, ...], str | None, tuple[str, str] | None]] = [(r.do or (), None, None)]
-            blocks += [(body, name, None) for name, body in r.parts.items()]
+            do: tuple[tuple[Stmt, ...], tuple[str, str] | None] = (r.do or (), None)
+            parts: dict[str, tuple[tuple[Stmt, ...], tuple[str, str] | None]] = {
+                name: (body, None) for name, body in r.parts.items()}
             for rb in r.readings:
-                for value, br in rb.branches.items():
-                    blocks.append((br.do or (), None, (rb.point, value)))
-                    blocks += [(body, name, (rb.point, value)) for name, body in br.parts.items()]
+                value = self._reading(rb.point)
+                br = rb.branches.get(value)
+                if br is None:
+                    continue
+                if br.do is not None:
+                    do = (br.do, (rb.point, value))
+                parts.update({name: (body, (rb.point, value)) for name, body in br.parts.items()})
+            blocks = [(do[0], None, do[1]), *((body, name, at) for name, (body, at) in parts.items())]
             for block, part, reading in blocks:
                 found = _find(block, kind)
                 if found is None:
@@ -328,8 +341,35 @@ class Statements(Places):
                 chain = [r]
                 while chain[0].exception_of:
                     chain.insert(0, self.prog.rules[chain[0].exception_of])
-                return Waiting(r, tuple(chain), found[0], found[1], part, reading)
-        return None
+                found_all.append(Waiting(r, tuple(chain), found[0], found[1], part, reading))
+        if len(found_all) > 1 or any(_find(f.frames[-1].block[f.frames[-1].index + 1:], kind) for f in found_all):
+            raise NotCompiled(f"two statements wait for a {kind.value} decision: the position does not say which")
+        if not found_all:
+            return None
+        self._tail_called(found_all[0].owner.step)
+        return found_all[0]
+
+    def _tail_called(self, step: str) -> None:
+        """Check that every ``step: STEP`` statement of a compiled rule is the last of its
+        rule's statements (recursively for the step it is in), so that a decision resumed
+        inside ``STEP`` ends the turn when its rule's statements end, as the transition
+        carries on.
+
+        :raises NotCompiled: otherwise.
+        """
+        for r in self.prog.rules.values():
+            if r.step not in COMPILED_STEPS or self._off(r):
+                continue
+            blocks = [r.do or (), *r.parts.values(),
+                      *(b for rb in r.readings for br in rb.branches.values()
+                        for b in (br.do or (), *br.parts.values()))]
+            for block in blocks:
+                for i, st in enumerate(block):
+                    if st.head == "step" and st.arg == step:
+                        if i != len(block) - 1 or block is not (r.do or ()):
+                            raise NotCompiled(f"statements after step {step} in {r.rule}, where a decision "
+                                              "inside it resumes")
+                        self._tail_called(r.step)
 
     def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False) -> tuple[Waiting, dict[str, Any],
                                                                   list[tuple[DoRule, tuple[str, ...]]]] | None:
@@ -433,26 +473,30 @@ class Statements(Places):
             return self.decide(d, K.GAP, -1)  # the ruleset never opens this decision
         w, env, links = got
         st = w.stmt
-        if st.head == "draw":
-            if "to" in st.keys:
-                self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
-            elif str(st.arg) in KING_PLACES:  # the card drawn is in no place until a move puts it
-                self._take_kings(d, str(st.arg), lambda r: value == r)
+
+        def chosen(d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]]) -> ZState:
+            if st.head == "draw":
+                if "to" in st.keys:
+                    self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
+                elif str(st.arg) in KING_PLACES:  # the card drawn is in no place until a move puts it
+                    self._take_kings(d, str(st.arg), lambda r: value == r)
+                else:
+                    raise NotCompiled(f"a card drawn from {st.arg} and put nowhere")
+                if "as" in st.keys:
+                    env[str(st.keys["as"])] = value
             else:
-                raise NotCompiled(f"a card drawn from {st.arg} and put nowhere")
-            if "as" in st.keys:
+                if isinstance(value, tuple):
+                    each = each_of(st.keys["options"], {n: node for r in w.chain for n, node in r.lets})
+                    if each is None:
+                        raise NotCompiled(f"a tuple chosen from options of {kind.value} not built from parts")
+                    env.update(zip((name for name, _ in each_parts(each)), value, strict=True))
                 env[str(st.keys["as"])] = value
-        else:
-            if isinstance(value, tuple):
-                each = each_of(st.keys["options"], {n: node for r in w.chain for n, node in r.lets})
-                if each is None:
-                    raise NotCompiled(f"a tuple chosen from options of {kind.value} not built from parts")
-                env.update(zip((name for name, _ in each_parts(each)), value, strict=True))
-            env[str(st.keys["as"])] = value
+            return self._after(d, env, links, w, k)
+
         # exceptions of the waiting rule that change only its parts apply where their
-        # condition holds (one that gives a do of its own would not have opened this decision)
-        return self._exceptions(w.owner, d, env, links, lambda d, env, links: self._after(d, env, links, w, k),
-                                only=_parts_only)
+        # condition holds on the position where the decision waits, as when the engine chose
+        # the rules (one that gives a do of its own would not have opened this decision)
+        return self._exceptions(w.owner, d, dict(env), links, chosen, only=_parts_only)
 
     def _after(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]], w: Waiting,
                k: Callable[[ZState], ZState]) -> ZState:
@@ -480,6 +524,20 @@ class Statements(Places):
         inner = frames[-1]
         return self.run(inner.block, inner.index + 1, d, env, parts,
                         lambda d, env: self._out(frames[:-1], d, env, parts, k))
+
+
+def check_flag(spec: Any, name: str) -> None:
+    """Refuse a flag that names a rule or a variation point the spec does not have (a rule
+    renamed in spec/ would otherwise leave an obligation asking about a flag never set,
+    which holds vacuously).
+
+    :raises KeyError: for ``rule:RULE`` or ``point:POINT`` naming none of the spec's.
+    """
+    kind, _, what = name.partition(":")
+    if kind == "rule" and what not in spec.rules:
+        raise KeyError(f"flag {name}: the spec has no rule {what!r}")
+    if kind == "point" and what not in spec.variation_points:
+        raise KeyError(f"flag {name}: the spec has no variation point {what!r}")
 
 
 def _kept(s: Stmt) -> tuple[tuple[str, str], ...]:

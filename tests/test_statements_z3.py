@@ -35,6 +35,23 @@ EDITS = {
               to: display(a)""", """            - move: y
               from: display(b)
               to: discard_pile"""),
+    # a reading that gives its own statements: play resumes in those the ruleset takes
+    "guard-reading": (K.TAKE_BACK,
+                      '            another-own: {let: {options: "in_order(distinct(without(display(actor), card)))"}}',
+                      """            another-own:
+              let: {options: "in_order(distinct(without(display(actor), card)))"}
+              do:
+                - choose: take-back
+                  by: actor
+                  options: options
+                  as: taken
+                  refuse: the Guard takes back another card from the player's own display
+                - move: taken
+                  from: display(actor)
+                  to: discard_pile
+                - emit: card_taken_back
+                  player: actor
+                  card: taken"""),
 }
 
 
@@ -117,3 +134,79 @@ def test_the_declared_swaps_are_the_hand_written_legality(ruleset: str) -> None:
         other.add(declared(s, "counts-are-whole"), s["dk"] == code(K.SWAP),
                   tr.offered(s, K.SWAP, (a, b, ka, kb)) == want)
         assert other.check() == z3.sat
+
+
+#: Declarations where a position does not say where play resumes (the engine's decision
+#: records the statement, the encoding does not): a second statement waiting for the same
+#: decision, and statements after the step a decision waits inside.
+UNSAID = {
+    "two-discards": (K.DISCARD, """            - emit: card_discarded
+              player: actor
+              card: discarded
+""", """            - emit: card_discarded
+              player: actor
+              card: discarded
+            - if: not empty(hand(actor))
+              then:
+                - choose: discard
+                  by: actor
+                  options: distinct(hand(actor))
+                  as: second
+                  refuse: the Maid discards a card from the player's hand
+                - move: second
+                  from: hand(actor)
+                  to: discard_pile
+"""),
+    "after-reveal": (K.REVEAL, """          do:
+            - step: reveal-king
+""", """          do:
+            - step: reveal-king
+            - move: card
+              from: display(actor)
+              to: discard_pile
+"""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNSAID))
+def test_where_the_position_does_not_say_where_play_resumes_the_model_refuses(tmp_path: Path, case: str) -> None:
+    """Rather than resume at the wrong statement, the model refuses (NotCompiled, which
+    ``palast prove`` reports as an error naming why)."""
+    from proofs.z3_values import NotCompiled
+
+    kind, old_text, new_text = UNSAID[case]
+    edited = load_spec(edited_spec(tmp_path, "roles.yaml", old_text, new_text))
+    tr = Transition(Layout(make_game(edited, "reference", 3), "role"))
+    with pytest.raises(NotCompiled):
+        tr.waiting(kind)
+    # the spec as it is says where: one statement, nothing after the step it is in
+    plain = Transition(Layout(make_game(load_spec(), "reference", 3), "role")).waiting(kind)
+    assert plain is not None
+
+
+def test_a_flag_naming_no_rule_of_the_spec_is_refused() -> None:
+    """An obligation asking about a rule renamed in spec/ fails instead of holding vacuously."""
+    from proofs.statements_z3 import check_flag
+
+    spec = load_spec()
+    check_flag(spec, "rule:role.maid.empty-deck")
+    check_flag(spec, "point:action-impossible")
+    with pytest.raises(KeyError):
+        check_flag(spec, "rule:role.maid.no-deck")
+    with pytest.raises(KeyError):
+        check_flag(spec, "point:no-such-point")
+
+
+def test_the_last_king_card_is_revealed_where_a_reshuffle_is_open() -> None:
+    """The reshuffle's condition (an empty King deck) is read where the reveal waits, not
+    after the card revealed has left the deck: under king-reshuffle-scope open, revealing
+    the last King card is no gap (a fresh review found the model stopping there)."""
+    from palast.formats.house import derive
+
+    spec = derive(load_spec(), "open-reshuffle", "reference", {"king-reshuffle-scope": "open"})
+    items = [p for p in positions(spec, "open-reshuffle", states=510)
+             if p[3] is None and p[2].decision.kind is K.REVEAL]  # type: ignore[attr-defined]
+    last = [p for p in items if p[2].king_hidden + len(p[2].king_deck) == 1]  # type: ignore[attr-defined]
+    assert last, "no position reveals the last King card"
+    got = compare_all(spec, items, never_reached={})
+    assert got.result != "counterexample", got.detail
