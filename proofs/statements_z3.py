@@ -414,13 +414,25 @@ class Statements(Places):
         env.update(kept)
         return w, env, links
 
+    def _parts_only(self, x: DoRule) -> bool:
+        """Whether exception ``x`` changes only parts or names under the ruleset's readings
+        (it gives no ``do`` of its own, nor does a reading it takes): only such an exception
+        can apply where play resumes at a decision its rule opened."""
+        if x.do is not None:
+            return False
+        for rb in x.readings:
+            br = rb.branches.get(self._reading(rb.point))
+            if br is not None and br.do is not None:
+                return False
+        return True
+
     def _needed(self, w: Waiting, lets: list[tuple[str, Node]], also: Node | None = None) -> set[str]:
         """The names the statements after ``w`` read (those of its lists after it, every
         part and exception of its rules) and ``also`` reads, with the let values they
         need, transitively."""
         nodes: list[Node] = [] if also is None else [also]
         blocks = [f.block[f.index + 1:] for f in w.frames]
-        rules = [*w.chain, *(x for x in w.owner.exceptions if _parts_only(x))]
+        rules = [*w.chain, *(x for x in w.owner.exceptions if self._parts_only(x))]
         for r in rules:
             blocks.extend(r.parts.values())
             for rb in r.readings:
@@ -496,7 +508,7 @@ class Statements(Places):
         # exceptions of the waiting rule that change only its parts apply where their
         # condition holds on the position where the decision waits, as when the engine chose
         # the rules (one that gives a do of its own would not have opened this decision)
-        return self._exceptions(w.owner, d, dict(env), links, chosen, only=_parts_only)
+        return self._exceptions(w.owner, d, dict(env), links, chosen, only=self._parts_only)
 
     def _after(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]], w: Waiting,
                k: Callable[[ZState], ZState]) -> ZState:
@@ -552,13 +564,6 @@ def _kept(s: Stmt) -> tuple[tuple[str, str], ...]:
         if node.op == "name":
             out.append((str(node.value), slot))
     return tuple(out)
-
-
-def _parts_only(x: DoRule) -> bool:
-    """Whether exception ``x`` changes only parts or names (it gives no ``do`` of its own,
-    under any reading): only such an exception can apply where play resumes at a decision
-    its rule opened."""
-    return x.do is None and not any(br.do is not None for rb in x.readings for br in rb.branches.values())
 
 
 def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:
