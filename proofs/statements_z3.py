@@ -416,13 +416,14 @@ class Statements(Places):
 
     def _parts_only(self, x: DoRule) -> bool:
         """Whether exception ``x`` changes only parts or names under the ruleset's readings
-        (it gives no ``do`` of its own, nor does a reading it takes): only such an exception
-        can apply where play resumes at a decision its rule opened."""
+        (it gives no ``do`` of its own, nor does a reading it takes, and none it reads is
+        open): only such an exception can apply where play resumes at a decision its rule
+        opened (one that stops at a gap would have stopped play before the decision)."""
         if x.do is not None:
             return False
         for rb in x.readings:
             br = rb.branches.get(self._reading(rb.point))
-            if br is not None and br.do is not None:
+            if br is None or br.do is not None:  # open: it would have stopped play before the decision
                 return False
         return True
 
