@@ -100,7 +100,7 @@ class Places:
                     d.set_cnt(z_to, kk, d.cnt(z_to, kk) + amount)
 
     # ------------------------------------------------------------------ King cards
-    def _king_cards(self) -> tuple[int, ...]:
+    def _king_roles_by_card(self) -> tuple[int, ...]:
         """The role each King card bans, by its number in the encoding (``kd{j}``, ``ks{j}``).
 
         :raises NotCompiled: when two King cards ban the same role (a King card is then not
@@ -113,7 +113,7 @@ class Places:
 
     def _take_kings(self, d: ZState, zone: str, has: Callable[[int], Any]) -> None:
         """Take the King cards ``has(role)`` says out of King place ``zone``."""
-        roles = self._king_cards()
+        roles = self._king_roles_by_card()
         if zone == "in_force":
             banned = d["banned"]
             d["banned"] = ite(_bool(_or_all([z3.And(banned == r, _bool(has(r))) for r in roles])), -1, banned)
@@ -127,7 +127,7 @@ class Places:
     def _put_kings(self, d: ZState, zone: str, has: Callable[[int], Any], one: Any = None) -> None:
         """Put the King cards ``has(role)`` says into King place ``zone`` (``one``: the role
         of the single card put in force)."""
-        roles = self._king_cards()
+        roles = self._king_roles_by_card()
         if zone == "in_force":
             if one is None:
                 raise NotCompiled("only one King card at a time is put in force")
@@ -161,7 +161,7 @@ class Places:
         encoded: only which cards it holds)."""
         if deck != "king_deck":
             raise NotCompiled("the Z3 back-end shuffles King cards only")
-        roles = self._king_cards()
+        roles = self._king_roles_by_card()
         for z in places:
             if z.zone == "in_force":
                 banned = d["banned"]
