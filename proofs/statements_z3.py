@@ -15,10 +15,10 @@ rule that declares the statement is found in the spec, its names are computed ag
 the position and the names the decision keeps are read from its fields, as the engine
 does for a decision that names no statement.
 
-Which steps this compiles is :data:`COMPILED_STEPS`; a step not listed there (the turn,
-the King card's reveal) is carried out by the hand-written transition it names
-(:class:`proofs.transition.Transition` gives it). Nothing here names a rule, a role or a
-reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
+Which steps this compiles is :data:`COMPILED_STEPS`; the others (the turn, the next
+player, the deal) are still hand-written in :mod:`proofs.transition`, and so is the start
+of a rule that chooses one of the transition's ``HAND_DECISIONS``. Nothing here names a
+rule, a role or a reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
 path it is on, and each rule entered whose readings concern a variation point the flag
 ``point:POINT`` (an obligation asks whether a path is reachable by those flags).
 """
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from palast.engine.chains import Chain, effective
+from palast.engine.chains import Chain, effective, kept_names
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, each_of, program
 from palast.lang.statements import Stmt, Zone, expressions, walk
@@ -79,7 +79,7 @@ class Statements(Places):
     """The statements of the do-style rules of one layout's game, carried out on symbolic
     positions. Mixed into :class:`proofs.transition.Transition`, which gives the shared
     steps (:meth:`decide`, :meth:`gap`, :meth:`enter_play`, :meth:`after_action`,
-    :meth:`end_round`) and the hand-written steps (:meth:`hand_step`).
+    :meth:`end_round`) and the start of the rules it still writes by hand (:meth:`hand_rule`).
     """
 
     lay: Any
@@ -388,7 +388,7 @@ class Statements(Places):
             return None
         fields = {"player": s["dp"], "partner": s["partner"], "count": s["count"], "forced": s["forced"],
                   "given": Coll("cards", [(kk, s[f"g{kk}"]) for kk in range(self.nk)])}
-        kept = {name: fields[slot] for name, slot in _kept(w.stmt) if slot in fields}
+        kept = {name: fields[slot] for name, slot in kept_names(w.stmt, position_names=True) if slot in fields}
         # the names the decision keeps are known before the rules' names are computed, and
         # win over a name a rule gives, as in the engine; a name the engine reads from the
         # position instead (the actor: the player who decides, or the Wizard whose partner
@@ -551,20 +551,6 @@ def check_flag(spec: Any, name: str) -> None:
         raise KeyError(f"flag {name}: the spec has no rule {what!r}")
     if kind == "point" and what not in spec.variation_points:
         raise KeyError(f"flag {name}: the spec has no variation point {what!r}")
-
-
-def _kept(s: Stmt) -> tuple[tuple[str, str], ...]:
-    """The names the decision opened by ``s`` holds, with the field holding each: ``by``
-    (in the decision's player) and each ``keep`` slot, when they are names (the engine's
-    :func:`~palast.engine.chains.kept_names`, with the names it reads from the position too)."""
-    out: list[tuple[str, str]] = []
-    by = s.keys.get("by")
-    if isinstance(by, Node) and by.op == "name":
-        out.append((str(by.value), "player"))
-    for slot, node in (s.keys.get("keep") or {}).items():
-        if node.op == "name":
-            out.append((str(node.value), slot))
-    return tuple(out)
 
 
 def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:

@@ -65,15 +65,20 @@ def citing(chain: Chain, owner: str, s: Stmt) -> str:
     return best
 
 
-def kept_names(s: Stmt) -> tuple[tuple[str, str], ...]:
+def kept_names(s: Stmt, *, position_names: bool = False) -> tuple[tuple[str, str], ...]:
     """The names a decision opened by ``s`` keeps: ``by`` when it is a name (in the
-    decision's player) and each ``keep`` slot that is a name."""
+    decision's player) and each ``keep`` slot that is a name. A name the engine reads from
+    the position (``actor``) is left out, unless ``position_names`` (the Z3 model, whose
+    position need not say it, reads it from the decision, which holds it in every game)."""
+    def kept(node: Node) -> bool:
+        return node.op == "name" and (position_names or str(node.value) not in PRIMITIVES)
+
     out: list[tuple[str, str]] = []
     by = s.keys.get("by")
-    if isinstance(by, Node) and by.op == "name" and str(by.value) not in PRIMITIVES:
+    if isinstance(by, Node) and kept(by):
         out.append((str(by.value), "player"))
     for slot, node in (s.keys.get("keep") or {}).items():
-        if node.op == "name" and str(node.value) not in PRIMITIVES:
+        if kept(node):
             out.append((str(node.value), slot))
     return tuple(out)
 
