@@ -349,7 +349,7 @@ def test_an_invariant_reads_the_games_own_reading_when_a_test_overrides_it(spec:
 
     text = (Path(__file__).resolve().parent.parent / "examples" / "grey-three-way-tie.yaml").read_text(encoding="utf-8")
     game, s = position(spec, "reference", text, check=False)
-    game.params["neutral.tie"] = Setting("seat-order", game.params["neutral.tie"].point)
+    game.params = {**game.params, "neutral.tie": Setting("seat-order", game.params["neutral.tie"].point)}
     play = next(a for a in game.legal_actions(s) if game.cards.format_card(a.card) == "jester/grey")
     after = game.apply(s, play).state
     assert after.decision.kind is K.PLAY  # seat order: no one is asked

@@ -26,6 +26,7 @@ from palast.engine.codegen_source import CompiledChain, GeneratedSource, Item, c
 from palast.engine.codegen_stmts import StatementCompiler
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
+from palast.engine.params import Readings
 from palast.lang.blocks import DoRule
 from palast.lang.compiler import shared_source
 from palast.lang.primitives import RUNTIME
@@ -47,6 +48,8 @@ class BlockCompiler:
         self.game = runner.game
         self.roles = runner.roles
         self._n = 0
+        #: the readings as constants, when the game's are fixed (see :meth:`known`)
+        self.fixed = type(self.game.params) is Readings
         #: generated source per chain key (and ``step:NAME`` for selectors), for reading
         self.sources: dict[str, str] = {}
         self.namespace: dict[str, Any] = {
@@ -68,6 +71,26 @@ class BlockCompiler:
 
     def _param(self, point: str) -> str:
         return repr(self.runner.parameter_of.get(point, point))
+
+    def never(self, r: DoRule) -> bool:
+        """True when ``r``'s readings, as constants, say it does not apply (the first of
+        them that is not taken as read is one under which it does not); its code is then
+        left out, conditions and all (they have no effects)."""
+        for rb in r.readings:
+            known = self.known(rb.point)
+            if known is None or known not in rb.branches:
+                return False
+            if not rb.branches[known].applies:
+                return True
+        return False
+
+    def known(self, point: str) -> str | None:
+        """The ruleset's reading of ``point`` when the game's readings are fixed (a
+        :class:`~palast.engine.params.Readings` table), to be compiled as a constant;
+        ``None`` when the generated code must look it up as it runs."""
+        if not self.fixed:
+            return None
+        return str(self.game.params[self.runner.parameter_of.get(point, point)].value)
 
     def build(self, src: GeneratedSource, label: str) -> None:
         """Compile ``src`` into the shared namespace, keeping its text under ``label``."""
@@ -93,6 +116,8 @@ class BlockCompiler:
         if any(r.role is not None for r in rules):
             src.add(body, "_role = D.last_card % NR if D.last_card >= 0 else -1")
         for r in rules:
+            if self.never(r):
+                continue
             tree = _tree_names(r)
             for n in tree:
                 src.add(body, f"v_{n} = None")
@@ -127,51 +152,72 @@ class BlockCompiler:
         the rule, and per readings block the number of the reading taken (from 1)."""
         offset = sum(1 + sum(w for _, w, _ in blocks) for _, _, blocks in table)
         blocks: list[tuple[int, int, tuple[str, ...]]] = []
-        took: list[str] = []
+        took: list[tuple[str, str]] = []  # per block: (the variable holding its reading, "") or ("", the reading)
         shift = offset + 1
         for rb in r.readings:
-            var = f"_r{self._uid('')}"
-            src.add(ind, f"{var} = G.params[{self._param(rb.point)}].value")
-            src.add(ind, f"if {var} not in {tuple(rb.branches)!r}:")
-            src.add(ind + 1, f"return ('gap', {rb.point!r}, {r.rule!r})")
+            known = self.known(rb.point)
             off = tuple(x for x, br in rb.branches.items() if not br.applies)
-            if off:
-                src.add(ind, f"if {var} in {off!r}:")
-                src.add(ind + 1, skip)
-            took.append(var)
+            if known is not None:  # a constant: the gap or the skip is certain, or nothing
+                if known not in rb.branches:
+                    src.add(ind, f"return ('gap', {rb.point!r}, {r.rule!r})")
+                elif known in off:
+                    src.add(ind, skip)
+                took.append(("", known))
+            else:
+                var = f"_r{self._uid('')}"
+                src.add(ind, f"{var} = G.params[{self._param(rb.point)}].value")
+                src.add(ind, f"if {var} not in {tuple(rb.branches)!r}:")
+                src.add(ind + 1, f"return ('gap', {rb.point!r}, {r.rule!r})")
+                if off:
+                    src.add(ind, f"if {var} in {off!r}:")
+                    src.add(ind + 1, skip)
+                took.append((var, ""))
             width = len(rb.branches).bit_length()
             blocks.append((shift, width, tuple(rb.branches)))
             shift += width
         table.append((r.rule, offset, tuple(blocks)))
-        for rb, var in zip(r.readings, took, strict=True):
+        for rb, (var, value) in zip(r.readings, took, strict=True):
             first = True
             for reading, br in rb.branches.items():
                 if not br.applies or not (br.lets or br.when is not None):
                     continue
-                src.add(ind, f"{'if' if first else 'elif'} {var} == {reading!r}:")
-                first = False
+                if not var:  # a constant reading: only its branch
+                    if value != reading:
+                        continue
+                    at = ind
+                else:
+                    src.add(ind, f"{'if' if first else 'elif'} {var} == {reading!r}:")
+                    first = False
+                    at = ind + 1
                 inner = dict(scope)
                 for name, node in br.lets:
-                    src.add(ind + 1, f"v_{name} = {self.expr(node, inner)}")
+                    src.add(at, f"v_{name} = {self.expr(node, inner)}")
                     inner[name] = f"v_{name}"
                 if br.when is not None:  # under this reading the rule applies only where it holds
-                    src.add(ind + 1, f"if not ({self.expr(br.when, inner)}):")
-                    src.add(ind + 1 + 1, skip)
+                    src.add(at, f"if not ({self.expr(br.when, inner)}):")
+                    src.add(at + 1, skip)
             for br in rb.branches.values():
                 for name, _ in br.lets:
                     scope[name] = f"v_{name}"
         for name, node in r.lets:
             src.add(ind, f"v_{name} = {self.expr(node, scope)}")
             scope[name] = f"v_{name}"
-        bits = [str(1 << offset)]
-        for (at, _, branches), var in zip(blocks, took, strict=True):
+        bit = 1 << offset
+        bits = []
+        for (at, _, branches), (var, value) in zip(blocks, took, strict=True):
             index = {b: i + 1 for i, b in enumerate(branches)}
-            bits.append(f"({src.ref(index)}[{var}] << {at})")
+            if not var:
+                bit |= index.get(value, 0) << at
+            else:
+                bits.append(f"({src.ref(index)}[{var}] << {at})")
+        bits.insert(0, str(bit))
         src.add(ind, f"_b |= {' | '.join(bits)}")
 
     def _exceptions(self, src: GeneratedSource, r: DoRule, scope: dict[str, str], ind: int,
                     table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]]) -> None:
         for x in r.exceptions:
+            if self.never(x):
+                continue
             cond = self.expr(x.when, scope) if x.when is not None else "True"
             src.add(ind, f"if {cond}:")
             src.add(ind + 1, "while True:")

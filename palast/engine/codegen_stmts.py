@@ -75,7 +75,8 @@ class StatementCompiler:
                 closure |= names(node)
         for name, node, point in order:
             if point is not None:
-                self.src.add(ind, f"G.params[{self.comp._param(point)}]")
+                if self.comp.known(point) is None:  # noted as consulted where lookups are noted
+                    self.src.add(ind, f"G.params[{self.comp._param(point)}]")
                 continue
             if name in closure and name not in kept:
                 self.src.add(ind, f"v_{name} = {self.expr(node, scope)}")
@@ -125,9 +126,17 @@ class StatementCompiler:
                 self.seq([*((x, owner) for x in s.blocks['else']), *rest], dict(scope), pts, ind + 1)
                 return
             elif h == "readings":
+                more = pts if s.arg in pts else (*pts, str(s.arg))
+                known = self.comp.known(str(s.arg))
+                if known is not None:  # a constant reading: only its statements
+                    if known in s.blocks:
+                        self.seq([*((x, owner) for x in s.blocks[known]), *rest], dict(scope), more, ind)
+                    else:
+                        src.add(ind, f"G.stop_at_gap(D, {str(s.arg)!r}, {owner!r})")
+                        src.add(ind, "return")
+                    return
                 var = f"_q{self.comp._uid('')}"
                 src.add(ind, f"{var} = G.params[{self.comp._param(str(s.arg))}].value")
-                more = pts if s.arg in pts else (*pts, str(s.arg))
                 first = True
                 for reading, body in s.blocks.items():
                     src.add(ind, f"{'if' if first else 'elif'} {var} == {reading!r}:")

@@ -11,7 +11,7 @@ from typing import Any
 
 from palast.engine.draft import Draft
 from palast.engine.events import Event
-from palast.engine.params import PARAMETERS, Setting, parameter_table
+from palast.engine.params import PARAMETERS, Readings, Setting, parameter_table
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
 from palast.lang.logic import Fired, GameLogic
@@ -64,10 +64,10 @@ class GameCore:
         self.king_roles: tuple[int, ...] = tuple(sorted(roles.index(r) for r in spec.king_roles))
         self.composition: Counter[int] = self.cards.composition(seats)
         self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))
-        self.params: dict[str, Setting] = {}
         table = parameter_table(spec)
-        for name, (point, _) in table.items():
-            self.params[name] = Setting(spec.variation_points[point].choices[ruleset], point)
+        self._parameter_of = {point: name for name, (point, _) in table.items()}
+        self.params = Readings(
+            {name: Setting(spec.variation_points[point].choices[ruleset], point) for name, (point, _) in table.items()})
         missing = set(PARAMETERS) - set(self.params)
         if missing:  # spec check reports this too; guard against an unchecked spec
             raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
@@ -102,7 +102,7 @@ class GameCore:
                                                 if d.role)
         #: the constants every rule-language expression of this game is compiled with
         self.lang_constants: dict[str, object] = constants
-        parameter_of = {point: name for name, (point, _) in table.items()}
+        parameter_of = self._parameter_of
         self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]
         #: the steps declared with effect keys that statements may apply
@@ -110,6 +110,25 @@ class GameCore:
         # the rules declared with statements (palast.lang.blocks), compiled for this game
         from palast.engine.blocks import Runner
         self.runner = Runner(self, parameter_of)
+
+    @property
+    def params(self) -> dict[str, Setting]:
+        """The engine parameters: name -> :class:`Setting` (the reading of its variation
+        point). As built, a :class:`Readings` table whose readings the compiled rules take
+        as constants."""
+        return self._params
+
+    @params.setter
+    def params(self, table: dict[str, Setting]) -> None:
+        """Play under the readings of ``table`` from now on: the rules are compiled again,
+        reading each parameter from ``table`` as they run unless it is a :class:`Readings`
+        (so a table that notes its lookups, such as :class:`ConsultLog`, sees every one)."""
+        from palast.engine.blocks import Runner
+        self._params = table
+        old = getattr(self, "runner", None)
+        if old is not None:  # not while the game is built
+            self.runner = Runner(self, self._parameter_of)
+            self.runner.trace = old.trace
 
     # ------------------------------------------------------------------ what the statements of rules use
     def rule_clauses(self, rule: str) -> tuple[str, ...]:

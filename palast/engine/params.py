@@ -66,9 +66,26 @@ def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
 _LAST: list[tuple[Any, dict[str, tuple[str, frozenset[str]]]]] = []
 
 
+class Readings(dict[str, Setting]):
+    """A game's parameter table as built: the ruleset's readings, fixed. Its lookups note
+    nothing, so the game's compiled rules may take the readings as constants
+    (:class:`palast.engine.codegen.BlockCompiler` folds them); to play under other readings
+    assign another table to ``game.params`` (the rules are then compiled again).
+
+    :raises TypeError: on any change in place.
+    """
+
+    def _fixed(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a game's readings are fixed: assign a new table to game.params instead")
+
+    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _fixed  # type: ignore[assignment]
+    __ior__ = _fixed  # type: ignore[assignment]
+
+
 class ConsultLog(dict[str, Setting]):
-    """An engine parameter table that notes which parameters are read (the engine reads
-    every reading through ``params[name]``); ``palast ask`` and ``palast simulate`` install
+    """An engine parameter table that notes which parameters are read (a game whose table is
+    not a :class:`Readings` reads every reading through ``params[name]``, as its rules
+    run); ``palast ask`` and ``palast simulate`` install
     one as a game's ``params`` to learn which readings an answer or an action depends on.
 
     ``seen`` collects the names read since it was last cleared, ``total`` every name read

@@ -2,7 +2,7 @@
 starts (a real deal, a generated position or a scenario file) and which engine.
 
 Synthetic rulesets are the reference ruleset with one engine parameter set to another
-reading of its variation point (``game.params[parameter] = Setting(reading, point)``), so
+reading of its variation point (a parameter table with ``Setting(reading, point)`` for it), so
 readings that no ruleset picks are exercised too.
 """
 
@@ -72,9 +72,10 @@ class MachineConfig:
         sp = spec()
         seats: list[str | int] = list(colours) if colours is not None else list(sp.player_colours[:self.players])
         game = self.engine(sp, self.ruleset, seats, check=False)
+        table = dict(game.params)
         for parameter, reading in self.overrides:
-            game.params[parameter] = Setting(reading, game.params[parameter].point)
-        game.params = RecordingParams(game.params)
+            table[parameter] = Setting(reading, table[parameter].point)
+        game.params = RecordingParams(table)
         return game
 
     def describe(self) -> str:

@@ -1,0 +1,61 @@
+"""A game's readings as built are fixed, and its compiled rules take them as constants
+(:class:`palast.engine.params.Readings`, :meth:`palast.engine.codegen.BlockCompiler.known`).
+Folding must change nothing but speed: the same games, event for event, as the rules compiled
+to look each reading up as they run (the form a watched game, ``palast ask``, runs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from palast.engine import Game
+from palast.engine.params import ConsultLog, Readings
+from palast.sim.play import play_moves
+from palast.spec.load import Spec
+
+GAMES = 12
+
+
+def _sources(game: Game) -> str:
+    return "\n".join(game.runner.codegen.sources.values())
+
+
+def test_readings_as_built_cannot_change_in_place(spec: Spec) -> None:
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    assert type(game.params) is Readings
+    name, setting = next(iter(game.params.items()))
+    with pytest.raises(TypeError, match="assign a new table"):
+        game.params[name] = setting
+    with pytest.raises(TypeError):
+        game.params.update({name: setting})
+    with pytest.raises(TypeError):
+        del game.params[name]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_folded_readings_play_the_same_games(spec: Spec, n: int) -> None:
+    """Under every ruleset (house rules and the fan module included), seeded games played
+    through ``apply`` give the same actions, states and events with the readings folded and
+    looked up."""
+    for ruleset in spec.rulesets:
+        folded = Game(spec, ruleset, list(spec.player_colours[:n]))
+        looked_up = Game(spec, ruleset, list(spec.player_colours[:n]))
+        looked_up.params = dict(looked_up.params)
+        for seed in range(GAMES):
+            a = [(m.action, m.step.state, m.step.events) for m in play_moves(folded, seed)]
+            b = [(m.action, m.step.state, m.step.events) for m in play_moves(looked_up, seed)]
+            assert a == b, (ruleset, n, seed)
+        # the two forms differ where they should: only the looked-up one reads parameters
+        assert "G.params[" not in _sources(folded), ruleset
+        assert "G.params[" in _sources(looked_up), ruleset
+
+
+def test_a_watched_game_notes_the_readings_it_consults(spec: Spec) -> None:
+    """Assigning a table that notes its lookups compiles the rules again, reading each
+    parameter from it: a game played under it notes readings (folded code would note none)."""
+    game = Game(spec, "reference", list(spec.player_colours[:4]))
+    log = ConsultLog(dict(game.params))
+    game.params = log
+    for _ in play_moves(game, 0):
+        pass
+    assert "neutral.tie" in log.total or "play.duplicate" in log.total
+    assert len(log.total) >= 3
