@@ -12,7 +12,7 @@ role.cupbearer, role.guard, role.marshal).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -119,38 +119,36 @@ class Legality(Statements):
 
     def legal_partner(self, s: ZState, label: Label) -> Any:
         """A partner the Wizard's declared options offer (role.wizard, wizard-minimum)."""
-        return self.offers(s, "exchange-partner", label.a[0], {"actor": s["dp"]})
+        return self.offers(s, K.EXCHANGE_PARTNER, label.a[0])
 
     def legal_count(self, s: ZState, label: Label) -> Any:
         """A count the Wizard's declared options offer (role.wizard, wizard-minimum)."""
-        return self.offers(s, "exchange-count", label.a[0], {"actor": s["dp"], "partner": s["partner"]})
+        return self.offers(s, K.EXCHANGE_COUNT, label.a[0])
 
     def legal_give(self, s: ZState, label: Label) -> Any:
         """Cards the Wizard's declared options offer: ``count`` of their hand (role.wizard)."""
-        return self.picks(s, "exchange-give", label.vec, {"actor": s["dp"], "n": s["count"]})
+        return self.picks(s, K.EXCHANGE_GIVE, label.vec)
 
     def legal_answer(self, s: ZState, label: Label) -> Any:
         """Cards the partner's declared options offer: ``count`` of their hand (role.wizard)."""
-        return self.picks(s, "exchange-answer", label.vec, {"actor": s["actor"], "partner": s["dp"], "n": s["count"]})
+        return self.picks(s, K.EXCHANGE_ANSWER, label.vec)
 
-    def picks(self, d: ZState, decision: str, vec: list[Any], env: Mapping[str, Any]) -> Any:
+    def picks(self, d: ZState, kind: DecisionKind, vec: list[Any]) -> Any:
         """The condition that ``vec`` (cards per kind) is one of the picks the declared
-        options of ``decision`` offer (``subsets(CARDS, N)``), with the names of ``env``."""
-        from proofs.lang_z3 import compile_text
+        options of the decision ``kind`` pending in ``d`` offer (``subsets(CARDS, N)``)."""
         from proofs.z3_values import Picks
 
-        text = declared_options(self.lay, decision)
-        if text is None:  # the ruleset never offers this choice
+        got = self._declared_options(d, kind)
+        if got is None:  # the ruleset never offers this choice
             return z3.BoolVal(False)
-        got = compile_text(d, text, env)
         if not isinstance(got, Picks):
-            raise ValueError(f"the options of {decision} are not picks of cards")
+            raise ValueError(f"the options of {kind.value} are not picks of cards")
         return got.holds(vec)
 
     def legal_discard(self, s: ZState, label: Label) -> Any:
         """A card the Maid's declared options offer (role.maid)."""
         x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offers(s, "discard", x, {"actor": s["dp"]}))
+        return z3.And(s.kind_valid(x), self.offers(s, K.DISCARD, x))
 
     def legal_draw(self, s: ZState, label: Label) -> Any:
         """A card of the draw deck (role.maid)."""
@@ -170,31 +168,47 @@ class Legality(Statements):
         return z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
                       z3.Not(self.clash(s, p, a, ra, b, rb)))
 
-    def options(self, d: ZState, decision: str, env: Mapping[str, Any]) -> Coll | Span:
-        """The options of decision ``decision`` in ``d``: the ``options`` the rule that
-        chooses it declares (spec/rules.yaml, spec/roles.yaml), under the ruleset's readings
-        (:func:`declared_options`), compiled to Z3 (:func:`proofs.lang_z3.compile_text`)
-        with the names of ``env`` (``actor``, ``partner``, ...) bound to the values given.
+    def _declared_options(self, d: ZState, kind: DecisionKind) -> Any:
+        """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
+        spec/roles.yaml) under the ruleset's readings, compiled to Z3 on ``d`` with the names
+        in scope where it waits (:meth:`~proofs.statements_z3.Statements.choice_env`: its
+        rules' names, and those the pending decision keeps); ``None`` when the ruleset never
+        opens it (it lies under a reading not taken, or behind an open point).
 
-        :raises ValueError: when they are not a collection or a range of numbers.
+        :raises ValueError: when no rule declares a choice of ``kind``.
         """
-        from proofs.lang_z3 import compile_text
+        if self.waiting(kind, any_step=True) is None:
+            if not self.declares(kind):
+                raise ValueError(f"no rule declares the options of decision {kind.value}")
+            return None
+        got = self.choice_env(d, kind, options=True, any_step=True)
+        if got is None:
+            return None
+        w, env, _ = got
+        return self._value(d, w.stmt.keys["options"], env)
+
+    def options(self, d: ZState, kind: DecisionKind) -> Coll | Span:
+        """The options of the decision ``kind`` pending in ``d``, as its rule declares them
+        (see :meth:`_declared_options`); no option when the ruleset never opens it.
+
+        :raises ValueError: when they are not a collection or a range of numbers, or no
+            rule declares them.
+        """
         from proofs.z3_values import Coll, Span
 
-        text = declared_options(self.lay, decision)
-        if text is None:  # the ruleset never offers this choice: nothing is an option
+        got = self._declared_options(d, kind)
+        if got is None:  # the ruleset never offers this choice: nothing is an option
             return Coll("none", [])
-        got = compile_text(d, text, env)
         if not isinstance(got, Coll | Span):
-            raise ValueError(f"the options of {decision} are not a collection")
+            raise ValueError(f"the options of {kind.value} are not a collection")
         return got
 
-    def offers(self, d: ZState, decision: str, value: Any, env: Mapping[str, Any]) -> Any:
-        """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of
-        ``decision`` in ``d``."""
+    def offers(self, d: ZState, kind: DecisionKind, value: Any) -> Any:
+        """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of the
+        decision ``kind`` pending in ``d``."""
         from proofs.z3_values import Span
 
-        got = self.options(d, decision, env)
+        got = self.options(d, kind)
         if isinstance(got, Span):
             return z3.And(value >= got.lo, value <= got.hi)
         there = {e: at_least_one(m) for e, m in got.items}
@@ -203,12 +217,12 @@ class Legality(Statements):
             return z3.And(value >= 0, value < size, pick_by(value, there.__getitem__, size))
         return z3.Or([z3.And(value == e, t) for e, t in there.items()] or [z3.BoolVal(False)])
 
-    def has_options(self, d: ZState, decision: str, env: Mapping[str, Any]) -> Any:
-        """The condition that ``decision`` has an option in ``d`` (else its rule's void case
-        applies)."""
+    def has_options(self, d: ZState, kind: DecisionKind) -> Any:
+        """The condition that the decision ``kind`` pending in ``d`` has an option (else its
+        rule's void case applies)."""
         from proofs.z3_values import Span
 
-        got = self.options(d, decision, env)
+        got = self.options(d, kind)
         if isinstance(got, Span):
             lo = z3.IntVal(got.lo) if isinstance(got.lo, int) else got.lo
             return lo <= got.hi
@@ -217,7 +231,7 @@ class Legality(Statements):
     def legal_take_back(self, s: ZState, label: Label) -> Any:
         """A card the take-back role's declared options offer (role.guard)."""
         x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offers(s, "take-back", x, {"actor": s["dp"]}))
+        return z3.And(s.kind_valid(x), self.offers(s, K.TAKE_BACK, x))
 
     def legal_reveal(self, s: ZState, label: Label) -> Any:
         """A King card still in the King deck (role.marshal, king.reveal)."""
@@ -228,59 +242,7 @@ class Legality(Statements):
     def legal_next(self, s: ZState, label: Label) -> Any:
         """A player the declared options of the tie offer: those with the fewest cards, counted
         as the ruleset reads it (turn.next.neutral, turn.next.neutral-tie, neutral-count-zone)."""
-        return self.offers(s, "next-player", label.a[0], {"actor": s["dp"]})
-
-
-def declared_options(lay: Layout, decision: str) -> str | None:
-    """The options of the statement ``choose: DECISION`` of the rules declared with
-    statements (spec/rules.yaml, spec/roles.yaml), its names written out as the rules give
-    them under the reading the layout's ruleset takes of their variation points: the names
-    of the rule that chooses, and of the rules it is an exception of (``exception_of``),
-    outermost first.
-
-    :returns: the text, or ``None`` when the ruleset's readings never reach the choice: it
-        lies under a reading the ruleset does not take (``neutral-tie: seat-order`` has no
-        choice), or the ruleset leaves a point on the way open (play stops there first).
-    :raises ValueError: when no rule declares the options of ``decision``.
-    """
-    from palast.invariants.declared import expand
-    from palast.lang.blocks import program
-    from palast.lang.statements import walk
-    from palast.lang.syntax import show
-
-    prog = program(lay.game.spec)
-
-    def taken(rb: Any) -> str:
-        return str(next(st.value for st in lay.game.params.values() if st.point == rb.point))
-
-    def chooses(block: Any) -> Any:
-        return next((st for st in walk(list(block or ())) if st.head == "choose" and st.arg == decision
-                     and "options" in st.keys), None)
-
-    for r in prog.rules.values():
-        found = chooses(r.do)
-        under = [(rb, reading) for rb in r.readings for reading, br in rb.branches.items() if chooses(br.do)]
-        if found is None and not under:
-            continue
-        if found is None:
-            rb, reading = under[0]
-            if taken(rb) != reading:
-                return None
-            found = chooses(rb.branches[reading].do)
-        chain = [r]
-        while chain[0].exception_of:
-            chain.insert(0, prog.rules[chain[0].exception_of])
-        lets: dict[str, Any] = {}  # in order, each written out with the names before it
-        for link in chain:
-            for rb in link.readings:
-                value = taken(rb)
-                if value not in rb.branches:  # open: play stops at the gap before any choice
-                    return None
-                lets.update({name: expand(node, lets) for name, node in rb.branches[value].lets})
-            for name, node in link.lets:
-                lets[name] = expand(node, lets)
-        return show(expand(found.keys["options"], lets))
-    raise ValueError(f"no rule declares the options of decision {decision}")
+        return self.offers(s, K.NEXT_PLAYER, label.a[0])
 
 
 #: The decisions whose options the model compiles from the declared statements

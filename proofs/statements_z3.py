@@ -309,10 +309,11 @@ class Statements(Places):
         return self.decide(d, kind, self._value(d, s.keys["by"], env), **fields)
 
     # ------------------------------------------------------------------ resuming at a decision
-    def waiting(self, kind: DecisionKind) -> Waiting | None:
+    def waiting(self, kind: DecisionKind, *, any_step: bool = False) -> Waiting | None:
         """The statement of a compiled step that waits for ``kind`` under the ruleset's
         readings (the ``do`` and parts a reading taken gives, else the rule's own), or
-        ``None`` when no compiled step waits for it.
+        ``None`` when no compiled step waits for it. ``any_step``: of any step, compiled or
+        not (where only the decision's options are wanted, not where play resumes).
 
         :raises NotCompiled: where the position cannot tell where play resumes (the engine
             records it in the decision, the encoding does not): two statements waiting for
@@ -320,7 +321,7 @@ class Statements(Places):
         """
         found_all: list[Waiting] = []
         for r in self.prog.rules.values():
-            if r.step not in COMPILED_STEPS or self._off(r):
+            if (r.step not in COMPILED_STEPS and not any_step) or self._off(r):
                 continue
             do: tuple[tuple[Stmt, ...], tuple[str, str] | None] = (r.do or (), None)
             parts: dict[str, tuple[tuple[Stmt, ...], tuple[str, str] | None]] = {
@@ -346,8 +347,18 @@ class Statements(Places):
             raise NotCompiled(f"two statements wait for a {kind.value} decision: the position does not say which")
         if not found_all:
             return None
-        self._tail_called(found_all[0].owner.step)
+        if not any_step:
+            self._tail_called(found_all[0].owner.step)
         return found_all[0]
+
+    def declares(self, kind: DecisionKind) -> bool:
+        """Whether any rule declares a statement that waits for ``kind`` (under any reading)."""
+        for r in self.prog.rules.values():
+            blocks = [r.do or (), *r.parts.values(), *(b for rb in r.readings for br in rb.branches.values()
+                                                        for b in (br.do or (), *br.parts.values()))]
+            if any(_find(tuple(b), kind) is not None for b in blocks):
+                return True
+        return False
 
     def _tail_called(self, step: str) -> None:
         """Check that every ``step: STEP`` statement of a compiled rule is the last of its
@@ -371,17 +382,18 @@ class Statements(Places):
                                               "inside it resumes")
                         self._tail_called(r.step)
 
-    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False) -> tuple[Waiting, dict[str, Any],
-                                                                  list[tuple[DoRule, tuple[str, ...]]]] | None:
+    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False
+                   ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:
         """Where the decision ``kind`` pending in ``s`` waits, and the names in scope there:
         those of its rule and the rules it bends, computed on ``s``, and those the decision
-        keeps, read from its fields.
+        keeps, read from its fields. ``options``: also the names its options read;
+        ``any_step``: as in :meth:`waiting`.
 
         :returns: ``(statement, names, chain)``, or ``None`` when the ruleset never opens
             the decision (it lies under a reading not taken, or behind an open point).
         :raises ValueError: when no compiled step waits for ``kind``.
         """
-        w = self.waiting(kind)
+        w = self.waiting(kind, any_step=any_step)
         if w is None:
             raise ValueError(f"no compiled step waits for a {kind.value} decision")
         if w.reading is not None and self._reading(w.reading[0]) != w.reading[1]:

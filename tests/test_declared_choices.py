@@ -14,19 +14,25 @@ import z3
 from palast.engine import Game
 from palast.engine.state import DecisionKind, State
 from palast.formats.house import derive
+from palast.lang.syntax import show
 from palast.spec.load import Spec
 from proofs.concrete import abstract, label_of
 from proofs.encoding import Layout
 from proofs.lang_z3 import compile_text
-from proofs.legality import COMPILED_CHOICES, Legality, declared_options, modelled_points
+from proofs.legality import COMPILED_CHOICES, Legality, modelled_points
 from proofs.nonvacuous import constant_state
 from proofs.z3_values import Coll, NotCompiled, Span, _n
 
 K = DecisionKind
-#: decision -> the names its options use, read off the pending decision
-ENV = {"exchange-partner": ("actor",), "exchange-count": ("actor", "partner"), "discard": ("actor",),
-       "take-back": ("actor",), "next-player": ("actor",), "exchange-give": ("actor", "n"),
-       "exchange-answer": ("partner", "n")}
+
+
+def _opens(lay: Layout, kind: str) -> bool:
+    """Whether the layout's ruleset ever opens the decision ``kind`` (its choice does not lie
+    under a reading not taken, nor behind an open point)."""
+    leg = Legality(lay)
+    s = constant_state(lay, abstract(lay, lay.game.initial_state()))
+    return (leg.waiting(K(kind), any_step=True) is not None
+            and leg.choice_env(s, K(kind), options=True, any_step=True) is not None)
 
 
 def _positions(game: Game, kinds: set[str], per_kind: int, seed: int = 5) -> dict[str, list[State]]:
@@ -55,21 +61,18 @@ def _offered(lay: Layout, state: State, kind: str) -> set[Any]:
     """The options the model compiles for ``kind`` at the concrete ``state``: numbers, or
     for picks of cards the picks as cards per kind (every model of the compiled condition)."""
     values = abstract(lay, state)
-    s = constant_state(lay, values)
-    env = {"actor": s["dp"], "partner": s["partner"], "n": s["count"]}
-    if kind == "exchange-answer":
-        env["partner"] = s["dp"]  # the partner answers
+    s = constant_state(lay, values)  # the names the options read come from its decision
     if kind in ("exchange-give", "exchange-answer"):
         vec = [z3.Int(f"v{k}") for k in range(len(lay.kinds))]
         solver = z3.Solver()
-        solver.add(Legality(lay).picks(s, kind, vec, {n: env[n] for n in ENV[kind]}))
+        solver.add(Legality(lay).picks(s, K(kind), vec))
         out: set[Any] = set()
         while solver.check() == z3.sat:
             got_vec = tuple(solver.model().eval(v, model_completion=True).as_long() for v in vec)
             out.add(got_vec)
             solver.add(z3.Or([v != x for v, x in zip(vec, got_vec, strict=True)]))
         return out
-    got = Legality(lay).options(s, kind, {n: env[n] for n in ENV[kind]})
+    got = Legality(lay).options(s, K(kind))
     if isinstance(got, Span):
         return set(range(_value(got.lo), _value(got.hi) + 1))
     return {e for e, m in got.items if _value(m) >= 1}
@@ -85,10 +88,14 @@ def _legal(lay: Layout, game: Game, state: State) -> set[Any]:
 def test_every_compiled_choice_is_declared(spec: Spec) -> None:
     game = Game(spec, "reference", list(spec.player_colours[:4]))
     lay = Layout(game, "card")
+    leg = Legality(lay)
     for kind in COMPILED_CHOICES:
-        assert declared_options(lay, kind)  # raises where no rule declares it
-    assert declared_options(lay, "exchange-answer") == "subsets(hand(partner), n)"
-    assert declared_options(lay, "next-player") == "fewest(p in players, count(display(p)))"
+        assert leg.declares(K(kind)) and _opens(lay, kind)
+    assert leg.declares(K.PLAY) and not leg.declares(K.GAME_OVER)  # nobody chooses the game's end
+    answer = leg.waiting(K.EXCHANGE_ANSWER, any_step=True)
+    tie = leg.waiting(K.NEXT_PLAYER, any_step=True)
+    assert answer is not None and show(answer.stmt.keys["options"]) == "subsets(hand(partner), n)"
+    assert tie is not None and show(tie.stmt.keys["options"]) == "lowest"
     assert {"wizard-minimum", "guard-other-card"} <= modelled_points(spec)
 
 
@@ -97,7 +104,7 @@ def test_the_compiled_options_are_the_engines_legal_actions(spec: Spec, ruleset:
     for n in (3, 5):
         game = Game(spec, ruleset, list(spec.player_colours[:n]))
         lay = Layout(game, "card")
-        kinds = {kind for kind in COMPILED_CHOICES if declared_options(lay, kind) is not None}
+        kinds = {kind for kind in COMPILED_CHOICES if _opens(lay, kind)}
         assert kinds == set(COMPILED_CHOICES)  # every ruleset of the spec offers each choice
         found = _positions(game, kinds, 4, seed=n)
         assert all(found.values()), {k: len(v) for k, v in found.items()}
@@ -112,9 +119,6 @@ def test_a_reading_changed_in_data_changes_the_compiled_options(spec: Spec) -> N
     rspec = derive(spec, "zero-wizard", "reference", {"wizard-minimum": "zero-allowed"})
     game = Game(rspec, "zero-wizard", list(spec.player_colours[:4]))
     lay = Layout(game, "card")
-    assert declared_options(lay, "exchange-count").startswith("upto(0,")
-    assert declared_options(Layout(Game(spec, "reference", list(spec.player_colours[:4])), "card"),
-                            "exchange-count").startswith("upto(1,")
     found = _positions(game, {"exchange-partner", "exchange-count"}, 6)
     for kind, states in found.items():
         for state in states:
@@ -150,10 +154,10 @@ def test_a_choice_a_reading_never_offers_has_no_options(spec: Spec, point: str, 
     the choice: the model then has no option (and proves as before), not an error."""
     rspec = derive(spec, "house", "reference", {point: reading})
     lay = Layout(Game(rspec, "house", list(spec.player_colours[:4])), "card")
-    assert declared_options(lay, decision) is None
+    assert not _opens(lay, decision)
     s = constant_state(lay, abstract(lay, lay.game.initial_state()))
-    assert z3.is_false(z3.simplify(Legality(lay).offers(s, decision, z3.IntVal(1), {"actor": s["dp"]})))
-    assert z3.is_false(z3.simplify(Legality(lay).has_options(s, decision, {"actor": s["dp"]})))
+    assert z3.is_false(z3.simplify(Legality(lay).offers(s, K(decision), z3.IntVal(1))))
+    assert z3.is_false(z3.simplify(Legality(lay).has_options(s, K(decision))))
 
 
 def test_what_the_z3_back_end_cannot_mean_is_refused(spec: Spec) -> None:

@@ -14,6 +14,7 @@ import z3
 
 from palast.engine import Game
 from palast.engine.actions import TakeBack
+from palast.engine.state import DecisionKind
 from palast.formats.house import resolve
 from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
@@ -79,7 +80,7 @@ def test_the_model_takes_the_guard_s_options_from_the_declaration(spec: Spec) ->
     for rs in ("reference", HOUSE):
         lay = Layout(Game(rspec, rs, list(sc.players)), "card")
         s = constant_state(lay, abstract(lay, after_play))
-        opts = Legality(lay).options(s, "take-back", {"actor": s["dp"]})
+        opts = Legality(lay).options(s, DecisionKind.TAKE_BACK)
         assert isinstance(opts, Coll)
         mult = dict(opts.items)
         counts[rs] = [z3.simplify(z3.IntVal(m) if isinstance(m, int) else m).as_long()
