@@ -46,7 +46,7 @@ from palast.engine.actions import Action
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import ZState, code, maximum
+from proofs.encoding import ROUND_ENDS, ZState, code, maximum
 from proofs.invariant import (
     STRENGTHENING,
     context,
@@ -56,10 +56,12 @@ from proofs.invariant import (
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
-from proofs.transition import ACTION_KINDS, WHISPER
+from proofs.transition import ACTION_KINDS
 from proofs.witness import Question, verify
 
 K = DecisionKind
+#: The number the encoding gives a round ended by a whisper.
+WHISPER = ROUND_ENDS.index("whisper")
 FAMILY = "reachability"
 
 

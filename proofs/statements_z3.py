@@ -35,11 +35,11 @@ from palast.engine.chains import Chain, effective, kept_names
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, each_of, program
 from palast.lang.statements import Stmt, Zone, expressions, walk
-from palast.lang.syntax import Node, each_parts, names
-from proofs.encoding import ROUND_ENDS, ZState, branch
+from palast.lang.syntax import Node, each_parts, names, parse
+from proofs.encoding import ZState, branch
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import KING_PLACES, Places, _bool, _int
-from proofs.z3_values import Coll, NotCompiled, Tuples
+from proofs.z3_values import Coll, NotCompiled, Tuples, _n, _positive
 
 if TYPE_CHECKING:
     from proofs.transition import Label
@@ -50,7 +50,12 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
-COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn-end")
+COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn", "turn-end")
+
+#: The field of the encoding (:class:`proofs.encoding.ZState`) that holds each counter a
+#: ``set`` statement may change (:data:`palast.lang.statements.TARGETS`), and whether it is
+#: kept per seat (``pl0``, ``pl1``, ...); the colour marks of rule modules are not encoded.
+SET_FIELDS: dict[str, tuple[str, bool]] = {"card": ("last", False), "played": ("pl", True)}
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ class Statements(Places):
     def after_action(self, d: ZState) -> ZState:
         raise NotImplementedError
 
-    def end_round(self, d: ZState, kind: int, p: Any, *, forced: bool = False) -> ZState:
+    def end_round(self, d: ZState, rule: str, p: Any, *, forced: bool = False) -> ZState:
         raise NotImplementedError
 
     #: decisions whose rules the transition still starts by hand (:meth:`hand_rule`): a
@@ -164,6 +169,43 @@ class Statements(Places):
 
         return attempt(0, d)
 
+    def effect_step(self, d: ZState, step: str, k: Callable[[ZState], ZState], given: Mapping[str, Any]) -> ZState:
+        """Apply the effect step ``step`` (``round-end``: rules declared with effect keys,
+        :mod:`palast.lang.logic`): the first of its rules whose ``when`` holds ends the round
+        as its effect says (:meth:`end_round`); where none does, go on with ``k``.
+
+        :raises NotCompiled: for a rule of the step with names, readings or exceptions (none
+            has them), or an effect that does not end the round.
+        """
+        rules = self.lay.game.logic.steps.get(step, [])
+
+        def attempt(i: int, d: ZState) -> ZState:
+            if i == len(rules):
+                return k(d)
+            c = rules[i]
+            if c.exceptions or c.blocks or "let" in c.raw or "round_end" not in c.raw:
+                raise NotCompiled(f"the Z3 back-end does not carry out rule {c.rule} of step {step}")
+            if "when" not in c.raw:
+                return self.end_round(d, c.rule, given.get("actor", d["actor"]))
+            cond = _bool(self._value(d, parse(str(c.raw["when"])), given))
+            return branch(d, z3.simplify(cond), lambda d: self.end_round(d, c.rule, given.get("actor", d["actor"])),
+                          lambda d: attempt(i + 1, d))
+
+        return attempt(0, d)
+
+    def scorers(self, d: ZState, rule: str, p: Any) -> tuple[list[Any], int]:
+        """Who scores when round-end rule ``rule`` ends the round by ``p``, as its declared
+        ``scorers`` say (one condition per seat), and the ``points`` each scores."""
+        c = self.lay.game.logic.rules[rule]
+        got = self._value(d, parse(str(c.raw["scorers"])), {"actor": p})
+        if not isinstance(got, Coll):
+            raise NotCompiled(f"the scorers of {rule} are not a collection of players")
+        points = c.raw["points"]
+        if not isinstance(points, int):
+            raise NotCompiled(f"the points of {rule} are not a number")
+        mult = dict(got.items)
+        return [_bool(_positive(mult.get(q, 0))) for q in range(self.n)], points
+
     def _off(self, r: DoRule) -> bool:
         """Whether a reading the ruleset takes says ``r`` does not apply (known before its
         condition is looked at: a rule module switched off is never compiled)."""
@@ -218,7 +260,7 @@ class Statements(Places):
                     only: Callable[[DoRule], bool] = lambda x: True) -> ZState:
         """Apply every exception of ``r`` (and of those) whose condition holds, in order,
         then ``done`` with the names and the chain."""
-        xs = [x for x in r.exceptions if only(x) and not self._off(x)]
+        xs = [x for x in r.exceptions if not self._off(x) and only(x)]
 
         def nxt(i: int, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]]) -> ZState:
             if i == len(xs):
@@ -263,6 +305,19 @@ class Statements(Places):
         if h == "move":
             self._move(d, self._value(d, s.arg, env), s.keys.get("from"), s.keys["to"], env)
             return nxt(d, env)
+        if h == "set":
+            for target, seat, node in s.arg:  # in order, each on the position the one before left
+                if target not in SET_FIELDS:
+                    raise NotCompiled(f"the Z3 back-end does not encode the counter {target}")
+                field, per_seat = SET_FIELDS[target]
+                value = _n(self._value(d, node, env))
+                if not per_seat:
+                    d[field] = value
+                    continue
+                at = _n(self._value(d, seat, env))
+                for q in range(self.n):
+                    d[f"{field}{q}"] = z3.If(at == q, value, d[f"{field}{q}"])
+            return nxt(d, env)
         if h == "if":
             cond = _bool(self._value(d, s.arg, env))
             return branch(d, cond, lambda d: self.run(s.blocks["then"], 0, d, dict(env), parts, nxt),
@@ -276,6 +331,8 @@ class Statements(Places):
             return self.run(parts.get(str(s.arg), ()), 0, d, env, parts, nxt)
         if h == "step":
             known = {"actor": env["actor"]} if "actor" in env else None
+            if str(s.arg) in self.lay.game.effect_steps:
+                return self.effect_step(d, str(s.arg), lambda d: nxt(d, env), known or {})
             return self.run_step(d, str(s.arg), lambda d: nxt(d, env), known)
         if h == "shuffle":
             self._shuffle(d, s.arg, str(s.keys["into"]))
@@ -285,8 +342,7 @@ class Statements(Places):
         if h == "draw":
             return self._open(d, K(str(s.keys["decision"])), s, env)
         if h == "end_round":
-            kind = ROUND_ENDS.index(str(self.lay.game.logic.rules[str(s.arg)].effect["round_end"]))
-            return self.end_round(d, kind, env.get("actor", d["actor"]), forced=bool(s.keys["forced"]))
+            return self.end_round(d, str(s.arg), env.get("actor", d["actor"]), forced=bool(s.keys["forced"]))
         if h == "goto" and s.arg == "turn-over":
             return self.after_action(d)
         if h == "turn":
@@ -348,7 +404,7 @@ class Statements(Places):
         if not found_all:
             return None
         if not any_step:
-            self._tail_called(found_all[0].owner.step)
+            self.continuation(found_all[0].owner.step, lambda d: d)  # refuses where it cannot say
         return found_all[0]
 
     def declares(self, kind: DecisionKind) -> bool:
@@ -360,27 +416,57 @@ class Statements(Places):
                 return True
         return False
 
-    def _tail_called(self, step: str) -> None:
-        """Check that every ``step: STEP`` statement of a compiled rule is the last of its
-        rule's statements (recursively for the step it is in), so that a decision resumed
-        inside ``STEP`` ends the turn when its rule's statements end, as the transition
-        carries on.
-
-        :raises NotCompiled: otherwise.
-        """
+    def _step_sites(self, step: str) -> list[tuple[DoRule, tuple[Frame, ...], str | None]]:
+        """Every ``step: STEP`` statement of the compiled rules under the ruleset's readings
+        (a rule's own ``do`` and parts, or those a reading taken gives), with its rule, the
+        lists it is nested in and the part it is in (``None``: the rule's ``do``)."""
+        out: list[tuple[DoRule, tuple[Frame, ...], str | None]] = []
         for r in self.prog.rules.values():
             if r.step not in COMPILED_STEPS or self._off(r):
                 continue
-            blocks = [r.do or (), *r.parts.values(),
-                      *(b for rb in r.readings for br in rb.branches.values()
-                        for b in (br.do or (), *br.parts.values()))]
-            for block in blocks:
-                for i, st in enumerate(block):
-                    if st.head == "step" and st.arg == step:
-                        if i != len(block) - 1 or block is not (r.do or ()):
-                            raise NotCompiled(f"statements after step {step} in {r.rule}, where a decision "
-                                              "inside it resumes")
-                        self._tail_called(r.step)
+            took = tuple(self._reading(rb.point) for rb in r.readings)
+            if any(t not in rb.branches for rb, t in zip(r.readings, took, strict=True)):
+                continue  # open: play stops at its gap before any statement of the rule
+            do, _, parts = effective(Chain(((r, took),)))
+            for block, part in [(do, None), *((body, name) for name, (body, _) in parts.items())]:
+                for frames in _step_calls(block, step):
+                    out.append((r, frames, part))
+        return out
+
+    def continuation(self, step: str, k: Callable[[ZState], ZState]) -> Callable[[ZState], ZState]:
+        """Where play goes on when the statements of ``step`` end, for a decision resumed
+        inside it: the engine keeps the way back in the decision (its frames), the encoding
+        does not, so it is read off the declarations: after the one ``step: STEP`` statement
+        of the compiled rules, out of the lists and the part it is in, then where that
+        rule's own step goes on; ``k`` when no compiled rule runs ``step``. The statements
+        there read only the position's names: ``palast spec check`` refuses a rule's name
+        read past a step.
+
+        :raises NotCompiled: when two statements run ``step`` (the position does not say
+            which one play came from), or a part holding one is run from two places.
+        """
+        sites = self._step_sites(step)
+        if not sites:
+            return k
+        if len(sites) > 1:
+            raise NotCompiled(f"{len(sites)} statements run step {step}, where a decision inside it resumes")
+        r, frames, part = sites[0]
+        took = tuple(self._reading(rb.point) for rb in r.readings)
+        do, _, parts = effective(Chain(((r, took),)))
+        bodies = {name: body for name, (body, _) in parts.items()}
+        outer = self.continuation(r.step, k)
+
+        def out_of(part: str | None) -> Cont:
+            if part is None:
+                return lambda d, env: outer(d)
+            calls = _calls(do, bodies, part)
+            if len(calls) != 1:
+                raise NotCompiled(f"part {part} is run from {len(calls)} places")
+            frames, caller = calls[0]
+            return lambda d, env: self._out(frames, d, env, bodies, out_of(caller))
+
+        after = out_of(part)
+        return lambda d: self._out(frames, d, {}, bodies, after)
 
     def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False
                    ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:
@@ -445,7 +531,15 @@ class Statements(Places):
         need, transitively."""
         nodes: list[Node] = [] if also is None else [also]
         blocks = [f.block[f.index + 1:] for f in w.frames]
-        rules = [*w.chain, *(x for x in w.owner.exceptions if self._parts_only(x))]
+        tested: list[DoRule] = []  # the exceptions resume may test, and theirs
+        todo = list(w.owner.exceptions)
+        while todo:
+            x = todo.pop()
+            if not self._off(x) and self._parts_only(x):
+                tested.append(x)
+                todo.extend(x.exceptions)
+                nodes.extend(n for _, n in x.lets)
+        rules = [*w.chain, *tested]
         for r in rules:
             blocks.extend(r.parts.values())
             for rb in r.readings:
@@ -520,8 +614,29 @@ class Statements(Places):
 
         # exceptions of the waiting rule that change only its parts apply where their
         # condition holds on the position where the decision waits, as when the engine chose
-        # the rules (one that gives a do of its own would not have opened this decision)
-        return self._exceptions(w.owner, d, dict(env), links, chosen, only=self._parts_only)
+        # the rules (one that gives a do of its own would not have opened this decision);
+        # one that changes no part and no name read from here on is not tested at all
+        # the names the statements after the waiting one read, and those of every part
+        blocks: list[tuple[Stmt, ...]] = [f.block[f.index + 1:] for f in w.frames]
+        todo = [*w.chain, *w.owner.exceptions]
+        while todo:
+            r = todo.pop()
+            todo.extend(r.exceptions)
+            blocks.extend(r.parts.values())
+            blocks.extend(b for rb in r.readings for br in rb.branches.values() for b in br.parts.values())
+        read = {n for b in blocks for st in walk(list(b)) for _, node in expressions(st) for n in names(node)}
+
+        def matters(x: DoRule) -> bool:  # it may change the parts, or a name read from here on
+            if self._off(x) or not self._parts_only(x):
+                return False
+            given = set(x.parts) | {n for n, _ in x.lets}
+            for rb in x.readings:
+                br = rb.branches[self._reading(rb.point)]
+                given |= set(br.parts) | {n for n, _ in br.lets}
+            return bool(set(x.parts) or any(rb.branches[self._reading(rb.point)].parts for rb in x.readings)
+                        or given & read or any(matters(y) for y in x.exceptions if not self._off(y)))
+
+        return self._exceptions(w.owner, d, dict(env), links, chosen, only=matters)
 
     def _after(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]], w: Waiting,
                k: Callable[[ZState], ZState]) -> ZState:
@@ -529,9 +644,11 @@ class Statements(Places):
         do, _, parts = effective(Chain(tuple(links)))
         bodies = {name: body for name, (body, _) in parts.items()}
 
+        goes_on = self.continuation(w.owner.step, k)
+
         def out_of(part: str | None) -> Cont:
             if part is None:
-                return lambda d, env: k(d)
+                return lambda d, env: goes_on(d)
             # out of the part: on after the statement that runs it (it must be the only one)
             calls = _calls(do, bodies, part)
             if len(calls) != 1:
@@ -575,6 +692,17 @@ def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Fram
             if got is not None:
                 return got[0], (Frame(block, i), *got[1])
     return None
+
+
+def _step_calls(block: tuple[Stmt, ...], step: str) -> list[tuple[Frame, ...]]:
+    """The frames of every ``step: STEP`` statement in ``block`` (nested lists included)."""
+    out: list[tuple[Frame, ...]] = []
+    for i, s in enumerate(block):
+        if s.head == "step" and s.arg == step:
+            out.append((Frame(block, i),))
+        for inner in s.blocks.values():
+            out.extend((Frame(block, i), *f) for f in _step_calls(inner, step))
+    return out
 
 
 def _calls(do: tuple[Stmt, ...], parts: Mapping[str, tuple[Stmt, ...]],

@@ -2,21 +2,22 @@
 
 Each ``_t_*`` method takes a symbolic position ``s`` (:class:`~proofs.encoding.ZState`)
 and the action's parameters (a :class:`Label`) and returns the legality condition and the
-position the engine would reach. A role's action (step ``role-action``) and the action
-answering a role's decision are carried out from the rules' declarations by
-:class:`~proofs.statements_z3.Statements` (which :class:`~proofs.legality.Legality`, and so
-this class, is), and so is whether the card played acts (steps ``action`` and
-``turn-end``); the rest is still written after the engine, step by step: the same
-branches, in the same order, on the same readings (``game.params``): the deal, a play and
-the round-end tests, the next player, the game end, and the start of a Cupbearer's
-action (:data:`Transition.HAND_DECISIONS`). A
-branch on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on
-the position is a symbolic :func:`~proofs.encoding.branch`.
+position the engine would reach. What an action does is carried out from the rules'
+declarations by :class:`~proofs.statements_z3.Statements` (which
+:class:`~proofs.legality.Legality`, and so this class, is): a card played (turn.play and the
+exceptions that bend its outcome, the round-end rules tested, scored as each declares, the
+card acting, the turn ending) and every action answering a role's decision. The rest is
+still written after the engine, step by step: the same branches, in the same order, on the
+same readings (``game.params``): the deal, the start of a turn (:meth:`Transition.enter_play`),
+the next player, the game end and its winner, and the start of a Cupbearer's action
+(:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap, a draw, a reveal and
+a deal (:class:`~proofs.legality.Legality`). A branch on a reading is a Python ``if``: the
+encoding is built for one ruleset. A branch on the position is a symbolic
+:func:`~proofs.encoding.branch`.
 
-Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play,
-turn.play.duplicate, turn.next.colour, turn.next.neutral,
-turn.next.neutral-tie, turn.empty-hand, round.end.whisper, round.end.six,
-round.end.no-action, king.jester, king.jester-forced, game.end.target, game.end.winner,
+Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play (who
+may play), turn.play.duplicate, turn.next.colour, turn.next.neutral, turn.next.neutral-tie,
+turn.empty-hand, king.jester, king.jester-forced, game.end.target, game.end.winner,
 role.cupbearer (its start).
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
@@ -59,8 +60,6 @@ SUB_DECISIONS: tuple[DecisionKind, ...] = (
     K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER, K.DISCARD, K.DRAW,
     K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
 )
-WHISPER = ROUND_ENDS.index("whisper")
-SIX = ROUND_ENDS.index("six")
 
 
 @dataclass
@@ -207,14 +206,16 @@ class Transition(Legality):
 
         return branch(d, ntied == 1, lambda d: self.enter_play(d, single), tie)
 
-    def end_round(self, d: ZState, kind: int, p: Any, *, forced: bool = False) -> ZState:
-        """End the round as a whisper or six by ``p``; score it; end the game or wait for
-        the next deal (round.end.whisper, round.end.six, round.next.starter, game.end.target)."""
-        d.flags["whisper" if kind == WHISPER else "six"] = z3.BoolVal(True)
+    def end_round(self, d: ZState, rule: str, p: Any, *, forced: bool = False) -> ZState:
+        """End the round by ``p`` as the round-end rule ``rule`` declares (its kind, its
+        scorers and their points); end the game or wait for the next deal (round.next.starter,
+        game.end.target)."""
+        kind = ROUND_ENDS.index(str(self.lay.game.logic.rules[rule].raw["round_end"]))
+        d.flags[ROUND_ENDS[kind]] = z3.BoolVal(True)
+        scorers, points = self.scorers(d, rule, p)
         for q in range(self.n):
-            scores = (q != p) if kind == WHISPER else (p == q)
-            d[f"sc{q}"] = d[f"sc{q}"] + ite(scores, 1, 0)
-            d[f"ta{q}"] = d[f"ta{q}"] + ite(scores, d[f"pl{q}"], 0)
+            d[f"sc{q}"] = d[f"sc{q}"] + ite(scorers[q], points, 0)
+            d[f"ta{q}"] = d[f"ta{q}"] + ite(scorers[q], d[f"pl{q}"], 0)
         d["rk"] = z3.IntVal(kind)
         d["rp"] = p
         d["rforced"] = z3.BoolVal(forced)
@@ -295,32 +296,16 @@ class Transition(Legality):
 
     # ------------------------------------------------------------------ a play
     def _t_play(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
+        """A card played: legal as :meth:`~proofs.legality.Legality.legal_play` says, and what
+        follows carried out from the declarations (turn.play and the exceptions that bend its
+        outcome: the card moves to the display, the round-end rules are tested, the card acts,
+        the turn ends)."""
         x = label.a[0]
         p = s["dp"]
-        distinct_before = count_true(s.disp_role(p, r) >= 1 for r in range(lay.nroles))
-        repeat = self.repeats(s, x, p)
-        legal = self.legal_play(s, label)
         d = s.copy()
         # a repeat while the player could play a card that repeats nothing (voluntary-whisper)
         d.flags["voluntary_whisper"] = self.voluntary(s, x, p)
-        d.move(x, lambda q: lay.hand[q], lambda q: lay.disp[q], p)
-        d.add_seat_field("pl", p, 1)
-        d["last"] = x
-
-        def acts(d: ZState) -> ZState:
-            # the card acts (step action: turn.action, king.mute, turn.action.sixth-card, and
-            # the role's rules), then the turn ends (step turn-end), from their declarations
-            def turn_end(d: ZState) -> ZState:
-                return self.run_step(d, "turn-end", self.after_action, {"actor": p})
-
-            return self.run_step(d, "action", turn_end, {"actor": p})
-
-        d = branch(d, s["forced"], lambda d: self.end_round(d, WHISPER, p, forced=True),
-                   lambda d: branch(d, repeat, lambda d: self.end_round(d, WHISPER, p),
-                                    lambda d: branch(d, distinct_before + 1 >= lay.six,
-                                                     lambda d: self.end_round(d, SIX, p), acts)))
-        return legal, d
+        return self.legal_play(s, label), self.resume(d, label, K.PLAY, x, self.after_action)
 
     #: the decisions whose rules are still started here, by hand (the Cupbearer's swap: its
     #: options are built with ``each``, whose compiled form enumerates every pair of cards of

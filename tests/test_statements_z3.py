@@ -35,6 +35,16 @@ EDITS = {
               to: display(a)""", """            - move: y
               from: display(b)
               to: discard_pile"""),
+    # statements after the step a decision waits in: play goes on there when it resumes
+    # (the Marshal's card leaves the display once the King card is revealed)
+    "after-reveal": (K.REVEAL, """          do:
+            - step: reveal-king
+""", """          do:
+            - step: reveal-king
+            - move: card
+              from: display(actor)
+              to: discard_pile
+"""),
     # a reading that gives its own statements: play resumes in those the ruleset takes
     "guard-reading": (K.TAKE_BACK,
                       '            another-own: {let: {options: "in_order(distinct(without(display(actor), card)))"}}',
@@ -138,8 +148,14 @@ def test_the_declared_swaps_are_the_hand_written_legality(ruleset: str) -> None:
 
 #: Declarations where a position does not say where play resumes (the engine's decision
 #: records the statement, the encoding does not): a second statement waiting for the same
-#: decision, and statements after the step a decision waits inside.
+#: decision, and a step a decision waits inside that two statements run.
 UNSAID = {
+    "two-reveal-steps": (K.REVEAL, """          do:
+            - step: reveal-king
+""", """          do:
+            - step: reveal-king
+            - step: reveal-king
+"""),
     "two-discards": (K.DISCARD, """            - emit: card_discarded
               player: actor
               card: discarded
@@ -156,14 +172,6 @@ UNSAID = {
                 - move: second
                   from: hand(actor)
                   to: discard_pile
-"""),
-    "after-reveal": (K.REVEAL, """          do:
-            - step: reveal-king
-""", """          do:
-            - step: reveal-king
-            - move: card
-              from: display(actor)
-              to: discard_pile
 """),
 }
 

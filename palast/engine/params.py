@@ -76,6 +76,10 @@ class Readings(dict[str, Setting]):
     """
 
     def _fixed(self, *args: Any, **kwargs: Any) -> None:
+        """Refused: a game's readings are fixed (assign a new table to ``game.params``).
+
+        :raises TypeError: always.
+        """
         raise TypeError("a game's readings are fixed: assign a new table to game.params instead")
 
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _fixed  # type: ignore[assignment]
