@@ -30,7 +30,7 @@ from palast.engine.state import DecisionKind
 from palast.invariants.declared import constant_kinds, constant_values
 from palast.lang.compiler import infer
 from palast.lang.primitives import ELEMENT
-from palast.lang.syntax import Node, each_conditions, each_parts
+from palast.lang.syntax import Node, each_conditions, each_parts, names
 from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
 from proofs.z3_values import (
     Coll,
@@ -75,6 +75,8 @@ class Z3Back:
         self.values = constant_values(spec)
         self.domain: dict[str, range] = {"seat": range(lay.n), "card": range(len(lay.kinds)),
                                          "role": range(lay.nroles), "int": range(0)}
+        #: values of calls and binders already computed (see :meth:`_value`)
+        self._memo: dict[tuple[Any, ...], tuple[Node, Any, list[Any]]] = {}
         self.calls: dict[str, Callable[..., Any]] = {
             "hand": lambda p: self._zone(lay.hand, p),
             "follows": lambda a, b: self._follows(a, b),
@@ -240,6 +242,23 @@ class Z3Back:
             if make is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")
             return make()
+        if op in ("call", "bind") and n.value != "old":
+            # a part of a binder's body that does not read the bound name is the same for
+            # every element: computed once per node and values of the names it reads
+            free = _FREE.get(id(n))
+            if free is None or free[0] is not n:
+                free = _FREE[id(n)] = (n, tuple(sorted(names(n))))
+            key = (id(n), tuple((x, id(env[x]), kinds.get(x)) for x in free[1] if x in env))
+            got = self._memo.get(key)
+            if got is not None and got[0] is n:
+                return got[1]
+            value = self._compute(n, env, kinds)
+            self._memo[key] = (n, value, [env[x] for x in free[1] if x in env])  # the values kept alive
+            return value
+        return self._compute(n, env, kinds)
+
+    def _compute(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
+        op = n.op
         if op == "call" and n.value == "old":
             if self.before is None:
                 raise NotCompiled("old(...) needs the position before an action")
@@ -305,7 +324,10 @@ class Z3Back:
             if isinstance(c, Span):
                 inside = _and([_cmp(">=", x, c.lo), _cmp("<=", x, c.hi)])
                 return inside if op == "in" else _not(inside)
-            inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
+            if isinstance(x, int):  # a known element: only its own multiplicity counts
+                inside = _or([_positive(m) for e, m in c.items if e == x])
+            else:
+                inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
             return inside if op == "in" else _not(inside)
         raise NotCompiled(f"the Z3 back-end has no meaning for {op!r}")
 
@@ -415,6 +437,9 @@ def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> 
 
 
 _TEXTS: dict[str, Node] = {}
+#: the names each call or binder node reads (by the node's id; the node is kept so that its id
+#: is not reused)
+_FREE: dict[int, tuple[Node, tuple[str, ...]]] = {}
 
 
 _PARSED: dict[tuple[int, tuple[str, ...]], tuple[Any, dict[str, Node]]] = {}

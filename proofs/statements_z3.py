@@ -266,6 +266,10 @@ class Statements(Places):
             if i == len(xs):
                 return done(d, env, links)
             x = xs[i]
+            if self._inert(x):  # it changes nothing under the readings: its flags, no branch
+                cond = z3.BoolVal(True) if x.when is None else _bool(self._value(d, x.when, env))
+                self._flag_inert(x, d, env, cond)
+                return nxt(i + 1, d, env, links)
 
             def taken(d: ZState) -> ZState:
                 return self._enter(x, d, env, lambda d, env2, took: self._exceptions(
@@ -277,6 +281,36 @@ class Statements(Places):
             return branch(d, _bool(self._value(d, x.when, env)), taken, lambda d: nxt(i + 1, d, env, links))
 
         return nxt(0, d, env, links)
+
+    def _inert(self, x: DoRule) -> bool:
+        """Whether exception ``x`` changes nothing under the ruleset's readings (no
+        statements, parts or names of its own or of a reading it takes, no reading open,
+        and the same for its exceptions): where it applies, only its flag is set."""
+        if x.do is not None or x.parts or x.lets:
+            return False
+        for rb in x.readings:
+            br = rb.branches.get(self._reading(rb.point))
+            if br is None or (br.applies and (br.do is not None or br.parts or br.lets or br.when is not None)):
+                return False
+        return all(self._off(y) or self._inert(y) for y in x.exceptions)
+
+    def _flag_inert(self, x: DoRule, d: ZState, env: Mapping[str, Any], cond: Any) -> None:
+        """Set the flags of the inert exception ``x`` (see :meth:`_inert`) and of its own
+        exceptions where they apply (``cond``: where ``x`` would), as :meth:`_enter` would."""
+        if self._off(x):
+            return
+        for rb in x.readings:
+            d.flags[f"point:{rb.point}"] = z3.BoolVal(True)
+        if any(not rb.branches[self._reading(rb.point)].applies for rb in x.readings):
+            return
+
+        def flag(name: str, c: Any) -> None:
+            d.flags[name] = z3.Or(d.flags[name], c) if name in d.flags else c
+
+        flag(f"rule:{x.rule}", cond)
+        for y in x.exceptions:
+            inner = cond if y.when is None else z3.And(cond, _bool(self._value(d, y.when, env)))
+            self._flag_inert(y, d, env, inner)
 
     # ------------------------------------------------------------------ statements
     def _carry_out(self, d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]],
