@@ -488,18 +488,7 @@ class Statements(Places):
         took = tuple(self._reading(rb.point) for rb in r.readings)
         do, _, parts = effective(Chain(((r, took),)))
         bodies = {name: body for name, (body, _) in parts.items()}
-        outer = self.continuation(r.step, k)
-
-        def out_of(part: str | None) -> Cont:
-            if part is None:
-                return lambda d, env: outer(d)
-            calls = _calls(do, bodies, part)
-            if len(calls) != 1:
-                raise NotCompiled(f"part {part} is run from {len(calls)} places")
-            frames, caller = calls[0]
-            return lambda d, env: self._out(frames, d, env, bodies, out_of(caller))
-
-        after = out_of(part)
+        after = self._out_of(do, bodies, part, self.continuation(r.step, k))
         return lambda d: self._out(frames, d, {}, bodies, after)
 
     def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False
@@ -678,19 +667,24 @@ class Statements(Places):
         do, _, parts = effective(Chain(tuple(links)))
         bodies = {name: body for name, (body, _) in parts.items()}
 
-        goes_on = self.continuation(w.owner.step, k)
+        after = self._out_of(do, bodies, w.part, self.continuation(w.owner.step, k))
+        return self._out(w.frames, d, env, bodies, after)
 
-        def out_of(part: str | None) -> Cont:
-            if part is None:
-                return lambda d, env: goes_on(d)
-            # out of the part: on after the statement that runs it (it must be the only one)
-            calls = _calls(do, bodies, part)
-            if len(calls) != 1:
-                raise NotCompiled(f"part {part} is run from {len(calls)} places")
-            frames, caller = calls[0]
-            return lambda d, env: self._out(frames, d, env, bodies, out_of(caller))
+    def _out_of(self, do: tuple[Stmt, ...], bodies: Mapping[str, tuple[Stmt, ...]], part: str | None,
+                then: Callable[[ZState], ZState]) -> Cont:
+        """What follows the end of ``part`` (``None``: of the rule's ``do``): the rest of the
+        lists after the statement that runs the part (it must be the only one), out of the
+        part that holds it in turn, then ``then``.
 
-        return self._out(w.frames, d, env, bodies, out_of(w.part))
+        :raises NotCompiled: for a part run from two places or none."""
+        if part is None:
+            return lambda d, env: then(d)
+        calls = _calls(do, bodies, part)
+        if len(calls) != 1:
+            raise NotCompiled(f"part {part} is run from {len(calls)} places")
+        frames, caller = calls[0]
+        outer = self._out_of(do, bodies, caller, then)
+        return lambda d, env: self._out(frames, d, env, bodies, outer)
 
     def _out(self, frames: tuple[Frame, ...], d: ZState, env: dict[str, Any],
              parts: Mapping[str, tuple[Stmt, ...]], k: Cont) -> ZState:
