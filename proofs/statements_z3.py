@@ -488,8 +488,46 @@ class Statements(Places):
         took = tuple(self._reading(rb.point) for rb in r.readings)
         do, _, parts = effective(Chain(((r, took),)))
         bodies = {name: body for name, (body, _) in parts.items()}
+        self._no_bent_part_after(r, frames, part, do, bodies)
         after = self._out_of(do, bodies, part, self.continuation(r.step, k))
         return lambda d: self._out(frames, d, {}, bodies, after)
+
+    def _no_bent_part_after(self, r: DoRule, frames: tuple[Frame, ...], part: str | None,
+                            do: tuple[Stmt, ...], bodies: Mapping[str, tuple[Stmt, ...]]) -> None:
+        """Check that no exception of ``r`` gives a part that the statements after its
+        ``step:`` (at ``frames``, in ``part``) run: which exceptions applied when the step
+        was run is in the engine's frames, not in the position, so :meth:`continuation`
+        carries on with ``r``'s own parts.
+
+        :raises NotCompiled: otherwise.
+        """
+        rest: list[Stmt] = [st for f in frames for st in f.block[f.index + 1:]]
+        where = part
+        while where is not None:  # out of the part: after the statement that runs it
+            calls = _calls(do, bodies, where)
+            rest.extend(st for cf, _ in calls for f in cf for st in f.block[f.index + 1:])
+            where = calls[0][1] if len(calls) == 1 else None
+        run: set[str] = set()
+        todo = rest
+        while todo:
+            called = {str(st.arg) for st in walk(todo) if st.head == "part"} - run
+            run |= called
+            todo = [st for name in called for st in bodies.get(name, ())]
+        bent: set[str] = set()
+        xs = list(r.exceptions)
+        while xs:
+            x = xs.pop()
+            if self._off(x):
+                continue
+            xs.extend(x.exceptions)
+            bent |= set(x.parts)
+            for rb in x.readings:
+                br = rb.branches.get(self._reading(rb.point))
+                if br is not None:
+                    bent |= set(br.parts)
+        if run & bent:
+            raise NotCompiled(f"an exception of {r.rule} gives part {', '.join(sorted(run & bent))}, run after a "
+                              "step a decision inside resumes in: the position does not say whether it applied")
 
     def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False
                    ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:

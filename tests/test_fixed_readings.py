@@ -29,6 +29,13 @@ def test_readings_as_built_cannot_change_in_place(spec: Spec) -> None:
         game.params.update({name: setting})
     with pytest.raises(TypeError):
         del game.params[name]
+    # a game and its table are still copied and pickled whole
+    import copy
+    import pickle
+
+    for twin in (copy.copy(game.params), copy.deepcopy(game.params), pickle.loads(pickle.dumps(game.params))):
+        assert type(twin) is Readings and twin == game.params
+    assert copy.deepcopy(game).params == game.params
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

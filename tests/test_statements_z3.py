@@ -218,3 +218,54 @@ def test_the_last_king_card_is_revealed_where_a_reshuffle_is_open() -> None:
     assert last, "no position reveals the last King card"
     got = compare_all(spec, items, never_reached={})
     assert got.result != "counterexample", got.detail
+
+
+def test_an_exception_s_part_run_after_a_step_is_refused(tmp_path: Path) -> None:
+    """A part that an exception of turn.play gives, run after the step a role's decision
+    resumes in: the position does not say whether the exception applied (the engine's
+    frames do), so the model refuses rather than carry on with the rule's own part."""
+    from proofs.z3_values import NotCompiled
+
+    root = edited_spec(tmp_path, "rules.yaml", """          - step: action
+          - step: turn-end
+        round_end_test:
+          - step: round-end""", """          - step: action
+          - part: after_action
+          - step: turn-end
+        round_end_test:
+          - step: round-end
+        after_action: []""")
+    text = (root / "rules.yaml").read_text(encoding="utf-8").replace(
+        '''      let: {playable: "filter(c in playable, role(c) != jester)"}''',
+        '''      let: {playable: "filter(c in playable, role(c) != jester)"}
+      parts:
+        after_action:
+          - set: {played(actor): played(actor) + 1}''', 1)
+    (root / "rules.yaml").write_text(text, encoding="utf-8")
+    tr = Transition(Layout(make_game(load_spec(root), "reference", 3), "role"))
+    with pytest.raises(NotCompiled, match="after_action"):
+        tr.waiting(K.SWAP)
+
+
+def test_a_player_named_twice_among_the_scorers_scores_once(tmp_path: Path) -> None:
+    """Scorers are players: a round-end rule naming the player twice scores them once, in
+    the engine and in the model alike (compared at the plays that end a round with six)."""
+    from palast.sim.play import play_moves
+
+    edited = load_spec(edited_spec(tmp_path, "rules.yaml", 'scorers: "[actor]"', 'scorers: "[actor, actor]"'))
+    game = make_game(edited, "reference", 3)
+    items = []
+    for seed in range(200):
+        for m in play_moves(game, seed):
+            ends = [e for e in m.step.events if e.kind == "round_ended" and e.detail == "six"]
+            if ends:
+                p = ends[0].player
+                assert [e.seats for e in m.step.events if e.kind == "points_scored"] == [(p,)]
+                assert m.step.state.scores[p] - m.before.scores[p] == 1
+                items.append((f"seed {seed}", game, m.before, None))
+        if len(items) >= 2:
+            break
+    assert len(items) >= 2
+    same = compare_all(edited, items, never_reached={})
+    assert same.result != "counterexample", same.detail
+    assert "successors agree" in same.detail

@@ -261,7 +261,7 @@ class GameCore:
         eff = f.effect
         kind = eff["round_end"]
         rule = f.rule
-        scorers = tuple(eff["scorers"](d, *f.values))
+        scorers = tuple(dict.fromkeys(eff["scorers"](d, *f.values)))  # the players who score: each once
         gain = eff["points"]
         cause = cause or rule
         rules: tuple[str, ...] = (rule, cause) if cause != rule else (rule,)

@@ -85,6 +85,14 @@ class Readings(dict[str, Setting]):
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = _fixed  # type: ignore[assignment]
     __ior__ = _fixed  # type: ignore[assignment]
 
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        """Copied and pickled whole, as a new table of the same readings (``copy``,
+        ``deepcopy`` and ``pickle`` would otherwise fill an empty one item by item)."""
+        return (Readings, (dict(self),))
+
+    def __copy__(self) -> Readings:
+        return Readings(self)
+
 
 class ConsultLog(dict[str, Setting]):
     """An engine parameter table that notes which parameters are read (a game whose table is
