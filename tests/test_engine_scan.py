@@ -36,6 +36,9 @@ NOT_YET_DECLARED: dict[str, list[str]] = {}
 #:   the Cupbearer's whisper (cupbearer.py: the expected result per reading), wizard-minimum
 #:   (invariant.py: zero-allowed), the reachability obligations' rule flags and the winner's
 #:   tie-break (reachability.py: the rule ids, most-displayed);
+#: - the engine parameters those hand-written parts read (transition.py, legality.py,
+#:   invariant.py, encoding.py, cupbearer.py, reachability.py), and the mutation harness's
+#:   list of parameters a mutant of which no position can expose (mutation.py);
 #: - names that are reading ids or roles by coincidence: ``shared`` (a result field),
 #:   ``whisper`` (a round end's kind), ``turn-end`` (a step), ``all`` (a primitive),
 #:   ``cupbearer`` (the name of an obligation family, cupbearer.py and runner.py);
@@ -44,37 +47,50 @@ NOT_YET_DECLARED: dict[str, list[str]] = {}
 PROOFS_NOT_YET_DECLARED: dict[str, list[str]] = {
     "can_act_meaning.py": ["number 4"],
     "concrete.py": ["number 100", "number 2", "number 3", "reading id shared"],
-    "cupbearer.py": ["number 2", "number 3", "number 6", "reading id whisper", "role cupbearer"],
+    "cupbearer.py": ["number 2", "number 3", "number 6", "parameter cupbearer.actor_duplicate", "reading id whisper",
+                     "role cupbearer"],
     "differential.py": ["number 100", "number 2", "number 3", "number 5", "number 510", "number 6"],
-    "encoding.py": ["number 2", "number 20000", "reading id shared", "reading id whisper"],
+    "encoding.py": ["number 2", "number 20000", "parameter winner.tiebreak", "reading id shared",
+                    "reading id whisper"],
     "explain.py": ["number 5"],
-    "invariant.py": ["number 2", "reading id shared", "reading id zero-allowed"],
+    "invariant.py": ["number 2", "parameter wizard.min_count", "reading id shared", "reading id zero-allowed"],
     "lang_z3.py": ["number 2", "number 3", "reading id all", "reading id whisper"],
-    "legality.py": ["reading id any-two", "reading id only-when-forced", "reading id whisper"],
-    "mutation.py": ["number 160"],
+    "legality.py": ["parameter cupbearer.actor_duplicate", "parameter cupbearer.scope", "parameter play.duplicate",
+                    "reading id any-two", "reading id only-when-forced", "reading id whisper"],
+    "mutation.py": ["number 160", "parameter action.impossible", "parameter maid.discard_to",
+                    "parameter maid.empty_deck", "parameter play.empty_hand"],
     "obligation.py": ["number 20070101", "number 60000"],
     "reachability.py": ["number 10", "number 2", "number 3", "number 4", "number 5", "number 6", "number 8",
-                        "reading id most-displayed", "reading id whisper", "rule id role.cupbearer.void",
-                        "rule id role.guard.void", "rule id role.maid.empty-deck", "rule id role.maid.void",
-                        "rule id role.wizard.void", "rule id turn.empty-hand"],
+                        "parameter jester.forced", "parameter winner.tiebreak", "point id action-impossible",
+                        "point id maid-empty-deck", "reading id most-displayed", "reading id whisper",
+                        "rule id king.reshuffle", "rule id role.cupbearer.void", "rule id role.guard.void",
+                        "rule id role.maid.empty-deck", "rule id role.maid.void", "rule id role.wizard.void",
+                        "rule id turn.empty-hand"],
     "runner.py": ["number 2", "number 5", "role cupbearer"],
     "search.py": ["number 1200000", "number 3"],
     "statements_z3.py": ["reading id turn-end"],
-    "transition.py": ["number 2", "number 4", "reading id cascade", "reading id most-displayed",
-                      "reading id most-played-last-round", "reading id seat-order", "reading id shared"],
+    "transition.py": ["number 2", "number 4", "parameter cupbearer.actor_duplicate", "parameter cupbearer.scope",
+                      "parameter jester.forced", "parameter neutral.tie", "parameter play.duplicate",
+                      "parameter play.empty_hand", "parameter winner.final_tie", "parameter winner.tiebreak",
+                      "reading id cascade", "reading id most-displayed", "reading id most-played-last-round",
+                      "reading id seat-order", "reading id shared"],
     "witness.py": ["number 8"],
 }
 
 
 def findings(source: str, spec: Spec) -> list[str]:
     """The rule-bearing literals of ``source``: string constants that are a rule id, a role
-    name (or alias) or a reading id of the spec, and whole numbers other than -1, 0, 1.
+    name (or alias), a reading id, a variation point id or an engine parameter of the spec
+    (also as a ``rule:``/``point:`` flag), and whole numbers other than -1, 0, 1. Each
+    literal counts once per source, however often it occurs.
 
     :returns: one entry per different literal, sorted, e.g. ``"rule id role.maid"``.
     """
     rules = set(spec.rules)
     roles = set(spec.role_aliases)
     readings = {r.id for vp in spec.variation_points.values() for r in vp.readings}
+    points = set(spec.variation_points)
+    parameters = {vp.parameter for vp in spec.variation_points.values() if vp.parameter}
     found: set[str] = set()
     tree = ast.parse(source)
     docstrings = {id(n.body[0].value) for n in ast.walk(tree)
@@ -85,12 +101,19 @@ def findings(source: str, spec: Spec) -> list[str]:
             continue
         v = node.value
         if isinstance(v, str):
+            kind, _, rest = v.partition(":")
+            if kind in ("rule", "point") and rest:  # a flag naming a rule or a point
+                v = rest
             if v in rules:
                 found.add(f"rule id {v}")
             elif v in roles:
                 found.add(f"role {v}")
             elif v in readings:
                 found.add(f"reading id {v}")
+            elif v in points:
+                found.add(f"point id {v}")
+            elif v in parameters:
+                found.add(f"parameter {v}")
         elif isinstance(v, int) and not isinstance(v, bool) and v not in PLAIN_NUMBERS:
             found.add(f"number {v}")
     return sorted(found)
@@ -124,3 +147,7 @@ def test_scan_finds_a_rule_written_in_code(spec: Spec) -> None:
     is reported for each."""
     code = 'def f(x):\n    """role.maid in a docstring is fine"""\n    return ("role.maid", "jester", "any-two", 14)\n'
     assert findings(code, spec) == ["number 14", "reading id any-two", "role jester", "rule id role.maid"]
+    # a variation point, an engine parameter, and flags naming a rule or a point
+    code = 'x = ("voluntary-whisper", "neutral.tie", "rule:role.guard.void", "point:maid-empty-deck")\n'
+    assert findings(code, spec) == ["parameter neutral.tie", "point id maid-empty-deck", "point id voluntary-whisper",
+                                    "rule id role.guard.void"]
