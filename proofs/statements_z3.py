@@ -282,6 +282,27 @@ class Statements(Places):
 
         return nxt(0, d, env, links)
 
+    def _live_exceptions(self, r: DoRule, keep: Callable[[DoRule], bool] = lambda x: True) -> list[DoRule]:
+        """The exceptions of ``r``, and theirs, that the ruleset does not switch off and
+        ``keep`` keeps (an exception not kept hides its own)."""
+        out: list[DoRule] = []
+        todo = list(r.exceptions)
+        while todo:
+            x = todo.pop()
+            if not self._off(x) and keep(x):
+                out.append(x)
+                todo.extend(x.exceptions)
+        return out
+
+    def _given_parts(self, x: DoRule) -> set[str]:
+        """The parts ``x`` gives under the ruleset's readings (its own and a taken reading's)."""
+        out = set(x.parts)
+        for rb in x.readings:
+            br = rb.branches.get(self._reading(rb.point))
+            if br is not None:
+                out |= set(br.parts)
+        return out
+
     def _inert(self, x: DoRule) -> bool:
         """Whether exception ``x`` changes nothing under the ruleset's readings (no
         statements, parts or names of its own or of a reading it takes, no reading open,
@@ -513,18 +534,7 @@ class Statements(Places):
             called = {str(st.arg) for st in walk(todo) if st.head == "part"} - run
             run |= called
             todo = [st for name in called for st in bodies.get(name, ())]
-        bent: set[str] = set()
-        xs = list(r.exceptions)
-        while xs:
-            x = xs.pop()
-            if self._off(x):
-                continue
-            xs.extend(x.exceptions)
-            bent |= set(x.parts)
-            for rb in x.readings:
-                br = rb.branches.get(self._reading(rb.point))
-                if br is not None:
-                    bent |= set(br.parts)
+        bent = {name for x in self._live_exceptions(r) for name in self._given_parts(x)}
         if run & bent:
             raise NotCompiled(f"an exception of {r.rule} gives part {', '.join(sorted(run & bent))}, run after a "
                               "step a decision inside resumes in: the position does not say whether it applied")
@@ -592,14 +602,9 @@ class Statements(Places):
         need, transitively."""
         nodes: list[Node] = [] if also is None else [also]
         blocks = [f.block[f.index + 1:] for f in w.frames]
-        tested: list[DoRule] = []  # the exceptions resume may test, and theirs
-        todo = list(w.owner.exceptions)
-        while todo:
-            x = todo.pop()
-            if not self._off(x) and self._parts_only(x):
-                tested.append(x)
-                todo.extend(x.exceptions)
-                nodes.extend(n for _, n in x.lets)
+        tested = self._live_exceptions(w.owner, self._parts_only)  # those resume may test
+        for x in tested:
+            nodes.extend(n for _, n in x.lets)
         rules = [*w.chain, *tested]
         for r in rules:
             blocks.extend(r.parts.values())
@@ -690,12 +695,9 @@ class Statements(Places):
         def matters(x: DoRule) -> bool:  # it may change the parts, or a name read from here on
             if self._off(x) or not self._parts_only(x):
                 return False
-            given = set(x.parts) | {n for n, _ in x.lets}
-            for rb in x.readings:
-                br = rb.branches[self._reading(rb.point)]
-                given |= set(br.parts) | {n for n, _ in br.lets}
-            return bool(set(x.parts) or any(rb.branches[self._reading(rb.point)].parts for rb in x.readings)
-                        or given & read or any(matters(y) for y in x.exceptions if not self._off(y)))
+            names_given = {n for n, _ in x.lets} | {n for rb in x.readings
+                                                     for n, _ in rb.branches[self._reading(rb.point)].lets}
+            return bool(self._given_parts(x) or names_given & read or any(matters(y) for y in x.exceptions))
 
         return self._exceptions(w.owner, d, dict(env), links, chosen, only=matters)
 
