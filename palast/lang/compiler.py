@@ -115,6 +115,9 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
         if node.value == "count" and first is not None and first.op == "call" and first.value == "distinct":
             # the same number, without building the collection in order: a fast path
             return f"len(set({python_source(first.args[0], params, constants)}))"
+        if node.value == "in_order" and first is not None and first.op == "call" and first.value == "distinct":
+            # sorted, repeats dropped: the order of the first ones does not matter (a fast path)
+            return f"tuple(sorted(set({python_source(first.args[0], params, constants)})))"
         args = [python_source(a, params, constants) for a in node.args]
         return PRIMITIVES[str(node.value)].python.format(*args)
     if op == "bind":

@@ -130,7 +130,7 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("roles", ("cards",), "roles", "the roles of some cards, one per card", "tuple([_c % NR for _c in {0}])"),
     # ---------------------------------------------------------------- collections
     _P("count", ("*",), "int", "how many elements a collection has", "len({0})"),
-    _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "tuple(dict.fromkeys({0}))"),
+    _P("distinct", ("*",), "=", "a collection without repeats (first ones kept)", "_distinct({0})"),
     _P("without", ("*", "*"), "=", "a collection less one copy of an element (unchanged if absent)",
        "_without({0}, {1})"),
     _P("minus", ("*", "*"), "=", "the first collection less the elements of the second, one copy each (what an "
@@ -200,6 +200,14 @@ def _without(items: tuple[object, ...], x: object) -> tuple[object, ...]:
     return items[:i] + items[i + 1:]
 
 
+def _distinct(items: tuple[object, ...]) -> tuple[object, ...]:
+    """``items`` without repeats, the first of each kept: ``items`` itself when it has none
+    (a set is cheaper to build than the dict that keeps the order)."""
+    if len(set(items)) == len(items):
+        return items if items.__class__ is tuple else tuple(items)
+    return tuple(dict.fromkeys(items))
+
+
 def _minus(items: tuple[object, ...], less: tuple[object, ...]) -> tuple[object, ...]:
     """``items`` without one copy of each element of ``less`` (in ``items``' order)."""
     rest = list(less)
@@ -238,5 +246,6 @@ def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
 
 
 #: Helper functions the templates call.
-RUNTIME: Mapping[str, object] = {"_without": _without, "_minus": _minus, "_fewest": _fewest, "_most": _most,
-                                 "_subsets": _subsets, "_arrangements": _arrangements}
+RUNTIME: Mapping[str, object] = {"_distinct": _distinct, "_without": _without, "_minus": _minus,
+                                 "_fewest": _fewest, "_most": _most, "_subsets": _subsets,
+                                 "_arrangements": _arrangements}
