@@ -18,9 +18,10 @@ own, as the encoding models it.
 
 Random play seldom reaches some positions where a reading decides (a hand of banned
 Jesters, a tie at the end of the game), so the check also compares every position of the
-stored witnesses and counterexamples in ``proofs/witnesses/`` that name the ruleset: they
-were searched for exactly such positions. ``python -m proofs.mutation`` shows which wrong
-readings the check catches (see :mod:`proofs.mutation`).
+stored witnesses and counterexamples in ``proofs/witnesses/`` that name the ruleset (a
+house ruleset also plays those of its base): they were searched for exactly such positions.
+``python -m proofs.mutation`` shows which wrong readings the check catches (see
+:mod:`proofs.mutation`).
 """
 
 from __future__ import annotations
@@ -273,13 +274,16 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
 
 
 def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
-    """Every position of the stored scenarios in ``folder`` that name ``ruleset``, up to
-    their end or their first action the engine rejects (the witness's own obligation
-    reports that), each with its game and, at a deal, the deal played there."""
+    """Every position of the stored scenarios in ``folder`` that name ``ruleset`` (or, for
+    a house ruleset, its base: a house ruleset's own readings may take the scenario
+    elsewhere, so it is played under ``ruleset``), up to their end or their first action
+    the engine rejects (the witness's own obligation reports that), each with its game and,
+    at a deal, the deal played there."""
+    base = spec.rulesets.get(ruleset, {}).get("base")
     out: list[tuple[Game, State, Action | None]] = []
     for path in sorted(folder.glob("*.yaml")):
         sc = load_scenario(path, spec)
-        if ruleset not in sc.rulesets:
+        if ruleset not in sc.rulesets and (base is None or base not in sc.rulesets):
             continue
         game = sc.game(spec, ruleset)
         state = sc.start(game)

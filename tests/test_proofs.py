@@ -346,6 +346,21 @@ def test_stored_positions_cover_every_witness(spec: Spec) -> None:
         assert len(positions) >= len(named) > 0
 
 
+def test_a_house_ruleset_replays_its_bases_witnesses(spec: Spec) -> None:
+    """``palast prove --reading`` derives a ruleset that no stored scenario names: the
+    differential check plays the base's witnesses under it, so that a rule random play
+    hardly reaches (a play forced by a hand of banned Jesters, king.jester-forced) still
+    fires in a compared position."""
+    from palast.formats.house import derive
+    from proofs.differential import stored_positions
+
+    name = "reference+neutral-tie=seat-order"
+    house = derive(spec, name, "reference", {"neutral-tie": "seat-order"})
+    positions = stored_positions(house, name)
+    assert all(g.ruleset == name for g, _, _ in positions)
+    assert any(s.decision.kind is K.PLAY and s.decision.forced for _, s, _ in positions)
+
+
 def test_player_can_act_check_can_fail(spec: Spec) -> None:
     """With too few candidate plays (only the first card kind) the proof of player-can-act
     finds a counterexample: the check is not vacuous."""
