@@ -183,3 +183,49 @@ def test_a_primitive_used_once_says_why_it_is_one(spec: Spec) -> None:
     # the count sees every kind of declaration: a rule's logic, an invariant, a lemma, a readings branch
     assert "role.wizard" in uses["upto"] and "turn-is-bounded" in uses["follows"]
     assert "hand-plus-display" in uses["round"] and "muted-card-does-nothing" in uses["six"]
+
+
+def test_each_computes_a_parts_role_once(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python of an ``each`` binds ``role(x)`` of a part once, right after the part is
+    chosen (a fast path); the options are those found when each ``role(x)`` is computed
+    where it is read, on positions of random games."""
+    import random
+
+    from palast.engine import Game
+    from palast.lang import compiler
+    from palast.lang.syntax import each_node
+
+    game = Game(spec, "reference", list(spec.player_colours[:4]))
+    roles = {r: i for i, r in enumerate(spec.roles)}
+
+    def options() -> list[object]:
+        node = each_node([("a", parse("players")), ("x", parse("display(a)")), ("y", parse("hand(actor)"))],
+                         [(parse("role(x) != role(y)"), None),
+                          (parse("role(y) not in roles(display(a)) or role(x) == role(y) or colour(x) == colour(y)"),
+                           None)])
+        comp = Compiler(game.lang_constants, roles)
+        slot = comp.add(node)
+        comp.build()
+        source = compiler.python_source(node, {}, roles)
+        rng = random.Random(5)
+        found: list[object] = [source]
+        for seed in range(6):
+            state = game.initial_state()
+            for _ in range(40):
+                if state.is_terminal:
+                    break
+                if state.decision.is_chance:
+                    action = game.sample_chance(state, rng)
+                else:
+                    acts = game.legal_actions(state)
+                    action = acts[rng.randrange(len(acts))]
+                state = game.apply(state, action).state
+                found.append(slot[0](state))
+            del seed
+        return found
+
+    fast = options()
+    monkeypatch.setattr(compiler, "_per_part", lambda conds, order: {})
+    plain = options()
+    assert "_role_x" in str(fast[0]) and "_role_x" not in str(plain[0])
+    assert fast[1:] == plain[1:] and any(fast[1:])

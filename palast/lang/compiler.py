@@ -141,11 +141,20 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
         parts = each_parts(node)
         order = [p for p, _ in parts]
         conds = [c for c, _ in each_conditions(node) if not (c.op == "bool" and c.value is True)]
+        # the role or colour of a part that the conditions read more than once is computed
+        # once, right after the part is chosen (the same value; a fast path)
+        alias = _per_part(conds, order)
+        part_of = {name: part for name, (_, part) in alias.items()}
 
         def level(n: Node) -> int:
-            return max([order.index(x) for x in _names_in(n) if x in order], default=-1)
+            return max([order.index(part_of.get(x, x)) for x in _names_in(n) if part_of.get(x, x) in order],
+                       default=-1)
 
         binds: dict[int, list[str]] = {}
+        for name, (prim, part) in alias.items():
+            src = python_source(Node("call", prim, (Node("name", part, (), 0),), 0), {part: f"v_{part}"}, constants)
+            binds.setdefault(order.index(part), []).append(f"for {name} in ({src},)")
+        conds = [_aliased(c, alias) for c in conds]
         tests: dict[int, list[Node]] = {}
         seen: dict[str, str] = {}
         for c in conds:
@@ -155,6 +164,7 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             tests.setdefault(lv, []).append(c)
         scope = dict(params)
         scope.update({h: h for h in seen.values()})
+        scope.update({a: a for a in alias})
         # a part's collection that reads only parts chosen well before it is built once,
         # right after the last part it reads and the tests of that part
         early: dict[int, list[str]] = {}
@@ -242,6 +252,49 @@ def _hoist_levels(node: Node, last: str, order: list[str], level: Callable[[Node
         return node
     return Node(node.op, node.value, tuple(_hoist_levels(a, last, order, level, params, constants, binds, seen)
                                            for a in node.args), node.column)
+
+
+#: Primitives of one card whose value :func:`python_source` computes once per part of an
+#: ``each`` (:func:`_per_part`).
+_PER_PART = ("role", "colour")
+
+
+def _per_part(conds: list[Node], order: list[str]) -> dict[str, tuple[str, str]]:
+    """The calls ``role(p)`` and ``colour(p)`` of a part ``p`` of an ``each`` that
+    ``conds`` hold more than once, each with the Python name it is bound to
+    (``_role_p``) -> (primitive, part)."""
+    counts: dict[tuple[str, str], int] = {}
+    for c in conds:
+        for n in _nodes(c):
+            key = _part_call(n, order)
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+    return {f"_{prim}_{part}": (prim, part) for (prim, part), k in counts.items() if k > 1}
+
+
+def _part_call(n: Node, order: list[str]) -> tuple[str, str] | None:
+    """``(primitive, part)`` when ``n`` is ``role(p)`` or ``colour(p)`` of a part ``p`` in ``order``."""
+    if (n.op == "call" and n.value in _PER_PART and len(n.args) == 1 and n.args[0].op == "name"
+            and str(n.args[0].value) in order):
+        return str(n.value), str(n.args[0].value)
+    return None
+
+
+def _aliased(node: Node, alias: Mapping[str, tuple[str, str]]) -> Node:
+    """``node`` with each call :func:`_per_part` bound replaced by its name."""
+    if not alias:
+        return node
+    names = {v: k for k, v in alias.items()}
+    order = [part for _, part in alias.values()]
+
+    def walk(n: Node) -> Node:
+        key = _part_call(n, order)
+        if key is not None and key in names:
+            return Node("name", names[key], (), n.column)
+        if n.op in ("bind", "each") or not n.args:
+            return n  # a nested loop may bind a name of its own
+        return Node(n.op, n.value, tuple(walk(a) for a in n.args), n.column)
+    return walk(node)
 
 
 def _names_in(node: Node) -> set[str]:
