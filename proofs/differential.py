@@ -41,6 +41,7 @@ from palast.engine import Game
 from palast.engine.actions import Action, Play
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError
+from palast.formats.house import JOIN
 from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
@@ -273,17 +274,32 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
     return [pool[i] for i in sorted(chosen)]
 
 
+def _lineage(spec: Spec, ruleset: str) -> set[str]:
+    """``ruleset`` and every ruleset it is derived from: the one its name is built on
+    (``house-guard`` for ``house-guard+neutral-tie=seat-order``) and the declared base, and
+    theirs in turn."""
+    out = {ruleset}
+    todo = [ruleset]
+    while todo:
+        r = todo.pop()
+        for nxt in (r.partition(JOIN)[0], spec.rulesets.get(r, {}).get("base")):
+            if nxt and nxt not in out:
+                out.add(nxt)
+                todo.append(nxt)
+    return out
+
+
 def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
-    """Every position of the stored scenarios in ``folder`` that name ``ruleset`` (or, for
-    a house ruleset, its base: a house ruleset's own readings may take the scenario
-    elsewhere, so it is played under ``ruleset``), up to their end or their first action
+    """Every position of the stored scenarios in ``folder`` that name ``ruleset`` or a
+    ruleset it is derived from (:func:`_lineage`: a house ruleset's own readings may take
+    the scenario elsewhere, so it is played under ``ruleset``), up to their end or their first action
     the engine rejects (the witness's own obligation reports that), each with its game and,
     at a deal, the deal played there."""
-    base = spec.rulesets.get(ruleset, {}).get("base")
+    lineage = _lineage(spec, ruleset)
     out: list[tuple[Game, State, Action | None]] = []
     for path in sorted(folder.glob("*.yaml")):
         sc = load_scenario(path, spec)
-        if ruleset not in sc.rulesets and (base is None or base not in sc.rulesets):
+        if not lineage & set(sc.rulesets):
             continue
         game = sc.game(spec, ruleset)
         state = sc.start(game)

@@ -208,6 +208,15 @@ def test_ask_with_a_ruleset_file(tmp_path: Path) -> None:
     assert "house rules: tally (reference with game-end-tiebreak=most-played-total)" in err
 
 
+def test_a_ruleset_file_on_a_named_house_ruleset(tmp_path: Path) -> None:
+    """A ruleset file whose base is a named house ruleset of spec/rulesets.yaml (house-guard)
+    reads that ruleset's readings: no traceback."""
+    f = house_file(tmp_path, "name: hg2\nbase: house-guard\nreadings: {final-tie: shared}\n")
+    code, out, err = invoke("ask", TIE, "--json", "--ruleset-file", f)
+    assert code == 0, err
+    assert list(json.loads(out)["rulesets"]) == ["hg2"] and "Traceback" not in err
+
+
 @pytest.mark.parametrize("command", [
     ("ask", TIE), ("play", "-q"), ("replay", str(ROOT / "examples" / "records" / "seed7-reference.jsonl")),
     ("simulate", "-g", "1", "-n", "3"), ("rulings",), ("prove", "--list"),

@@ -351,7 +351,7 @@ def test_a_house_ruleset_replays_its_bases_witnesses(spec: Spec) -> None:
     differential check plays the base's witnesses under it, so that a rule random play
     hardly reaches (a play forced by a hand of banned Jesters, king.jester-forced) still
     fires in a compared position."""
-    from palast.formats.house import derive
+    from palast.formats.house import derive, resolve
     from proofs.differential import stored_positions
 
     name = "reference+neutral-tie=seat-order"
@@ -359,6 +359,10 @@ def test_a_house_ruleset_replays_its_bases_witnesses(spec: Spec) -> None:
     positions = stored_positions(house, name)
     assert all(g.ruleset == name for g, _, _ in positions)
     assert any(s.decision.kind is K.PLAY and s.decision.forced for _, s, _ in positions)
+    # a reading on top of a named house ruleset keeps that ruleset's own witnesses too
+    named = len(stored_positions(resolve(spec, "house-guard"), "house-guard"))
+    on_top = "house-guard+neutral-tie=seat-order"
+    assert len(stored_positions(resolve(spec, on_top), on_top)) == named > len(stored_positions(house, name))
 
 
 def test_player_can_act_check_can_fail(spec: Spec) -> None:

@@ -229,3 +229,13 @@ def test_each_computes_a_parts_role_once(spec: Spec, monkeypatch: pytest.MonkeyP
     plain = options()
     assert "_role_x" in str(fast[0]) and "_role_x" not in str(plain[0])
     assert fast[1:] == plain[1:] and any(fast[1:])
+
+
+def test_a_distinct_that_reads_no_loop_variable_is_computed_before_the_loop() -> None:
+    """``distinct`` builds a collection: inside a binder whose variable it does not read it
+    is computed once, before the loop (a fast path that decides by the template)."""
+    from palast.lang.compiler import python_source
+
+    src = python_source(parse("any(p in players, occurrences(distinct(hand(actor)), card) > 1)"), {}, {})
+    loop = src[src.index("any(["):src.index("]))")]
+    assert src.startswith("(lambda ") and "_distinct(" in src and "_distinct(" not in loop, src

@@ -340,7 +340,8 @@ def load_ruleset_file(path: Path | str, spec: Spec) -> RulesetFile:
     for point, reading in data["readings"].items():
         _check_in_file(doc, spec, str(point), str(reading))
         readings[str(point)] = str(reading)
-    return RulesetFile(name, base, readings, doc.file, tuple(notes(spec, base, readings)))
+    # a named house ruleset may be the base: its readings are known once it is resolved
+    return RulesetFile(name, base, readings, doc.file, tuple(notes(resolve(spec, base), base, readings)))
 
 
 def _check_in_file(doc: Document, spec: Spec, point: str, reading: str) -> None:

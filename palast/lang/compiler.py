@@ -204,7 +204,8 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
 
 
 #: Primitives whose Python builds a collection each time (worth computing once before a loop).
-_BUILDS = frozenset(name for name, p in PRIMITIVES.items() if "tuple(" in p.python or " for " in p.python)
+_BUILDS = frozenset(name for name, p in PRIMITIVES.items()
+                    if "tuple(" in p.python or " for " in p.python or p.python.startswith("_distinct("))
 #: What may fail or need not be computed when a loop runs no time: never moved before a loop.
 _EAGER_UNSAFE = frozenset({"first"})
 _HOIST_COUNTER = [0]
