@@ -39,8 +39,8 @@ Maid's discard put under the draw deck (reading ``under-deck`` of
 maid-discard-destination, which no ruleset takes) lies at a known place in the engine's
 deck (drawn at once if the deck was empty; below the cards of unknown order otherwise, so
 not drawn next), while the encoding keeps only which cards a deck holds: it waits for a
-draw and lets any card of the deck be drawn, that one too, so the differential check
-fails under a house ruleset that takes this reading.
+draw and lets any card of the deck be drawn, that one too; so ``palast prove`` refuses a
+house ruleset that takes this reading (:func:`proofs.places_z3.unordered_readings`).
 
 Witness and counterexample scenarios live in ``proofs/witnesses/``.
 z3 is imported by these modules only; ``palast`` itself never imports ``proofs``

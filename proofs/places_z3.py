@@ -21,6 +21,34 @@ from proofs.z3_values import Coll, NotCompiled, Picks, _b, at_least_one
 
 #: The places of King cards (the encoding holds them as ``kd{j}``, ``ks{j}`` and ``banned``).
 KING_PLACES = ("king_deck", "spent_kings", "in_force")
+#: Places the encoding holds without the order the engine keeps: a card put under the draw
+#: deck is counted with the deck's cards, and the model lets any draw give it.
+UNORDERED_PLACES = ("under_draw_deck",)
+
+
+def unordered_readings(spec: Any) -> dict[tuple[str, str], str]:
+    """The readings whose statements put cards at a place of :data:`UNORDERED_PLACES`.
+
+    :returns: ``(point, reading)`` -> the place, for each ``readings`` statement of a rule's
+        declared logic (its statements and parts) whose branch for that reading moves cards
+        there.
+    """
+    from palast.lang.blocks import program
+    from palast.lang.statements import walk
+
+    out: dict[tuple[str, str], str] = {}
+    for r in program(spec).rules.values():
+        blocks = [list(r.do or ()), *(list(p) for p in r.parts.values())]
+        for block in blocks:
+            for st in walk(block):
+                if st.head != "readings":
+                    continue
+                for reading, branch in st.blocks.items():
+                    for inner in walk(list(branch)):
+                        to = inner.keys.get("to")
+                        if inner.head == "move" and isinstance(to, Zone) and to.zone in UNORDERED_PLACES:
+                            out[(str(st.arg), reading)] = to.zone
+    return out
 
 
 class Places:

@@ -78,6 +78,20 @@ def test_explain_of_an_unknown_name_lists_close_ones() -> None:
     assert "Traceback" not in res.output
 
 
+def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec) -> None:
+    """The model keeps which cards a deck holds, not their order, so palast prove refuses a
+    house reading that puts cards under the draw deck (before, the differential check
+    failed on a Maid's draw), and says why; the spec's own reading of that point runs."""
+    from proofs.places_z3 import unordered_readings
+
+    assert unordered_readings(spec) == {("maid-discard-destination", "under-deck"): "under_draw_deck"}
+    res = CliRunner().invoke(main, ["prove", "--list", "--reading", "maid-discard-destination=under-deck"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "moves cards to under_draw_deck" in res.output and "not their order" in res.output
+    res = CliRunner().invoke(main, ["prove", "--list", "--reading", "maid-discard-destination=discard-pile"])
+    assert res.exit_code == 0, res.output
+
+
 def _sleeper(seconds: float, result: str) -> Any:
     def run_it(spec: Any, opts: Options) -> Outcome:
         time.sleep(seconds)

@@ -213,17 +213,21 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     ``parameter:``, read otherwise than every ruleset of the spec reads it) is not in it, so
     nothing could be proved about it, unless the model compiles that rule's declaration
     (:func:`proofs.legality.modelled_points`: the Guard's, the Wizard's and the Maid's choices,
-    guard-other-card and wizard-minimum).
+    guard-other-card and wizard-minimum). Nor is the order of a deck: a reading that puts
+    cards at a place the model keeps without order (:func:`proofs.places_z3.unordered_readings`:
+    under the draw deck) is refused too.
 
     :raises InputError: naming the point and the reading.
     """
     from palast.engine.params import parameter_table
     from palast.errors import InputError
     from proofs.legality import modelled_points
+    from proofs.places_z3 import unordered_readings
 
     modelled = modelled_points(spec)
     declared_only = [point for name, (point, _) in parameter_table(spec).items()
                      if name == point and point not in modelled]
+    unordered = unordered_readings(spec)
     for rs in chosen:
         for point in declared_only:
             reading = spec.reading(rs, point)
@@ -231,3 +235,9 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
                 raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
                                  "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
                                  "cannot check it (palast play, replay, ask and simulate can)", None, "--reading")
+        for (point, reading), place in unordered.items():
+            if spec.reading(rs, point) == reading:
+                raise InputError(f"{rs} reads {point} as {reading}, which moves cards to {place}; "
+                                 "the proofs' model (proofs/) keeps which cards a deck holds, not their order, so "
+                                 "palast prove cannot check it (palast play, replay, ask and simulate can)",
+                                 None, "--reading")
