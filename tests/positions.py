@@ -11,6 +11,7 @@ are at the end.
 
 from __future__ import annotations
 
+import random
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -70,6 +71,31 @@ def play(game: Game, state: State, *actions: str) -> Line:
         events.extend(step.events)
         state = step.state
     return Line(state, tuple(events))
+
+
+def random_walk(game: Game, seed: int, steps: int, until: str | None = None) -> list[tuple[State, list[Event]]]:
+    """Random real play from the start: up to ``steps`` uniformly random actions (chance by
+    its probabilities), stopping early at the first decision of kind ``until``.
+
+    :returns: every position passed through, the start included, with the events so far.
+    """
+    rng = random.Random(seed)
+    state = game.initial_state()
+    events: list[Event] = []
+    out = [(state, list(events))]
+    for _ in range(steps):
+        if state.is_terminal or state.decision.kind.value == until:
+            break
+        if state.decision.is_chance:
+            action = game.sample_chance(state, rng)
+        else:
+            acts = game.legal_actions(state)
+            action = acts[int(rng.random() * len(acts))]
+        step = game.apply(state, action)
+        state = step.state
+        events.extend(step.events)
+        out.append((state, list(events)))
+    return out
 
 
 def legal(game: Game, state: State) -> list[str]:

@@ -189,11 +189,10 @@ def test_each_computes_a_parts_role_once(spec: Spec, monkeypatch: pytest.MonkeyP
     """The Python of an ``each`` binds ``role(x)`` of a part once, right after the part is
     chosen (a fast path); the options are those found when each ``role(x)`` is computed
     where it is read, on positions of random games."""
-    import random
-
     from palast.engine import Game
     from palast.lang import compiler
     from palast.lang.syntax import each_node
+    from tests.positions import random_walk
 
     game = Game(spec, "reference", list(spec.player_colours[:4]))
     roles = {r: i for i, r in enumerate(spec.roles)}
@@ -207,21 +206,9 @@ def test_each_computes_a_parts_role_once(spec: Spec, monkeypatch: pytest.MonkeyP
         slot = comp.add(node)
         comp.build()
         source = compiler.python_source(node, {}, roles)
-        rng = random.Random(5)
         found: list[object] = [source]
         for seed in range(6):
-            state = game.initial_state()
-            for _ in range(40):
-                if state.is_terminal:
-                    break
-                if state.decision.is_chance:
-                    action = game.sample_chance(state, rng)
-                else:
-                    acts = game.legal_actions(state)
-                    action = acts[rng.randrange(len(acts))]
-                state = game.apply(state, action).state
-                found.append(slot[0](state))
-            del seed
+            found.extend(slot[0](state) for state, _ in random_walk(game, seed, 40))
         return found
 
     fast = options()

@@ -8,7 +8,6 @@ on random real play under every ruleset (soundness against the true position).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from palast.engine import Event, Game, State
+from palast.engine import Game, State
 from palast.engine.actions import Draw
 from palast.engine.views import Observation
 from palast.formats.house import resolve
@@ -26,34 +25,13 @@ from palast.query.ask_view import ask_as, located, unplaced, worlds
 from palast.query.view_render import describe_placed
 from palast.spec.load import Spec, cached_spec
 from tests.conftest import PLAYER_COUNTS, RULESETS
-from tests.positions import cards, play, position, seat
+from tests.positions import cards, play, position, random_walk, seat
 from tests.test_views import EVERY_RULESET, game_for
 
 #: The rulesets of the property: every ruleset and knowledge reading, and the reading under
 #: which a discard goes back into the draw deck (so it is no longer placed).
 KNOWLEDGE_RULESETS = (*EVERY_RULESET, "reference+maid-discard-destination=under-deck")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "treasurer-shown-then-maid-draw.yaml"
-
-
-def walk(game: Game, seed: int, steps: int) -> list[tuple[State, list[Event]]]:
-    """Random real play from the start: every position passed through, with the events so far."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    events: list[Event] = []
-    out = [(state, list(events))]
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        if state.decision.is_chance:
-            action = game.sample_chance(state, rng)
-        else:
-            acts = game.legal_actions(state)
-            action = acts[int(rng.random() * len(acts))]
-        step = game.apply(state, action)
-        state = step.state
-        events.extend(step.events)
-        out.append((state, list(events)))
-    return out
 
 
 def where(state: State, place: tuple[str, int]) -> tuple[int, ...]:
@@ -117,7 +95,7 @@ def test_shown_hand_is_forgotten_at_the_next_deal(spec: Spec) -> None:
     the next deal nothing from the earlier round is remembered."""
     game = game_for(spec, "reference", 3)
     for seed in range(300):
-        line = walk(game, seed, 400)
+        line = random_walk(game, seed, 400)
         final_events = line[-1][1]
         kinds = [e.kind for e in final_events]
         if "hand_shown" not in kinds:
@@ -159,7 +137,7 @@ def test_remembered_cards_are_where_the_view_says(ruleset: str, n: int, seed: in
     deck; the top card's probabilities add to 1, give 0 to a card whose copies are all
     placed, and every world of ``worlds`` agrees with what the viewer remembers."""
     game = game_for(cached_spec(), ruleset, n)
-    state, events = walk(game, seed, steps)[-1]
+    state, events = random_walk(game, seed, steps)[-1]
     viewer = who % n
     obs = game.observation(state, viewer, events)
     open_seats = {s for s, _ in obs.open_hands}

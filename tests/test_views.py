@@ -20,7 +20,7 @@ from palast.errors import InputError
 from palast.formats.house import resolve
 from palast.spec.load import Spec, cached_spec
 from tests.conftest import PLAYER_COUNTS, RULESETS
-from tests.positions import cards, play, position, seat
+from tests.positions import cards, play, position, random_walk, seat
 
 #: The other reading of each knowledge point, as a house ruleset on the reference.
 HOUSE = ("reference+treasurer-reveal=open-for-round", "reference+wizard-face-down=face-up",
@@ -38,25 +38,10 @@ def random_line(game: Game, seed: int, steps: int, states: list[State] | None = 
     """Play ``steps`` uniformly random actions (chance by its probabilities) from the start,
     stopping early at the first decision of kind ``until``; every position passed through
     is appended to ``states`` when given."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    events: list[Event] = []
-    for _ in range(steps):
-        if states is not None:
-            states.append(state)
-        if state.is_terminal or state.decision.kind.value == until:
-            break
-        if state.decision.is_chance:
-            action = game.sample_chance(state, rng)
-        else:
-            acts = game.legal_actions(state)
-            action = acts[int(rng.random() * len(acts))]
-        step = game.apply(state, action)
-        state = step.state
-        events.extend(step.events)
+    line = random_walk(game, seed, steps, until)
     if states is not None:
-        states.append(state)
-    return state, events
+        states.extend(state for state, _ in line)
+    return line[-1]
 
 
 def legitimately_seen(game: Game, states: list[State], events: list[Event], viewer: int) -> set[int]:
