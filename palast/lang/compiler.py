@@ -157,10 +157,11 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
         conds = [_aliased(c, alias) for c in conds]
         tests: dict[int, list[Node]] = {}
         seen: dict[str, str] = {}
+        known = {**params, **{a: a for a in alias}}
         for c in conds:
             lv = level(c)
             if lv >= 0:
-                c = _hoist_levels(c, order[lv], order, level, params, constants, binds, seen)
+                c = _hoist_levels(c, order[lv], order, level, known, constants, binds, seen)
             tests.setdefault(lv, []).append(c)
         scope = dict(params)
         scope.update({h: h for h in seen.values()})
@@ -178,7 +179,8 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
                 early.setdefault(at, []).append(f"for {name} in ({src},)")
                 src = name
             colls.append(src)
-        clauses: list[str] = list(early.get(-1, []))
+        # what reads no part is bound before the first part (a comprehension starts with a for)
+        clauses: list[str] = [*binds.get(-1, []), *early.get(-1, [])]
         for lv in range(len(parts) + 1):
             if lv < len(parts):
                 part = parts[lv][0]
