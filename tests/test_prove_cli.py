@@ -92,6 +92,31 @@ def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec) -> None
     assert res.exit_code == 0, res.output
 
 
+def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counterexample under a ruleset spec/ does not declare (--reading, --ruleset-file)
+    goes to a directory outside the checkout, which a note names: a file in
+    proofs/witnesses naming such a ruleset broke the replay of every later run (a fresh
+    review found it). A named house ruleset keeps proofs/witnesses, where its stored
+    counterexample is."""
+    from proofs.search import WITNESS_DIR
+
+    seen: list[Path | None] = []
+
+    def fake_run(spec: Any, selected: Any, opts: Options, jobs: int = 1) -> list[Line]:
+        seen.append(opts.out_dir)
+        return []
+
+    monkeypatch.setattr(runner, "run", fake_run)
+    res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "--reading", "guard-other-card=itself-too"])
+    assert res.exit_code == 0, res.output
+    out = seen[-1]
+    assert out is not None and out.is_dir() and WITNESS_DIR.resolve() not in out.resolve().parents
+    assert f"go to {out}" in res.output
+    out.rmdir()
+    res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "-r", "house-guard"])
+    assert res.exit_code == 0 and seen[-1] is None and "go to" not in res.output, res.output
+
+
 def _sleeper(seconds: float, result: str) -> Any:
     def run_it(spec: Any, opts: Options) -> Outcome:
         time.sleep(seconds)

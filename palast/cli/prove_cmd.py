@@ -11,6 +11,7 @@ z3 is imported only when the command runs.
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -72,6 +73,13 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         for ob in selected:
             click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
         return
+    outside = [r for r in chosen if r not in base_spec.rulesets and r not in base_spec.house_rulesets]
+    if out_dir is None and outside:
+        # scenarios of house rules given on the command line stay out of the checkout: a
+        # file naming a ruleset spec/ does not have would break every later run's replay
+        out_dir = tempfile.mkdtemp(prefix="palast-prove-")
+        click.echo(f"palast: note: witnesses and counterexamples of {', '.join(outside)} go to {out_dir} "
+                   "(--out DIR to choose)", err=True)
     opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
     start = time.perf_counter()
     try:
