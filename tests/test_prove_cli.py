@@ -78,7 +78,7 @@ def test_explain_of_an_unknown_name_lists_close_ones() -> None:
     assert "Traceback" not in res.output
 
 
-def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec) -> None:
+def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec, tmp_path: Path) -> None:
     """The model keeps which cards a deck holds, not their order, so palast prove refuses a
     house reading that puts cards under the draw deck (before, the differential check
     failed on a Maid's draw), and says why; the spec's own reading of that point runs."""
@@ -88,6 +88,12 @@ def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec) -> None
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "maid-discard-destination=under-deck"])
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert "moves cards to under_draw_deck" in res.output and "not their order" in res.output
+    assert "--reading: " in res.output
+    # given in a ruleset file, the error names the file and the reading's key
+    f = tmp_path / "hgud.yaml"
+    f.write_text("name: hgud\nbase: reference\nreadings: {maid-discard-destination: under-deck}\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["prove", "--list", "--ruleset-file", str(f)])
+    assert res.exit_code == 2 and f"{f}: readings.maid-discard-destination: hgud reads" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "maid-discard-destination=discard-pile"])
     assert res.exit_code == 0, res.output
 

@@ -57,7 +57,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     spec = house.spec
     chosen = house.rulesets
     if house.house:
-        _refuse_readings_the_proofs_do_not_model(base_spec, spec, chosen)
+        _refuse_readings_the_proofs_do_not_model(base_spec, spec, chosen, readings, ruleset_file)
     obligations = all_obligations(spec)
     names = {ob.name for ob in obligations}
     for name in only:
@@ -215,7 +215,8 @@ def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: A
                        err=True)
 
 
-def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Sequence[str]) -> None:
+def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Sequence[str],
+                                              given: Sequence[str] = (), ruleset_file: str | None = None) -> None:
     """The Z3 model in proofs/ is still written by hand for the readings that engine
     parameters implement; a reading that only a rule's declared logic gives (a point with no
     ``parameter:``, read otherwise than every ruleset of the spec reads it) is not in it, so
@@ -225,6 +226,9 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     cards at a place the model keeps without order (:func:`proofs.places_z3.unordered_readings`:
     under the draw deck) is refused too.
 
+    :param given: the ``--reading`` options (``POINT=READING``); :param ruleset_file: the
+        ``--ruleset-file`` path: the error names where the refused reading was given
+        (``--reading``, the file, else ``--ruleset``).
     :raises InputError: naming the point and the reading.
     """
     from palast.engine.params import parameter_table
@@ -242,10 +246,20 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
             if all(base.reading(own, point) != reading for own in base.rulesets):
                 raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
                                  "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
-                                 "cannot check it (palast play, replay, ask and simulate can)", None, "--reading")
+                                 "cannot check it (palast play, replay, ask and simulate can)",
+                                 *_given_at(point, given, ruleset_file))
         for (point, reading), place in unordered.items():
             if spec.reading(rs, point) == reading:
                 raise InputError(f"{rs} reads {point} as {reading}, which moves cards to {place}; "
                                  "the proofs' model (proofs/) keeps which cards a deck holds, not their order, so "
                                  "palast prove cannot check it (palast play, replay, ask and simulate can)",
-                                 None, "--reading")
+                                 *_given_at(point, given, ruleset_file))
+
+
+def _given_at(point: str, given: Sequence[str], ruleset_file: str | None) -> tuple[str | None, str]:
+    """Where the reading of ``point`` was given: ``(file, place)`` of an :class:`InputError`."""
+    if any(g.partition("=")[0].strip() == point for g in given):
+        return None, "--reading"
+    if ruleset_file is not None:
+        return ruleset_file, f"readings.{point}"
+    return None, "--ruleset"
