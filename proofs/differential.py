@@ -19,7 +19,8 @@ own, as the encoding models it.
 Random play seldom reaches some positions where a reading decides (a hand of banned
 Jesters, a tie at the end of the game), so the check also compares every position of the
 stored witnesses and counterexamples in ``proofs/witnesses/`` that name the ruleset (a
-house ruleset also plays those of its base): they were searched for exactly such positions.
+house ruleset also plays those of the rulesets it derives from): they were searched for
+exactly such positions.
 ``python -m proofs.mutation`` shows which wrong readings the check catches (see
 :mod:`proofs.mutation`).
 """
@@ -292,9 +293,9 @@ def _lineage(spec: Spec, ruleset: str) -> set[str]:
 def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
     """Every position of the stored scenarios in ``folder`` that name ``ruleset`` or a
     ruleset it is derived from (:func:`_lineage`: a house ruleset's own readings may take
-    the scenario elsewhere, so it is played under ``ruleset``), up to their end or their first action
-    the engine rejects (the witness's own obligation reports that), each with its game and,
-    at a deal, the deal played there."""
+    the scenario elsewhere, so it is played under ``ruleset``), up to their end or their
+    first action the engine rejects (the witness's own obligation reports that), each with
+    its game and, at a deal, the deal played there."""
     lineage = _lineage(spec, ruleset)
     out: list[tuple[Game, State, Action | None]] = []
     for path in sorted(folder.glob("*.yaml")):
