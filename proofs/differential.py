@@ -42,7 +42,7 @@ from palast.engine import Game
 from palast.engine.actions import Action, Play
 from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError
-from palast.formats.house import JOIN
+from palast.formats.house import lineage
 from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
@@ -51,6 +51,7 @@ from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
 from proofs.obligation import Obligation, Options, Outcome, check, solver
+from proofs.reachability import RULES_NEVER_REACHED
 from proofs.reachability import never_reached as excusing
 from proofs.search import WITNESS_DIR
 from proofs.transition import ACTION_KINDS, Label, Transition
@@ -275,32 +276,17 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
     return [pool[i] for i in sorted(chosen)]
 
 
-def _lineage(spec: Spec, ruleset: str) -> set[str]:
-    """``ruleset`` and every ruleset it is derived from: the one its name is built on
-    (``house-guard`` for ``house-guard+neutral-tie=seat-order``) and the declared base, and
-    theirs in turn."""
-    out = {ruleset}
-    todo = [ruleset]
-    while todo:
-        r = todo.pop()
-        for nxt in (r.partition(JOIN)[0], spec.rulesets.get(r, {}).get("base")):
-            if nxt and nxt not in out:
-                out.add(nxt)
-                todo.append(nxt)
-    return out
-
-
 def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
     """Every position of the stored scenarios in ``folder`` that name ``ruleset`` or a
-    ruleset it is derived from (:func:`_lineage`: a house ruleset's own readings may take
-    the scenario elsewhere, so it is played under ``ruleset``), up to their end or their
-    first action the engine rejects (the witness's own obligation reports that), each with
-    its game and, at a deal, the deal played there."""
-    lineage = _lineage(spec, ruleset)
+    ruleset it is derived from (:func:`palast.formats.house.lineage`: a house ruleset's own
+    readings may take the scenario elsewhere, so it is played under ``ruleset``), up to
+    their end or their first action the engine rejects (the witness's own obligation
+    reports that), each with its game and, at a deal, the deal played there."""
+    derived_from = set(lineage(spec, ruleset))
     out: list[tuple[Game, State, Action | None]] = []
     for path in sorted(folder.glob("*.yaml")):
         sc = load_scenario(path, spec)
-        if not lineage & set(sc.rulesets):
+        if not derived_from & set(sc.rulesets):
             continue
         game = sc.game(spec, ruleset)
         state = sc.start(game)
@@ -361,7 +347,10 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
     :returns: ``proved`` when all agree and every rule fires somewhere (or is excused),
         ``counterexample`` with the first disagreement, ``unknown`` naming the rules that
         fire in no compared position; the outcome carries the coverage per rule and the
-        excuses used (rule, obligation).
+        excuses used (rule, obligation). When every rule firing nowhere is one an
+        obligation of :data:`~proofs.reachability.RULES_NEVER_REACHED` could show never
+        reached, the ``unknown`` carries those as ``pending`` excuses, which the runner
+        settles by that obligation's result in the same run (:func:`proofs.runner.settle`).
     """
     encode = encode or own_encoding(spec)
     compared = played = successors = deals = 0
@@ -396,8 +385,16 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
     agree = (f"{played} positions of random play and {compared - played} of stored witnesses "
              f"({deals} deals), {successors} successors agree")
     if cov.missing:
-        return Outcome("unknown", f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check "
-                                  f"says nothing about them; {cov.line()}", coverage=cov.counts, excused=cov.excused)
+        said = (f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check says nothing about "
+                f"them; {cov.line()}")
+        could = {r: ob for ob, rules in RULES_NEVER_REACHED.items() for r in rules}
+        if only is None or any(r not in could for r in cov.missing):
+            return Outcome("unknown", said, coverage=cov.counts, excused=cov.excused)
+        pending = tuple((r, could[r]) for r in cov.missing)
+        settled = coverage(spec, fired_sets, {**never_reached, **{ob: RULES_NEVER_REACHED[ob] for _, ob in pending}},
+                           gone)
+        return Outcome("unknown", said, coverage=cov.counts, excused=cov.excused, pending=pending,
+                       settled=f"{agree}; {settled.line()}")
     return Outcome("proved", f"{agree}; {cov.line()}", coverage=cov.counts, excused=cov.excused)
 
 

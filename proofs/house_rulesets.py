@@ -15,6 +15,12 @@ engine's check mode evaluates (:func:`palast.invariants.check.step_problems`) re
 obligation's invariant broken, and not before it. The obligation fails (result ``error``)
 when the replay does not trip that check, and (result ``proved``) when Z3 proves it.
 
+**Derived rulesets.** A ruleset derived from a named house ruleset (house rules given on
+the command line on top of it, or a ruleset file based on it) takes its list
+(:func:`proofs.obligation.house_prove_lists`). No scenario is stored for it, so an
+expected counterexample is the one Z3 finds, written to the output directory and replayed
+by the engine, as for any obligation.
+
 **What a proof under it assumes.** An invariant whose obligation the list expects to end
 in a counterexample (:func:`refuted`) does not hold under the house ruleset, so no proof
 under it assumes it: :func:`proofs.invariant.strengthening` leaves it out there, and no
@@ -117,7 +123,9 @@ def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: 
     if unlisted:
         return Outcome("error", f"{name} under {house} rests on {', '.join(unlisted)}, which spec/rulesets.yaml does "
                                 f"not list for {house} (prove:), so nothing proves them under it")
-    if expect != "counterexample" or not inner.invariants:
+    if expect != "counterexample" or not inner.invariants or house not in spec.house_rulesets:
+        # a ruleset derived from a named one has no stored scenario: Z3's counterexample is
+        # written to the output directory and replayed by the engine, as anywhere
         return inner.run(rspec, opts)
     out = inner.run(rspec, replace(opts, stored_counterexample=True))
     if out.result != "counterexample":

@@ -27,9 +27,22 @@ RESULTS = ("proved", "witness", "no-such-state", "counterexample", "unknown", "e
 
 def house_prove_lists(spec: Any) -> dict[str, dict[str, str]]:
     """House ruleset → obligation → expected result, as the named house rulesets of
-    ``spec/rulesets.yaml`` list them (key ``prove``; :mod:`proofs.house_rulesets` runs them)."""
-    return {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
-            for hid, h in spec.house_rulesets.items() if h.get("prove")}
+    ``spec/rulesets.yaml`` list them (key ``prove``; :mod:`proofs.house_rulesets` runs them).
+    A ruleset of ``spec`` derived from one of them (``house-guard+neutral-tie=seat-order``,
+    a ruleset file based on ``house-guard``: :func:`palast.formats.house.lineage`) takes
+    the list of the nearest one it derives from: its authors' expectations, which the
+    further readings may well break (the run then says so)."""
+    from palast.formats.house import lineage
+
+    own = {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
+           for hid, h in spec.house_rulesets.items() if h.get("prove")}
+    out = dict(own)
+    for r in spec.rulesets:
+        if r not in out:
+            nearest = next((own[x] for x in lineage(spec, r) if x in own), None)
+            if nearest is not None:
+                out[r] = nearest
+    return out
 
 
 def refuted(spec: Any, ruleset: str) -> frozenset[str]:
@@ -87,6 +100,12 @@ class Outcome:
     :ivar excused: for the differential check, ``(rule id, obligation)`` for each rule that
         fires in no position and that obligation shows never reached (its result counts:
         the check :attr:`Obligation.needs` it).
+    :ivar pending: for a differential check left ``unknown`` by rules firing in no
+        position, ``(rule id, obligation)``: an obligation of the same ruleset that, should
+        it end in no-such-state in the same run, shows that rule never reached, though the
+        ruleset was not expected to make it so (house rules given on the command line); the
+        runner settles it (:func:`proofs.runner.settle`).
+    :ivar settled: the detail once every pending excuse holds.
     """
 
     result: str
@@ -94,6 +113,8 @@ class Outcome:
     files: tuple[str, ...] = ()
     coverage: tuple[tuple[str, int], ...] = ()
     excused: tuple[tuple[str, str], ...] = ()
+    pending: tuple[tuple[str, str], ...] = ()
+    settled: str = ""
 
 
 @dataclass(frozen=True)

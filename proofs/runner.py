@@ -77,6 +77,8 @@ class Line:
     passed: bool
     coverage: tuple[tuple[str, int], ...] = ()
     excused: tuple[tuple[str, str], ...] = ()
+    pending: tuple[tuple[str, str], ...] = ()
+    settled: str = ""
 
 
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
@@ -93,7 +95,8 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
         out = Outcome("error", f"{type(exc).__name__}: {exc}")
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
-                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage, out.excused)
+                out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage, out.excused,
+                out.pending, out.settled)
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -175,6 +178,7 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1
     else:
         lines = _run_pool(spec, groups, opts, jobs)
     ordered = [lines[ob.key] for ob in selected]
+    settle(ordered)
     _apply_needs(selected, ordered)
     return ordered
 
@@ -235,6 +239,28 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         proc.join(timeout=5)
 
 
+def settle(lines: Sequence[Line]) -> None:
+    """Settle the pending excuses of ``unknown`` lines (:attr:`Outcome.pending`): a line
+    whose every pending ``(rule, obligation)`` has that obligation end in no-such-state
+    under the same ruleset in this run becomes ``proved``, with those excuses and its
+    settled detail; it rests on those results, whether or not they were the expected ones
+    (under house rules a Guard that may take itself back is never void: guard-void ends
+    in no-such-state, not in the reference's witness). Otherwise the detail says which
+    obligation did not show its rule never reached."""
+    result = {(line.name, line.ruleset): line.result for line in lines}
+    for line in lines:
+        if line.result != "unknown" or not line.pending:
+            continue
+        short = [f"{ob} ({result.get((ob, line.ruleset), 'not run here')})" for _, ob in line.pending
+                 if result.get((ob, line.ruleset)) != "no-such-state"]
+        if short:
+            line.detail += f"; not shown never reached by {', '.join(dict.fromkeys(short))}"
+            continue
+        line.result, line.detail = "proved", line.settled
+        line.excused = (*line.excused, *line.pending)
+        line.passed = line.result == line.expected
+
+
 def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
     """Fail every line whose obligation assumes one (:attr:`Obligation.needs`, same ruleset,
     run in this selection) that did not pass, through chains of assumptions (an obligation
@@ -259,6 +285,7 @@ def as_dict(line: Line) -> dict[str, object]:
     d["invariants"] = list(line.invariants)
     d["coverage"] = dict(line.coverage)
     d["excused"] = dict(line.excused)
+    del d["pending"], d["settled"]  # settled by the run (:func:`settle`)
     return d
 
 

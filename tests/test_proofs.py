@@ -363,6 +363,9 @@ def test_a_house_ruleset_replays_its_bases_witnesses(spec: Spec) -> None:
     named = len(stored_positions(resolve(spec, "house-guard"), "house-guard"))
     on_top = "house-guard+neutral-tie=seat-order"
     assert len(stored_positions(resolve(spec, on_top), on_top)) == named > len(stored_positions(house, name))
+    # so does a ruleset file whose base is that house ruleset (its name says nothing of it)
+    from_file = derive(resolve(spec, "house-guard"), "hg2", "house-guard", {"neutral-tie": "seat-order"})
+    assert len(stored_positions(from_file, "hg2")) == named
 
 
 def test_player_can_act_check_can_fail(spec: Spec) -> None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -121,6 +122,67 @@ def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatc
     out.rmdir()
     res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "-r", "house-guard"])
     assert res.exit_code == 0 and seen[-1] is None and "go to" not in res.output, res.output
+
+
+def test_house_rules_on_a_named_house_ruleset_expect_what_it_lists(spec: Spec, tmp_path: Path) -> None:
+    """A ruleset derived from house-guard (a reading on top of it, or a ruleset file based
+    on it) runs house-guard's prove list with its expectations. Before, it ran every
+    obligation expecting what the reference does: guard-void ended no-such-state against an
+    expected witness and the differential check found role.guard.void firing nowhere. Its
+    expected counterexample, stored for no derived ruleset, is Z3's, replayed by the engine
+    into the output directory."""
+    from palast.formats.house import resolve
+    from proofs.obligation import house_prove_lists
+
+    name = "house-guard+neutral-tie=seat-order"
+    derived = resolve(spec, name)
+    listed = house_prove_lists(derived)
+    assert listed[name] == listed["house-guard"]
+    mine = [ob for ob in all_obligations(derived) if ob.ruleset == name]
+    assert [(ob.name, ob.expect) for ob in mine] == list(listed["house-guard"].items())
+    plain = "reference+neutral-tie=seat-order"  # derived from no house ruleset: no list
+    assert plain not in house_prove_lists(resolve(spec, plain))
+    rf = tmp_path / "hg2.yaml"
+    rf.write_text("name: hg2\nbase: house-guard\nreadings: {neutral-tie: seat-order}\n")
+    res = CliRunner().invoke(main, ["prove", "--ruleset-file", str(rf), "--only", "round-is-bounded", "--only",
+                                    "guard-void", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"round-is-bounded +hg2 +counterexample", res.output), res.output
+    assert re.search(r"guard-void +hg2 +no-such-state", res.output), res.output
+    assert (tmp_path / "round-is-bounded.hg2.yaml").exists()
+
+
+def test_a_rule_house_rules_make_unreachable_is_excused_by_the_runs_result(tmp_path: Path) -> None:
+    """Under --reading guard-other-card=itself-too no Guard is ever void: role.guard.void
+    fires in no compared position, and guard-void ends in no-such-state, not in the
+    reference's expected witness. The differential check rests on that result (it ended
+    unknown before); without guard-void in the run it stays unknown and says why."""
+    args = ["prove", "--reading", "guard-other-card=itself-too", "--only", "differential", "--json", "--out",
+            str(tmp_path)]
+    both = json.loads(CliRunner().invoke(main, [*args, "--only", "guard-void"]).stdout)
+    by_name = {d["name"]: d for d in both["obligations"]}
+    assert by_name["guard-void"]["result"] == "no-such-state"
+    assert by_name["differential"]["result"] == "proved", by_name["differential"]["detail"]
+    assert by_name["differential"]["excused"]["role.guard.void"] == "guard-void"
+    alone = json.loads(CliRunner().invoke(main, args).stdout)["obligations"][0]
+    assert alone["result"] == "unknown" and "guard-void (not run here)" in alone["detail"]
+
+
+def test_settling_rests_on_the_result_in_the_same_ruleset() -> None:
+    """A pending excuse holds only when its obligation ended in no-such-state under the
+    line's own ruleset."""
+    def line(name: str, ruleset: str, result: str, **kw: Any) -> Line:
+        return Line(name, ruleset, result, "proved", 0.0, 0.0, "unsettled", (), (), False, **kw)
+
+    pend = {"pending": (("role.guard.void", "guard-void"),), "settled": "all settled"}
+    lines = [line("differential", "a", "unknown", **pend), line("guard-void", "a", "no-such-state"),
+             line("differential", "b", "unknown", **pend), line("guard-void", "b", "witness"),
+             line("differential", "c", "unknown", **pend), line("guard-void", "a", "no-such-state")]
+    runner.settle(lines)
+    assert (lines[0].result, lines[0].detail, lines[0].passed) == ("proved", "all settled", True)
+    assert lines[0].excused == (("role.guard.void", "guard-void"),)
+    assert lines[2].result == "unknown" and "guard-void (witness)" in lines[2].detail and not lines[2].passed
+    assert lines[4].result == "unknown" and "guard-void (not run here)" in lines[4].detail
 
 
 def _sleeper(seconds: float, result: str) -> Any:

@@ -62,7 +62,8 @@ def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str], 
 
     The new entry of ``Spec.rulesets`` has ``id``, ``title``, ``description``, ``base``
     (the ruleset of ``spec/rulesets.yaml`` it rests on, also when ``base`` is itself
-    derived) and ``readings`` (all it reads otherwise than that ruleset, in spec order).
+    derived), ``derived_from`` (``base`` as given, which may itself be a house ruleset) and
+    ``readings`` (all it reads otherwise than the ``base`` entry's ruleset, in spec order).
 
     :raises InputError: for a ``ruleset_id`` already taken, an unknown ``base`` or
         variation point, or a reading the point does not have.
@@ -81,7 +82,8 @@ def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str], 
            for vid, vp in spec.variation_points.items()}
     shown = ", ".join(f"{p}={r}" for p, r in ordered.items()) or "no other reading"
     entry = {"id": ruleset_id, "title": title or f"{root} with house rules",
-             "description": description or f"House rules: {root} with {shown}.", "base": root, "readings": ordered}
+             "description": description or f"House rules: {root} with {shown}.", "base": root, "derived_from": base,
+             "readings": ordered}
     return replace(spec, variation_points=vps, rulesets={**spec.rulesets, ruleset_id: entry})
 
 
@@ -94,6 +96,24 @@ def house_readings(spec: Spec, ruleset: str) -> tuple[str | None, dict[str, str]
     entry = spec.rulesets[ruleset]
     base = entry.get("base")
     return (str(base), dict(entry.get("readings", {}))) if base is not None else (None, {})
+
+
+def lineage(spec: Spec, ruleset: str) -> tuple[str, ...]:
+    """``ruleset`` and every ruleset it is derived from, nearest first: the one its name is
+    built on (``house-guard`` for ``house-guard+neutral-tie=seat-order``), the one it was
+    derived from (a ruleset file's ``base``, which may be a house ruleset; entry key
+    ``derived_from``) and its declared ``base``, then theirs in turn. A ruleset of the spec
+    itself has only itself."""
+    out = [ruleset]
+    i = 0
+    while i < len(out):
+        r = out[i]
+        entry = spec.rulesets.get(r, {})
+        for nxt in (r.partition(JOIN)[0], entry.get("derived_from"), entry.get("base")):
+            if nxt and nxt not in out:
+                out.append(str(nxt))
+        i += 1
+    return tuple(out)
 
 
 def known(spec: Spec) -> list[str]:
