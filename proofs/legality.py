@@ -19,7 +19,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState, ite, pick_by, total
-from proofs.statements_z3 import Statements
+from proofs.resume_z3 import Resuming
 from proofs.z3_values import at_least_one
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 K = DecisionKind
 
 
-class Legality(Statements):
+class Legality(Resuming):
     """The legality conditions of one :class:`Layout` (a game at a level).
 
     :param lay: the layout.
@@ -171,7 +171,7 @@ class Legality(Statements):
     def _declared_options(self, d: ZState, kind: DecisionKind) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
         spec/roles.yaml) under the ruleset's readings, compiled to Z3 on ``d`` with the names
-        in scope where it waits (:meth:`~proofs.statements_z3.Statements.choice_env`: its
+        in scope where it waits (:meth:`~proofs.resume_z3.Resuming.choice_env`: its
         rules' names, and those the pending decision keeps); ``None`` when the ruleset never
         opens it (it lies under a reading not taken, or behind an open point).
 

@@ -3,8 +3,9 @@
 Each ``_t_*`` method takes a symbolic position ``s`` (:class:`~proofs.encoding.ZState`)
 and the action's parameters (a :class:`Label`) and returns the legality condition and the
 position the engine would reach. What an action does is carried out from the rules'
-declarations by :class:`~proofs.statements_z3.Statements` (which
-:class:`~proofs.legality.Legality`, and so this class, is): a card played (turn.play and the
+declarations by :class:`~proofs.statements_z3.Statements` and
+:class:`~proofs.resume_z3.Resuming` (which :class:`~proofs.legality.Legality`, and so this
+class, is): a card played (turn.play and the
 exceptions that bend its outcome, the round-end rules tested, scored as each declares, the
 card acting, the turn ending) and every action answering a role's decision. The rest is
 still written after the engine, step by step: the same branches, in the same order, on the
@@ -347,7 +348,7 @@ class Transition(Legality):
     def _declared(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
         """An action answering a decision a declared statement waits for: legal as its
         options say (:class:`~proofs.legality.Legality`), and what follows carried out from
-        the declarations (:meth:`~proofs.statements_z3.Statements.resume`): the value chosen
+        the declarations (:meth:`~proofs.resume_z3.Resuming.resume`): the value chosen
         is the cards given for a pick of cards, else the number in ``label.a[0]``."""
         picks = kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER)
         value = Coll("cards", [(k, label.vec[k]) for k in range(self.nk)]) if picks else label.a[0]
