@@ -121,10 +121,6 @@ class Layout:
         self.total_cards = sum(game.composition.values())
         #: Cards in the draw deck right after a deal.
         self.deck_after_deal = self.total_cards - n * self.hand_size
-        #: The game-end tie-breaks in the order the spec lists them (final-tie: cascade).
-        tiebreak_point = game.params["winner.tiebreak"].point
-        self.tiebreak_order: tuple[str, ...] = tuple(
-            r.id for r in game.spec.variation_points[tiebreak_point].readings)
 
     def reading(self, parameter: str) -> str:
         """The ruleset's reading of the variation point that sets engine ``parameter``

@@ -10,7 +10,7 @@ exceptions that bend its outcome, the round-end rules tested, scored as each dec
 card acting, the turn ending) and every action answering a role's decision. The rest is
 still written after the engine, step by step: the same branches, in the same order, on the
 same readings (``game.params``): the deal, the start of a turn (:meth:`Transition.enter_play`),
-the next player, the game end and its winner, and the start of a Cupbearer's action
+the next player, and the start of a Cupbearer's action
 (:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap, a draw, a reveal and
 a deal (:class:`~proofs.legality.Legality`). A branch on a reading is a Python ``if``: the
 encoding is built for one ruleset. A branch on the position is a symbolic
@@ -18,8 +18,9 @@ encoding is built for one ruleset. A branch on the position is a symbolic
 
 Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play (who
 may play), turn.play.duplicate, turn.next.colour, turn.next.neutral, turn.next.neutral-tie,
-turn.empty-hand, king.jester, king.jester-forced, game.end.target, game.end.winner,
-role.cupbearer (its start).
+turn.empty-hand, king.jester, king.jester-forced, role.cupbearer (its start). Whether the
+game ends and who wins follow the declarations of steps ``game-end`` and ``winner``, as the
+engine reads them (:meth:`Transition._end_game`).
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
 draw (``draw`` decision), as the engine does for a deck dealt without an order.
@@ -34,6 +35,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
+from palast.lang.syntax import parse
 from proofs.encoding import (
     ROUND_ENDS,
     Layout,
@@ -48,7 +50,8 @@ from proofs.encoding import (
     total,
 )
 from proofs.legality import Legality
-from proofs.z3_values import Coll
+from proofs.places_z3 import _bool
+from proofs.z3_values import Coll, NotCompiled, _n, _positive
 
 K = DecisionKind
 #: The action kinds, by the decision they answer.
@@ -221,41 +224,54 @@ class Transition(Legality):
         d["rp"] = p
         d["rforced"] = z3.BoolVal(forced)
         d["actor"] = p
-        reached = z3.Or([d[f"sc{q}"] >= self.lay.target for q in range(self.n)])
-        return branch(d, reached, self._end_game, lambda d: self.decide(d, K.DEAL, -1))
+        return branch(d, self._game_ends(d), self._end_game, lambda d: self.decide(d, K.DEAL, -1))
+
+    def _declared_logic(self, step: str) -> list[Any]:
+        """The rules of ``step`` declared with effect keys (``logic``: game-end, winner),
+        refused where they have what this model does not carry out (lets, exceptions)."""
+        rules = list(self.lay.game.logic.steps.get(step, []))
+        for r in rules:
+            if r.exceptions or r.raw.get("let"):
+                raise NotCompiled(f"the Z3 back-end does not carry out the lets and exceptions of {r.rule}")
+        return rules
+
+    def _game_ends(self, d: ZState) -> Any:
+        """Whether a rule of step ``game-end`` applies, by its declared condition
+        (game.end.target)."""
+        return z3.Or([_bool(self._value(d, parse(str(r.raw["when"])), {})) if "when" in r.raw else z3.BoolVal(True)
+                      for r in self._declared_logic("game-end")])
 
     def _end_game(self, d: ZState) -> ZState:
-        scores = [d[f"sc{q}"] for q in range(self.n)]
-        top = maximum(scores)
-        tied = [sc == top for sc in scores]
-        ntied = count_true(tied)
+        """The winners as the declared rule of step ``winner`` says (game.end.winner): its
+        ``winners``; on a tie its ``tiebreak`` reading's measure (``by``, of each tied
+        player ``p``); on a tie still its ``final_tie`` reading: shared, or with
+        ``try_others`` the other tie-breaks in the order the rule declares them. The same
+        steps as the engine's ``GameCore._end_game``; a reading left open is a gap."""
+        raw = self._declared_logic("winner")[0].raw
+        winners = self._value(d, parse(str(raw["winners"])), {})
+        member = dict(winners.items) if isinstance(winners, Coll) else {}
+        tied = [_positive(member.get(q, 0)) for q in range(self.n)]
+        tb, ft = raw["tiebreak"], raw["final_tie"]
+        measures = {str(r): parse(str(e["by"])) for r, e in tb.items() if r != "point"}
 
         def best_by(d: ZState, among: list[Any], reading: str) -> list[Any]:
-            # the seats among ``among`` that lead on one tie-break reading (game-end-tiebreak)
-            if reading == "most-displayed":
-                metric = [d.zone_size(self.lay.disp[q]) for q in range(self.n)]
-            elif reading == "most-played-last-round":
-                metric = [d[f"pl{q}"] for q in range(self.n)]
-            else:
-                metric = [d[f"ta{q}"] for q in range(self.n)]
+            metric = [_n(self._value(d, measures[reading], {"p": q})) for q in range(self.n)]
             best = maximum([ite(among[q], metric[q], -1) for q in range(self.n)])
             return [z3.And(among[q], metric[q] == best) for q in range(self.n)]
 
         def tiebreak(d: ZState) -> ZState:
-            reading = self.lay.reading("winner.tiebreak")
+            reading = self._reading(str(tb["point"]))
             if reading == "open":
-                return self.gap(d, "winner.tiebreak", -1)
+                return self.gap(d, self._parameter(str(tb["point"])), -1)
             left = best_by(d, tied, reading)
 
             def final(d: ZState) -> ZState:
-                final_tie = self.lay.reading("winner.final_tie")
+                final_tie = self._reading(str(ft["point"]))
                 if final_tie == "open":
-                    return self.gap(d, "winner.final_tie", -1)
-                if final_tie != "cascade":
+                    return self.gap(d, self._parameter(str(ft["point"])), -1)
+                if not ft[final_tie]["try_others"]:
                     return self._finish(d, left, True)
-                # cascade: the other tie-breaks in the order the spec lists them
-                rest = [r for r in self.lay.tiebreak_order if r != reading]
-                return cascade(d, left, rest)
+                return cascade(d, left, [r for r in measures if r != reading])
 
             def cascade(d: ZState, among: list[Any], rest: list[str]) -> ZState:
                 if not rest:
@@ -266,7 +282,7 @@ class Transition(Legality):
 
             return branch(d, count_true(left) == 1, lambda d: self._finish(d, left, False), final)
 
-        return branch(d, ntied == 1, lambda d: self._finish(d, tied, False), tiebreak)
+        return branch(d, count_true(tied) == 1, lambda d: self._finish(d, tied, False), tiebreak)
 
     def _finish(self, d: ZState, winners: list[Any], shared: bool) -> ZState:
         for q in range(self.n):

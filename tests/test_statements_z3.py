@@ -269,3 +269,26 @@ def test_a_player_named_twice_among_the_scorers_scores_once(tmp_path: Path) -> N
     same = compare_all(edited, items, never_reached={})
     assert same.result != "counterexample", same.detail
     assert "successors agree" in same.detail
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_the_winner_is_compiled_from_its_declaration(tmp_path: Path, edited: bool) -> None:
+    """The model's game end follows the declared rule of step ``winner``: its ``winners``,
+    and the measure of the ruleset's tie-break reading. Two players tied on score, one
+    with more cards played this round (the reference's tie-break), the other with more
+    cards in hand: the first wins, and with the measure edited in spec/rules.yaml alone to
+    count hand cards the second does (it was written out by hand before)."""
+    spec = load_spec(edited_spec(tmp_path, "rules.yaml", "most-played-last-round: {by: played(p)}",
+                                 "most-played-last-round: {by: count(hand(p))}") if edited else None)
+    lay = Layout(make_game(spec, "reference", 3), "role")
+    s = ZState.fresh(lay, "s")
+    after = Transition(lay)._end_game(s.copy())
+    solver = z3.Solver()
+    solver.add(s["sc0"] == 5, s["sc1"] == 5, s["sc2"] == 2, s["pl0"] == 4, s["pl1"] == 1,
+               s.zone_size(lay.hand[0]) == 0, s.zone_size(lay.hand[1]) == 3)
+    winner = "win1" if edited else "win0"
+    for field, value in ((winner, True), ("shared", False)):
+        solver.push()
+        solver.add(after[field] != value)
+        assert solver.check() == z3.unsat, f"{field} can differ from {value}"
+        solver.pop()
