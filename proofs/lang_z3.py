@@ -66,9 +66,12 @@ class Z3Back:
     :param before: the position before the action, which ``old(...)`` reads.
     """
 
-    def __init__(self, s: ZState, before: ZState | None = None) -> None:
+    def __init__(self, s: ZState, before: ZState | None = None, *, last_colour: Any = None) -> None:
         self.s = s
         self.before = before
+        #: at the role level, which forgets colours: the colour of the card played this turn
+        #: (``card``), as the action's label gives it (a seat, ``NEUTRAL``); ``None``: unknown
+        self.last_colour = last_colour
         self.lay = lay = s.lay
         spec = lay.game.spec
         self.kinds = constant_kinds(spec)
@@ -102,6 +105,7 @@ class Z3Back:
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
                                                  else min(m, 1)) for e, m in c.items]),
             "in_order": lambda c: c,
+            "first": self._first,
             "without": _without,
             "occurrences": lambda c, x: _sum(_when(_eq(e, x), m) for e, m in c.items),
             "empty": lambda c: _eq(self._count(c), 0),
@@ -194,12 +198,28 @@ class Z3Back:
         not colours; the seated colours and the seats match one to one), ``NEUTRAL`` for the
         neutral colour, -3 for no card (which has no colour).
 
-        :raises NotCompiled: at the role level, which forgets colours.
+        :raises NotCompiled: at the role level, which forgets colours, except for the card
+            played this turn where :attr:`last_colour` is given.
         """
         seats = [k.seat for k in self.lay.kinds]
         if ANY in seats:
+            last = self.s["last"]
+            if self.last_colour is not None and isinstance(card, z3.ExprRef) and card.eq(last):
+                return self.last_colour
             raise NotCompiled("colours are forgotten at the role level: prove this at the card level")
         return _per_kind(card, seats, -3)
+
+    @staticmethod
+    def _first(c: Any) -> Any:
+        """``first(c)``: the first element of ``c`` there, in the collection's order (-1 for
+        an empty one, where the engine stops with an error)."""
+        if not isinstance(c, Coll):
+            raise NotCompiled("first of a range or of picks")
+        out: Any = -1
+        for e, m in reversed(c.items):
+            there = m > 0 if isinstance(m, int) else _positive(m)
+            out = (e if there else out) if isinstance(there, bool) else ite(there, e, out)
+        return out
 
     def _join(self, a: Coll, b: Coll) -> Coll:
         got: dict[int, list[Any]] = {}

@@ -253,12 +253,21 @@ COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "exchange
 
 def modelled_points(spec: Any) -> frozenset[str]:
     """The variation points whose readings the model takes from the rules' declarations:
-    those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)."""
+    those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)
+    and of every rule of a step it carries out from its start
+    (:data:`~proofs.statements_z3.COMPILED_STEPS` but :data:`~proofs.statements_z3.STARTED_BY_HAND`),
+    rules of a rule module (``spec/modules/``) excepted."""
     from palast.lang.blocks import program
     from palast.lang.statements import walk
+    from proofs.statements_z3 import COMPILED_STEPS, STARTED_BY_HAND
 
+    # the model has no rule module (proofs.modules): their rules' points are not in it
+    in_modules = {rule for m in spec.modules.values() for rule in m.rules}
     out: set[str] = set()
     for r in program(spec).rules.values():
-        if any(s.head == "choose" and s.arg in COMPILED_CHOICES for s in walk(list(r.do or ()))):
+        if r.rule in in_modules:
+            continue
+        whole = r.step in COMPILED_STEPS and r.step not in STARTED_BY_HAND
+        if whole or any(s.head == "choose" and s.arg in COMPILED_CHOICES for s in walk(list(r.do or ()))):
             out.update(rb.point for rb in r.readings)
     return frozenset(out)

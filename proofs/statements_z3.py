@@ -49,7 +49,11 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
-COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn", "turn-end")
+COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn", "turn-end", "next-player")
+#: Of :data:`COMPILED_STEPS`, those the transition still starts by hand (a turn begins in
+#: :meth:`proofs.transition.Transition.enter_play`, on engine parameters): only play that
+#: resumes inside them is carried out from the declarations.
+STARTED_BY_HAND = ("turn",)
 
 #: The field of the encoding (:class:`proofs.encoding.ZState`) that holds each counter a
 #: ``set`` statement may change (:data:`palast.lang.statements.TARGETS`), and whether it is
@@ -109,7 +113,12 @@ class Statements(Places):
         return str(self.lay.reading(self._parameter(point)))
 
     def _value(self, d: ZState, node: Node, env: Mapping[str, Any]) -> Any:
-        return Z3Back(d)._value(node, dict(env), {})
+        return Z3Back(d, last_colour=self.last_colour())._value(node, dict(env), {})
+
+    def last_colour(self) -> Any:
+        """At the role level, the colour of the card played this turn (the transition's
+        label gives it); ``None`` where colours are known from the cards."""
+        return None
 
     def _role_number(self, role: str) -> int:
         return list(self.lay.game.spec.roles).index(role)

@@ -10,17 +10,18 @@ exceptions that bend its outcome, the round-end rules tested, scored as each dec
 card acting, the turn ending) and every action answering a role's decision. The rest is
 still written after the engine, step by step: the same branches, in the same order, on the
 same readings (``game.params``): the deal, the start of a turn (:meth:`Transition.enter_play`),
-the next player, and the start of a Cupbearer's action
+and the start of a Cupbearer's action
 (:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap, a draw, a reveal and
 a deal (:class:`~proofs.legality.Legality`). A branch on a reading is a Python ``if``: the
 encoding is built for one ruleset. A branch on the position is a symbolic
 :func:`~proofs.encoding.branch`.
 
 Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play (who
-may play), turn.play.duplicate, turn.next.colour, turn.next.neutral, turn.next.neutral-tie,
-turn.empty-hand, king.jester, king.jester-forced, role.cupbearer (its start). Whether the
-game ends and who wins follow the declarations of steps ``game-end`` and ``winner``, as the
-engine reads them (:meth:`Transition._end_game`).
+may play), turn.play.duplicate, turn.empty-hand, king.jester, king.jester-forced,
+role.cupbearer (its start). The next player follows the declarations of step
+``next-player`` (:meth:`Transition.after_action`), and whether the game ends and who wins
+those of steps ``game-end`` and ``winner`` (:meth:`Transition._end_game`), as the engine
+reads them.
 
 The draw deck is a pile of unknown order: after a Maid's discard the encoding waits for a
 draw (``draw`` decision), as the engine does for a deck dealt without an order.
@@ -45,7 +46,6 @@ from proofs.encoding import (
     count_true,
     ite,
     maximum,
-    minimum,
     pick,
     total,
 )
@@ -177,38 +177,21 @@ class Transition(Legality):
         return branch(d, d.hand_size(seat) == 0, lambda d: self.gap(d, "play.empty_hand", seat),
                       lambda d: branch(d, d.only_banned(seat), forced, unforced))
 
-    def colour_seat(self, d: ZState) -> Any:
-        """The seat named by the colour of the card played this turn (-1: neutral)."""
-        if self.lay.level == "role":
-            return self._label.col
-        return pick(d["last"], [k.seat for k in self.lay.kinds])
+    def last_colour(self) -> Any:
+        """At the role level, the colour of the card played this turn: the action's label
+        (``col``: a seat, or -1 for the neutral colour), free within the seats."""
+        label = getattr(self, "_label", None)  # set by :meth:`step`
+        return label.col if label is not None and self.lay.level == "role" else None
 
     def after_action(self, d: ZState) -> ZState:
-        """The turn is over: name the next player (turn.next.colour, turn.next.neutral,
-        turn.next.neutral-tie)."""
-        p = d["actor"]
-        col = self.colour_seat(d)
-        return branch(d, col >= 0, lambda d: self.enter_play(d, col), lambda d: self._neutral_next(d, p))
+        """The turn is over: step ``next-player`` as declared (turn.next.colour,
+        turn.next.neutral, turn.next.neutral-tie and their readings); its statements end by
+        starting a turn or opening the choice among tied players."""
+        def nowhere(d: ZState) -> ZState:  # the engine stops with an error; so does the model
+            d.flags["no-turn:next-player"] = z3.BoolVal(True)
+            return self.decide(d, K.GAP, -1)
 
-    def _neutral_next(self, d: ZState, p: Any) -> ZState:
-        counts = [d.zone_size(self.lay.disp[q]) for q in range(self.n)]
-        low = minimum(counts)
-        tied = [c == low for c in counts]
-        ntied = count_true(tied)
-        single = total(ite(tied[q], q, 0) for q in range(self.n))
-
-        def tie(d: ZState) -> ZState:
-            reading = self.lay.reading("neutral.tie")
-            if reading == "open":
-                return self.gap(d, "neutral.tie", p)
-            if reading == "seat-order":
-                first = z3.IntVal(self.n - 1)
-                for q in range(self.n - 2, -1, -1):
-                    first = ite(tied[q], q, first)
-                return self.enter_play(d, first)
-            return self.decide(d, K.NEXT_PLAYER, p)
-
-        return branch(d, ntied == 1, lambda d: self.enter_play(d, single), tie)
+        return self.run_step(d, "next-player", nowhere)
 
     def end_round(self, d: ZState, rule: str, p: Any, *, forced: bool = False) -> ZState:
         """End the round by ``p`` as the round-end rule ``rule`` declares (its kind, its
@@ -365,7 +348,11 @@ class Transition(Legality):
         """An action answering a decision a declared statement waits for: legal as its
         options say (:class:`~proofs.legality.Legality`), and what follows carried out from
         the declarations (:meth:`~proofs.resume_z3.Resuming.resume`): the value chosen
-        is the cards given for a pick of cards, else the number in ``label.a[0]``."""
+        is the cards given for a pick of cards, else the number in ``label.a[0]``. Where no
+        statement waits for ``kind`` under the ruleset (a tie broken by seat order asks no
+        one), the action is never legal."""
+        if self.waiting(kind) is None:  # no statement waits for it under the ruleset: never legal
+            return z3.BoolVal(False), s.copy()
         picks = kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER)
         value = Coll("cards", [(k, label.vec[k]) for k in range(self.nk)]) if picks else label.a[0]
         return self.legal(s, kind, label), self.resume(s, label, kind, value, self.after_action)
@@ -401,4 +388,4 @@ class Transition(Legality):
         return self.legal(s, K.REVEAL, label), self.resume(s, label, K.REVEAL, role, self.after_action)
 
     def _t_next(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self.legal_next(s, label), self.enter_play(s.copy(), label.a[0])
+        return self._declared(s, label, K.NEXT_PLAYER)

@@ -62,14 +62,19 @@ EDITS = {
                 - emit: card_taken_back
                   player: actor
                   card: taken"""),
+    # the next player (spec/rules.yaml): after a coloured card the player who played it
+    # moves again, instead of the colour's owner
+    "next-player": (K.PLAY, "let: {next: owner(colour(card))}", "let: {next: actor}"),
 }
+#: The spec file each edit is in (default: spec/roles.yaml).
+EDIT_FILES = {"next-player": "rules.yaml"}
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
 def test_an_effect_edited_in_data_changes_the_model_with_the_engine(tmp_path: Path, edit: str) -> None:
     kind, old_text, new_text = EDITS[edit]
     spec = load_spec()
-    edited = load_spec(edited_spec(tmp_path, "roles.yaml", old_text, new_text))
+    edited = load_spec(edited_spec(tmp_path, EDIT_FILES.get(edit, "roles.yaml"), old_text, new_text))
     items = [p for p in positions(edited, "reference", states=150)
              if p[3] is None and p[2].decision.kind is kind]
     assert len(items) >= 5, "too few positions to compare"
