@@ -333,3 +333,18 @@ def test_the_coverage_table_says_why_per_ruleset(spec: Spec) -> None:
     assert "house-guard" not in spec.rulesets
     row_sixth = next(r for r in rows if r.split()[0] == sixth)
     assert row_sixth.endswith("  - not applying (sixth-card-action: round-end-only)"), row_sixth
+
+
+def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) -> None:
+    """The model carries out step next-player from its declarations, so a house reading of
+    neutral-count-zone (a point no engine parameter sets) is proved like any other; the
+    fan module's rules sit in compiled steps too, but the model has no module, so switching
+    it on is still refused up front."""
+    from proofs.legality import modelled_points
+
+    assert {"neutral-count-zone", "neutral-tie"} <= modelled_points(spec)
+    assert not {p for p in modelled_points(spec) if p.startswith("fan-")}
+    res = CliRunner().invoke(main, ["prove", "--only", "no-such-obligation-here", "--reading", "fan-expansion=on"])
+    assert res.exit_code == 2 and "only the rule language declares" in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--list", "--reading", "neutral-count-zone=cards-in-hand"])
+    assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
