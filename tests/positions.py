@@ -5,8 +5,9 @@ A test writes the position the way a rules lawyer writes a scenario file (DESIGN
 on, so every invariant is evaluated after every action) and its start
 :class:`~palast.engine.State`. :func:`play` applies actions written in palast notation and
 returns the final state with every event they caused; :func:`full_deal` builds a next
-round's deal. The positions both rule test modules use (a Guard, a hand of banned Jesters)
-are at the end.
+round's deal. The positions tests/test_roles.py and the clause tests
+(tests/clause_checks.py, tests/test_rules_by_clause_a.py) both use (a Guard, a hand of
+banned Jesters) are at the end.
 """
 
 from __future__ import annotations
