@@ -19,8 +19,8 @@ import z3
 
 from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState, ite, pick_by, total
-from proofs.resume_z3 import Resuming
-from proofs.z3_values import at_least_one
+from proofs.resume_z3 import Resuming, _what_it_offers
+from proofs.z3_values import Span, at_least_one
 
 if TYPE_CHECKING:
     from proofs.transition import Label
@@ -151,9 +151,10 @@ class Legality(Resuming):
         return z3.And(s.kind_valid(x), self.offers(s, K.DISCARD, x))
 
     def legal_draw(self, s: ZState, label: Label) -> Any:
-        """A card of the draw deck (role.maid)."""
+        """A card of the place the declared ``draw`` statement draws from (role.maid: the
+        draw deck)."""
         x = label.a[0]
-        return z3.And(s.kind_valid(x), pick_by(x, lambda k: s.cnt(self.lay.deck, k), self.nk) >= 1)
+        return z3.And(s.kind_valid(x), self.offers(s, K.DRAW, x))
 
     def legal_swap(self, s: ZState, label: Label) -> Any:
         """Two movable cards of two displays the scope allows, repeating no protected role
@@ -170,7 +171,8 @@ class Legality(Resuming):
 
     def _declared_options(self, d: ZState, kind: DecisionKind) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
-        spec/roles.yaml) under the ruleset's readings, compiled to Z3 on ``d`` with the names
+        spec/roles.yaml; for a ``draw``, the cards of the place it draws from) under the
+        ruleset's readings, compiled to Z3 on ``d`` with the names
         in scope where it waits (:meth:`~proofs.resume_z3.Resuming.choice_env`: its
         rules' names, and those the pending decision keeps); ``None`` when the ruleset never
         opens it (it lies under a reading not taken, or behind an open point).
@@ -185,7 +187,7 @@ class Legality(Resuming):
         if got is None:
             return None
         w, env, _ = got
-        return self._value(d, w.stmt.keys["options"], env)
+        return self._value(d, _what_it_offers(w.stmt), env)
 
     def options(self, d: ZState, kind: DecisionKind) -> Coll | Span:
         """The options of the decision ``kind`` pending in ``d``, as its rule declares them
@@ -234,10 +236,15 @@ class Legality(Resuming):
         return z3.And(s.kind_valid(x), self.offers(s, K.TAKE_BACK, x))
 
     def legal_reveal(self, s: ZState, label: Label) -> Any:
-        """A King card still in the King deck (role.marshal, king.reveal)."""
+        """A King card of the place the declared ``draw`` statement reveals it from
+        (king.reveal: the King deck). The model numbers King cards (``label.a[0]``) in the
+        order that place lists them."""
         j = label.a[0]
-        nkings = len(self.lay.king_roles)
-        return z3.And(j >= 0, j < nkings, pick_by(j, lambda i: s[f"kd{i}"], nkings))
+        deck = self.options(s, K.REVEAL)  # the King deck lists its cards in the model's order
+        if isinstance(deck, Span) or [r for r, _ in deck.items] != list(self.lay.king_roles):
+            raise ValueError("a King card is revealed from a place that does not list the King cards in order")
+        there = [at_least_one(m) for _, m in deck.items]
+        return z3.And(j >= 0, j < len(there), pick_by(j, there.__getitem__, len(there)))
 
     def legal_next(self, s: ZState, label: Label) -> Any:
         """A player the declared options of the tie offer: those with the fewest cards, counted

@@ -23,7 +23,7 @@ from palast.engine.chains import Chain, effective, kept_names
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, each_of
 from palast.lang.statements import Stmt, Zone, expressions, walk
-from palast.lang.syntax import Node, each_parts, names
+from palast.lang.syntax import Node, each_parts, names, parse
 from proofs.encoding import ZState
 from proofs.places_z3 import KING_PLACES
 from proofs.statements_z3 import COMPILED_STEPS, Cont, Statements
@@ -218,7 +218,7 @@ class Resuming(Statements):
                 lets.extend(br.lets)
             lets.extend(r.lets)
             links.append((r, tuple(took)))
-        needed = self._needed(w, lets, w.stmt.keys["options"] if options else None)
+        needed = self._needed(w, lets, _what_it_offers(w.stmt) if options else None)
         for name, node in lets:  # only the names play needs from here on (the options are chosen)
             if name in needed:
                 env[name] = self._value(s, node, env)
@@ -376,6 +376,13 @@ class Resuming(Statements):
         inner = frames[-1]
         return self.run(inner.block, inner.index + 1, d, env, parts,
                         lambda d, env: self._out(frames[:-1], d, env, parts, k))
+
+
+def _what_it_offers(stmt: Stmt) -> Node:
+    """What a decision statement offers: a ``choose``'s ``options``, the place a ``draw``
+    takes from (any card there)."""
+    offered: Node = stmt.keys["options"] if stmt.head == "choose" else parse(str(stmt.arg))
+    return offered
 
 
 def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:

@@ -11,8 +11,9 @@ card acting, the turn ending) and every action answering a role's decision. The 
 still written after the engine, step by step: the same branches, in the same order, on the
 same readings (``game.params``): the deal, the start of a turn (:meth:`Transition.enter_play`),
 and the start of a Cupbearer's action
-(:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap, a draw, a reveal and
-a deal (:class:`~proofs.legality.Legality`). A branch on a reading is a Python ``if``: the
+(:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap and a deal
+(:class:`~proofs.legality.Legality`; a draw and a King card revealed take any card of the
+place their declared ``draw`` statement names). A branch on a reading is a Python ``if``: the
 encoding is built for one ruleset. A branch on the position is a symbolic
 :func:`~proofs.encoding.branch`.
 
