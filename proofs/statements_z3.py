@@ -15,9 +15,9 @@ the rule that declares the statement, computes its names again on the position a
 the names the decision keeps from its fields, as the engine does for a decision that names
 no statement.
 
-Which steps this compiles is :data:`COMPILED_STEPS`; the others (the turn, the next
-player, the deal) are still hand-written in :mod:`proofs.transition`, and so is the start
-of a rule that chooses one of the transition's ``HAND_DECISIONS``. Nothing here names a
+Which steps this compiles is :data:`COMPILED_STEPS`; the start of a turn
+(:data:`STARTED_BY_HAND`) and the deal are still hand-written in :mod:`proofs.transition`,
+and so is the start of a rule that chooses one of the transition's ``HAND_DECISIONS``. Nothing here names a
 rule, a role or a reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
 path it is on, and each rule entered whose readings concern a variation point the flag
 ``point:POINT`` (an obligation asks whether a path is reachable by those flags).

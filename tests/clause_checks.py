@@ -46,10 +46,9 @@ EXCLUDED: dict[str, str] = {
     "B.review": "the blogger's opinion of the game; states no rule",
 }
 
-#: Clauses the engine implements but no event cites: the rule acts at setup, between
-#: rounds or on the seating, where the engine emits no event of its own; and the Marshal's
-#: reveal, whose event cites rule king.reveal rather than role.marshal. Their tests check
-#: the behaviour and that the spec place named here cites the clause;
+#: Clauses the engine implements but no event cites: the number of players, which acts on
+#: the seating, where the engine emits no event of its own. Their tests check the
+#: behaviour and that the spec place named here cites the clause;
 #: :func:`tests.test_rules_by_clause.test_uncited_clauses_are_in_no_event` keeps this list true.
 NOT_IN_EVENTS: dict[str, str] = {
     "A.meta": "game:players", "B.meta": "game:players",
