@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -209,21 +209,52 @@ class _StopBetweenObligations:
             signal.signal(signal.SIGINT, self._old)
 
 
+class _CtrlCFlag:
+    """While the workers run: Ctrl-C only sets :attr:`seen`, which the parent polls. A
+    handler that raises ``KeyboardInterrupt`` may run inside a finaliser (the garbage of
+    many z3 terms), which swallows the exception: the run then went on to its end."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._old: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+
+    def __enter__(self) -> _CtrlCFlag:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
 def _run_pool(spec: Spec, groups: list[list[str]], opts: Options, jobs: int) -> dict[str, Line]:
     ctx = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=ctx, initializer=_init,
                                initargs=(spec,))
     lines: dict[str, Line] = {}
-    try:
-        for g, result in zip(groups, pool.map(_run_group, groups, [opts] * len(groups)), strict=True):
-            for k, line in zip(g, result, strict=True):
-                lines[k] = line
-    except KeyboardInterrupt:
-        _stop(pool)
-        raise Interrupted() from None
-    except BrokenProcessPool as exc:
-        _stop(pool)
-        raise WorkerDied(str(exc)) from None
+    with _CtrlCFlag() as ctrl_c:
+        try:
+            futures = [pool.submit(_run_group, g, opts) for g in groups]
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, timeout=0.2)
+                if ctrl_c.seen:
+                    raise KeyboardInterrupt
+                for f in done:
+                    f.result()  # a worker that died raises here, before the others end
+            for g, f in zip(groups, futures, strict=True):
+                for k, line in zip(g, f.result(), strict=True):
+                    lines[k] = line
+        except KeyboardInterrupt:
+            _stop(pool)
+            raise Interrupted() from None
+        except BrokenProcessPool as exc:
+            _stop(pool)
+            raise WorkerDied(str(exc)) from None
     pool.shutdown()
     return lines
 
