@@ -182,6 +182,8 @@ class Runner:
         self.turn_step = "turn"
         self.codegen = BlockCompiler(self)
         self.selectors = {step: self.codegen.selector(step, rules) for step, rules in self.prog.steps.items()}
+        #: the generated functions of the steps applied with ``every`` (see every_selector)
+        self._every: dict[str, Callable[[Draft], Any]] = {}
         self.codegen.namespace["ENTRIES"] = self._entries
         self.codegen.namespace["CONTS"] = self.conts
         #: the words of a refusal (palast.engine.refusals)
@@ -340,11 +342,13 @@ class Runner:
         _, point, rule = got
         self.game.stop_at_gap(d, point, rule)
 
-    def entry_for(self, sig: tuple[tuple[str, tuple[str, ...]], ...], args: tuple[str, ...]) -> Callable[..., None]:
+    def entry_for(self, sig: tuple[tuple[str, tuple[str, ...]], ...], args: tuple[str, ...],
+                  every: bool = False) -> Callable[..., None]:
         """The compiled entry of the chain a selector found (``sig``: each rule id with the
-        readings it took), taking the names ``args``."""
+        readings it took), taking the names ``args``; ``every``: of a rule an ``every``
+        statement applies (its end returns)."""
         chain = self._chain([(self.prog.rules[rid], took) for rid, took in sig])
-        return self.compiled(chain, args).entry
+        return self.compiled(chain, args, every=every).entry
 
     def note(self, table: Sequence[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]],
              bits: int) -> None:
@@ -389,30 +393,14 @@ class Runner:
             cont = self.conts[key]
         return cont
 
-    def every(self, d: Draft, step: str) -> None:
-        """Carry out every rule of ``step`` whose condition holds, in order (none may wait)."""
-        for r in self.prog.steps.get(step, ()):
-            env: dict[str, Any] = {}
-            if r.when is not None and not self._fn[id(r.when)](d, env):
-                continue
-            points: list[str] = []
-            took: list[str] = []
-            got = self._enter(r, d, env, points, took)
-            if isinstance(got, Gap):
-                self.game.stop_at_gap(d, got.point, got.rule)
-                return
-            if not got:
-                continue
-            links: list[tuple[DoRule, tuple[str, ...]]] = [(r, tuple(took))]
-            gap = self._exceptions(r, d, env, points, links)
-            if gap is not None:
-                self.game.stop_at_gap(d, gap.point, gap.rule)
-                return
-            names = tuple(env)
-            if self.trace is not None:
-                self.trace.update(x.rule for x, _ in links)
-            self.compiled(self._chain(links), names, every=True).entry(d, *env.values())
-            del names
+    def every_selector(self, step: str) -> Callable[[Draft], Any]:
+        """The generated function that carries out every rule of ``step`` whose condition
+        holds, in order (none may wait): see :meth:`BlockCompiler.selector` with ``every``.
+        Made the first time a statement applies ``step`` with ``every``."""
+        sel = self._every.get(step)
+        if sel is None:
+            sel = self._every[step] = self.codegen.selector(step, self.prog.steps.get(step, ()), every=True)
+        return sel
 
     def compiled(self, chain: Chain, args: tuple[str, ...] = (), *, every: bool = False) -> CompiledChain:
         """The compiled statements of ``chain`` (compiled once per chain and names ``args``

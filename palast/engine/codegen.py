@@ -100,12 +100,16 @@ class BlockCompiler:
         exec(code_of(text, label), self.namespace)  # generated from checked parts only
 
     # ------------------------------------------------------------------ selectors
-    def selector(self, step: str, rules: Sequence[DoRule]) -> Callable[..., Any]:
+    def selector(self, step: str, rules: Sequence[DoRule], *, every: bool = False) -> Callable[..., Any]:
         """The generated function of ``step``: ``f(D)`` finds the chain of rules that
         applies and carries out its compiled statements with their named values, returning
         ``True``; it returns ``None`` when no rule applies and ``("gap", point, rule)`` at an
         open point. The chain is found as a whole number, one bit per rule applied and a few
-        per reading taken (:meth:`decode` turns it back into rule ids and readings)."""
+        per reading taken (:meth:`decode` turns it back into rule ids and readings).
+
+        With ``every`` (a step applied by an ``every`` statement), ``f(D)`` carries out, in
+        order, every rule whose condition holds (with its exceptions), none of which may
+        wait, and returns ``True`` (also when none applies), or the gap it met first."""
         src = GeneratedSource({}, self._uid("S"))
         name = self._uid("sel_")
         table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]] = []
@@ -136,13 +140,13 @@ class BlockCompiler:
             src.add(inside, f"_e = {ent}.get(_b)")
             src.add(inside, "if _e is None:")
             src.add(inside + 1, f"_e = {ent}[_b] = R.entry_for(R.decode({src.ref(table)}, _b), "
-                                f"{src.ref(tuple(tree))})")
+                                f"{src.ref(tuple(tree))}{', True' if every else ''})")
             src.add(inside, "if R.trace is not None:")
             src.add(inside + 1, f"R.note({src.ref(table)}, _b)")
             src.add(inside, "_e(D, " + "".join(f"v_{n}, " for n in tree) + ")")
-            src.add(inside, "return True")
-        src.add(body, "return None")
-        self.build(src, f"step:{step}")
+            src.add(inside, "break" if every else "return True")
+        src.add(body, "return True" if every else "return None")
+        self.build(src, f"{'every' if every else 'step'}:{step}")
         return self.namespace[name]  # type: ignore[no-any-return]
 
     def _enter(self, src: GeneratedSource, r: DoRule, scope: dict[str, str], ind: int, skip: str,

@@ -229,8 +229,12 @@ class StatementCompiler:
             src.add(ind + 1, f"G.apply_effect(D, {step!r}, _f)")
             src.add(ind + 1, "return")
             return
-        if s.head == "every":
-            src.add(ind, f"R.every(D, {step!r})")
+        if s.head == "every":  # its rules cannot wait: the statements after it go on here
+            sel = self.ref(self.runner.every_selector(step))
+            src.add(ind, f"_g = {sel}(D)")
+            src.add(ind, "if _g is not True:")
+            src.add(ind + 1, f"R.not_applied(D, {step!r}, _g)")
+            src.add(ind + 1, "return")
             return
         key = self.runner.key(self.chain, owner, s)
         if rest == [None] and not self.every:
