@@ -176,17 +176,23 @@ class Game(RoleActions):
         if r is None:
             raise ValueError(f"{d.kind.value} is not a chance decision")
         if r.deck == "deal":
-            rnd = rng.random
-            pool = self.all_cards
-            keys = [rnd() for _ in pool]
-            # the cards in the order of their random keys: a uniformly random shuffle
-            cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
-            hs = self.hand_size
-            hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
-            deal = self._sampled = Deal(hands, cards[self.n * hs:] if deck_order else None)
-            return deal
+            return self._sample_deal(rng, deck_order)
         pool = self._chance_pool(state, r)
         return action_for(d.kind.value, pool[int(rng.random() * len(pool))])
+
+    def _sample_deal(self, rng: random.Random, deck_order: bool) -> Deal:
+        """A deal of every card of the game, each order equally likely (drawn from ``rng``);
+        with ``deck_order``, the draw deck's order too. It is remembered as sampled, so
+        :meth:`place_deal` places it without checking it again."""
+        rnd = rng.random
+        pool = self.all_cards
+        keys = [rnd() for _ in pool]
+        # the cards in the order of their random keys: a uniformly random shuffle
+        cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
+        hs = self.hand_size
+        hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
+        deal = self._sampled = Deal(hands, cards[self.n * hs:] if deck_order else None)
+        return deal
 
     def _chance_pool(self, state: State | Draft, r: Any) -> tuple[Any, ...]:
         """What chance picks from, each element equally likely: the cards a deck of unknown
@@ -239,7 +245,7 @@ class Game(RoleActions):
         limit = max_actions if max_actions is not None else -1
         terminal = TERMINAL_KINDS
         step = self.step
-        sample = self.sample_chance
+        deal = self._sample_deal
         legal = self.legal_actions
         resume_of = self.runner.resume_of
         resumes = self.runner.resumes
@@ -251,8 +257,8 @@ class Game(RoleActions):
             if r is None:
                 raise ValueError(f"nothing waits for the {dec.kind.value} decision")
             if dec.kind in chance:
-                if r.deck == "deal":
-                    step(d, sample(d, rng))
+                if r.deck == "deal":  # a deal drawn here is legal: carried out without a second check
+                    r.go(d, deal(rng, True))
                 elif r.deck is None:  # a chance choice among the options, each equally likely
                     values = r.options(d)  # type: ignore[misc]
                     r.go(d, values[int(rnd() * len(values))])

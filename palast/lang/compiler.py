@@ -11,7 +11,7 @@ it, so no text of the spec is executed — and compiling all of a game's express
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import CodeType
 from typing import Any
@@ -348,46 +348,68 @@ def _remembered(kind: str, node: Node, params: Mapping[str, str], constants: Map
     return src
 
 
-def _shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
-    """As :func:`python_source`, with each part that builds a collection, reads no bound
-    variable and occurs more than once computed once, before the whole expression (the
-    same value, fewer steps: a fast path). Parts that must not be computed early
-    (:func:`_reads_old`) and expressions holding an ``each`` (it has its own) are left.
+def shared_parts(nodes: Sequence[Node], params: Mapping[str, str], constants: Mapping[str, int], *,
+                 builders: bool = False, local: bool = False) -> tuple[list[tuple[str, str]], list[Node]]:
+    """The parts of ``nodes`` that build a collection, read no bound variable and occur
+    more than once among them, each named once (``_s1``, ...): to be computed once,
+    before the expressions (the same values, fewer steps: a fast path). Parts that must
+    not be computed early (:func:`_reads_old`) are left. With ``builders``, only parts
+    whose own primitive builds a collection (so computing them early cannot fail where
+    the expressions would not have computed them). With ``local``, the names are
+    numbered from 1 (``_p1``, ...: for a function of its own, whose text then does not
+    depend on what was compiled before it).
 
-    :returns: the Python source of an expression.
+    :returns: ``(names, rewritten)``: each name with the Python source computing it, and
+        ``nodes`` with those parts replaced by their names (params must then map each name
+        to itself).
     """
-    bound = {str(n.args[0].value) for n in _nodes(node) if n.op == "bind"}
-    if any(n.op == "each" for n in _nodes(node)):
-        return python_source(node, params, constants)
+    bound = {str(n.args[0].value) for node in nodes for n in _nodes(node) if n.op == "bind"}
     counts: dict[str, int] = {}
 
     def candidate(n: Node) -> str | None:
-        if (n.op in ("call", "bind") and _builds(n) and not _reads_old(n) and not (_names_in(n) & bound)):
+        if (n.op in ("call", "bind") and _builds(n) and not _reads_old(n) and not (_names_in(n) & bound)
+                and (not builders or n.op == "bind" or str(n.value) in _BUILDS)):
             return python_source(n, params, constants)
         return None
 
-    for n in _nodes(node):
-        src = candidate(n)
-        if src is not None:
-            counts[src] = counts.get(src, 0) + 1
+    for node in nodes:
+        for n in _nodes(node):
+            src = candidate(n)
+            if src is not None:
+                counts[src] = counts.get(src, 0) + 1
     shared: dict[str, str] = {}
 
     def rewrite(n: Node) -> Node:
         src = candidate(n)
         if src is not None and counts[src] > 1:
             if src not in shared:
-                _HOIST_COUNTER[0] += 1
-                shared[src] = f"_s{_HOIST_COUNTER[0]}"
+                if local:
+                    shared[src] = f"_p{len(shared) + 1}"
+                else:
+                    _HOIST_COUNTER[0] += 1
+                    shared[src] = f"_s{_HOIST_COUNTER[0]}"
             return Node("name", shared[src], (), n.column)
         return Node(n.op, n.value, tuple(rewrite(a) for a in n.args), n.column) if n.args else n
 
-    rewritten = rewrite(node)
+    rewritten = [rewrite(node) for node in nodes]
+    return [(name, src) for src, name in shared.items()], rewritten
+
+
+def _shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str, int]) -> str:
+    """As :func:`python_source`, with each part :func:`shared_parts` finds computed once,
+    before the whole expression (expressions holding an ``each`` are left: it has its own).
+
+    :returns: the Python source of an expression.
+    """
+    if any(n.op == "each" for n in _nodes(node)):
+        return python_source(node, params, constants)
+    shared, (rewritten,) = shared_parts([node], params, constants)
     if not shared:
         return python_source(node, params, constants)
-    inner = {**params, **{name: name for name in shared.values()}}
+    inner = {**params, **{name: name for name, _ in shared}}
     # bound by assignment expressions, not as a lambda's parameters: a lambda is made and
     # called each time the expression is computed (the same value, fewer steps)
-    binds = "".join(f"({name} := {src}), " for src, name in shared.items())
+    binds = "".join(f"({name} := {src}), " for name, src in shared)
     return f"({binds}{python_source(rewritten, inner, constants)})[-1]"
 
 
@@ -434,6 +456,13 @@ class Compiler:
     def expression(self, node: Node, params: Mapping[str, str]) -> str:
         """The Python source of ``node`` with ``params`` (rule-language name -> Python name)."""
         return _remembered("plain", node, params, self._names, python_source)
+
+    def shared(self, nodes: Sequence[Node]) -> tuple[list[tuple[str, str]], list[Node]]:
+        """:func:`shared_parts` of ``nodes`` (expressions of the position alone), only parts
+        whose own primitive builds a collection, named ``_p1``, ... (for a function of its
+        own): the names to compute first, with their sources, and the rewritten nodes
+        (compile them with ``params`` mapping each name to itself)."""
+        return shared_parts(nodes, {}, self._names, builders=True, local=True)
 
     def add_function(self, name: str, source: str, refs: Mapping[str, Any]) -> list[Callable[..., Any]]:
         """Queue the generated function ``name`` (its whole ``source``, built from

@@ -335,6 +335,14 @@ class GameLogic:
         refs: dict[str, Any] = {}
         name = "_step_" + step.replace("-", "_")
         lines = [f"def {name}(D):"]
+        # a part that the conditions of the rules (those that name nothing first) compute
+        # more than once is computed once, before them (a fast path)
+        plain = [c for c in rules if "when" in c.raw and not c.raw.get("let")]
+        shared, rewritten = comp.shared([parse(c.raw["when"]) for c in plain])
+        for var, source in shared:
+            lines.append(f"    {var} = {source}")
+        when_of = {id(c): node for c, node in zip(plain, rewritten, strict=True)}
+        given = {var: var for var, _ in shared}
 
         def frame(c: Compiled, before: tuple[str, ...], indent: str) -> tuple[str, str, tuple[str, ...], str]:
             raw = c.raw
@@ -344,7 +352,10 @@ class GameLogic:
                 lines.append(f"{indent}v_{let} = {comp.expression(parse(text), params)}")
                 names[let] = None
             params = {n: f"v_{n}" for n in names}
-            cond = comp.expression(parse(raw["when"]), params) if "when" in raw else "True"
+            if id(c) in when_of:
+                cond = comp.expression(when_of[id(c)], {**params, **given})
+            else:
+                cond = comp.expression(parse(raw["when"]), params) if "when" in raw else "True"
             ref = f"R_{name}_{len(refs)}"
             refs[ref] = c
             return ref, cond, tuple(names), "(" + "".join(f"v_{n}, " for n in names) + ")"
