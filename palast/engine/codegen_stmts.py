@@ -235,6 +235,7 @@ class StatementCompiler:
             src.add(ind, "if _g is not True:")
             src.add(ind + 1, f"R.not_applied(D, {step!r}, _g)")
             src.add(ind + 1, "return")
+            self.fresh = False  # its rules may have changed the position
             return
         key = self.runner.key(self.chain, owner, s)
         if rest == [None] and not self.every:
@@ -275,16 +276,26 @@ class StatementCompiler:
                         and str(s.keys["options"].value) in self.lets
                         and each_of(s.keys["options"], chain_lets(self.chain)) is not None)
         if s.head == "choose":
-            fields = "".join(f"({slot!r}, {self.expr(node, scope)}), " for slot, node in s.keys["keep"].items())
+            kept_values = [(slot, self.expr(node, scope)) for slot, node in s.keys["keep"].items()]
+            fields = "".join(f"({slot!r}, {value}), " for slot, value in kept_values)
             if keep_choices:  # the options the rules just computed, kept for legal_actions
                 fields += f"('choices', tuple({self.expr(s.keys['options'], scope)})), "
+            by = self.expr(s.keys["by"], scope)
             # a decision that keeps a collection is made anew, any other is shared
-            how = ("open_decision" if keep_choices or any(slot in FRESH_FIELDS for slot in s.keys["keep"])
-                   else "shared_decision")
-            src.add(ind, f"D.decision = G.{how}({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, {key!r}, "
-                         f"tuple(D.frames), ({fields}))")
+            if keep_choices or any(slot in FRESH_FIELDS for slot in s.keys["keep"]):
+                src.add(ind, f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, "
+                             f"tuple(D.frames), ({fields}))")
+            else:
+                varying = [by, "tuple(D.frames)", *(value for _, value in kept_values)]
+                self._shared(f"G.shared_decision({kref}, {by}, {pts!r}, {key!r}, tuple(D.frames), ({fields}))",
+                             varying, ind)
+            opt = s.keys["options"]
+            if self.fresh and opt.op == "name" and str(opt.value) in scope:
+                # the options as the rules just computed them, for playouts (Draft.options)
+                src.add(ind, f"D.options = {scope[str(opt.value)]}")
         else:
-            src.add(ind, f"D.decision = G.shared_decision({kref}, -1, {pts!r}, {key!r}, tuple(D.frames), ())")
+            self._shared(f"G.shared_decision({kref}, -1, {pts!r}, {key!r}, tuple(D.frames), ())",
+                         ["tuple(D.frames)"], ind)
         src.add(ind, "return")
         # the resume: names kept and needed computed again, the value bound, then the rest
         binds: list[str] = []
@@ -326,6 +337,19 @@ class StatementCompiler:
             src.add(1, f"return list({self.expr(s.keys['options'], oscope)})")
             src.finish()
         self.pending_resumes[key] = (res, opts)
+
+    def _shared(self, make: str, varying: list[str], ind: int) -> None:
+        """Set ``D.decision`` to the shared decision the source ``make`` opens, looked up
+        first in a table of this statement's own, by the sources ``varying`` (the values
+        that differ between the positions that reach it): the same object, found without
+        a call (a fast path)."""
+        table = self.ref({})
+        src = self.src
+        src.add(ind, f"_k = ({', '.join(varying)},)")
+        src.add(ind, f"_d = {table}.get(_k)")
+        src.add(ind, "if _d is None:")
+        src.add(ind + 1, f"_d = {table}[_k] = {make}")
+        src.add(ind, "D.decision = _d")
 
     def draw(self, s: Stmt, owner: str, rest: list[Item], scope: dict[str, str], pts: tuple[str, ...],
              ind: int) -> None:

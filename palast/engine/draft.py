@@ -29,6 +29,7 @@ class Draft:
         "king_unseen",
         "last_card",
         "marks",
+        "options",
         "played",
         "result",
         "round",
@@ -63,6 +64,11 @@ class Draft:
     events: list[Event] | None
     #: where play goes on after the steps being applied (keys of the runner's continuations)
     frames: list[str]
+    #: the options of the decision just opened, when the rules had them at hand (a value
+    #: they computed on this very position); ``None`` otherwise. Only
+    #: :meth:`~palast.engine.game.Game.playout` reads it (and clears it): the options
+    #: function of the decision computes the same.
+    options: tuple[object, ...] | None
 
     def __init__(self, s: State, record: bool = True) -> None:
         self.hands = list(s.hands)
@@ -89,6 +95,7 @@ class Draft:
         self.marks = s.marks
         self.events = [] if record else None
         self.frames = []
+        self.options = None
 
     def freeze(self) -> State:
         """Return the :class:`State` this draft now describes."""

@@ -257,6 +257,7 @@ class Game(RoleActions):
             if r is None:
                 raise ValueError(f"nothing waits for the {dec.kind.value} decision")
             if dec.kind in chance:
+                d.options = None
                 if r.deck == "deal":  # a deal drawn here is legal: carried out without a second check
                     r.go(d, deal(rng, True))
                 elif r.deck is None:  # a chance choice among the options, each equally likely
@@ -268,9 +269,14 @@ class Game(RoleActions):
                     take_unknown(d, r.deck, card)
                     r.go(d, card)
             elif choose is None:  # one of the options, at random, carried out without a second check
-                values = r.options(d)  # type: ignore[misc]
+                values = d.options
+                if values is None:
+                    values = r.options(d)  # type: ignore[misc]
+                else:  # as the rules computed them on opening the decision
+                    d.options = None
                 r.go(d, values[int(rnd() * len(values))])
             else:
+                d.options = None
                 step(d, choose(d, legal(d), rng))
             n += 1
         return d.freeze()
