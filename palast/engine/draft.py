@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from palast.engine.events import Event
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 
@@ -114,11 +116,8 @@ def remove_one(items: tuple[int, ...], x: int) -> tuple[int, ...]:
 
 
 def insert_sorted(items: tuple[int, ...], x: int) -> tuple[int, ...]:
-    """``items`` (sorted) with ``x`` added in order."""
-    i = 0
-    n = len(items)
-    while i < n and items[i] < x:
-        i += 1
+    """``items`` (sorted) with ``x`` added in order (before any equal ones)."""
+    i = bisect_left(items, x)
     return items[:i] + (x,) + items[i:]
 
 
