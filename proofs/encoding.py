@@ -405,12 +405,6 @@ class ZState:
         return z3.Or([z3.And(self.hand_role(seat, r) >= 1, self.disp_role(seat, r) == 0, z3.Not(self.blocked(r)))
                       for r in range(self.lay.nroles)])
 
-    def repeat_playable(self, seat: Any) -> Any:
-        """True if the hand of (symbolic) ``seat`` holds a card it may play unforced whose
-        role is already in its display (turn.play.duplicate)."""
-        return z3.Or([z3.And(self.hand_role(seat, r) >= 1, self.disp_role(seat, r) >= 1, z3.Not(self.blocked(r)))
-                      for r in range(self.lay.nroles)])
-
     def banned_card_of(self, j: int) -> Any:
         """True if King card ``j`` is the one in force."""
         return self["banned"] == self.lay.king_roles[j]

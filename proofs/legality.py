@@ -5,9 +5,11 @@ given parameters (a :class:`~proofs.transition.Label`) is legal in a symbolic po
 written after the engine's legal actions (``Game.legal_actions`` and the role rules) and
 built from the ruleset's readings (``game.params``). :class:`~proofs.transition.Transition`
 adds what each action does; :mod:`proofs.can_act` asks whether some action is legal.
-Rules: round.deal, turn.play, turn.play.duplicate, king.jester, king.jester-forced,
-turn.next.neutral-tie and the role rules of ``spec/roles.yaml`` (role.wizard, role.maid,
-role.cupbearer, role.guard, role.marshal).
+The options of most decisions are compiled from the statements that wait for them (a
+play's from step ``turn``: :meth:`Legality.offered_at_start`); a deal's and a swap's are
+still written here. Rules: round.deal, turn.play, turn.play.duplicate, king.jester,
+king.jester-forced, turn.next.neutral-tie and the role rules of ``spec/roles.yaml``
+(role.wizard, role.maid, role.cupbearer, role.guard, role.marshal).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, ite, pick_by, total
+from proofs.encoding import Layout, ZState, code, ite, pick_by, total
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.z3_values import Span, at_least_one
 
@@ -57,6 +59,27 @@ class Legality(Resuming):
         if kind not in fn:
             raise ValueError(f"no action answers a {kind.value} decision")
         return fn[kind](s, label)
+
+    # ------------------------------------------------------------------ shared steps
+    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
+               given: list[Any] | None = None, forced: Any = False) -> ZState:
+        """Open decision ``kind`` for ``player`` (the engine's :class:`Decision`)."""
+        d["dk"] = z3.IntVal(code(kind))
+        d["dp"] = z3.IntVal(player) if isinstance(player, int) else player
+        d["partner"] = z3.IntVal(partner) if isinstance(partner, int) else partner
+        d["count"] = z3.IntVal(count) if isinstance(count, int) else count
+        for k in range(self.nk):
+            d[f"g{k}"] = z3.IntVal(0) if given is None else given[k]
+        d["forced"] = z3.BoolVal(forced) if isinstance(forced, bool) else forced
+        d["gap"] = z3.IntVal(-1)
+        return d
+
+    def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:
+        """Stop at the open variation point that sets ``parameter`` (a rule gap)."""
+        self.decide(d, K.GAP, seat)
+        d["gap"] = z3.IntVal(self.lay.point_code(parameter))
+        d.flags[f"gap:{parameter}"] = z3.BoolVal(True)
+        return d
 
     # ------------------------------------------------------------------ shared terms
     def repeats(self, s: ZState, x: Any, p: Any) -> Any:
@@ -107,15 +130,51 @@ class Legality(Resuming):
         return z3.And(legal)
 
     def legal_play(self, s: ZState, label: Label) -> Any:
-        """A hand card; a banned Jester only when forced (king.jester, king.jester-forced);
-        under ``only-when-forced`` no voluntary repeat (turn.play.duplicate)."""
+        """A card the declared options of the play offer, as the rules of step ``turn``
+        compute them on the position (turn.play, king.jester, king.jester-forced,
+        turn.play.duplicate and their readings; :meth:`offered_at_start`)."""
         x = label.a[0]
-        p = s["dp"]
-        hand_x = s.at_seat(p, lambda q: pick_by(x, lambda k: s.cnt(self.lay.hand[q], k), self.nk))
-        forbidden = self.lay.reading("play.duplicate") == "only-when-forced"
-        return z3.And(s.kind_valid(x), hand_x >= 1,
-                      z3.Not(z3.And(s.role_is(x, s["banned"]), s.banned_unplayable(), z3.Not(s["forced"]))),
-                      z3.Not(self.voluntary(s, x, p)) if forbidden else z3.BoolVal(True))
+        return z3.And(s.kind_valid(x), self.offered_at_start(s, K.PLAY, x))
+
+    #: the flag a decision opened while :meth:`offered_at_start` runs its step sets
+    OFFERED = "offered"
+
+    def offered_at_start(self, s: ZState, kind: DecisionKind, value: Any) -> Any:
+        """The condition that ``value`` is an option of the decision ``kind`` pending in
+        ``s``, for a decision its rule opens before any statement changes the position (the
+        first statement of the rule's ``do``): the rules of that step run again on ``s``, for
+        the player who decides, and the options are those of the path that opens ``kind``
+        (the names of the rules and exceptions that apply there, as the engine computed them
+        when it opened the decision); no option on a path that opens none.
+
+        :raises NotCompiled: when the statement that waits for ``kind`` is not the first of
+            its rule's ``do``.
+        """
+        from proofs.z3_values import NotCompiled
+
+        w = self.waiting(kind)
+        if w is None:  # no statement waits for it under the ruleset
+            return z3.BoolVal(False)
+        if w.part is not None or len(w.frames) != 1 or w.frames[0].index != 0:
+            raise NotCompiled(f"the {kind.value} decision is not opened by the first statement of its rule")
+        d = s.copy()
+        self._capture = (kind, lambda got: self._member(got, value))
+        try:
+            after = self.run_step(d, w.owner.step, lambda d: d, {"actor": s["dp"]})
+        finally:
+            self._capture = None
+        return after.flags.get(self.OFFERED, z3.BoolVal(False))
+
+    #: while :meth:`offered_at_start` runs: the decision kind, and the test of its options
+    _capture: tuple[DecisionKind, Callable[[Any], Any]] | None = None
+
+    def _open(self, d: ZState, kind: DecisionKind, s: Any, env: Any) -> ZState:
+        """As :meth:`~proofs.statements_z3.Statements._open`; while :meth:`offered_at_start`
+        asks about ``kind``, also set the flag :data:`OFFERED` to the test of its options."""
+        cap = self._capture
+        if cap is not None and cap[0] is kind:
+            d.flags[self.OFFERED] = cap[1](self._value(d, _what_it_offers(s), env))
+        return super()._open(d, kind, s, env)
 
     def legal_partner(self, s: ZState, label: Label) -> Any:
         """A partner the Wizard's declared options offer (role.wizard, wizard-minimum)."""
@@ -208,9 +267,13 @@ class Legality(Resuming):
     def offers(self, d: ZState, kind: DecisionKind, value: Any) -> Any:
         """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of the
         decision ``kind`` pending in ``d``."""
+        return self._member(self.options(d, kind), value)
+
+    @staticmethod
+    def _member(got: Coll | Span, value: Any) -> Any:
+        """The condition that ``value`` (a Z3 term) is in ``got`` (a collection or a range)."""
         from proofs.z3_values import Span
 
-        got = self.options(d, kind)
         if isinstance(got, Span):
             return z3.And(value >= got.lo, value <= got.hi)
         there = {e: at_least_one(m) for e, m in got.items}
@@ -262,11 +325,11 @@ def modelled_points(spec: Any) -> frozenset[str]:
     """The variation points whose readings the model takes from the rules' declarations:
     those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)
     and of every rule of a step it carries out from its start
-    (:data:`~proofs.statements_z3.COMPILED_STEPS` but :data:`~proofs.statements_z3.STARTED_BY_HAND`),
+    (:data:`~proofs.statements_z3.COMPILED_STEPS`),
     rules of a rule module (``spec/modules/``) excepted."""
     from palast.lang.blocks import program
     from palast.lang.statements import walk
-    from proofs.statements_z3 import COMPILED_STEPS, STARTED_BY_HAND
+    from proofs.statements_z3 import COMPILED_STEPS
 
     # the model has no rule module (proofs.modules): their rules' points are not in it
     in_modules = {rule for m in spec.modules.values() for rule in m.rules}
@@ -274,7 +337,7 @@ def modelled_points(spec: Any) -> frozenset[str]:
     for r in program(spec).rules.values():
         if r.rule in in_modules:
             continue
-        whole = r.step in COMPILED_STEPS and r.step not in STARTED_BY_HAND
+        whole = r.step in COMPILED_STEPS
         if whole or any(s.head == "choose" and s.arg in COMPILED_CHOICES for s in walk(list(r.do or ()))):
             out.update(rb.point for rb in r.readings)
     return frozenset(out)

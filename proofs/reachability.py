@@ -206,7 +206,7 @@ def _tiebreak_goal(u: Unroller, i: int) -> Any:
 #: banned Jesters, no card repeating a role while the player could play one that does not
 #: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
 #: source B with these is played alike under every ruleset until its end.
-AVOID_FLAGS = ("rule:king.reshuffle", "cupbearer_void", "forced", "voluntary_whisper")
+AVOID_FLAGS = ("rule:king.reshuffle", "cupbearer_void", "voluntary_whisper")
 
 
 def same_everywhere(u: Unroller, i: int) -> Any:
@@ -217,7 +217,8 @@ def same_everywhere(u: Unroller, i: int) -> Any:
     s = u.state(i)
     flags = [*AVOID_FLAGS, *(f for f in u.flag_names if f.startswith("gap:"))]
     return z3.And([z3.Not(u.flag(i, f)) for f in flags]
-                  + [z3.Not(swap_ends_round(u, i)), z3.Not(sixth_played(u, i)),
+                  + [z3.Not(u.state(i + 1)["forced"]),  # no play forced on a hand of banned Jesters
+                     z3.Not(swap_ends_round(u, i)), z3.Not(sixth_played(u, i)),
                      z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
 
 

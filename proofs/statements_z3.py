@@ -15,9 +15,9 @@ the rule that declares the statement, computes its names again on the position a
 the names the decision keeps from its fields, as the engine does for a decision that names
 no statement.
 
-Which steps this compiles is :data:`COMPILED_STEPS`; the start of a turn
-(:data:`STARTED_BY_HAND`) and the deal are still hand-written in :mod:`proofs.transition`,
-and so is the start of a rule that chooses one of the transition's ``HAND_DECISIONS``. Nothing here names a
+Which steps this compiles is :data:`COMPILED_STEPS`; the deal is still hand-written in
+:mod:`proofs.transition`, and so is the start of a rule that chooses one of the
+transition's ``HAND_DECISIONS``. Nothing here names a
 rule, a role or a reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
 path it is on, and each rule entered whose readings concern a variation point the flag
 ``point:POINT`` (an obligation asks whether a path is reachable by those flags).
@@ -50,10 +50,6 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
 COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn", "turn-end", "next-player")
-#: Of :data:`COMPILED_STEPS`, those the transition still starts by hand (a turn begins in
-#: :meth:`proofs.transition.Transition.enter_play`, on engine parameters): only play that
-#: resumes inside them is carried out from the declarations.
-STARTED_BY_HAND = ("turn",)
 
 #: The field of the encoding (:class:`proofs.encoding.ZState`) that holds each counter a
 #: ``set`` statement may change (:data:`palast.lang.statements.TARGETS`), and whether it is
@@ -63,9 +59,10 @@ SET_FIELDS: dict[str, tuple[str, bool]] = {"card": ("last", False), "played": ("
 
 class Statements(Places):
     """The statements of the do-style rules of one layout's game, carried out on symbolic
-    positions. Mixed into :class:`proofs.transition.Transition`, which gives the shared
-    steps (:meth:`decide`, :meth:`gap`, :meth:`enter_play`, :meth:`after_action`,
-    :meth:`end_round`) and the start of the rules it still writes by hand (:meth:`hand_rule`).
+    positions. Mixed into :class:`proofs.legality.Legality`, which gives :meth:`decide` and
+    :meth:`gap`, and :class:`proofs.transition.Transition`, which gives the other shared
+    steps (:meth:`enter_play`, :meth:`after_action`, :meth:`end_round`) and the start of the
+    rules it still writes by hand (:meth:`hand_rule`).
     """
 
     lay: Any

@@ -7,18 +7,18 @@ declarations by :class:`~proofs.statements_z3.Statements` and
 :class:`~proofs.resume_z3.Resuming` (which :class:`~proofs.legality.Legality`, and so this
 class, is): a card played (turn.play and the
 exceptions that bend its outcome, the round-end rules tested, scored as each declares, the
-card acting, the turn ending) and every action answering a role's decision. The rest is
-still written after the engine, step by step: the same branches, in the same order, on the
-same readings (``game.params``): the deal, the start of a turn (:meth:`Transition.enter_play`),
-and the start of a Cupbearer's action
-(:data:`Transition.HAND_DECISIONS`); and the legality of a play, a swap and a deal
-(:class:`~proofs.legality.Legality`; a draw and a King card revealed take any card of the
-place their declared ``draw`` statement names). A branch on a reading is a Python ``if``: the
-encoding is built for one ruleset. A branch on the position is a symbolic
-:func:`~proofs.encoding.branch`.
+card acting, the turn ending), every action answering a role's decision, and the start of
+a turn (step ``turn``: turn.play, turn.empty-hand, king.jester, king.jester-forced,
+turn.play.duplicate; :meth:`Transition.enter_play`). The rest is still written after the
+engine, step by step: the same branches, in the same order, on the same readings
+(``game.params``): the deal and the start of a Cupbearer's action
+(:data:`Transition.HAND_DECISIONS`); and the legality of a swap and a deal
+(:class:`~proofs.legality.Legality`; a play is legal as the options step ``turn`` declares,
+a draw and a King card revealed take any card of the place their declared ``draw``
+statement names). A branch on a reading is a Python ``if``: the encoding is built for one
+ruleset. A branch on the position is a symbolic :func:`~proofs.encoding.branch`.
 
-Rules written here by hand cite the same rule ids as the engine: round.deal, turn.play (who
-may play), turn.play.duplicate, turn.empty-hand, king.jester, king.jester-forced,
+Rules written here by hand cite the same rule ids as the engine: round.deal and
 role.cupbearer (its start). The next player follows the declarations of step
 ``next-player`` (:meth:`Transition.after_action`), and whether the game ends and who wins
 those of steps ``game-end`` and ``winner`` (:meth:`Transition._end_game`), as the engine
@@ -43,7 +43,6 @@ from proofs.encoding import (
     Layout,
     ZState,
     branch,
-    code,
     count_true,
     ite,
     maximum,
@@ -135,48 +134,18 @@ class Transition(Legality):
         return legal, after
 
     # ------------------------------------------------------------------ shared steps
-    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
-               given: list[Any] | None = None, forced: Any = False) -> ZState:
-        """Open decision ``kind`` for ``player`` (the engine's :class:`Decision`)."""
-        d["dk"] = z3.IntVal(code(kind))
-        d["dp"] = z3.IntVal(player) if isinstance(player, int) else player
-        d["partner"] = z3.IntVal(partner) if isinstance(partner, int) else partner
-        d["count"] = z3.IntVal(count) if isinstance(count, int) else count
-        for k in range(self.nk):
-            d[f"g{k}"] = z3.IntVal(0) if given is None else given[k]
-        d["forced"] = z3.BoolVal(forced) if isinstance(forced, bool) else forced
-        d["gap"] = z3.IntVal(-1)
-        return d
-
-    def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:
-        """Stop at the open variation point that sets ``parameter`` (a rule gap)."""
-        self.decide(d, K.GAP, seat)
-        d["gap"] = z3.IntVal(self.lay.point_code(parameter))
-        d.flags[f"gap:{parameter}"] = z3.BoolVal(True)
-        return d
-
     def enter_play(self, d: ZState, seat: Any) -> ZState:
-        """Make ``seat`` the player to move (turn.play, king.jester-forced, turn.empty-hand;
-        a gap where voluntary-whisper is open and the player holds both a card repeating a
-        displayed role and one that does not, turn.play.duplicate)."""
+        """Make ``seat`` the player to move: step ``turn`` as declared (turn.play and its
+        exceptions: turn.empty-hand, king.jester, king.jester-forced, turn.play.duplicate,
+        with their readings); its statements open the play decision or stop at a gap."""
         d["actor"] = seat
         d["last"] = z3.IntVal(-1)
 
-        def forced(d: ZState) -> ZState:
-            if self.lay.reading("jester.forced") == "open":
-                return self.gap(d, "jester.forced", seat)
-            d.flags["forced"] = z3.BoolVal(True)
-            return self.decide(d, K.PLAY, seat, forced=True)
+        def nowhere(d: ZState) -> ZState:  # a turn's statements wait for a play; else the engine fails
+            d.flags["no-turn:turn"] = z3.BoolVal(True)
+            return self.decide(d, K.GAP, -1)
 
-        def unforced(d: ZState) -> ZState:
-            if self.lay.reading("play.duplicate") == "open":
-                choice = z3.And(d.fresh_playable(seat), d.repeat_playable(seat))
-                return branch(d, choice, lambda d: self.gap(d, "play.duplicate", seat),
-                              lambda d: self.decide(d, K.PLAY, seat))
-            return self.decide(d, K.PLAY, seat)
-
-        return branch(d, d.hand_size(seat) == 0, lambda d: self.gap(d, "play.empty_hand", seat),
-                      lambda d: branch(d, d.only_banned(seat), forced, unforced))
+        return self.run_step(d, "turn", nowhere, {"actor": seat})
 
     def last_colour(self) -> Any:
         """At the role level, the colour of the card played this turn: the action's label
