@@ -184,6 +184,28 @@ class Places:
             self._take_kings(d, src.zone, has)
         self._put_kings(d, dst.zone, has, one)
 
+    def place_deal(self, d: ZState, hands: list[list[Any]]) -> None:
+        """Carry out a ``deal`` statement on ``d``, as the engine's ``Game.place_deal`` does:
+        every card gathered, ``hands[p][k]`` cards of kind ``k`` in seat ``p``'s hand, the
+        rest in the draw deck (of no order), displays and the discard pile empty, this
+        round's plays at zero, the round number one more, no card played and no round ended
+        yet."""
+        lay = self.lay
+        n = len(lay.hand)
+        for k in range(self.nk):
+            for p in range(n):
+                d.set_cnt(lay.hand[p], k, _int(hands[p][k]))
+                d.set_cnt(lay.disp[p], k, z3.IntVal(0))
+            d.set_cnt(lay.deck, k, lay.kinds[k].copies - z3.Sum([_int(hands[p][k]) for p in range(n)]))
+            d.set_cnt(lay.discard, k, z3.IntVal(0))
+        for p in range(n):
+            d[f"pl{p}"] = z3.IntVal(0)
+        d["rnd"] = d["rnd"] + 1
+        d["last"] = z3.IntVal(-1)
+        d["rk"] = z3.IntVal(0)
+        d["rp"] = z3.IntVal(-1)
+        d["rforced"] = z3.BoolVal(False)
+
     def _shuffle(self, d: ZState, places: tuple[Zone, ...], deck: str) -> None:
         """Shuffle the King cards of ``places`` into the King deck (its order is not
         encoded: only which cards it holds)."""

@@ -302,7 +302,9 @@ class Resuming(Statements):
         st = w.stmt
 
         def chosen(d: ZState, env: dict[str, Any], links: list[tuple[DoRule, tuple[str, ...]]]) -> ZState:
-            if st.head == "draw":
+            if st.head == "deal":  # the hands dealt: value holds each seat's cards per kind
+                self.place_deal(d, value)
+            elif st.head == "draw":
                 if "to" in st.keys:
                     self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
                 elif str(st.arg) in KING_PLACES:  # the card drawn is in no place until a move puts it
@@ -388,7 +390,8 @@ def _what_it_offers(stmt: Stmt) -> Node:
 def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:
     """The statement of ``block`` (or nested in it) waiting for ``kind``, with its frames."""
     for i, s in enumerate(block):
-        if (s.head == "choose" and s.arg == kind.value) or (s.head == "draw" and s.keys["decision"] == kind.value):
+        if (s.head == "choose" and s.arg == kind.value) or (s.head in ("draw", "deal")
+                                                             and s.keys["decision"] == kind.value):
             return s, (Frame(block, i),)
         for inner in s.blocks.values():
             got = _find(inner, kind)

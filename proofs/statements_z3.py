@@ -15,9 +15,9 @@ the rule that declares the statement, computes its names again on the position a
 the names the decision keeps from its fields, as the engine does for a decision that names
 no statement.
 
-Which steps this compiles is :data:`COMPILED_STEPS`; the deal is still hand-written in
-:mod:`proofs.transition`, and so is the start of a rule that chooses one of the
-transition's ``HAND_DECISIONS``. Nothing here names a
+Which steps this compiles is :data:`COMPILED_STEPS` (every step of the base game); the
+start of a rule that chooses one of the transition's ``HAND_DECISIONS`` is still
+hand-written in :mod:`proofs.transition`. Nothing here names a
 rule, a role or a reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
 path it is on, and each rule entered whose readings concern a variation point the flag
 ``point:POINT`` (an obligation asks whether a path is reachable by those flags).
@@ -35,7 +35,7 @@ from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, walk
 from palast.lang.syntax import Node, parse
-from proofs.encoding import ZState, branch
+from proofs.encoding import ZState, branch, code
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
@@ -49,7 +49,8 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 
 #: The steps whose rules the model carries out from their declarations (the others are
 #: hand-written in :mod:`proofs.transition`).
-COMPILED_STEPS = ("action", "role-action", "reveal-king", "turn", "turn-end", "next-player")
+COMPILED_STEPS = ("deal", "setup", "round-start", "starter", "action", "role-action", "reveal-king", "turn",
+                  "turn-end", "next-player")
 
 #: The field of the encoding (:class:`proofs.encoding.ZState`) that holds each counter a
 #: ``set`` statement may change (:data:`palast.lang.statements.TARGETS`), and whether it is
@@ -128,7 +129,14 @@ class Statements(Places):
         if step not in COMPILED_STEPS:
             raise NotCompiled(f"the Z3 back-end does not carry out step {step}")
         rules = self.prog.steps.get(step, [])
+        if self._contained(step):  # the rest is built once, after the step's paths merge
+            return self._then_unless_stopped(self._first_rule(d, step, rules, lambda d: d, given), k)
+        return self._first_rule(d, step, rules, k, given)
 
+    def _first_rule(self, d: ZState, step: str, rules: list[DoRule], k: Callable[[ZState], ZState],
+                    given: Mapping[str, Any] | None) -> ZState:
+        """Apply the first rule of ``rules`` (those of ``step``) that applies, with its
+        exceptions, then ``k``; a gap where none does."""
         def attempt(i: int, d: ZState) -> ZState:
             if i == len(rules):  # no rule applies: the engine stops with an error; so does the model
                 d.flags[f"no-rule:{step}"] = z3.BoolVal(True)
@@ -151,6 +159,57 @@ class Statements(Places):
             return branch(d, z3.simplify(cond), here, lambda d: attempt(i + 1, d))
 
         return attempt(0, d)
+
+    def every_step(self, d: ZState, step: str, k: Callable[[ZState], ZState],
+                   given: Mapping[str, Any] | None = None) -> ZState:
+        """Apply every rule of ``step`` whose condition holds, in order, with the exceptions
+        of each that hold (a statement ``every: STEP``; none of them waits), then ``k``. An
+        open reading stops play at its gap, as in the engine."""
+        if step not in COMPILED_STEPS:
+            raise NotCompiled(f"the Z3 back-end does not carry out step {step}")
+        if not self._contained(step):
+            raise NotCompiled(f"a rule of step {step}, applied with every, waits or moves play on")
+        for r in self.prog.steps.get(step, []):
+            if self._off(r):
+                continue
+
+            def here(d: ZState, r: DoRule = r) -> ZState:
+                return self._enter(r, d, dict(given or {}), lambda d, env, took: self._exceptions(
+                    r, d, env, [(r, took)], lambda d, env, links: self._carry_out(d, env, links, lambda d: d)),
+                    lambda d: d)
+
+            cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
+            if r.when is not None:
+                cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
+            # each rule's paths merge before the next rule: the rest is not built per path
+            d = self._then_unless_stopped(branch(d, z3.simplify(cond), here, lambda d: d), lambda d: d)
+        return self._then_unless_stopped(d, k)
+
+    #: the statements after which play does not go on where the step was applied
+    _MOVES_ON = frozenset({"choose", "draw", "deal", "turn", "goto", "end_round", "step", "every"})
+
+    def _contained(self, step: str) -> bool:
+        """Whether no rule of ``step`` (with its exceptions and readings) waits for a
+        decision, ends the round, moves play on or applies a step: its statements end where
+        the step was applied, on every path, or stop at a gap."""
+        for r in self.prog.steps.get(step, []):
+            todo = [r]
+            while todo:
+                x = todo.pop()
+                todo.extend(x.exceptions)
+                blocks = [x.do or (), *x.parts.values(),
+                          *(b for rb in x.readings for br in rb.branches.values() for b in (br.do or (),
+                                                                                          *br.parts.values()))]
+                if any(st.head in self._MOVES_ON for b in blocks for st in walk(list(b))):
+                    return False
+        return True
+
+    def _then_unless_stopped(self, d: ZState, k: Callable[[ZState], ZState]) -> ZState:
+        """``k(d)``, except where ``d`` stopped at a gap (a path of the step just applied
+        met an open reading, or no rule of it applied), which stays as it is."""
+        if not any(name.startswith(("gap:", "no-rule:")) for name in d.flags):
+            return k(d)
+        return branch(d, d["dk"] == code(K.GAP), lambda d: d, k)
 
     def effect_step(self, d: ZState, step: str, k: Callable[[ZState], ZState], given: Mapping[str, Any]) -> ZState:
         """Apply the effect step ``step`` (``round-end``: rules declared with effect keys,
@@ -367,6 +426,11 @@ class Statements(Places):
             return self.run(s.blocks[value], 0, d, env, parts, nxt)
         if h == "part":
             return self.run(parts.get(str(s.arg), ()), 0, d, env, parts, nxt)
+        if h == "every":
+            known = {"actor": env["actor"]} if "actor" in env else None
+            return self.every_step(d, str(s.arg), lambda d: nxt(d, env), known)
+        if h == "deal":  # the chance deal: nobody decides
+            return self.decide(d, K(str(s.keys["decision"])), -1)
         if h == "step":
             known = {"actor": env["actor"]} if "actor" in env else None
             if str(s.arg) in self.lay.game.effect_steps:

@@ -7,19 +7,22 @@ declarations by :class:`~proofs.statements_z3.Statements` and
 :class:`~proofs.resume_z3.Resuming` (which :class:`~proofs.legality.Legality`, and so this
 class, is): a card played (turn.play and the
 exceptions that bend its outcome, the round-end rules tested, scored as each declares, the
-card acting, the turn ending), every action answering a role's decision, and the start of
-a turn (step ``turn``: turn.play, turn.empty-hand, king.jester, king.jester-forced,
-turn.play.duplicate; :meth:`Transition.enter_play`). The rest is still written after the
-engine, step by step: the same branches, in the same order, on the same readings
-(``game.params``): the deal and the start of a Cupbearer's action
-(:data:`Transition.HAND_DECISIONS`); and the legality of a swap and a deal
-(:class:`~proofs.legality.Legality`; a play is legal as the options step ``turn`` declares,
-a draw and a King card revealed take any card of the place their declared ``draw``
-statement names). A branch on a reading is a Python ``if``: the encoding is built for one
-ruleset. A branch on the position is a symbolic :func:`~proofs.encoding.branch`.
+card acting, the turn ending), every action answering a role's decision, the start of a
+turn (step ``turn``: turn.play, turn.empty-hand, king.jester, king.jester-forced,
+turn.play.duplicate; :meth:`Transition.enter_play`) and a deal (step ``deal``: round.deal,
+the ``deal`` statement placing the hands as the engine's ``place_deal`` does, then the
+rules of steps setup, round-start and starter, and the first turn). The rest is still
+written after the engine, step by step: the same branches, in the same order, on the same
+readings (``game.params``): the start of a Cupbearer's action
+(:data:`Transition.HAND_DECISIONS`), and the legality of a swap
+(:class:`~proofs.legality.Legality`; a deal is legal when it gives each hand the hand size
+of the game's cards, a play as the options step ``turn`` declares, a draw and a King card
+revealed take any card of the place their declared ``draw`` statement names). A branch
+on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on the
+position is a symbolic :func:`~proofs.encoding.branch`.
 
-Rules written here by hand cite the same rule ids as the engine: round.deal and
-role.cupbearer (its start). The next player follows the declarations of step
+Rules written here by hand cite the same rule ids as the engine: role.cupbearer (its
+start). The next player follows the declarations of step
 ``next-player`` (:meth:`Transition.after_action`), and whether the game ends and who wins
 those of steps ``game-end`` and ``winner`` (:meth:`Transition._end_game`), as the engine
 reads them.
@@ -165,8 +168,8 @@ class Transition(Legality):
 
     def end_round(self, d: ZState, rule: str, p: Any, *, forced: bool = False) -> ZState:
         """End the round by ``p`` as the round-end rule ``rule`` declares (its kind, its
-        scorers and their points); end the game or wait for the next deal (round.next.starter,
-        game.end.target)."""
+        scorers and their points); end the game (game.end.target) or apply step ``deal``,
+        whose statements wait for the next deal (round.deal)."""
         kind = ROUND_ENDS.index(str(self.lay.game.logic.rules[rule].raw["round_end"]))
         d.flags[ROUND_ENDS[kind]] = z3.BoolVal(True)
         scorers, points = self.scorers(d, rule, p)
@@ -177,7 +180,15 @@ class Transition(Legality):
         d["rp"] = p
         d["rforced"] = z3.BoolVal(forced)
         d["actor"] = p
-        return branch(d, self._game_ends(d), self._end_game, lambda d: self.decide(d, K.DEAL, -1))
+
+        def next_round(d: ZState) -> ZState:  # step deal as declared: its statements wait for the deal
+            def nowhere(d: ZState) -> ZState:
+                d.flags["no-deal:deal"] = z3.BoolVal(True)
+                return self.decide(d, K.GAP, -1)
+
+            return self.run_step(d, "deal", nowhere)
+
+        return branch(d, self._game_ends(d), self._end_game, next_round)
 
     def _declared_logic(self, step: str) -> list[Any]:
         """The rules of ``step`` declared with effect keys (``logic``: game-end, winner),
@@ -246,23 +257,14 @@ class Transition(Legality):
 
     # ------------------------------------------------------------------ the deal
     def _t_deal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        lay = self.lay
-        h = label.deal
-        d = s.copy()
-        for k in range(self.nk):
-            for p in range(self.n):
-                d.set_cnt(lay.hand[p], k, h[p][k])
-                d.set_cnt(lay.disp[p], k, z3.IntVal(0))
-            d.set_cnt(lay.deck, k, lay.kinds[k].copies - total(h[p][k] for p in range(self.n)))
-            d.set_cnt(lay.discard, k, z3.IntVal(0))
-        for p in range(self.n):
-            d[f"pl{p}"] = z3.IntVal(0)
-        d["rnd"] = s["rnd"] + 1
-        d["last"] = z3.IntVal(-1)
-        d["rk"] = z3.IntVal(0)
-        d["rp"] = z3.IntVal(-1)
-        d["rforced"] = z3.BoolVal(False)
-        return self.legal_deal(s, label), self.enter_play(d, d["actor"])
+        """A deal: legal as :meth:`~proofs.legality.Legality.legal_deal` says, and what
+        follows carried out from the declarations (round.deal: the hands placed, the rules
+        of steps setup and round-start, the starter, the first turn)."""
+        def nowhere(d: ZState) -> ZState:  # the deal's statements end by starting a turn
+            d.flags["no-turn:deal"] = z3.BoolVal(True)
+            return self.decide(d, K.GAP, -1)
+
+        return self.legal_deal(s, label), self.resume(s, label, K.DEAL, label.deal, nowhere)
 
     # ------------------------------------------------------------------ a play
     def _t_play(self, s: ZState, label: Label) -> tuple[Any, ZState]:

@@ -66,6 +66,23 @@ EDITS = {
     # moves again, instead of the colour's owner
     "next-player": (K.PLAY, "let: {next: owner(colour(card))}", "let: {next: actor}"),
 }
+#: A deal (spec/rules.yaml): a rule of step round-start, which the deal applies with
+#: every, reads a point every ruleset leaves open, so the first deal stops at its gap
+#: and no turn starts
+EVERY_GAP = ("""    clauses: [A.setup.king, B.setup.king]
+    logic:
+      step: round-start
+      when: round == 1
+      do:
+        - emit: king_deck_ready""", """    clauses: [A.setup.king, B.setup.king]
+    variation_points: [no-card-to-play]
+    logic:
+      step: round-start
+      when: round == 1
+      readings:
+        point: no-card-to-play
+      do:
+        - emit: king_deck_ready""")
 #: The spec file each edit is in (default: spec/roles.yaml).
 EDIT_FILES = {"next-player": "rules.yaml"}
 
@@ -297,3 +314,35 @@ def test_the_winner_is_compiled_from_its_declaration(tmp_path: Path, edited: boo
         solver.add(after[field] != value)
         assert solver.check() == z3.unsat, f"{field} can differ from {value}"
         solver.pop()
+
+
+def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
+    """A rule of a step the deal applies with ``every`` (round-start) that reads an open
+    point stops the deal at that gap: the engine starts no turn, and the model compiled
+    from the same declarations predicts the same position, which the model of the old
+    declarations does not (it starts the first turn)."""
+    import random
+
+    old_text, new_text = EVERY_GAP
+    edited = load_spec(edited_spec(tmp_path, "rules.yaml", old_text, new_text))
+    items = []
+    for n in (3, 4, 5):
+        game = make_game(edited, "reference", n)
+        start = game.initial_state()
+        for seed in range(2):
+            deal = game.sample_chance(start, random.Random(seed), deck_order=False)
+            after = game.apply(start, deal).state
+            assert after.decision.kind is K.GAP and after.decision.point == "no-card-to-play"
+            items.append(("a deal", game, start, deal))
+    same = compare_all(edited, items, never_reached={})
+    assert same.result != "counterexample", same.detail
+    spec = load_spec()
+
+    def old_model(game: Game) -> Differ:
+        differ = Differ(make_game(spec, game.ruleset, game.n))
+        differ.game = game
+        return differ
+
+    old = compare_all(edited, items, encode=old_model, never_reached={})
+    assert old.result == "counterexample", old.detail
+    assert "after the deal" in old.detail
