@@ -122,10 +122,18 @@ class Legality(Resuming):
 
     # ------------------------------------------------------------------ per action kind
     def legal_deal(self, s: ZState, label: Label) -> Any:
-        """Each hand gets the hand size of cards, no kind more often than it has copies (round.deal)."""
+        """Each hand gets the cards the declared ``deal`` statement gives each player, no
+        kind more often than the game has copies (round.deal), as the engine checks a deal.
+        Never legal where no statement waits for a deal under the ruleset."""
+        from proofs.z3_values import _n
+
+        w = self.waiting(K.DEAL)
+        if w is None:
+            return z3.BoolVal(False)
+        count = _n(self._value(s, w.stmt.arg, {}))
         h = label.deal
         legal = [z3.And(h[p][k] >= 0) for p in range(self.n) for k in range(self.nk)]
-        legal += [total(h[p]) == self.lay.hand_size for p in range(self.n)]
+        legal += [total(h[p]) == count for p in range(self.n)]
         legal += [total(h[p][k] for p in range(self.n)) <= self.lay.kinds[k].copies for k in range(self.nk)]
         return z3.And(legal)
 

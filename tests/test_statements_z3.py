@@ -5,17 +5,21 @@ old declarations no longer does; and the flags the obligations ask about are rea
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import z3
 
 from palast.engine import Game
+from palast.engine.actions import Deal
 from palast.engine.state import DecisionKind
-from palast.spec.load import load_spec
-from proofs.differential import Differ, compare_all, positions
+from palast.errors import IllegalActionError
+from palast.spec.load import Spec, load_spec
+from proofs.differential import Differ, Position, compare_all, positions
 from proofs.encoding import Layout, ZState, code
 from proofs.invariant import make_game
+from proofs.obligation import Outcome
 from proofs.statements_z3 import COMPILED_STEPS
 from proofs.transition import Label, Transition
 from tests.spec_copy import edited_spec
@@ -316,26 +320,23 @@ def test_the_winner_is_compiled_from_its_declaration(tmp_path: Path, edited: boo
         solver.pop()
 
 
-def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
-    """A rule of a step the deal applies with ``every`` (round-start) that reads an open
-    point stops the deal at that gap: the engine starts no turn, and the model compiled
-    from the same declarations predicts the same position, which the model of the old
-    declarations does not (it starts the first turn)."""
+def _first_deals(spec: Spec) -> list[Position]:
+    """The first deal of two seeded games per player count under the reference, as
+    positions to compare (the deal played at each)."""
     import random
 
-    old_text, new_text = EVERY_GAP
-    edited = load_spec(edited_spec(tmp_path, "rules.yaml", old_text, new_text))
-    items = []
+    items: list[Position] = []
     for n in (3, 4, 5):
-        game = make_game(edited, "reference", n)
+        game = make_game(spec, "reference", n)
         start = game.initial_state()
         for seed in range(2):
-            deal = game.sample_chance(start, random.Random(seed), deck_order=False)
-            after = game.apply(start, deal).state
-            assert after.decision.kind is K.GAP and after.decision.point == "no-card-to-play"
-            items.append(("a deal", game, start, deal))
-    same = compare_all(edited, items, never_reached={})
-    assert same.result != "counterexample", same.detail
+            items.append(("a deal", game, start, game.sample_chance(start, random.Random(seed), deck_order=False)))
+    return items
+
+
+def _compared_with_old_model(edited: Spec, items: list[Position]) -> Outcome:
+    """:func:`compare_all` of ``items`` (positions of the edited spec's engine) with the
+    model of the unedited declarations."""
     spec = load_spec()
 
     def old_model(game: Game) -> Differ:
@@ -343,6 +344,45 @@ def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
         differ.game = game
         return differ
 
-    old = compare_all(edited, items, encode=old_model, never_reached={})
+    return compare_all(edited, items, encode=old_model, never_reached={})
+
+
+def test_a_deal_gives_the_cards_its_statement_declares(tmp_path: Path) -> None:
+    """The number of cards a deal gives each player is the declared ``deal`` statement's
+    (round.deal), in the engine and in the model: edited to one fewer, the engine deals five
+    and the model admits exactly such deals, which the model of the old declarations does
+    not."""
+    edited = load_spec(edited_spec(tmp_path, "rules.yaml", "        - deal: hand_size\n",
+                                   "        - deal: hand_size - 1\n"))
+    items = _first_deals(edited)
+    for _, game, start, deal in items:
+        assert isinstance(deal, Deal)
+        hands = deal.hands
+        assert all(len(h) == edited.hand_size - 1 for h in hands)
+        rest = list((Counter(game.all_cards) - Counter(c for h in hands for c in h)).elements())
+        with pytest.raises(IllegalActionError, match=f"{edited.hand_size - 1} cards"):  # one more each: refused
+            game.apply(start, Deal(tuple((*h, rest[i]) for i, h in enumerate(hands)), None))
+    same = compare_all(edited, items, never_reached={})
+    assert same.result != "counterexample", same.detail
+    old = _compared_with_old_model(edited, items)
+    assert old.result == "counterexample", old.detail
+    assert "does not admit the deal" in old.detail
+
+
+def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
+    """A rule of a step the deal applies with ``every`` (round-start) that reads an open
+    point stops the deal at that gap: the engine starts no turn, and the model compiled
+    from the same declarations predicts the same position, which the model of the old
+    declarations does not (it starts the first turn)."""
+    old_text, new_text = EVERY_GAP
+    edited = load_spec(edited_spec(tmp_path, "rules.yaml", old_text, new_text))
+    items = _first_deals(edited)
+    for _, game, start, deal in items:
+        assert deal is not None
+        after = game.apply(start, deal).state
+        assert after.decision.kind is K.GAP and after.decision.point == "no-card-to-play"
+    same = compare_all(edited, items, never_reached={})
+    assert same.result != "counterexample", same.detail
+    old = _compared_with_old_model(edited, items)
     assert old.result == "counterexample", old.detail
     assert "after the deal" in old.detail

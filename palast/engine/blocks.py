@@ -76,6 +76,8 @@ class Resume:
         rules explain a refusal).
     :ivar cards_of: for a deal, the rule that says which cards the game has (a deal of
         other cards is refused citing it); else :attr:`rule`.
+    :ivar count: for a deal, its declared number of cards per player, compiled:
+        ``count(D, {})``; else ``None``.
     """
 
     kind: DecisionKind
@@ -89,6 +91,7 @@ class Resume:
     each: Node | None = None
     option_name: str = ""
     cards_of: str = ""
+    count: Callable[..., Any] | None = None
 
 
 def _expression_sources(prog: Program, roles: Mapping[str, int]) -> list[tuple[int, str, str]]:
@@ -433,7 +436,8 @@ class Runner:
             deck = "deal" if s.head == "deal" else str(s.arg)
             refuse = "that card is not in the deck" if s.head == "draw" else "a new round starts with a deal"
         return Resume(kind, owner, chain, kept_names(s), deck, go, opts, refuse, each, option_name,
-                      str(s.keys.get("cards_of", owner)) if s.head == "deal" else owner)
+                      str(s.keys.get("cards_of", owner)) if s.head == "deal" else owner,
+                      self._fn[id(s.arg)] if s.head == "deal" and isinstance(s.arg, Node) else None)
 
     def _statement(self, owner: str, path: str) -> Stmt:
         """The statement of rule ``owner`` at key path ``path`` (dotted)."""

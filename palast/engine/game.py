@@ -186,20 +186,26 @@ class Game(RoleActions):
         if r is None:
             raise ValueError(f"{d.kind.value} is not a chance decision")
         if r.deck == "deal":
-            return self._sample_deal(rng, deck_order)
+            return self._sample_deal(rng, deck_order, self._dealt(r, state))
         pool = self._chance_pool(state, r)
         return action_for(d.kind.value, pool[int(rng.random() * len(pool))])
 
-    def _sample_deal(self, rng: random.Random, deck_order: bool) -> Deal:
-        """A deal of every card of the game, each order equally likely (drawn from ``rng``);
-        with ``deck_order``, the draw deck's order too. It is remembered as sampled, so
-        :meth:`place_deal` places it without checking it again."""
+    @staticmethod
+    def _dealt(r: Any, state: State | Draft) -> int:
+        """The cards a deal gives each player, as its declared ``deal`` statement says (``r``:
+        the resume waiting for it) on ``state`` (round.deal)."""
+        return int(r.count(state, {}))
+
+    def _sample_deal(self, rng: random.Random, deck_order: bool, hs: int) -> Deal:
+        """A deal of ``hs`` cards to each player from every card of the game, each order
+        equally likely (drawn from ``rng``); with ``deck_order``, the draw deck's order too.
+        It is remembered as sampled, so :meth:`place_deal` places it without checking it
+        again."""
         rnd = rng.random
         pool = self.all_cards
         keys = [rnd() for _ in pool]
         # the cards in the order of their random keys: a uniformly random shuffle
         cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
-        hs = self.hand_size
         hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])
         deal = self._sampled = Deal(hands, cards[self.n * hs:] if deck_order else None)
         return deal
@@ -256,6 +262,7 @@ class Game(RoleActions):
         terminal = TERMINAL_KINDS
         step = self.step
         deal = self._sample_deal
+        dealt = self._dealt
         legal = self.legal_actions
         resume_of = self.runner.resume_of
         resumes = self.runner.resumes
@@ -269,7 +276,7 @@ class Game(RoleActions):
             if dec.kind in chance:
                 d.options = None
                 if r.deck == "deal":  # a deal drawn here is legal: carried out without a second check
-                    r.go(d, deal(rng, True))
+                    r.go(d, deal(rng, True, dealt(r, d)))
                 elif r.deck is None:  # a chance choice among the options, each equally likely
                     values = r.options(d)  # type: ignore[misc]
                     r.go(d, values[int(rnd() * len(values))])
@@ -334,9 +341,10 @@ class Game(RoleActions):
         r = self.runner.resume_of(d.decision, d)
         rule = r.rule if r is not None else ""
         pool_rule = r.cards_of if r is not None else ""
-        if len(action.hands) != self.n or any(len(h) != self.hand_size for h in action.hands):
+        hs = self._dealt(r, d) if r is not None else self.hand_size
+        if len(action.hands) != self.n or any(len(h) != hs for h in action.hands):
             sizes = ", ".join(f"{self.colour_name(s)} {len(h)}" for s, h in enumerate(action.hands))
-            raise IllegalActionError(f"a deal gives each of the {self.n} players {self.hand_size} cards "
+            raise IllegalActionError(f"a deal gives each of the {self.n} players {hs} cards "
                                      f"(this one: {sizes})", self.rule_clauses(rule))
         dealt = [c for h in action.hands for c in h]
         pool = Counter(self.all_cards)
