@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -195,3 +196,49 @@ def test_readme_shows_what_palast_ask_prints(tmp_path: Path) -> None:
                 at += 1
             assert at < len(printed), f"README line not printed by `palast ask {arg}` (in order): {want!r}"
             at += 1
+
+
+# ---------------------------------------------------------------- a round's end, as the events say it
+def _swap_that_whispers(spec: Spec) -> tuple[Any, Any]:
+    """The game (source B) and the step of ruling cupbearer-whisper-by-swap: red's swap
+    leaves red two Cupbearers, which ends the round as red's whisper."""
+    from palast.formats.notation import parse_action
+    from palast.query.ruling_files import ruling_scenario
+
+    sc = ruling_scenario(ROOT / "spec" / "rulings" / "cupbearer-whisper-by-swap.yaml", spec)
+    game = sc.game(spec, "source-b")
+    state = sc.start(game)
+    *before, (last, _) = sc.actions  # the ruling's action comes last
+    assert last.startswith("swap ")
+    for text, _where in before:
+        state = game.apply(state, parse_action(game, text)).state
+    return game, game.apply(state, parse_action(game, last))
+
+
+def test_a_round_ended_by_a_rule_cites_it_and_the_round_end_rule(spec: Spec) -> None:
+    """A Cupbearer's swap that repeats a role in the actor's display ends the round
+    (source B): the round_ended event names the rule that ended it (role.cupbearer) and
+    cites its clauses and those of the round-end rule it ended the round by
+    (round.end.whisper), which points_scored cites."""
+    _, step = _swap_that_whispers(spec)
+    ended = next(e for e in step.events if e.kind == "round_ended")
+    assert ended.rule == "role.cupbearer"
+    assert set(spec.rule_clauses("role.cupbearer", "source-b")) <= set(ended.clauses)
+    assert set(spec.rule_clauses("round.end.whisper", "source-b")) <= set(ended.clauses)
+    scored = next(e for e in step.events if e.kind == "points_scored")
+    assert scored.rule == "round.end.whisper" and scored.count == 1
+
+
+def test_the_points_scored_are_the_declared_points(tmp_path: Path) -> None:
+    """The points a round end gives are its rule's declared ``points``: edited to 2, the
+    event carries 2, the scorers' scores rise by 2, and the words say "2 points"."""
+    from palast.query.describe import describe_event
+    from palast.spec.load import load_spec
+    from tests.spec_copy import edited_spec
+
+    edited = load_spec(edited_spec(tmp_path, "rules.yaml", "      scorers: others(actor)\n      points: 1\n",
+                                   "      scorers: others(actor)\n      points: 2\n"))
+    game, step = _swap_that_whispers(edited)
+    scored = next(e for e in step.events if e.kind == "points_scored")
+    assert scored.count == 2 and step.state.scores == (0, 2, 2)
+    assert describe_event(game, scored).endswith("score 2 points")

@@ -266,12 +266,14 @@ class GameCore:
         cause = cause or rule
         rules: tuple[str, ...] = (rule, cause) if cause != rule else (rule,)
         if d.events is not None:
-            self.emit(d, "round_ended", cause, player=p, detail=kind, points=points)
+            # the rule that caused it, and the round-end rule it ended the round by
+            clauses = self._clauses[cause] + tuple(c for c in self._clauses[rule] if c not in self._clauses[cause])
+            d.events.append(Event("round_ended", cause, clauses, player=p, detail=kind, points=points))
         for s in scorers:
             d.scores[s] += gain
             d.tally[s] += d.played[s]
         if d.events is not None:
-            self.emit(d, "points_scored", rule, seats=scorers)
+            self.emit(d, "points_scored", rule, seats=scorers, count=gain)
         d.round_end = RoundEnd(kind, p, scorers, forced, rules)
         d.actor = p
         end = self.logic.fire("game-end", d)

@@ -24,7 +24,8 @@ class Event:
     :ivar other: a second seat (exchange partner, swap partner), or -1.
     :ivar card: a card, or -1.
     :ivar role: a role index (King card, muted role), or -1.
-    :ivar count: a number (cards exchanged, King cards reshuffled, round number), or -1.
+    :ivar count: a number (cards exchanged, King cards reshuffled, round number, points
+        each scorer scores), or -1.
     :ivar cards: cards (a shown hand, given cards, swapped cards).
     :ivar seats: seats (scorers, winners, swap seats).
     :ivar detail: a word of detail: the round-end kind, the tie-break used, a gap's point.

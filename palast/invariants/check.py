@@ -42,25 +42,6 @@ def round_action_bound(game: Game) -> int:
     return 1 + game.spec.flow.turn_actions_max() * round_play_bound(game)
 
 
-_GUARDS: dict[int, tuple[object, frozenset[int]]] = {}
-
-
-def _guard_roles(game: Game) -> frozenset[int]:
-    """The roles whose action is a take-back (the Guard), read from the spec once per spec."""
-    cached = _GUARDS.get(id(game.spec))
-    if cached is None or cached[0] is not game.spec:
-        roles = frozenset(i for i, r in enumerate(game.spec.roles) if game.spec.role_actions[r].action == "take-back")
-        cached = _GUARDS[id(game.spec)] = (game.spec, roles)
-    return cached[1]
-
-
-def _progress(game: Game, s: State) -> int:
-    """Cards displayed plus Guards displayed: the measure behind round-is-bounded."""
-    nr = game.cards.role_count
-    guards = _guard_roles(game)
-    return sum(len(d) for d in s.displays) + sum(1 for d in s.displays for c in d if c % nr in guards)
-
-
 def representation_problem(game: Game, s: State) -> str | None:
     """What is wrong with how ``s`` records cards whose place it does not fix (the engine's
     own bookkeeping, not a rule of the game): more hidden draw-deck or King-deck cards than

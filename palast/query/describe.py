@@ -98,7 +98,8 @@ def describe_event(game: Game, e: Event) -> str:
             return f"{p} holds only banned Jesters and must play one: that counts as a whisper; the round ends"
         return f"{p} whispers (a role twice in their display): the round ends"
     if k == "points_scored":
-        return f"{_names(game, e.seats)} score{'s' if len(e.seats) == 1 else ''} 1 point"
+        gain = e.count
+        return f"{_names(game, e.seats)} score{'s' if len(e.seats) == 1 else ''} {gain} point{'' if gain == 1 else 's'}"
     if k == "next_player":
         return f"{p} takes the next turn"
     if k == "target_reached":
