@@ -256,3 +256,23 @@ def test_each_binds_what_its_conditions_hoist(spec: Spec, monkeypatch: pytest.Mo
     monkeypatch.setattr(compiler, "_per_part", lambda conds, order: {})
     plain, _ = values()
     assert fast == plain and any(fast)
+
+
+def test_first_of_an_empty_collection_is_a_clear_error(tmp_path: Path) -> None:
+    """A declaration ``palast spec check`` accepts but that takes ``first`` of an empty
+    collection while a game runs (the next player: the first of no player) stops ``play``
+    and ``ask`` with exit code 2 and a message naming the expression, not a traceback."""
+    from click.testing import CliRunner
+
+    from palast.cli import main
+    from tests.spec_copy import ROOT, edited_spec
+
+    root = edited_spec(tmp_path, "rules.yaml", "let: {next: owner(colour(card))}",
+                       'let: {next: "first(filter(p in players, false))"}')
+    runner = CliRunner()
+    assert runner.invoke(main, ["--spec", str(root), "spec", "check"]).exit_code == 0
+    for args in (["play", "-q", "-s", "1"], ["ask", str(ROOT / "examples" / "guard-alone.yaml")]):
+        got = runner.invoke(main, ["--spec", str(root), *args])
+        assert got.exit_code == 2, got.output
+        assert "first(filter(p in players, false)) took the first element of an empty collection" in got.output
+        assert "Traceback" not in got.output and not isinstance(got.exception, IndexError)

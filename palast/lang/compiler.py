@@ -17,7 +17,7 @@ from types import CodeType
 from typing import Any
 
 from palast.lang.primitives import COLLECTION, ELEMENT, PRIMITIVES, RUNTIME
-from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts
+from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, show
 
 _OPS = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*"}
 
@@ -119,7 +119,8 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             # sorted, repeats dropped: the order of the first ones does not matter (a fast path)
             return f"tuple(sorted(set({python_source(first.args[0], params, constants)})))"
         args = [python_source(a, params, constants) for a in node.args]
-        return PRIMITIVES[str(node.value)].python.format(*args)
+        # a template may name the expression's text ({text}) for an error it raises
+        return PRIMITIVES[str(node.value)].python.format(*args, text=repr(show(node)))
     if op == "bind":
         var, coll, *rest = node.args
         v = f"v_{var.value}"

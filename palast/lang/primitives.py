@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
+from palast.errors import SpecError
+
 COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints", "cards": "cardsets",
               "tuple": "tuples", "colour": "colours", "colours": "colourlists"}
 ELEMENT = {v: k for k, v in COLLECTION.items()}
@@ -138,7 +140,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("in_order", ("*",), "=", "a collection sorted in the engine's card order (colour, then role)",
        "tuple(sorted({0}))"),
     _P("occurrences", ("*", "*"), "int", "how many times an element is in a collection", "{0}.count({1})"),
-    _P("first", ("*",), "-", "the first element of a collection", "{0}[0]"),
+    _P("first", ("*",), "-", "the first element of a collection (an error where it has none)",
+       "_first({0}, {text})"),
     _P("empty", ("*",), "bool", "whether a collection has no element", "(not {0})"),
     _P("upto", ("int", "int"), "ints", "the whole numbers from the first to the second, both included",
        "tuple(range({0}, {1} + 1))"),
@@ -208,6 +211,18 @@ def _distinct(items: tuple[object, ...]) -> tuple[object, ...]:
     return tuple(dict.fromkeys(items))
 
 
+def _first(items: tuple[object, ...], text: str) -> object:
+    """The first element of ``items``; ``text`` is the expression, for the error.
+
+    :raises SpecError: when ``items`` is empty: the declarations read the first element of
+        a collection that has none there (``palast spec check`` cannot see it).
+    """
+    if not items:
+        raise SpecError(f"the expression {text} took the first element of an empty collection: the rule that "
+                        "reads it must keep the collection non-empty there (or test it with empty(...) first)")
+    return items[0]
+
+
 def _minus(items: tuple[object, ...], less: tuple[object, ...]) -> tuple[object, ...]:
     """``items`` without one copy of each element of ``less`` (in ``items``' order)."""
     rest = list(less)
@@ -246,6 +261,6 @@ def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
 
 
 #: Helper functions the templates call.
-RUNTIME: Mapping[str, object] = {"_distinct": _distinct, "_without": _without, "_minus": _minus,
+RUNTIME: Mapping[str, object] = {"_distinct": _distinct, "_without": _without, "_minus": _minus, "_first": _first,
                                  "_fewest": _fewest, "_most": _most, "_subsets": _subsets,
                                  "_arrangements": _arrangements}
