@@ -20,8 +20,7 @@ from typing import Any
 import palast.invariants.check
 from palast.engine import Action, Game, State
 from palast.engine.events import Event
-from palast.engine.game import InvariantViolation
-from palast.engine.state import Decision
+from palast.engine.state import Decision, InvariantViolation
 from palast.errors import InputError, ScenarioError
 from palast.formats.scenario import Scenario, scenario_from_document
 from palast.spec.load import Spec

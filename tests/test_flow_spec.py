@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from palast.engine import Game
-from palast.engine.game import InvariantViolation
-from palast.engine.state import DecisionKind
+from palast.engine.state import DecisionKind, InvariantViolation
 from palast.errors import SpecError
 from palast.spec.load import Spec, load_spec
 from tests.spec_copy import ROOT, edited_spec

@@ -84,7 +84,7 @@ class PalastGroup(click.Group):
         except AssertionError as exc:
             # an invariant of spec/invariants.yaml failed in check mode: a failed check, not a
             # crash; under a house ruleset it says the invariant does not hold for that reading
-            from palast.engine.game import InvariantViolation
+            from palast.engine.state import InvariantViolation
 
             if not isinstance(exc, InvariantViolation):
                 raise

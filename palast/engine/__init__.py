@@ -24,8 +24,8 @@ from palast.engine.actions import (
 )
 from palast.engine.draft import Draft
 from palast.engine.events import Event
-from palast.engine.game import Game, InvariantViolation, Step
-from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd, State
+from palast.engine.game import Game, Step
+from palast.engine.state import Decision, DecisionKind, GameResult, InvariantViolation, RoundEnd, State
 
 
 def advance(game: Game, state: State, action: Action) -> State:

@@ -32,7 +32,7 @@ class GameCore:
     :param players: seated colours in seat order (names or colour indices); the first seat
         is the oldest player and starts the game (setup.first-player).
     :param check: evaluate every invariant of ``spec/invariants.yaml`` after every action
-        and raise :class:`~palast.engine.game.InvariantViolation` on the first failure.
+        and raise :class:`~palast.engine.state.InvariantViolation` on the first failure.
     :raises InputError: for an unknown ruleset, a player count outside the spec's range,
         an unknown or repeated colour, or the neutral colour as a player.
     """

@@ -44,19 +44,6 @@ class Step:
     events: tuple[Event, ...]
 
 
-class InvariantViolation(AssertionError):
-    """An invariant from ``spec/invariants.yaml`` failed after an action (an engine bug).
-
-    :ivar invariant: the invariant id.
-    :ivar detail: what is false, in words (the message without the invariant's id).
-    """
-
-    def __init__(self, invariant: str, message: str) -> None:
-        self.invariant = invariant
-        self.detail = message
-        super().__init__(f"invariant {invariant} violated: {message}")
-
-
 class Game(RoleActions):
     """One game's rules and its moves: the spec, a ruleset and the seated colours.
 

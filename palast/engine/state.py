@@ -194,3 +194,16 @@ class State:
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(State.__dataclass_fields__)
+
+
+class InvariantViolation(AssertionError):
+    """An invariant from ``spec/invariants.yaml`` failed after an action (an engine bug).
+
+    :ivar invariant: the invariant id.
+    :ivar detail: what is false, in words (the message without the invariant's id).
+    """
+
+    def __init__(self, invariant: str, message: str) -> None:
+        self.invariant = invariant
+        self.detail = message
+        super().__init__(f"invariant {invariant} violated: {message}")

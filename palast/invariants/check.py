@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from palast.engine.actions import Action
 from palast.engine.events import Event
-from palast.engine.state import DecisionKind, State
+from palast.engine.state import DecisionKind, InvariantViolation, State
 from palast.invariants.declared import checks
 
 if TYPE_CHECKING:
@@ -90,9 +90,7 @@ def step_problems(game: Game, before: State, action: Action, after: State,
 
 
 def check_step(game: Game, before: State, action: Action, after: State, events: Sequence[Event]) -> None:
-    """Raise :class:`~palast.engine.game.InvariantViolation` for the first failing invariant."""
-    from palast.engine.game import InvariantViolation
-
+    """Raise :class:`~palast.engine.state.InvariantViolation` for the first failing invariant."""
     problems = step_problems(game, before, action, after, events)
     if problems:
         name, msg = problems[0]

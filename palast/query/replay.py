@@ -12,8 +12,8 @@ from enum import StrEnum
 from typing import Any
 
 from palast.engine.actions import Action, Play
-from palast.engine.game import Game, InvariantViolation, Step
-from palast.engine.state import DecisionKind, State
+from palast.engine.game import Game, Step
+from palast.engine.state import DecisionKind, InvariantViolation, State
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.formats.notation import parse_action
 from palast.formats.record import Record, RecordError, RecordResult, result_of, spec_digest

@@ -40,8 +40,8 @@ from fractions import Fraction
 from typing import Any
 
 from palast.engine.events import Event
-from palast.engine.game import Game, InvariantViolation
-from palast.engine.state import DecisionKind, State
+from palast.engine.game import Game
+from palast.engine.state import DecisionKind, InvariantViolation, State
 from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import Scenario
 from palast.query.event_words import event_words
