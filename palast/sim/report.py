@@ -162,7 +162,7 @@ def render_text(doc: dict[str, Any]) -> list[str]:
         for p, v in r["variation_points"].items():
             if not v["executable"]:
                 why = ("only what players know changes: spec/visibility.yaml, palast ask --as"
-                       if v["changes_outcome"] == "knowledge" else "no engine parameter: nothing to execute")
+                       if v["changes_outcome"] == "knowledge" else "not followed: no rule reads it in a readings block")
                 lines.append(f"   {p:<27}{v['changes_outcome']:>9}  ({why})")
                 continue
             ex = v["example_seed"] if v["example_seed"] is not None else "-"
