@@ -173,8 +173,8 @@ class _Reader:
         except NotationError:
             known = [*KEYS, *self.cards.colours[:-1]]
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise self.fail(column, f"{first!r} begins no section{hint} A section is a player (a colour: "
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise self.fail(column, f"{first!r} begins no section{hint}. A section is a player (a colour: "
                                     f"{', '.join(self.cards.colours[:-1])}) or one of: {', '.join(KEYS)}") from None
         self.player(toks, column)
 
@@ -187,7 +187,8 @@ class _Reader:
         i = 1
         if i < len(toks) and toks[i][0] == "*":
             if "to_move" in self.data:
-                raise self.fail(toks[i][1], f"{self.data['to_move']} is marked to move already; one player is")
+                raise self.fail(toks[i][1], f"{self.data['to_move']} is marked to move already; mark only one player "
+                                                 "with *")
             self.put(("to_move",), column, name)
             i += 1
         if i < len(toks) and _NUMBER.fullmatch(toks[i][0]):
