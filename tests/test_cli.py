@@ -111,6 +111,21 @@ def test_spec_check_fails_on_a_yaml_error_with_exit_1(tmp_path: Path) -> None:
     assert "rules.yaml" in r.stderr and "not valid YAML" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("old, new, why", [
+    ('action: "swap red:guard/red blue:cupbearer/red"', 'action: "swap red:guard/rad blue:cupbearer/red"', "rad"),
+    ("    round_end: whisper\n", "    round_end: whisper\n    bogus: 1\n", "bogus"),
+])
+def test_spec_check_reads_every_ruling_as_palast_rulings_does(tmp_path: Path, old: str, new: str, why: str) -> None:
+    """A ruling whose action or expectation ``palast rulings`` refuses fails ``palast spec
+    check`` too (exit 1), naming the ruling's file: it used to pass."""
+    from tests.spec_copy import edited_spec
+
+    broken = edited_spec(tmp_path, "rulings/cupbearer-whisper-by-swap.yaml", old, new)
+    r = run("--spec", str(broken), "spec", "check")
+    assert r.returncode == 1, r.stdout
+    assert "cupbearer-whisper-by-swap.yaml" in r.stderr and why in r.stderr and "Traceback" not in r.stderr
+
+
 BAD = {
     "yaml-error": ("players: [red, blue\nto_move: red\n", "not valid YAML"),
     "unknown-role": ("players: [red, blue, green]\nto_move: red\nhands:\n  red: [maide/red]\n", "unknown role 'maide'"),

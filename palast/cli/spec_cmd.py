@@ -19,7 +19,8 @@ def spec() -> None:
 def check(ctx: click.Context, require_sources: bool) -> None:
     """Validate every spec file against its schema, every schema against the JSON Schema
     meta-schema, and every reference between them (clause ids, third-party names,
-    variation points, rulesets, engine parameters, invariants), and compare the rule
+    variation points, rulesets, engine parameters, invariants), read every ruling as
+    ``palast rulings`` does (its position, action and expectations), and compare the rule
     source texts with the checksums and line counts of spec/clauses.yaml.
 
     The source texts are looked for in $PALAST_SOURCES, else ../shared/sources beside the
@@ -39,6 +40,10 @@ def check(ctx: click.Context, require_sources: bool) -> None:
         broken = schema_file_problems(s.root / "schema")
         if broken:
             raise SpecError("\n  - ".join(["schema files that are not JSON Schemas:", *(b.render() for b in broken)]))
+        # every ruling read as palast rulings reads it: its position, action and expectations
+        from palast.query.ruling_files import load_rulings
+
+        rulings = load_rulings(s)
     except InputError as exc:  # a SpecError, or a spec file the YAML reader refuses
         click.echo(f"spec check failed: {exc.render()}", err=True)
         sys.exit(1)
@@ -46,7 +51,7 @@ def check(ctx: click.Context, require_sources: bool) -> None:
     click.echo(f"spec ok: {s.root}")
     click.echo(f"  {len(s.clauses)} clauses, {len(s.rules)} rules, {len(s.role_actions)} roles, "
                f"{len(s.variation_points)} variation points, {len(s.rulesets)} rulesets, "
-               f"{len(s.invariants)} invariants"
+               f"{len(s.invariants)} invariants, {len(rulings)} rulings"
                + (f", {len(s.house_rulesets)} house ruleset{'s' if len(s.house_rulesets) != 1 else ''} "
                   f"({', '.join(s.house_rulesets)})" if s.house_rulesets else ""))
     click.echo(sources.render())
