@@ -207,6 +207,9 @@ def render_explanation(doc: dict[str, Any]) -> str:
     if w is None and doc["viewed"]:
         lines.append("witness: none in play (only what players know differs: see the rulings naming it, "
                      "from a player's side)")
+    elif w is None and doc.get("house_rulesets"):
+        lines.append("witness: none declared (the spec's rulesets do not differ here in what the engine "
+                     "computes; the house rulesets above may: see the rulings naming it)")
     elif w is None:
         lines.append("witness: none (the rulesets do not differ here in what the engine computes)")
     else:
