@@ -28,7 +28,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.invariants.declared import constant_kinds, constant_values
-from palast.lang.compiler import infer
+from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node, each_conditions, each_parts, names
 from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from palast.errors import SpecError
-from palast.lang.compiler import Compiler, check, infer
+from palast.lang.compiler import Compiler, check
+from palast.lang.kinds import infer
 from palast.lang.syntax import ExpressionError, parse, show
 from palast.spec.load import Spec, load_spec
 

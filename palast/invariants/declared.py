@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.state import DecisionKind, State
-from palast.lang.compiler import Compiler, check, infer
+from palast.lang.compiler import Compiler, check
+from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, parse, show
 from palast.spec.modules import modules_in_play

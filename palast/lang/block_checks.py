@@ -19,7 +19,8 @@ from palast.lang.blocks import (
     infer_or_any,
     parse_rule,
 )
-from palast.lang.compiler import check, infer
+from palast.lang.compiler import check
+from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.statements import (
     CHANGES,

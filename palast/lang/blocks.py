@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from palast.lang.compiler import infer
+from palast.lang.kinds import infer
 from palast.lang.primitives import COLLECTION
 from palast.lang.statements import (
     DO_STEPS,

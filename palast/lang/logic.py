@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from palast.lang.compiler import Compiler, check, infer
+from palast.lang.compiler import Compiler, check
+from palast.lang.kinds import infer
 from palast.lang.syntax import ExpressionError, Node, parse
 
 #: The word a ruleset uses for a variation point it leaves open (``palast.spec.load.OPEN``).

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from palast.lang.compiler import Compiler, check, infer
+from palast.lang.compiler import Compiler, check
+from palast.lang.kinds import infer
 from palast.lang.primitives import PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, parse
 
