@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Self
 
 from palast.spec.load import Spec, load_spec
 from proofs.obligation import Obligation, Options, Outcome, Unknown
@@ -183,14 +183,32 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1
     return ordered
 
 
-class _StopBetweenObligations:
+class _OnCtrlC:
+    """A context in which Ctrl-C calls :meth:`_handle` (the previous handler is put back
+    on leaving). Outside the main thread nothing changes."""
+
+    _old: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+class _StopBetweenObligations(_OnCtrlC):
     """While running in this process: the first Ctrl-C asks to stop once the running
     obligation ends (a KeyboardInterrupt inside a z3 call can be lost in a finaliser), a
-    second one stops at once. Outside the main thread nothing changes."""
+    second one stops at once."""
 
     def __init__(self) -> None:
         self.asked = False
-        self._old: Any = None
 
     def _handle(self, signum: int, frame: Any) -> None:
         if self.asked:
@@ -199,36 +217,17 @@ class _StopBetweenObligations:
         print("palast prove: stopping after the obligation that is running (Ctrl-C again: at once)",
               file=sys.stderr, flush=True)
 
-    def __enter__(self) -> _StopBetweenObligations:
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handle)
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
-
-
-class _CtrlCFlag:
+class _CtrlCFlag(_OnCtrlC):
     """While the workers run: Ctrl-C only sets :attr:`seen`, which the parent polls. A
     handler that raises ``KeyboardInterrupt`` may run inside a finaliser (the garbage of
     many z3 terms), which swallows the exception: the run then went on to its end."""
 
     def __init__(self) -> None:
         self.seen = False
-        self._old: Any = None
 
     def _handle(self, signum: int, frame: Any) -> None:
         self.seen = True
-
-    def __enter__(self) -> _CtrlCFlag:
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
 
 
 def _run_pool(spec: Spec, groups: list[list[str]], opts: Options, jobs: int) -> dict[str, Line]:

@@ -153,10 +153,7 @@ class Statements(Places):
                     r, d, env, [(r, took)], lambda d, env, links: self._carry_out(d, env, links, k)),
                     lambda d: attempt(i + 1, d))
 
-            cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
-            if r.when is not None:
-                cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
-            return branch(d, z3.simplify(cond), here, lambda d: attempt(i + 1, d))
+            return branch(d, self._applies(d, r, given), here, lambda d: attempt(i + 1, d))
 
         return attempt(0, d)
 
@@ -178,15 +175,20 @@ class Statements(Places):
                     r, d, env, [(r, took)], lambda d, env, links: self._carry_out(d, env, links, lambda d: d)),
                     lambda d: d)
 
-            cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
-            if r.when is not None:
-                cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
             # each rule's paths merge before the next rule: the rest is not built per path
-            d = self._then_unless_stopped(branch(d, z3.simplify(cond), here, lambda d: d), lambda d: d)
+            d = self._then_unless_stopped(branch(d, self._applies(d, r, given), here, lambda d: d), lambda d: d)
         return self._then_unless_stopped(d, k)
 
     #: the statements after which play does not go on where the step was applied
     _MOVES_ON = frozenset({"choose", "draw", "deal", "turn", "goto", "end_round", "step", "every"})
+
+    def _applies(self, d: ZState, r: DoRule, given: Mapping[str, Any] | None) -> Any:
+        """The condition under which rule ``r`` applies on ``d``: the card played has its role
+        (a role's rule) and its ``when`` holds (``given``: names the caller knows)."""
+        cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
+        if r.when is not None:
+            cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
+        return z3.simplify(cond)
 
     def _contained(self, step: str) -> bool:
         """Whether no rule of ``step`` (with its exceptions and readings) waits for a
