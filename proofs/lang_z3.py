@@ -27,7 +27,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
-from palast.invariants.declared import constant_kinds, constant_values
+from palast.lang.invariant_exprs import constant_kinds, constant_values
 from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT
 from palast.lang.syntax import Node, each_conditions, each_parts, names
@@ -76,6 +76,8 @@ class Z3Back:
         spec = lay.game.spec
         self.kinds = constant_kinds(spec)
         self.values = constant_values(spec)
+        #: the declared decisions in the order expressions number them
+        self.decisions = tuple(spec.flow.decisions)
         self.domain: dict[str, range] = {"seat": range(lay.n), "card": range(len(lay.kinds)),
                                          "role": range(lay.nroles), "int": range(0)}
         #: values of calls and binders already computed (see :meth:`_value`)
@@ -257,7 +259,7 @@ class Z3Back:
                 return env[name]
             if name in self.values:
                 v = self.values[name]
-                return code(list(DecisionKind)[v]) if self.kinds[name] == "decision" else v
+                return code(DecisionKind(self.decisions[v])) if self.kinds[name] == "decision" else v
             make = self.names.get(name)
             if make is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")
@@ -477,8 +479,8 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     :raises KeyError: when the spec declares no such property.
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
     """
-    from palast.invariants.declared import declared as all_declared
     from palast.invariants.declared import game_reading
+    from palast.lang.invariant_exprs import declared as all_declared
 
     game = s.lay.game
     spec = game.spec

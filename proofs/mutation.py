@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from palast.engine import Game
-from palast.engine.params import GAP, Setting, parameter_table
+from palast.engine.params import GAP, Setting
+from palast.lang.logic import parameter_table
 from palast.spec.load import Spec, load_spec
 from proofs.differential import Differ, Position, compare_all, positions
 from proofs.invariant import make_game

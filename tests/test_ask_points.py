@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from palast.engine.params import ConsultLog, parameter_table
+from palast.engine.params import ConsultLog
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError
 from palast.formats.notation import parse_action
 from palast.formats.scenario import Scenario, load_scenario
+from palast.lang.logic import parameter_table
 from palast.query.ask import ask
 from palast.query.ruling_files import load_ruling
 from palast.sim.simulate import WatchedGame, variant_spec

@@ -35,6 +35,7 @@ CHAPTERS = {
     "index": "rulebook",
     "overview": "components",
     "setup": "Setup",
+    "position": "position",
     "turn": "turn",
     "roles": "roles",
     "king": "King cards",
@@ -173,6 +174,19 @@ def test_every_chapter_is_there(book: Book) -> None:
     for doc in CHAPTERS:
         if doc != "index":
             assert f"{doc}.html" in index.links, f"the index does not link to chapter {doc}"
+
+
+def test_the_position_page_shows_every_declared_part(book: Book, spec: Spec) -> None:
+    """Every zone, counter and part of the machinery of spec/state.yaml is on the page "The
+    position", zones and counters with the name statements and expressions give them."""
+    page = book.page("position")
+    zones, counters, machine = page.words("state-zones"), page.words("state-counters"), page.words("state-machine")
+    for z in spec.state.zones:
+        assert z.zone in zones and (f"{z.name}(P)" if z.per_player else z.name) in zones, z.zone
+    for c in spec.state.counters:
+        assert c.counter in counters and c.name in counters, c.counter
+    for m in spec.state.machine:
+        assert m.part in machine, m.part
 
 
 def test_a_page_per_role_and_variation_point(book: Book, spec: Spec) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from palast.engine import Game
+from palast.engine import Game, conformance
 from palast.engine.state import DecisionKind, InvariantViolation
 from palast.errors import SpecError
 from palast.spec.load import Spec, load_spec
@@ -59,7 +59,7 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
     ("flow.yaml", "    then: [play, next-player, choice]\n", "    then: [play, next-playr, choice]\n",
      "(junctions[0].then[1]): 'next-playr' is no decision"),
     ("flow.yaml", "  - decision: next-player\n", "  - decision: next-move\n",
-     "the decision 'next-player' is declared nowhere"),
+     "(junctions[0].then[1]): 'next-player' is no decision (a junction stands for decisions)"),
     ("flow.yaml", "    then: [action, turn-over, round-over]\n", "    then: [turn-over, round-over]\n",
      "roles.yaml: line 26, column 20 (roles[1].choices[0].decision): no action leads to decision 'exchange-partner'"),
     ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    then: [deal]\n"
@@ -70,10 +70,17 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
      "(junctions[1].id): junction 'play' has the name of a decision"),
     ("flow.yaml", "    rules: [turn.next.neutral-tie]\n    then: [play]\n", "    rules: [turn.next.neutral-tie]\n",
      "(decisions[4]): decision 'next-player' is not terminal: say what may follow it"),
+    ("roles.yaml", 'says: "{player} (Maid) must discard a hand card"', 'says: "{who} (Maid) must discard a hand card"',
+     "(roles[2].choices[0].says): {who} is no field of a decision's sentence"),
+    ("flow.yaml", '    says: "{player} chooses {what}"\n', "",
+     "(decisions[3]): decision 'choice' is not terminal: say how it is put to a reader (says)"),
 ])
 def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
+    """Each broken flow is refused where palast spec check finds it: by the spec's own
+    checks, or (a decision the engine has no kind for) by the engine's conformance check,
+    which every game runs when it is built."""
     with pytest.raises(SpecError) as exc:
-        load_spec(edited_spec(tmp_path, file, old, new))
+        conformance.require(load_spec(edited_spec(tmp_path, file, old, new)))
     assert message in str(exc.value)
     assert f"{file}: line" in str(exc.value) or "roles.yaml: line" in message
 
@@ -113,3 +120,17 @@ def test_the_diagram_is_drawn_from_the_declarations(tmp_path: Path, spec: Spec) 
     changed = load_spec(edited_spec(tmp_path, "flow.yaml", "    then: [deal, game-over]\n",
                                     "    then: [game-over]\n"))
     assert '"round-over" -> "deal"' in round_dot(spec) and '"round-over" -> "deal"' not in round_dot(changed)
+
+
+def test_a_pending_decision_is_worded_as_declared(tmp_path: Path) -> None:
+    """palast ask words a pending decision from its declaration (``says``): an edit of
+    spec/flow.yaml alone changes the sentence, the forced play's included."""
+    from palast.query.describe import describe_decision
+
+    spec = load_spec(edited_spec(tmp_path, "flow.yaml", 'says: "{player} must play a card"',
+                                 'says: "it is {player}\'s turn to play ({starter} moves)"'))
+    game = Game(spec, "reference", ["red", "blue", "green"])
+    s = game.apply(game.initial_state(), game.sample_chance(game.initial_state(), random.Random(3))).state
+    assert s.decision.kind is DecisionKind.PLAY
+    who = game.colour_name(s.decision.player)
+    assert describe_decision(game, s) == f"it is {who}'s turn to play ({game.colour_name(s.actor)} moves)"

@@ -20,7 +20,8 @@ import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning)
 from palast.engine import Game
 from palast.engine.state import DecisionKind, State
 from palast.invariants.check import state_problems
-from palast.invariants.declared import declared, failure
+from palast.invariants.declared import failure
+from palast.lang.invariant_exprs import declared
 from palast.spec.load import Spec
 from proofs.concrete import abstract
 from proofs.encoding import Layout, ZState, field_names

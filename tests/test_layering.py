@@ -68,21 +68,7 @@ LAYERS: tuple[Layer, ...] = (
 )
 
 #: Imports that break the layering, each with the reason it is allowed for now.
-EXCEPTIONS: Mapping[tuple[str, str], str] = {
-    ("palast.spec.cross_check", "palast.engine.params"):
-        "cross_check (run by load_spec) reports a variation point whose reading the engine does not implement "
-        "(PARAMETERS); it goes when the readings are alternatives declared in spec/ and the engine "
-        "interprets them (issue 13, point 2)",
-    ("palast.spec.cross_check", "palast.invariants.declared"):
-        "cross_check (run by load_spec) checks the invariants' expressions (holds), whose names include the "
-        "engine's decision kinds (DecisionKind); it goes when the decisions are declared in spec/ (issue 13)",
-    ("palast.spec.cross_check", "palast.engine.events"):
-        "cross_check (run by load_spec) requires spec/visibility.yaml to declare every event kind the engine "
-        "emits (EVENT_KINDS); it goes when the events are declared in spec/",
-    ("palast.spec.cross_check", "palast.engine.state"):
-        "cross_check (run by load_spec) requires a decision rule of spec/visibility.yaml to name a decision kind "
-        "(DecisionKind); it goes when the decisions are declared in spec/",
-}
+EXCEPTIONS: Mapping[tuple[str, str], str] = {}
 
 _STRENGTHENING = ("the inductive prover's strengthening (proofs.invariant, strengthening) gathers one conjunct "
                   "from each family of obligations, which imports the prover; the import is inside the function "

@@ -162,7 +162,7 @@ def test_show_brackets_exactly_what_the_meaning_needs(text: str) -> None:
 
 
 def test_every_declared_expression_shows_as_itself(spec: Spec) -> None:
-    from palast.invariants.declared import declared
+    from palast.lang.invariant_exprs import declared
 
     for prop in declared(spec):
         assert _shape(parse(show(prop.node))) == _shape(prop.node), prop.id

@@ -231,8 +231,8 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
         (``--reading``, the file, else ``--ruleset``).
     :raises InputError: naming the point and the reading.
     """
-    from palast.engine.params import parameter_table
     from palast.errors import InputError
+    from palast.lang.logic import parameter_table
     from proofs.legality import modelled_points
     from proofs.places_z3 import unordered_readings
 

@@ -37,6 +37,13 @@ def check(ctx: click.Context, require_sources: bool) -> None:
     directory = default_sources_dir()
     try:
         s = load_spec(root, sources_dir=directory)
+        # the decisions and events the engine's machinery takes for granted
+        from palast.engine.conformance import problems as engine_problems
+        from palast.spec.load import join_problems
+
+        found = engine_problems(s)
+        if found:
+            raise SpecError(join_problems(found), str(s.root))
         broken = schema_file_problems(s.root / "schema")
         if broken:
             raise SpecError("\n  - ".join(["schema files that are not JSON Schemas:", *(b.render() for b in broken)]))

@@ -22,7 +22,7 @@ from palast.engine.chains import CHAIN, TOOK, Chain, chain_lets, effective, kept
 from palast.engine.codegen import BlockCompiler
 from palast.engine.codegen_source import CompiledChain
 from palast.engine.draft import Draft
-from palast.engine.places import draw_known, empty_place, hidden, put, shuffle_into, take, take_unknown
+from palast.engine.places import Places
 from palast.engine.refusals import Refusals
 from palast.engine.state import Decision, DecisionKind
 from palast.errors import IllegalActionError
@@ -151,6 +151,14 @@ class Runner:
     def __init__(self, game: GameCore, parameter_of: Mapping[str, str]) -> None:
         self.game = game
         self.prog: Program = program(game.spec)
+        #: the zones of spec/state.yaml, and what the generated code does with them
+        self.places = Places(game.spec.state)
+        self.take = self.places.take
+        self.put = self.places.put
+        self.empty_place = self.places.empty_place
+        self.shuffle_into = self.places.shuffle_into
+        self.draw_known = self.places.draw_known
+        self.hidden = self.places.hidden
         self.parameter_of = dict(parameter_of)
         self._nr = len(game.spec.roles)
         #: the names an expression may use for a role or a colour, with their numbers
@@ -520,7 +528,7 @@ class Runner:
         if r.deck == "deal":
             value = action
         elif r.deck is not None:
-            if not take_unknown(d, r.deck, value):
+            if not self.places.take_unknown(d, r.deck, value):
                 raise IllegalActionError(r.refuse, self.game.rule_clauses(r.rule))
         elif r.options is not None:
             allowed = last[-1] if last is not None and last[0] is d and last[1] is dec else r.options(d)
@@ -538,12 +546,3 @@ def _each_inner(node: Node) -> list[Node]:
     for a in node.args:
         out.extend(_each_inner(a))
     return out
-
-
-# the places, for the generated code (R.take, R.put, ...)
-Runner.take = staticmethod(take)  # type: ignore[attr-defined]
-Runner.put = staticmethod(put)  # type: ignore[attr-defined]
-Runner.empty_place = staticmethod(empty_place)  # type: ignore[attr-defined]
-Runner.shuffle_into = staticmethod(shuffle_into)  # type: ignore[attr-defined]
-Runner.draw_known = staticmethod(draw_known)  # type: ignore[attr-defined]
-Runner.hidden = staticmethod(hidden)  # type: ignore[attr-defined]

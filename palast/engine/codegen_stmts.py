@@ -197,6 +197,26 @@ class StatementCompiler:
         self.src.add(ind + 1, f"D.events.append(Event({str(s.arg)!r}, {cite!r}, {clauses}, "
                               + "".join(f"{f}, " for f in fields) + f"points={pts!r}))")
 
+    def _take_code(self, name: str, seat: str) -> str:
+        """The code that takes card ``_c`` out of the place named ``name`` (of seat ``seat``):
+        a sorted or laid zone inline, any other through the runner (:mod:`palast.engine.places`)."""
+        z, under = self.comp.runner.places.named[name]
+        f = z.fields[0]
+        if under or z.order not in ("sorted", "laid"):
+            return f"R.take(D, {name!r}, {seat}, _c)"
+        if z.per_player:
+            return f"_s = {seat}; _z = D.{f}[_s]; _i = _z.index(_c); D.{f}[_s] = _z[:_i] + _z[_i + 1:]"
+        return f"D.{f} = _rm(D.{f}, _c)"
+
+    def _put_code(self, name: str, seat: str) -> str:
+        """The code that puts card ``_c`` into the place named ``name`` (of seat ``seat``)."""
+        z, under = self.comp.runner.places.named[name]
+        f = z.fields[0]
+        if under or z.order not in ("sorted", "laid"):
+            return f"R.put(D, {name!r}, {seat}, _c)"
+        where = f"D.{f}[{seat}]" if z.per_player else f"D.{f}"
+        return f"{where} = _ins({where}, _c)" if z.order == "sorted" else f"{where} = {where} + (_c,)"
+
     def move(self, s: Stmt, scope: Mapping[str, str], ind: int) -> None:
         src = self.src
         value = f"_m{self.comp._uid('')}"
@@ -208,14 +228,14 @@ class StatementCompiler:
         src.add(ind, f"if {value}.__class__ is tuple:")  # cards
         if frm is not None:
             src.add(ind + 1, f"for _c in {value}:")
-            src.add(ind + 1 + 1, _take_code(frm.zone, frm_seat))
+            src.add(ind + 1 + 1, self._take_code(frm.zone, frm_seat))
         src.add(ind + 1, f"for _c in {value}:")
-        src.add(ind + 1 + 1, _put_code(to.zone, to_seat))
+        src.add(ind + 1 + 1, self._put_code(to.zone, to_seat))
         src.add(ind, "else:")  # one card
         src.add(ind + 1, f"_c = {value}")
         if frm is not None:
-            src.add(ind + 1, _take_code(frm.zone, frm_seat))
-        src.add(ind + 1, _put_code(to.zone, to_seat))
+            src.add(ind + 1, self._take_code(frm.zone, frm_seat))
+        src.add(ind + 1, self._put_code(to.zone, to_seat))
 
     def call(self, s: Stmt, owner: str, rest: list[Item], pts: tuple[str, ...], ind: int) -> None:
         """``step``/``every``: an effect step inline, an ``every`` step inline, a do-step
@@ -372,7 +392,7 @@ class StatementCompiler:
         if to is not None:
             seat = self.expr(to.seat, scope) if to.seat is not None else "-1"
             src.add(ind, f"_c = {top}")
-            src.add(ind, _put_code(to.zone, seat))
+            src.add(ind, self._put_code(to.zone, seat))
         if name:
             src.add(ind, f"v_{name} = {top}")
             inner[name] = f"v_{name}"
@@ -391,7 +411,7 @@ class StatementCompiler:
         if to is not None:
             seat = self.expr(to.seat, rscope) if to.seat is not None else "-1"
             src.add(1, "_c = value")
-            src.add(1, _put_code(to.zone, seat))
+            src.add(1, self._put_code(to.zone, seat))
         if name:
             src.add(1, f"v_{name} = value")
             rscope[name] = f"v_{name}"
@@ -413,23 +433,3 @@ def _used(s: Stmt, parts: Mapping[str, tuple[tuple[Stmt, ...], str]], seen: Iter
         for x in parts[str(s.arg)][0]:
             out |= _used(x, parts, (*seen, str(s.arg)))
     return {n for n in out if n not in PRIMITIVES}
-
-
-def _take_code(zone: str, seat: str) -> str:
-    if zone in ("hand", "display"):
-        field = "hands" if zone == "hand" else "displays"
-        return (f"_s = {seat}; _z = D.{field}[_s]; _i = _z.index(_c); "
-                f"D.{field}[_s] = _z[:_i] + _z[_i + 1:]")
-    if zone == "discard_pile":
-        return "D.discard = _rm(D.discard, _c)"
-    return f"R.take(D, {zone!r}, {seat}, _c)"
-
-
-def _put_code(zone: str, seat: str) -> str:
-    if zone == "hand":
-        return f"D.hands[{seat}] = _ins(D.hands[{seat}], _c)"
-    if zone == "display":
-        return f"D.displays[{seat}] = D.displays[{seat}] + (_c,)"
-    if zone == "discard_pile":
-        return "D.discard = D.discard + (_c,)"
-    return f"R.put(D, {zone!r}, {seat}, _c)"

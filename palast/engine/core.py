@@ -9,12 +9,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from palast.engine import conformance
 from palast.engine.draft import Draft
 from palast.engine.events import Event
-from palast.engine.params import PARAMETERS, Readings, Setting, parameter_table
+from palast.engine.params import Readings, Setting
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
-from palast.lang.logic import Fired, GameLogic
+from palast.lang.invariant_exprs import decision_numbers
+from palast.lang.logic import Fired, GameLogic, parameter_table
 from palast.spec.cards import Cards
 from palast.spec.load import Spec
 
@@ -35,9 +37,12 @@ class GameCore:
         and raise :class:`~palast.engine.state.InvariantViolation` on the first failure.
     :raises InputError: for an unknown ruleset, a player count outside the spec's range,
         an unknown or repeated colour, or the neutral colour as a player.
+    :raises SpecError: for a spec whose decisions or events do not fit the engine
+        (:mod:`palast.engine.conformance`).
     """
 
     def __init__(self, spec: Spec, ruleset: str, players: Sequence[str | int], *, check: bool = False) -> None:
+        conformance.require(spec)
         if ruleset not in spec.rulesets:
             raise InputError(f"unknown ruleset {ruleset!r} (known: {', '.join(spec.rulesets)})")
         self.spec = spec
@@ -68,9 +73,6 @@ class GameCore:
         self._parameter_of = {point: name for name, (point, _) in table.items()}
         self.params = Readings(
             {name: Setting(spec.variation_points[point].choices[ruleset], point) for name, (point, _) in table.items()})
-        missing = set(PARAMETERS) - set(self.params)
-        if missing:  # spec check reports this too; guard against an unchecked spec
-            raise InputError(f"the spec sets no variation point for engine parameters {sorted(missing)}")
         # each rule's clauses as this ruleset reads it (a source reading otherwise is not cited)
         self._clauses: dict[str, tuple[str, ...]] = {rid: spec.rule_clauses(rid, ruleset) for rid in spec.rules}
         #: the rules the rule modules of spec/modules/ declare (see chain_clauses)
@@ -94,12 +96,11 @@ class GameCore:
             "KINGS": tuple(sorted(self.king_roles)),
             "PLAYER_COLOURS": tuple(range(len(spec.player_colours))),
             "K_DEAL": K.DEAL, "K_OVER": K.GAME_OVER, "K_GAP": K.GAP, "GAME": self,
-            "DKI": {kind: i for i, kind in enumerate(DecisionKind)},
         }
-        number = {kind: i for i, kind in enumerate(DecisionKind)}
-        constants["FLOW"] = frozenset((number[DecisionKind(a)], number[DecisionKind(b)]) for a, b in spec.flow.pairs())
-        constants["ROLE_DECISIONS"] = frozenset(number[DecisionKind(d.name)] for d in spec.flow.decisions.values()
-                                                if d.role)
+        number = decision_numbers(spec)  # the declared decisions, numbered as expressions number them
+        constants["DKI"] = {DecisionKind(name): i for name, i in number.items()}
+        constants["FLOW"] = frozenset((number[a], number[b]) for a, b in spec.flow.pairs())
+        constants["ROLE_DECISIONS"] = frozenset(number[d.name] for d in spec.flow.decisions.values() if d.role)
         #: the constants every rule-language expression of this game is compiled with
         self.lang_constants: dict[str, object] = constants
         parameter_of = self._parameter_of

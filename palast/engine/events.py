@@ -17,7 +17,7 @@ class Event:
         ``action_void``, ``action_none``, ``action_not_carried_out``, ``round_ended``,
         ``points_scored``, ``next_player``, ``target_reached``, ``game_ended``, ``rule_gap``,
         ``marks_dealt``, ``card_destroyed``, ``card_searched``
-        (the list :data:`EVENT_KINDS`).
+        (each declared in spec/visibility.yaml, ``effects``: who sees its fields).
     :ivar rule: the id of the rule in ``spec/`` that makes it happen.
     :ivar clauses: the clause ids that rule rests on.
     :ivar player: the seat it concerns, or -1.
@@ -45,13 +45,3 @@ class Event:
     detail: str = ""
     points: tuple[str, ...] = ()
 
-
-#: Every event kind the engine emits.
-EVENT_KINDS: frozenset[str] = frozenset({
-    "deck_built", "king_deck_ready", "scores_start", "king_stays", "round_starter",
-    "round_dealt", "card_played", "hand_shown", "exchange_partner", "exchange_count", "cards_given",
-    "cards_exchanged", "card_discarded", "card_drawn", "no_card_drawn", "cards_swapped", "card_taken_back",
-    "king_revealed", "king_deck_reshuffled", "action_muted", "action_skipped", "action_void", "action_none",
-    "action_not_carried_out", "round_ended", "points_scored", "next_player", "target_reached", "game_ended",
-    "rule_gap", "marks_dealt", "card_destroyed", "card_searched",
-})

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
-from palast.engine.places import take_unknown, unknown
 from palast.engine.roles import RoleActions
 from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
@@ -105,7 +104,8 @@ class Game(RoleActions):
         r = self.runner.resume_of(d, state)
         if r is None or r.deck == "deal":
             return []
-        values = distinct(unknown(state, r.deck)) if r.deck is not None else self.runner.options(state, r)
+        runner = self.runner
+        values = distinct(runner.places.unknown(state, r.deck)) if r.deck is not None else runner.options(state, r)
         made = self._made_actions
         name = d.kind.value
         out: list[Action] = []
@@ -201,7 +201,7 @@ class Game(RoleActions):
         """What chance picks from, each element equally likely: the cards a deck of unknown
         order may give, or the options of a chance choice (``r``: the waiting resume)."""
         if r.deck is not None:
-            return unknown(state, r.deck)
+            return self.runner.places.unknown(state, r.deck)
         return tuple(self.runner.options(state, r))
 
     def observation(self, state: State, player: int | str, history: Sequence[Event] = ()) -> Observation:
@@ -268,9 +268,9 @@ class Game(RoleActions):
                     values = r.options(d)  # type: ignore[misc]
                     r.go(d, values[int(rnd() * len(values))])
                 else:  # the same card sample_chance draws, carried out without making an action
-                    pool = unknown(d, r.deck)
+                    pool = self.runner.places.unknown(d, r.deck)
                     card = pool[int(rnd() * len(pool))]
-                    take_unknown(d, r.deck, card)
+                    self.runner.places.take_unknown(d, r.deck, card)
                     r.go(d, card)
             elif choose is None:  # one of the options, at random, carried out without a second check
                 values = d.options

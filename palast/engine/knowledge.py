@@ -29,12 +29,13 @@ of the true position, each in one of its places).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from palast.spec.visibility import HAND_ZONE, ZONE_READERS, ZONES, Move, MovePlace, sees
+from palast.spec.state import ZoneDecl
+from palast.spec.visibility import HAND_ZONE, Move, MovePlace, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -119,7 +120,8 @@ class _Memory:
             zone, seat = place
             rule = self.game.spec.visibility.zone(zone)
             cards, _ = rule.under(self.game.spec.reading(self.game.ruleset, rule.point) if rule.point else None)
-            got = zone != DRAW_ZONE and not sees(cards, "held-zone" if ZONES[zone] else "table-zone",
+            held = self.game.spec.state.by_zone[zone].per_player
+            got = zone != DRAW_ZONE and not sees(cards, "held-zone" if held else "table-zone",
                                                  self.viewer, {"holder": seat})
             self._tracked[place] = got
         return got
@@ -205,14 +207,16 @@ def remembered(game: Game, viewer: int, seen: Sequence[Seen], open_seats: Iterab
                  for (places, index), cs in sorted(groups.items(), key=lambda kv: (kv[0][1], sorted(kv[0][0]))))
 
 
-def place_cards(state: State, place: Place) -> tuple[int, ...]:
-    """The cards of ``state`` in ``place`` (a zone of :data:`palast.spec.visibility.ZONE_READERS`)."""
-    return ZONE_READERS[place[0]][0](state, place[1])
+def place_cards(state: State, place: Place, zones: Mapping[str, ZoneDecl]) -> tuple[int, ...]:
+    """The cards of ``state`` in ``place`` (a zone of ``zones``, spec/state.yaml's by id, and a
+    seat or -1)."""
+    return zones[place[0]].cards_in(state, place[1])
 
 
-def holds(state: State, placed: Sequence[Placed]) -> bool:
+def holds(state: State, placed: Sequence[Placed], zones: Mapping[str, ZoneDecl]) -> bool:
     """True if ``state`` agrees with ``placed``: the entries can be matched to distinct
-    copies, each lying in one of its entry's places (Hall's condition, per card)."""
+    copies, each lying in one of its entry's places (Hall's condition, per card). ``zones``:
+    spec/state.yaml's zones by id."""
     wanted: dict[int, list[frozenset[Place]]] = {}
     for p in placed:
         for card in p.cards:
@@ -220,7 +224,7 @@ def holds(state: State, placed: Sequence[Placed]) -> bool:
     for card, entries in wanted.items():
         have: Counter[Place] = Counter()
         for place in frozenset().union(*entries):
-            have[place] = place_cards(state, place).count(card)
+            have[place] = place_cards(state, place, zones).count(card)
         for k in range(1, len(entries) + 1):
             for some in combinations(entries, k):
                 if sum(have[pl] for pl in frozenset().union(*some)) < k:

@@ -1,21 +1,16 @@
-"""Engine parameters: the knobs that variation-point readings set.
+"""A game's readings: the value each parameter has under its ruleset.
 
-Each parameter is set by exactly one variation point in ``spec/variation_points.yaml``
-(``parameter:``); its possible values are that point's reading ids. The engine branches on
-these values and on nothing else that could differ between rulesets. ``palast spec check``
-fails when a reading in the spec has no implementation here, or a parameter here is set by
-no variation point.
+Each parameter is set by one variation point (:func:`palast.lang.logic.parameter_table`);
+its possible values are that point's reading ids, and the rules' declarations say what each
+does. A game holds its table as :class:`Readings` (fixed, so the compiled rules fold them)
+or as a :class:`ConsultLog` (which notes the parameters read, for ``palast ask`` and
+``palast simulate``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-#: Parameter name -> the reading ids the engine's own code implements for it (the readings
-#: of the rules declared in the rule language are implemented by the declarations).
-PARAMETERS: Mapping[str, frozenset[str]] = {}
 
 #: The value a parameter has when its variation point is open in the ruleset.
 GAP = "open"
@@ -36,34 +31,6 @@ class Setting:
     def is_gap(self) -> bool:
         """True if the ruleset leaves this point open."""
         return self.value == GAP
-
-
-def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
-    """Every engine parameter of ``spec``: name -> (the variation point that sets it, the
-    readings the engine implements for it).
-
-    A point with a ``parameter:`` in ``spec/variation_points.yaml`` sets that parameter; its
-    readings are those :data:`PARAMETERS` lists plus those a rule's logic block declares. A
-    point without one that a logic block's ``readings`` names is a parameter of its own
-    name, implemented by the declarations alone (so a new reading needs no engine code).
-    """
-    if _LAST and _LAST[0][0] is spec:  # every game of a spec builds the same table
-        return dict(_LAST[0][1])
-    from palast.lang.logic import declared_readings
-
-    declared = declared_readings(spec)
-    table: dict[str, tuple[str, frozenset[str]]] = {}
-    for vp in spec.variation_points.values():
-        if vp.parameter is not None:
-            table[vp.parameter] = (vp.id, PARAMETERS.get(vp.parameter, frozenset()) | declared.get(vp.id, frozenset()))
-        elif vp.id in declared:
-            table[vp.id] = (vp.id, declared[vp.id])
-    _LAST[:] = [(spec, table)]
-    return dict(table)
-
-
-#: the spec whose parameter table was built last, with the table
-_LAST: list[tuple[Any, dict[str, tuple[str, frozenset[str]]]]] = []
 
 
 class Readings(dict[str, Setting]):

@@ -1,12 +1,12 @@
-"""Where cards lie, as the statements of the rules see them: taking a card out of a
-place, putting one in, drawing from a deck whose order may be unknown, shuffling cards into
-a deck (:mod:`palast.lang.statements` names the places: ``hand(P)``, ``display(P)``,
-``discard_pile``, ``under_draw_deck``, ``in_force``, ``spent_kings``, and the decks
-``draw_deck`` and ``king_deck``).
+"""Where cards lie, as the statements of the rules see them: taking a card out of a zone,
+putting one in, drawing from a deck whose order may be unknown, shuffling cards into a
+deck. Every zone is declared in ``spec/state.yaml`` (:class:`palast.spec.state.ZoneDecl`): its
+``order`` says how its cards lie and its ``fields`` where the position keeps them, and
+nothing here names a zone.
 
-A hand stays sorted; a display and a pile grow at their end; the draw deck is a known top
-part, a part of unknown order (its cards any of ``unseen``) and known cards under it; the
-King deck is a known top part and a part of unknown order.
+A ``sorted`` zone stays in card order; a ``laid`` zone grows at its end; a ``one`` zone
+holds a card or ``-1``; a ``deck`` is a known top part, a part of unknown order (its cards
+any of its unseen cards) and, for a deck with a place under it, known cards under that.
 """
 
 from __future__ import annotations
@@ -14,131 +14,156 @@ from __future__ import annotations
 from typing import Any
 
 from palast.engine.draft import Draft, insert_sorted, remove_one
+from palast.spec.state import StateDecl, ZoneDecl
 
 
-def take(d: Draft, zone: str, seat: int, c: int) -> None:
-    """Take card (or King card) ``c`` out of a place of ``d``.
+def _deck(z: ZoneDecl) -> tuple[str, str, str, str | None]:
+    """A deck's fields: its known top, its hidden count, its unseen cards, the known cards under them."""
+    top, hidden, unseen, *under = z.fields
+    return top, hidden, unseen, (under[0] if under else None)
 
-    :raises ValueError: when it is not there.
+
+class Places:
+    """The zones of a spec by the names statements give them (a deck's ``under`` place
+    included), with the operations the generated code calls (``R.take``, ``R.put``, ...).
+
+    :param decl: the spec's :class:`~palast.spec.state.StateDecl`.
     """
-    if zone == "hand":
-        d.hands[seat] = remove_one(d.hands[seat], c)
-    elif zone == "display":
-        d.displays[seat] = remove_one(d.displays[seat], c)
-    elif zone == "discard_pile":
-        d.discard = remove_one(d.discard, c)
-    elif zone == "in_force":
-        if d.king_in_force != c:
-            raise ValueError(f"no King card {c} in force")
-        d.king_in_force = -1
-    elif zone == "spent_kings":
-        d.king_spent = remove_one(d.king_spent, c)
-    elif zone == "draw_deck":  # a named card searched out of the deck, wherever it lies in it
-        if c in d.deck:
-            d.deck = remove_one(d.deck, c)
-        elif c in d.deck_bottom:
-            d.deck_bottom = remove_one(d.deck_bottom, c)
-        elif not take_unknown(d, zone, c):
-            raise ValueError(f"no card {c} in the draw deck")
-    else:
-        raise ValueError(f"cards are not taken out of {zone} this way")
 
+    def __init__(self, decl: StateDecl) -> None:
+        #: name -> (the zone, True for the place under a deck)
+        self.named: dict[str, tuple[ZoneDecl, bool]] = {z.name: (z, False) for z in decl.zones}
+        self.named.update({z.under: (z, True) for z in decl.zones if z.under})
 
-def put(d: Draft, zone: str, seat: int, c: int) -> None:
-    """Put card (or King card) ``c`` into a place of ``d``: a hand stays sorted, a display and
-    a pile grow at their end, a card under the draw deck goes below every other."""
-    if zone == "hand":
-        d.hands[seat] = insert_sorted(d.hands[seat], c)
-    elif zone == "display":
-        d.displays[seat] = d.displays[seat] + (c,)
-    elif zone == "discard_pile":
-        d.discard = d.discard + (c,)
-    elif zone == "under_draw_deck":
-        if d.deck_hidden == 0 and not d.deck_bottom:
-            d.deck = d.deck + (c,)
+    def zone(self, name: str) -> ZoneDecl:
+        """The zone a statement names ``name``.
+
+        :raises KeyError: for a name no zone has.
+        """
+        return self.named[name][0]
+
+    def take(self, d: Draft, name: str, seat: int, c: int) -> None:
+        """Take card (or King card) ``c`` out of the zone named ``name`` (of ``seat``, for a
+        zone each player holds); from a deck, wherever it lies in it.
+
+        :raises ValueError: when it is not there.
+        """
+        z, under = self.named[name]
+        f = z.fields[0]
+        if under:
+            raise ValueError(f"cards are not taken out of {name}: take them out of {z.name}")
+        if z.order == "one":
+            if getattr(d, f) != c:
+                raise ValueError(f"no card {c} in {name}")
+            setattr(d, f, -1)
+        elif z.order == "deck":
+            top, _, _, bottom = _deck(z)
+            if c in getattr(d, top):
+                setattr(d, top, remove_one(getattr(d, top), c))
+            elif bottom is not None and c in getattr(d, bottom):
+                setattr(d, bottom, remove_one(getattr(d, bottom), c))
+            elif not self.take_unknown(d, name, c):
+                raise ValueError(f"no card {c} in {name}")
+        elif z.per_player:
+            cards = getattr(d, f)
+            cards[seat] = remove_one(cards[seat], c)
         else:
-            d.deck_bottom = d.deck_bottom + (c,)
-    elif zone == "in_force":
-        if d.king_in_force >= 0:
-            raise ValueError("a King card is already in force")
-        d.king_in_force = c
-    elif zone == "spent_kings":
-        d.king_spent = d.king_spent + (c,)
-    else:
-        raise ValueError(f"cards are not put into {zone} this way")
+            setattr(d, f, remove_one(getattr(d, f), c))
 
+    def put(self, d: Draft, name: str, seat: int, c: int) -> None:
+        """Put card (or King card) ``c`` into the zone named ``name``: a sorted zone stays
+        sorted, a laid zone grows at its end, a card under a deck goes below every other.
 
-def empty_place(d: Draft, zone: str) -> tuple[int, ...]:
-    """Take every card out of a place (for a shuffle) and return them."""
-    if zone == "spent_kings":
-        out, d.king_spent = d.king_spent, ()
-        return out
-    if zone == "in_force":
-        if d.king_in_force < 0:
-            return ()
-        out = (d.king_in_force,)
-        d.king_in_force = -1
-        return out
-    if zone == "king_deck":
-        out = d.king_deck + d.king_unseen
-        d.king_deck, d.king_unseen, d.king_hidden = (), (), 0
-        return out
-    raise ValueError(f"cards are not shuffled out of {zone}")
+        :raises ValueError: for a ``one`` zone that holds a card already, or the top of a deck.
+        """
+        z, under = self.named[name]
+        f = z.fields[0]
+        if z.order == "deck":
+            top, hidden, _, bottom = _deck(z)
+            if not under or bottom is None:
+                raise ValueError(f"cards are not put onto {name}: shuffle them in")
+            if getattr(d, hidden) == 0 and not getattr(d, bottom):
+                setattr(d, top, getattr(d, top) + (c,))
+            else:
+                setattr(d, bottom, getattr(d, bottom) + (c,))
+        elif z.order == "one":
+            if getattr(d, f) >= 0:
+                raise ValueError(f"{name} holds a card already")
+            setattr(d, f, c)
+        elif z.per_player:
+            cards = getattr(d, f)
+            cards[seat] = insert_sorted(cards[seat], c) if z.order == "sorted" else cards[seat] + (c,)
+        else:
+            setattr(d, f, insert_sorted(getattr(d, f), c) if z.order == "sorted" else getattr(d, f) + (c,))
 
+    def empty_place(self, d: Draft, name: str) -> tuple[int, ...]:
+        """Take every card out of a zone on the table (for a shuffle) and return them.
 
-def shuffle_into(d: Draft, deck: str, cards: tuple[int, ...]) -> None:
-    """Add ``cards`` face down to ``deck``, whose whole order is then unknown (its known
-    top and the cards whose place is not fixed join them)."""
-    if deck == "king_deck":
-        d.king_unseen = tuple(sorted(d.king_unseen + d.king_deck + cards))
-        d.king_deck = ()
-        d.king_hidden = len(d.king_unseen)
-    else:
-        d.unseen = tuple(sorted(d.unseen + d.deck + d.deck_bottom + cards))
-        d.deck, d.deck_bottom = (), ()
-        d.deck_hidden = len(d.unseen)
+        :raises ValueError: for a zone each player holds.
+        """
+        z = self.named[name][0]
+        f = z.fields[0]
+        if z.per_player:
+            raise ValueError(f"cards are not shuffled out of {name}")
+        if z.order == "one":
+            v = getattr(d, f)
+            setattr(d, f, -1)
+            return (v,) if v >= 0 else ()
+        if z.order == "deck":
+            top, hidden, unseen, bottom = _deck(z)
+            out = getattr(d, top) + getattr(d, unseen) + (getattr(d, bottom) if bottom else ())
+            setattr(d, top, ())
+            setattr(d, unseen, ())
+            setattr(d, hidden, 0)
+            if bottom:
+                setattr(d, bottom, ())
+            return tuple(out)
+        out = getattr(d, f)
+        setattr(d, f, ())
+        return tuple(out)
 
+    def shuffle_into(self, d: Draft, name: str, cards: tuple[int, ...]) -> None:
+        """Add ``cards`` face down to the deck named ``name``, whose whole order is then
+        unknown (its known cards and the cards whose place is not fixed join them)."""
+        top, hidden, unseen, bottom = _deck(self.named[name][0])
+        pool = getattr(d, unseen) + getattr(d, top) + (getattr(d, bottom) if bottom else ()) + cards
+        setattr(d, unseen, tuple(sorted(pool)))
+        setattr(d, top, ())
+        if bottom:
+            setattr(d, bottom, ())
+        setattr(d, hidden, len(pool))
 
-def draw_known(d: Draft, deck: str) -> int | None:
-    """Take the top card of ``deck`` when it is known (the known top, or for the draw deck
-    a card under a hidden part that is gone); ``None`` otherwise."""
-    if deck == "draw_deck":
-        if d.deck:
-            top = d.deck[0]
-            d.deck = d.deck[1:]
-            return top
-        if d.deck_hidden == 0 and d.deck_bottom:
-            top = d.deck_bottom[0]
-            d.deck_bottom = d.deck_bottom[1:]
-            return top
+    def draw_known(self, d: Draft, name: str) -> int | None:
+        """Take the top card of the deck named ``name`` when it is known (the known top, or a
+        card under a hidden part that is gone); ``None`` otherwise."""
+        top, hidden, _, bottom = _deck(self.named[name][0])
+        known = getattr(d, top)
+        if known:
+            setattr(d, top, known[1:])
+            return int(known[0])
+        if bottom is not None and getattr(d, hidden) == 0 and getattr(d, bottom):
+            under = getattr(d, bottom)
+            setattr(d, bottom, under[1:])
+            return int(under[0])
         return None
-    if d.king_deck:
-        top = d.king_deck[0]
-        d.king_deck = d.king_deck[1:]
-        return top
-    return None
 
+    def hidden(self, d: Draft | Any, name: str) -> int:
+        """How many cards of the deck named ``name`` lie face down in an unknown order."""
+        _, hidden, _, _ = _deck(self.named[name][0])
+        return int(getattr(d, hidden))
 
-def hidden(d: Draft | Any, deck: str) -> int:
-    """How many cards of ``deck`` lie face down in an unknown order."""
-    return int(d.deck_hidden if deck == "draw_deck" else d.king_hidden)
+    def unknown(self, d: Draft | Any, name: str) -> tuple[int, ...]:
+        """The cards a draw from the unknown part of the deck named ``name`` may give."""
+        _, _, unseen, _ = _deck(self.named[name][0])
+        return tuple(getattr(d, unseen))
 
-
-def unknown(d: Draft | Any, deck: str) -> tuple[int, ...]:
-    """The cards a draw from the unknown part of ``deck`` may give."""
-    return tuple(d.unseen if deck == "draw_deck" else d.king_unseen)
-
-
-def take_unknown(d: Draft, deck: str, c: int) -> bool:
-    """Take ``c`` from the unknown part of ``deck``; ``False`` when it cannot be there."""
-    if deck == "draw_deck":
-        if c not in d.unseen or d.deck_hidden <= 0:
+    def take_unknown(self, d: Draft, name: str, c: int) -> bool:
+        """Take ``c`` from the unknown part of the deck named ``name``; ``False`` when it
+        cannot be there."""
+        _, hidden, unseen, _ = _deck(self.named[name][0])
+        pool = getattr(d, unseen)
+        if c not in pool or getattr(d, hidden) <= 0:
             return False
-        d.unseen = remove_one(d.unseen, c)
-        d.deck_hidden -= 1
+        setattr(d, unseen, remove_one(pool, c))
+        setattr(d, hidden, getattr(d, hidden) - 1)
         return True
-    if c not in d.king_unseen or d.king_hidden <= 0:
-        return False
-    d.king_unseen = remove_one(d.king_unseen, c)
-    d.king_hidden -= 1
-    return True

@@ -24,7 +24,7 @@ from palast.engine.knowledge import Placed, remembered
 from palast.engine.state import Decision, GameResult, RoundEnd, State
 from palast.errors import InputError
 from palast.spec.load import OPEN
-from palast.spec.visibility import HAND_ZONE, ROLE_ZONES, ZONE_READERS, ZONES, Effect, Visibility, sees
+from palast.spec.visibility import HAND_ZONE, Effect, Visibility, sees
 
 if TYPE_CHECKING:
     from palast.engine.game import Game
@@ -45,12 +45,14 @@ class ZoneView:
     :ivar seat: the seat holding it, or ``-1`` for a zone on the table.
     :ivar count: how many cards it holds, or ``None`` if the viewer may not count them.
     :ivar cards: its cards (role indices for King zones), or ``None`` if hidden from the viewer.
+    :ivar kings: True for a zone of King cards (spec/state.yaml, ``holds``).
     """
 
     zone: str
     seat: int
     count: int | None
     cards: tuple[int, ...] | None
+    kings: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,7 @@ class Observation:
         King zones excluded)."""
         out: list[int] = []
         for z in self.zones:
-            if z.cards is not None and z.zone not in ROLE_ZONES:
+            if z.cards is not None and not z.kings:
                 out.extend(z.cards)
         for _, cards in self.open_hands:
             out.extend(cards)
@@ -221,13 +223,14 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
     zones: list[ZoneView] = []
     for rule in vis.zones:
         cards_aud, count_aud = rule.under(reading_of(game, rule.point))
-        read_cards, read_count = ZONE_READERS[rule.zone]
-        place = "held-zone" if ZONES[rule.zone] else "table-zone"
-        for seat in (range(game.n) if ZONES[rule.zone] else (-1,)):
+        decl = game.spec.state.by_zone[rule.zone]
+        place = "held-zone" if decl.per_player else "table-zone"
+        for seat in (range(game.n) if decl.per_player else (-1,)):
             who = {"holder": seat}
             zones.append(ZoneView(rule.zone, seat,
-                                  read_count(state, seat) if sees(count_aud, place, viewer, who) else None,
-                                  read_cards(state, seat) if sees(cards_aud, place, viewer, who) else None))
+                                  decl.count_in(state, seat) if sees(count_aud, place, viewer, who) else None,
+                                  decl.cards_in(state, seat) if sees(cards_aud, place, viewer, who) else None,
+                                  decl.holds == "King cards"))
     seen: list[Seen] = []
     shown: list[Shown] = []
     open_until_round_end: set[int] = set()

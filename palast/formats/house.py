@@ -295,7 +295,7 @@ def notes(spec: Spec, base: str, readings: Mapping[str, str]) -> list[str]:
     """Remarks on ``readings`` applied to ``base`` that change nothing: a point without an
     engine parameter (its reading is recorded, but plays the same), a reading ``base``
     already takes."""
-    from palast.engine.params import parameter_table
+    from palast.lang.logic import parameter_table
 
     played = {point for point, _ in parameter_table(spec).values()}
     out: list[str] = []

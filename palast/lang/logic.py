@@ -482,3 +482,29 @@ def declared_readings(spec: Any) -> dict[str, frozenset[str]]:
     for point, readings in statement_readings(spec).items():
         out.setdefault(point, set()).update(readings)
     return {p: frozenset(r) for p, r in out.items()}
+
+
+def parameter_table(spec: Any) -> dict[str, tuple[str, frozenset[str]]]:
+    """Every parameter a game of ``spec`` reads its readings through: name -> (the
+    variation point that sets it, the readings the rules' declarations implement for it).
+
+    A point with a ``parameter:`` in ``spec/variation_points.yaml`` sets that parameter; a
+    point without one that a logic block's ``readings`` names is a parameter of its own
+    name. Either way its readings are those the declarations give (so a new reading needs
+    no engine code, and a reading no declaration gives is reported by ``palast spec check``).
+    """
+    if _LAST_TABLE and _LAST_TABLE[0][0] is spec:  # every game of a spec builds the same table
+        return dict(_LAST_TABLE[0][1])
+    declared = declared_readings(spec)
+    table: dict[str, tuple[str, frozenset[str]]] = {}
+    for vp in spec.variation_points.values():
+        if vp.parameter is not None:
+            table[vp.parameter] = (vp.id, declared.get(vp.id, frozenset()))
+        elif vp.id in declared:
+            table[vp.id] = (vp.id, declared[vp.id])
+    _LAST_TABLE[:] = [(spec, table)]
+    return dict(table)
+
+
+#: the spec whose parameter table was built last, with the table
+_LAST_TABLE: list[tuple[Any, dict[str, tuple[str, frozenset[str]]]]] = []

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -46,6 +46,7 @@ from palast.query.ask import play_actions
 from palast.query.describe import describe_decision
 from palast.query.view_render import describe_seen, seen_dict, view_dict
 from palast.spec.load import Spec
+from palast.spec.state import ZoneDecl
 
 K = DecisionKind
 World = tuple[State, Action | None, Fraction]
@@ -73,14 +74,15 @@ def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
 
 
 def _swap_in(state: State, viewer: int, v: int, out: int, open_seats: set[int],
-             placed: Sequence[Placed] = ()) -> State | None:
+             placed: Sequence[Placed], zones: Mapping[str, ZoneDecl]) -> State | None:
     """``state`` with one copy of ``v`` from a place hidden from ``viewer`` (another
     player's closed hand, the draw deck below its top, the discard pile, the pool of unknown
     cards) replaced by ``out``, where the result still agrees with what the viewer remembers
     (``placed``, :func:`palast.engine.knowledge.holds`: a copy the viewer knows in a hand or
-    on the discard pile stays there); ``None`` if no copy of ``v`` can be taken."""
+    on the discard pile stays there; ``zones``: spec/state.yaml's by id); ``None`` if no copy
+    of ``v`` can be taken."""
     for moved in _swaps(state, viewer, v, out, open_seats):
-        if holds(moved, placed):
+        if holds(moved, placed, zones):
             return moved
     return None
 
@@ -116,7 +118,7 @@ def _swaps(state: State, viewer: int, v: int, out: int, open_seats: set[int]) ->
 
 
 def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
-                placed: Sequence[Placed] = ()) -> tuple[State, Action | None] | None:
+                placed: Sequence[Placed], zones: Mapping[str, ZoneDecl]) -> tuple[State, Action | None] | None:
     """A position the viewer cannot tell from ``state`` in which card ``v`` is the next
     card drawn, and the chance action that draws it when ``state`` waits for a draw; the
     position agrees with ``placed``, what the viewer remembers (see :func:`_swap_in`).
@@ -127,7 +129,7 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
         if v in state.unseen:
             return state, Draw(v)
         u = state.unseen[0]
-        moved = _swap_in(state, viewer, v, u, open_seats, placed)
+        moved = _swap_in(state, viewer, v, u, open_seats, placed, zones)
         if moved is None:
             return None
         return replace(moved, unseen=tuple(sorted(_remove(moved.unseen, u) + (v,)))), Draw(v)
@@ -135,13 +137,13 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
         top = state.deck[0]
         if top == v:
             return state, None
-        moved = _swap_in(state, viewer, v, top, open_seats, placed)
+        moved = _swap_in(state, viewer, v, top, open_seats, placed, zones)
         return (replace(moved, deck=(v,) + moved.deck[1:]), None) if moved is not None else None
     if state.deck_hidden > 0:
         if v in state.unseen:
             return replace(state, deck=(v,), deck_hidden=state.deck_hidden - 1, unseen=_remove(state.unseen, v)), None
         u = state.unseen[0]
-        moved = _swap_in(state, viewer, v, u, open_seats, placed)
+        moved = _swap_in(state, viewer, v, u, open_seats, placed, zones)
         if moved is None:
             return None
         return replace(moved, deck=(v,), deck_hidden=moved.deck_hidden - 1, unseen=_remove(moved.unseen, u)), None
@@ -203,7 +205,7 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
         pool = unplaced(game, obs)
         total = sum(pool.values())
         for v, n in sorted(pool.items()):
-            got = with_on_top(state, viewer, v, open_seats, obs.placed)
+            got = with_on_top(state, viewer, v, open_seats, obs.placed, game.spec.state.by_zone)
             if got is not None:
                 out.append((got[0], got[1], Fraction(n, total)))
     else:

@@ -137,35 +137,13 @@ def describe_decision(game: Game, state: State) -> str:
     d = state.decision
     p = game.colour_name(d.player) if d.player >= 0 else ""
     k = d.kind
-    if k is K.PLAY:
-        if d.forced:
-            return f"{p} holds only banned Jesters and must play one (a forced whisper)"
-        return f"{p} must play a card"
-    if k is K.DEAL:
-        return f"chance: a new round is dealt ({game.colour_name(state.actor)} will start)"
-    if k is K.EXCHANGE_PARTNER:
-        return f"{p} (Wizard) must name the opponent to exchange with"
-    if k is K.EXCHANGE_COUNT:
-        return f"{p} (Wizard) must name how many cards to exchange with {game.colour_name(d.partner)}"
-    if k is K.EXCHANGE_GIVE:
-        return f"{p} (Wizard) must pick {d.count} card{'s' if d.count != 1 else ''} to give"
-    if k is K.EXCHANGE_ANSWER:
-        return f"{p} must pick {d.count} card{'s' if d.count != 1 else ''} to give {game.colour_name(d.partner)}"
-    if k is K.DISCARD:
-        return f"{p} (Maid) must discard a hand card"
-    if k is K.DRAW:
-        return f"chance: {p} draws from a draw deck of unknown order"
-    if k is K.SWAP:
-        return f"{p} (Cupbearer) must choose two display cards to swap"
-    if k is K.TAKE_BACK:
-        return f"{p} (Guard) must take a display card back into their hand"
-    if k is K.REVEAL:
-        return f"chance: {p} reveals the top King card of a King deck of unknown order"
-    if k is K.NEXT_PLAYER:
-        return f"{p} must name who plays next among {_names(game, d.options)} (tied for fewest cards displayed)"
-    if k in (K.MARKS, K.CHOICE):  # decisions only rule modules open: worded as spec/flow.yaml declares them
-        what = game.spec.flow.decisions[k.value].what
-        return f"chance: {what}" if d.is_chance else f"{p} chooses {what}"
+    declared = game.spec.flow.decisions[k.value]
+    if not declared.terminal:  # worded as spec/flow.yaml or the role's choices declare it
+        template = declared.says_forced if d.forced and declared.says_forced else declared.says
+        return template.format(player=p, partner=game.colour_name(d.partner) if d.partner >= 0 else "",
+                               starter=game.colour_name(state.actor) if state.actor >= 0 else "",
+                               options=_names(game, d.options), count=d.count,
+                               count_cards=f"{d.count} card{'s' if d.count != 1 else ''}", what=declared.what)
     if k is K.GAME_OVER:
         res = state.result
         assert res is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from palast.engine.params import parameter_table
+from palast.lang.logic import parameter_table
 from palast.spec.load import Spec
 from palast.spec.sources import sources
 

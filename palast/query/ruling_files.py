@@ -10,7 +10,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from palast.engine.events import EVENT_KINDS
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind
 from palast.errors import InputError, NotationError, SpecError
@@ -143,11 +142,11 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                 err(base + ["same_as"], f"same_as must name a ruleset of this ruling that states its own result, "
                                         f"not {other!r}")
         for i, kind in enumerate(exp.get("events", [])):
-            if kind not in EVENT_KINDS:
-                close = difflib.get_close_matches(kind, sorted(EVENT_KINDS), n=1)
+            if kind not in spec.visibility.effects:
+                close = difflib.get_close_matches(kind, sorted(spec.visibility.effects), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 err(base + ["events", i],
-                    f"unknown event kind {kind!r}{hint} (known: {', '.join(sorted(EVENT_KINDS))})")
+                    f"unknown event kind {kind!r}{hint} (known: {', '.join(sorted(spec.visibility.effects))})")
         for key in ("player", "next_to_move"):
             if exp.get(key) is not None and exp[key] not in colours:
                 err(base + [key], f"{exp[key]!r} is not a seated player ({', '.join(sorted(colours))})")

@@ -101,7 +101,7 @@ def exchanged_worlds(game: Game, state: State, obs: Observation) -> Iterator[Sta
     as the decision was opened for them."""
     held = set(state.decision.given)
     for world in _exchanged(state, hidden_slots(game, obs), held):
-        if holds(world, obs.placed):
+        if holds(world, obs.placed, game.spec.state.by_zone):
             yield world
 
 
@@ -117,6 +117,7 @@ def seen_options(game: Game, state: State, obs: Observation) -> tuple[Action, ..
     want = set(legal)
     fresh = replace(d, choices=())  # options the engine kept when it opened the decision: computed again
     for world in _exchanged(state, hidden_slots(game, obs)):
-        if holds(world, obs.placed) and set(game.legal_actions(replace(world, decision=fresh))) != want:
+        if (holds(world, obs.placed, game.spec.state.by_zone)
+                and set(game.legal_actions(replace(world, decision=fresh))) != want):
             return None
     return legal

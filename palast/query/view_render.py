@@ -16,7 +16,6 @@ from palast.engine.views import Observation, Seen
 from palast.formats.notation import format_action
 from palast.query.describe import describe_event
 from palast.query.event_words import event_words
-from palast.spec.visibility import ROLE_ZONES
 
 #: How a hidden field is named in a sentence.
 FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
@@ -68,7 +67,7 @@ def seen_dict(game: Game, seen: Seen, viewer: int) -> dict[str, Any]:
 def _zone_cards(game: Game, zone: str, cards: tuple[int, ...] | None) -> list[str] | None:
     if cards is None:
         return None
-    if zone in ROLE_ZONES:
+    if game.spec.state.by_zone[zone].holds == "King cards":
         return [game.cards.roles[r] for r in cards]
     return [game.cards.format_card(c) for c in cards]
 

@@ -52,7 +52,7 @@ def distribution(hist: Counter[int]) -> dict[str, Any]:
 
 
 def _points(spec: Spec, t: Tally) -> dict[str, Any]:
-    from palast.engine.params import parameter_table
+    from palast.lang.logic import parameter_table
 
     # a point the engine executes: one with an engine parameter or readings declared in a rule
     executed = {point for point, _ in parameter_table(spec).values()}

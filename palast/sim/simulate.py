@@ -46,9 +46,10 @@ from fractions import Fraction
 from palast.engine import advance
 from palast.engine.actions import Action
 from palast.engine.game import Game
-from palast.engine.params import ConsultLog, Setting, parameter_table
+from palast.engine.params import ConsultLog, Setting
 from palast.engine.state import State
 from palast.errors import IllegalActionError, InputError
+from palast.lang.logic import parameter_table
 from palast.sim.policies import POLICIES
 from palast.spec.load import Spec, load_spec
 

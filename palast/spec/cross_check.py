@@ -39,11 +39,10 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     Checks: clause ids exist and their line ranges lie inside their source; third-party
     names exist; roles agree between files; King roles are roles; a target for every
     player count; every variation point's readings, sides and ruleset choices are
-    consistent and every engine parameter is set by exactly one variation point with
-    readings the engine implements; the discrepancy register's own rules and the
+    consistent and every parameter is set by one variation point whose readings
+    the rules' declarations implement; the discrepancy register's own rules and the
     rulings' references (:mod:`palast.spec.register`); every invariant declares its expression.
     """
-    from palast.engine.params import PARAMETERS
     from palast.spec.register import clause_refs, register_problems, ruling_reference_problems
     from palast.spec.sources import check_sources
 
@@ -152,20 +151,14 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
                 at("variation_points.yaml", base + ["parameter"],
                    f"{vid}: parameter {point.parameter} is already set by {params_seen[point.parameter]}")
             params_seen[point.parameter] = vid
-            if point.parameter not in PARAMETERS and vid not in declared:
+            if vid not in declared:
                 at("variation_points.yaml", base + ["parameter"],
-                   f"{vid}: the engine has no parameter {point.parameter!r} (it has {sorted(PARAMETERS)}) and no "
-                   "rule's declaration reads the point")
+                   f"{vid}: no rule's declaration reads the point (parameter {point.parameter!r})")
             else:
-                supported = PARAMETERS.get(point.parameter, frozenset()) | declared.get(vid, frozenset())
                 for r in reading_ids:
-                    if r not in supported:
+                    if r not in declared[vid]:
                         at("variation_points.yaml", base + ["readings"],
-                           f"{vid}: the engine does not implement reading {r!r} of {point.parameter} and no "
-                           f"rule declares what it does (implemented: {sorted(supported)})")
-    for p in PARAMETERS:
-        if p not in params_seen:
-            problems.append(f"variation_points.yaml: engine parameter {p!r} is set by no variation point")
+                           f"{vid}: no rule declares what reading {r!r} does (declared: {sorted(declared[vid])})")
     problems.extend(house_problems(spec))
     if spec.default_ruleset not in spec.rulesets:
         at("rulesets.yaml", ["default"], f"default ruleset {spec.default_ruleset!r} is not defined "
@@ -193,19 +186,19 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     if rulings:
         problems.extend(ruling_reference_problems(spec))
     # who sees what (spec/visibility.yaml)
-    from palast.engine.events import EVENT_KINDS
-    from palast.engine.state import DecisionKind
-    visibility_problems(spec, EVENT_KINDS, frozenset(k.value for k in DecisionKind), at)
+    from palast.spec.state import state_problems
+    state_problems(spec, at)
+    visibility_problems(spec, frozenset(spec.flow.decisions), at)
     # the rules declared with statements (do blocks)
     from palast.lang.block_checks import problems as block_problems
     effect_rules = {d.rule: d.step for d in declarations(spec)}
-    for fname, where, msg in block_problems(spec, frozenset(spec.flow.decisions), frozenset(EVENT_KINDS),
+    for fname, where, msg in block_problems(spec, frozenset(spec.flow.decisions), frozenset(spec.visibility.effects),
                                             effect_rules):
         at(fname, list(where), msg)
-    flow_problems(spec, frozenset(k.value for k in DecisionKind), at)
+    flow_problems(spec, at)
 
     # invariants
-    from palast.invariants.declared import problems as invariant_problems
+    from palast.lang.invariant_exprs import problems as invariant_problems
     for where, msg in invariant_problems(spec):
         at("invariants.yaml", list(where), msg)
     for i, inv in enumerate(spec.invariants.values()):

@@ -14,6 +14,7 @@ Clauses: those of the rules each decision and junction lists (A.play.turn, B.tur
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -47,6 +48,8 @@ class FlowDecision:
     :ivar any_time: it may follow any non-terminal decision.
     :ivar place: ``(file, key path)`` of its declaration.
     :ivar what: what is decided, in a few words (``the display card to take back``).
+    :ivar says: how a pending decision is put to a reader, a template (:data:`SAYS_FIELDS`).
+    :ivar says_forced: the template when the decision is forced on the player, or ``""``.
     """
 
     name: str
@@ -60,6 +63,8 @@ class FlowDecision:
     any_time: bool = False
     place: tuple[str, tuple[str | int, ...]] = ("flow.yaml", ())
     what: str = ""
+    says: str = ""
+    says_forced: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,12 +144,28 @@ class Flow:
         return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
 
 
+#: The fields a decision's ``says`` may name: who decides, the other player of an exchange,
+#: who starts the round being dealt, the players to choose among, the number of cards and
+#: the same as "2 cards", and the decision's own ``what``.
+SAYS_FIELDS: tuple[str, ...] = ("player", "partner", "starter", "options", "count", "count_cards", "what")
+
+
+def _template_names(template: str) -> list[str]:
+    """The field names a ``str.format`` template names (a template that does not parse names
+    ``"{"``, which is no field)."""
+    try:
+        return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        return ["{"]
+
+
 def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], role: str = "",
               rules: tuple[str, ...] = ()) -> FlowDecision:
     return FlowDecision(str(raw["decision"]), str(raw["by"]), str(raw.get("statement", raw.get("what", ""))),
                         tuple(str(t) for t in raw.get("then") or ()), tuple(raw.get("rules") or rules), role,
                         str(raw.get("begins", "")), bool(raw.get("terminal", False)),
-                        bool(raw.get("any_time", False)), place, str(raw.get("what", "")))
+                        bool(raw.get("any_time", False)), place, str(raw.get("what", "")), str(raw.get("says", "")),
+                        str(raw.get("says_forced", "")))
 
 
 def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any],
@@ -193,11 +214,9 @@ def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any],
     return Flow(decisions, junctions, successors)
 
 
-def flow_problems(spec: Any, decision_kinds: frozenset[str],
-                  at: Callable[[str, list[str | int], str], None]) -> None:
+def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -> None:
     """Report through ``at(file, key path, message)`` what is wrong with the declared flow
-    of ``spec`` (``spec.flow``): a decision declared twice, one the engine does not know, a
-    decision kind of the engine (``decision_kinds``) nobody declares, a ``then`` naming
+    of ``spec`` (``spec.flow``): a decision declared twice, a ``then`` naming
     nothing declared, a terminal decision with a ``then`` or another without one, a rule id
     that is no rule, no decision beginning a turn or a round, a decision no play reaches,
     and decisions within one turn that form a cycle (so no bound on a turn's actions)."""
@@ -217,12 +236,6 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
             at(file, [*path, "decision"], f"decision {name!r} is declared twice (first in {first[0]})")
             continue
         seen[name] = (file, path)
-        if name not in decision_kinds:
-            at(file, [*path, "decision"], f"unknown decision {name!r} (the engine's decisions: "
-                                          f"{', '.join(sorted(decision_kinds))})")
-    for kind in sorted(decision_kinds - set(seen)):
-        at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
-                                       "choices in spec/roles.yaml): say what may follow it")
     words = set(flow.decisions) | set(flow.junctions) | {ACTION}
     raw_of = {place: raw for place, raw in places}
     for d in flow.decisions.values():
@@ -235,6 +248,13 @@ def flow_problems(spec: Any, decision_kinds: frozenset[str],
             at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
         if not d.terminal and not d.then:
             at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
+        if not d.terminal and not d.says:
+            at(file, [*where], f"decision {d.name!r} is not terminal: say how it is put to a reader (says)")
+        for key in ("says", "says_forced"):
+            for name in _template_names(str(declared.get(key) or "")):
+                if name not in SAYS_FIELDS:
+                    at(file, [*where, key], f"{{{name}}} is no field of a decision's sentence (fields: "
+                                            f"{', '.join(SAYS_FIELDS)})")
         raw_rules = declared.get("rules") or () if file == "flow.yaml" else ()
         for k, r in enumerate(raw_rules):
             if r not in spec.rules:

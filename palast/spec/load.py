@@ -22,6 +22,7 @@ from palast.spec.model import OPEN, Clause, Invariant, Lemma, Reading, RoleActio
 from palast.spec.modules import FOLDER as MODULES
 from palast.spec.modules import module_files, read_modules, rule_entries
 from palast.spec.schemas import schema_errors
+from palast.spec.state import parse_state
 from palast.spec.visibility import parse_visibility
 from palast.spec.yamlio import Document, read_yaml
 
@@ -42,6 +43,7 @@ SPEC_FILES: tuple[tuple[str, str], ...] = (
     ("invariants.yaml", "invariants.schema.json"),
     ("visibility.yaml", "visibility.schema.json"),
     ("flow.yaml", "flow.schema.json"),
+    ("state.yaml", "state.schema.json"),
 )
 
 
@@ -122,7 +124,7 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
             problems.extend(schema_errors(doc, schema_dir, schema))
         docs[fname] = doc
     if problems:
-        raise SpecError(_join(problems), str(root_path))
+        raise SpecError(join_problems(problems), str(root_path))
     spec = _build(root_path, docs)
     if trusted:
         if key is not None:
@@ -132,7 +134,7 @@ def load_spec(root: Path | str | None = None, *, sources_dir: Path | None = None
 
     problems = cross_check(spec, sources, rulings=rulings)
     if problems:
-        raise SpecError(_join(problems), str(root_path))
+        raise SpecError(join_problems(problems), str(root_path))
     if key is not None:
         spec_stamp.stamp(key)
         spec_stamp.save_documents(key, {f: d.data for f, d in docs.items()})
@@ -145,7 +147,8 @@ def cached_spec(root: str | None = None, rulings: bool = True) -> Spec:
     return load_spec(root, rulings=rulings)
 
 
-def _join(problems: list[str]) -> str:
+def join_problems(problems: list[str]) -> str:
+    """The message listing ``problems`` (at most 30 of them, then how many more)."""
     n = len(problems)
     head = f"{n} problem{'s' if n != 1 else ''} in the spec:"
     more = f"\n  ... and {n - 30} more" if n > 30 else ""
@@ -210,4 +213,4 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs),
                 parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data,
                            [(n, d.data) for n, d in sorted(docs.items()) if n.startswith(MODULES + "/")]),
-                read_modules(docs))
+                read_modules(docs), parse_state(docs["state.yaml"].data))

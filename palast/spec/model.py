@@ -11,6 +11,7 @@ from typing import Any
 
 from palast.spec.flow import Flow
 from palast.spec.modules import Module
+from palast.spec.state import StateDecl
 from palast.spec.visibility import Visibility
 from palast.spec.yamlio import Document
 
@@ -187,6 +188,9 @@ class Spec:
     flow: Flow = field(repr=False, default_factory=Flow)
     #: the rule modules of ``spec/modules/`` by id (:mod:`palast.spec.modules`)
     modules: Mapping[str, Module] = field(default_factory=dict)
+    #: the position: zones, counters and what the machinery keeps (``spec/state.yaml``;
+    #: :mod:`palast.spec.state`)
+    state: StateDecl = field(repr=False, default_factory=StateDecl)
 
     # -- numbers -----------------------------------------------------------------
     @property

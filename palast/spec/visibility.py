@@ -45,29 +45,8 @@ VIEWER = "viewer"
 SEATS: Mapping[str, tuple[str, ...]] = {
     "held-zone": ("holder",), "table-zone": (), "effect": ("player", "other"), "decision": ("player", "partner"),
 }
-#: The zones the file must declare, and whether each is held by one seat (a hand, a
-#: display) or lies once on the table.
-ZONES: Mapping[str, bool] = {
-    "hand": True, "display": True, "draw-deck": False, "discard-pile": False, "king-deck": False,
-    "king-in-force": False, "king-spent": False,
-}
-#: The zone of a player's own hand.
+#: The zone of a player's own hand (spec/state.yaml).
 HAND_ZONE = "hand"
-#: The zones that hold King cards (role indices), not role cards.
-ROLE_ZONES: frozenset[str] = frozenset({"king-deck", "king-in-force", "king-spent"})
-#: For each zone: its cards in a position (a :class:`palast.engine.state.State`), by seat
-#: (``-1`` for a table zone), and its size. King zones hold role indices. A draw deck or King
-#: deck whose order the position does not fix lists only its known part; its count is exact.
-ZONE_READERS: Mapping[str, tuple[Callable[[Any, int], tuple[int, ...]], Callable[[Any, int], int]]] = {
-    "hand": (lambda s, p: s.hands[p], lambda s, p: len(s.hands[p])),
-    "display": (lambda s, p: s.displays[p], lambda s, p: len(s.displays[p])),
-    "draw-deck": (lambda s, p: s.deck + s.deck_bottom, lambda s, p: s.deck_size),
-    "discard-pile": (lambda s, p: s.discard, lambda s, p: len(s.discard)),
-    "king-deck": (lambda s, p: s.king_deck, lambda s, p: s.king_deck_size),
-    "king-in-force": (lambda s, p: (s.king_in_force,) if s.king_in_force >= 0 else (),
-                      lambda s, p: 1 if s.king_in_force >= 0 else 0),
-    "king-spent": (lambda s, p: s.king_spent, lambda s, p: len(s.king_spent)),
-}
 #: An event's fields that ``sees`` may hide (the fields of :class:`palast.engine.events.Event`
 #: that carry what happened, not where it is written down).
 EVENT_FIELDS: frozenset[str] = frozenset({"player", "other", "card", "role", "count", "cards", "seats", "detail"})
@@ -325,15 +304,17 @@ def parse_visibility(data: Mapping[str, Any]) -> Visibility:
     return Visibility(zones, effects, decisions)
 
 
-def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds: frozenset[str],
+def visibility_problems(spec: Spec, decision_kinds: frozenset[str],
                         at: Callable[[str, list[str | int], str], None]) -> None:
     """Check ``spec/visibility.yaml`` against the rest of the spec; report each problem
     through ``at(file, path, message)``.
 
-    :param event_kinds: every event kind the engine emits (each needs exactly one effect).
     :param decision_kinds: every decision kind (a decision rule must name one).
 
-    Checks: every zone of :data:`ZONES` declared once; every audience a condition on
+    The effects declare the event kinds: each once (a statement emits only a declared one,
+    :mod:`palast.lang.block_checks`; the engine's own, a test of the source).
+
+    Checks: every zone of spec/state.yaml declared once, and no other; every audience a condition on
     ``viewer`` and the seats its place names (:func:`audience_problem`; a zone on the table
     has no ``holder``); every event kind and every decision kind declared once and no other; a ``point`` that is a
     variation point whose readings the ``readings`` block covers exactly; a reading that
@@ -342,19 +323,21 @@ def visibility_problems(spec: Spec, event_kinds: frozenset[str], decision_kinds:
     """
     f = "visibility.yaml"
     data = spec.documents[f].data
-    _declared_once(data["zones"], "zones", "zone", list(ZONES), None,
+    zones = spec.state.by_zone
+    _declared_once(data["zones"], "zones", "zone", list(zones),
+                   lambda k: f"{k!r} is no zone of spec/state.yaml (zones: {', '.join(zones)})",
                    lambda k: f"zone {k} is not declared: say who sees its cards and its count", at)
-    _declared_once(data["effects"], "effects", "event", sorted(event_kinds),
-                   lambda k: f"the engine emits no event {k!r}",
-                   lambda k: f"event {k} is not declared: say who sees its fields (an entry with no sees: "
-                             "everyone sees everything)", at)
+    _declared_once(data["effects"], "effects", "event", [e["event"] for e in data["effects"]], None,
+                   lambda k: f"event {k} is not declared", at)
     _declared_once(data["decisions"], "decisions", "decision", sorted(decision_kinds),
                    lambda k: f"unknown decision kind {k!r} (known: {_words(decision_kinds)})",
                    lambda k: f"decision {k} is not declared: say which of its fields are hidden (an entry "
                              "with no sees: everyone sees all of it)", at)
     for i, z in enumerate(data["zones"]):
         name = z["zone"]
-        place = "held-zone" if ZONES.get(name, True) else "table-zone"
+        if name not in zones:  # reported above
+            continue
+        place = "held-zone" if zones[name].per_player else "table-zone"
         for key in ("cards", "count"):
             ok = _audience(z[key], place, name, ["zones", i, key], at)
             where = narrowed(z[key], f"{VIEWER} == holder", place) if ok and place == "held-zone" else None
@@ -419,10 +402,12 @@ def _move_problems(spec: Spec, m: Mapping[str, Any], path: list[str | int],
     if "to" in m:
         places.append(([*path, "to"], m["to"]))
     places += [([*path, "readings", r], v) for r, v in m.get("readings", {}).items()]
+    zones = spec.state.by_zone
     for where, place in places:
-        held = ZONES.get(place["zone"])
+        zone = zones.get(place["zone"])
+        held = None if zone is None else zone.per_player
         if held is None:
-            at("visibility.yaml", [*where, "zone"], f"unknown zone {place['zone']!r} (zones: {_words(set(ZONES))})")
+            at("visibility.yaml", [*where, "zone"], f"unknown zone {place['zone']!r} (zones: {_words(set(zones))})")
         elif held != ("seat" in place):
             at("visibility.yaml", where, f"the {place['zone']} " + ("is held by a seat: name it (seat: player or "
                                                                      "other)" if held else "lies on the table: "

@@ -10,7 +10,7 @@ spec file rebuilds exactly the pages that show it.
 Directives: ``palast-components``, ``palast-rules TOPIC``, ``palast-role ROLE``,
 ``palast-rulesets``, ``palast-turn-diagram``, ``palast-variation-table``,
 ``palast-variation-point ID``, ``palast-rulings``, ``palast-ruling ID``,
-``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``,
+``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``, ``palast-state``,
 ``palast-primitives``, ``palast-statements``, ``palast-steps``, ``palast-declared-rules``,
 ``palast-declaration RULE``.
 Role: ``{clauses}`` — clause citations in prose, e.g. ``{clauses}`A.meta B.meta```.
@@ -28,7 +28,7 @@ from sphinx.directives.other import TocTree
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from . import flow, knowledge, logic, modules, register, rules, rulings, scenario_keys, stubs
+from . import flow, knowledge, logic, modules, register, rules, rulings, scenario_keys, state, stubs
 from .apiref import setup_api_refs
 from .rulings import setup_rulings
 from .specdata import get_spec, label, spec_root
@@ -117,6 +117,7 @@ DIRECTIVES: dict[str, Any] = {
     "palast-steps": logic.StepsDirective,
     "palast-declaration": rules.DeclarationDirective,
     "palast-knowledge": knowledge.KnowledgeDirective,
+    "palast-state": state.StateDirective,
     "palast-module": modules.ModuleDirective,
 }
 

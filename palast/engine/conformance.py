@@ -1,0 +1,84 @@
+"""What the engine's machinery takes for granted of a spec, checked against it.
+
+spec/ declares the position (spec/state.yaml: each zone and counter with the fields that
+keep it), the decisions (spec/flow.yaml and the roles' choices) and the event kinds (the
+effects of spec/visibility.yaml). The engine keeps a position as a
+:class:`~palast.engine.state.State`, its pending decision as a
+:class:`~palast.engine.state.DecisionKind`, and its machinery itself emits the events of
+:data:`ENGINE_EVENTS` (a round's end and its scoring, the target reached, the game's end, a
+gap, an action not carried out). :func:`problems` reports where the two part:
+``palast spec check`` prints them and :func:`require` refuses a spec that has any.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from palast.engine.state import STATE_FIELDS, DecisionKind
+from palast.errors import SpecError
+from palast.spec.load import join_problems
+
+#: The event kinds the engine's machinery emits itself (the others come from the rules'
+#: statements, which ``palast spec check`` checks against the declared events).
+ENGINE_EVENTS: frozenset[str] = frozenset({
+    "action_not_carried_out", "rule_gap", "round_ended", "points_scored", "target_reached", "game_ended",
+})
+
+
+def problems(spec: Any) -> list[str]:
+    """Where ``spec`` and the engine's machinery part: a field spec/state.yaml names that a
+    :class:`State` does not have, or a field of :class:`State` no part of spec/state.yaml
+    keeps; a declared decision the engine has no :class:`DecisionKind` for, a decision kind
+    no file declares; an event of :data:`ENGINE_EVENTS` that spec/visibility.yaml does not
+    declare.
+
+    :returns: one message per problem, each starting with the file and the place in it.
+    """
+    out: list[str] = []
+    docs = spec.documents
+
+    def at(fname: str, path: list[str | int], msg: str) -> None:
+        out.append(f"{docs[fname].file}: {docs[fname].place(path)}: {msg}")
+
+    declared = dict(spec.state.fields())
+    sections = {"zones": spec.state.zones, "counters": spec.state.counters, "machine": spec.state.machine}
+    for section, parts in sections.items():
+        for i, part in enumerate(parts):
+            for k, fld in enumerate(part.fields):
+                if fld not in STATE_FIELDS:
+                    at("state.yaml", [section, i, "fields", k], f"the engine's position has no field {fld!r} "
+                                                                f"(its fields: {', '.join(STATE_FIELDS)})")
+    for fld in STATE_FIELDS:
+        if fld not in declared:
+            at("state.yaml", [], f"the engine's position keeps {fld!r}, which no zone, counter or part of the "
+                                 "machine declares (fields)")
+    kinds = {k.value for k in DecisionKind}
+    for d in spec.flow.decisions.values():
+        if d.name not in kinds:
+            file, where = d.place
+            at(file, [*where, "decision"], f"unknown decision {d.name!r} (the engine's decisions: "
+                                           f"{', '.join(sorted(kinds))})")
+    for kind in sorted(kinds - set(spec.flow.decisions)):
+        at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
+                                       "choices in spec/roles.yaml): say what may follow it")
+    for event in sorted(ENGINE_EVENTS - set(spec.visibility.effects)):
+        at("visibility.yaml", ["effects"], f"event {event} is not declared: say who sees its fields (an entry "
+                                           "with no sees: everyone sees everything)")
+    return out
+
+
+#: the spec found to conform last (every game of a spec is built with the same one)
+_CONFORMING: list[Any] = []
+
+
+def require(spec: Any) -> None:
+    """Check ``spec`` with :func:`problems` (once in a row for the same spec object).
+
+    :raises SpecError: listing every problem.
+    """
+    if _CONFORMING and _CONFORMING[0] is spec:
+        return
+    found = problems(spec)
+    if found:
+        raise SpecError(join_problems(found), str(spec.root))
+    _CONFORMING[:] = [spec]

@@ -1,0 +1,245 @@
+"""The invariants of ``spec/invariants.yaml`` as rule-language expressions: reading their
+``holds`` and lemmas, the names they may use (the declared decisions and the roles as
+constants), and what ``palast spec check`` finds wrong with them.
+
+The engine's check mode compiles them to Python checks of a position
+(:mod:`palast.invariants.declared`) and the proofs to Z3 (``proofs.lang_z3``), so an
+invariant is written once. Clauses: those of each invariant (``spec/invariants.yaml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from palast.lang.compiler import check
+from palast.lang.kinds import infer
+from palast.lang.primitives import PRIMITIVES
+from palast.lang.syntax import ExpressionError, Node, parse
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One declared state property: an invariant's ``holds`` or one of its lemmas.
+
+    :ivar id: the invariant's id, or the lemma's.
+    :ivar invariant: the invariant it belongs to (its own id for an invariant).
+    :ivar lemma: True for a strengthening lemma.
+    :ivar text: the expression as written.
+    :ivar node: the parsed expression.
+    :ivar path: where it is in ``spec/invariants.yaml`` (key path).
+    :ivar step: True for a step invariant (about an action: ``old(...)`` reads the position
+        before it).
+    :ivar names: the invariant's ``let`` names and the expressions they stand for in
+        :attr:`node` (the very nodes, so a failure can be explained by name).
+    """
+
+    id: str
+    invariant: str
+    lemma: bool
+    text: str
+    node: Node
+    path: tuple[str | int, ...]
+    step: bool = False
+    names: tuple[tuple[str, Node], ...] = ()
+
+
+def decision_numbers(spec: Any) -> dict[str, int]:
+    """Every decision ``spec`` declares (spec/flow.yaml and the roles' choices, in that
+    order) -> its number in expressions: the number ``decision`` has when the position
+    waits for it."""
+    return {name: i for i, name in enumerate(spec.flow.decisions)}
+
+
+def decision_names(spec: Any) -> dict[str, int]:
+    """Decision names usable in expressions (``take_back`` for the decision ``take-back``)
+    -> their numbers (:func:`decision_numbers`). Names that are primitives (``game_over``)
+    are left out: the primitive of that name says the same."""
+    return {name.replace("-", "_"): i for name, i in decision_numbers(spec).items()
+            if name.replace("-", "_") not in PRIMITIVES}
+
+
+def constant_kinds(spec: Any) -> dict[str, str]:
+    """Every constant name of invariant expressions -> its kind: role ids -> ``role``,
+    decision names -> ``decision``."""
+    return {**dict.fromkeys(decision_names(spec), "decision"), **dict.fromkeys(spec.roles, "role")}
+
+
+def constant_values(spec: Any) -> dict[str, int]:
+    """Every constant name of invariant expressions -> its number."""
+    return {**decision_names(spec), **{r: i for i, r in enumerate(spec.roles)}}
+
+
+def expand(node: Node, names: Mapping[str, Node]) -> Node:
+    """``node`` with every name of ``names`` (an invariant's ``let``) replaced by the
+    expression it names; a variable a binder binds is not replaced inside the binder."""
+    if node.op == "name" and str(node.value) in names:
+        return names[str(node.value)]
+    if node.op == "bind":
+        var, coll, *rest = node.args
+        inner = {k: v for k, v in names.items() if k != var.value}
+        return Node(node.op, node.value, (var, expand(coll, names), *(expand(a, inner) for a in rest)), node.column)
+    if not node.args:
+        return node
+    return Node(node.op, node.value, tuple(expand(a, names) for a in node.args), node.column)
+
+
+def reading_branch(inv: Any, reading_of: Callable[[str], str] | None) -> str | None:
+    """The branch of invariant ``inv``'s ``readings`` block that a game takes:
+    ``reading_of(point)`` (the game's reading of the block's point, ``open`` where it is
+    left open; see :func:`game_reading`); with no ``reading_of`` the first branch. ``None``
+    when ``inv`` has no readings."""
+    block = inv.readings
+    if not block:
+        return None
+    if reading_of is None:
+        return str(next(r for r in block if r != "point"))
+    return str(reading_of(str(block["point"])))
+
+
+def lets(inv: Any, branch: str | None = None) -> dict[str, Node]:
+    """The parsed ``let`` names of invariant ``inv``, each expanded with the ones before it,
+    then those of its ``readings`` branch ``branch`` (when given).
+
+    :raises ExpressionError: for a name's expression that does not parse.
+    """
+    out: dict[str, Node] = {}
+    texts = dict(inv.let)
+    if branch is not None:
+        texts.update(inv.readings[branch]["let"])
+    for name, text in texts.items():
+        out[name] = expand(parse(text), out)
+    return out
+
+
+def declared(spec: Any, reading_of: Callable[[str], str] | None = None) -> list[Declared]:
+    """Every declared state property of ``spec``, in file order (each invariant before its
+    lemmas). An invariant with a ``readings`` block is taken as ``reading_of(point)`` says
+    the game reads its point (:func:`game_reading`; without it, as its first branch, which
+    serves to read and name the expression).
+
+    :raises ExpressionError: for an expression that does not parse (``palast spec check``
+        reports it with its place first: :func:`problems`).
+    """
+    invariants = spec.invariants
+    branches = tuple(reading_branch(inv, reading_of) for inv in invariants.values())
+    got = _DECLARED.get((id(invariants), branches))
+    if got is not None and got[0] is invariants:
+        return list(got[1])
+    out: list[Declared] = []
+    for i, inv in enumerate(invariants.values()):
+        if inv.holds is not None:
+            named = lets(inv, branches[i])
+            out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
+                                ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
+        for j, lem in enumerate(inv.lemmas):
+            out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
+                                ("invariants", i, "lemmas", j, "holds")))
+    if len(_DECLARED) >= 64:
+        _DECLARED.clear()
+    _DECLARED[id(invariants), branches] = (invariants, tuple(out))
+    return out
+
+
+#: :func:`declared` per spec's invariants (kept, so its id is not reused) and the readings
+#: branch taken of each: every game compiles its checks from them (the parts are immutable)
+_DECLARED: dict[tuple[int, tuple[str | None, ...]], tuple[Mapping[str, Any], tuple[Declared, ...]]] = {}
+
+
+def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """What is wrong with the declared invariants: an expression that does not parse, uses
+    an unknown name, or is not a condition; a lemma id that repeats an id.
+
+    :returns: (key path in ``spec/invariants.yaml``, message) per problem.
+    """
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    kinds = constant_kinds(spec)
+    seen = set(spec.invariants)
+    for i, inv in enumerate(spec.invariants.values()):
+        texts: list[tuple[tuple[str | int, ...], str]] = (
+            [(("invariants", i, "holds"), inv.holds)] if inv.holds is not None else [])
+        for j, lem in enumerate(inv.lemmas):
+            if lem.id in seen:
+                out.append((("invariants", i, "lemmas", j, "id"), f"{lem.id!r} is already the id of an invariant "
+                                                                  "or lemma"))
+            seen.add(lem.id)
+            texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
+        block = inv.readings
+        branches: list[str | None] = [None]
+        if block:
+            vp = spec.variation_points.get(block["point"])
+            if vp is None:
+                out.append((("invariants", i, "readings", "point"), f"unknown variation point {block['point']!r}"))
+                continue
+            known = [r.id for r in vp.readings] + ["open"]
+            given = [str(r) for r in block if r != "point"]
+            for r in given:
+                if r not in known:
+                    out.append((("invariants", i, "readings", r), f"{vp.id} has no reading {r!r} "
+                                                                 f"(its readings: {', '.join(known)})"))
+            missing = [r for r in known if r not in block]
+            if missing:
+                out.append((("invariants", i, "readings"), f"gives no let for {', '.join(missing)} of {vp.id}: "
+                                                           "every reading of the point, and open, needs one"))
+            names = [tuple(block[r]["let"]) for r in given if r in known]
+            if names and any(n != names[0] for n in names):
+                out.append((("invariants", i, "readings"), "every branch must give the same names, in the same "
+                                                           "order"))
+            branches = [r for r in given if r in known]
+        for branch in branches:
+            out.extend(_branch_problems(spec, inv, i, texts, branch, kinds))
+    return list(dict.fromkeys(out))  # a problem common to every branch once
+
+
+def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | int, ...], str]],
+                     branch: str | None, kinds: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """The problems of invariant ``inv`` (number ``i``) with its ``let`` and, when given, the
+    ``let`` of its readings branch ``branch``."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    named: dict[str, Node] = {}
+    own: list[tuple[tuple[str | int, ...], str, str]] = [(("invariants", i, "let", name), name, text)
+                                                          for name, text in inv.let.items()]
+    if branch is not None:
+        own += [(("invariants", i, "readings", branch, "let", name), name, text)
+                for name, text in inv.readings[branch]["let"].items()]
+    for where, name, text in own:
+        if name in named:
+            out.append((where, f"the name {name!r} is given twice (a let and a readings branch may not name the "
+                               "same part)"))
+            continue
+        if name in PRIMITIVES or name in kinds:
+            out.append((where, f"the name {name!r} is a primitive or a constant of the language: give the part "
+                               "a name of its own"))
+            continue
+        try:
+            named[name] = expand(parse(text), named)  # checked where holds uses it
+        except ExpressionError as exc:
+            out.append((where, f"{exc} (column {exc.column} of {text!r})"))
+            named[name] = Node("int", 0)
+    for path, text in texts:
+        try:
+            node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
+            check(node, kinds)
+            if inv.kind != "step" or len(path) != 3:  # a lemma is about one position
+                at = uses_old(node)
+                if at is not None:
+                    raise ExpressionError("old(...) reads the position before an action: only a step invariant "
+                                          "has one", at)
+            got = infer(node, {}, kinds)
+            if got not in ("bool", "any"):
+                raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
+        except ExpressionError as exc:
+            out.append((path, f"{exc} (column {exc.column} of {text!r})"))
+    return out
+
+
+def uses_old(node: Node) -> int | None:
+    """The column of the first ``old(...)`` in ``node``, or ``None``."""
+    if node.op == "call" and node.value == "old":
+        return node.column
+    for a in node.args:
+        got = uses_old(a)
+        if got is not None:
+            return got
+    return None

@@ -1,0 +1,80 @@
+"""The engine's machinery against the spec: the decisions and events it takes for granted
+(:mod:`palast.engine.conformance`) are checked against spec/ by every game and by
+``palast spec check``."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from palast.engine import Game, conformance
+from palast.errors import SpecError
+from palast.spec.load import load_spec
+from tests.spec_copy import ROOT
+
+
+def _renamed_take_back(tmp_path: Path) -> Path:
+    """A copy of spec/ in which the Guard's decision is called take-back-card throughout:
+    a spec the spec's own checks accept, whose decision the engine has no kind for."""
+    dst = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", dst)
+    for name in ("roles.yaml", "visibility.yaml"):
+        f = dst / name
+        text = f.read_text(encoding="utf-8")
+        new = (text.replace("decision: take-back,", "decision: take-back-card,")
+               .replace("choose: take-back\n", "choose: take-back-card\n")
+               .replace("decision: take-back\n", "decision: take-back-card\n"))
+        assert new != text
+        f.write_text(new, encoding="utf-8")
+    f = dst / "invariants.yaml"  # the invariants name the decision too
+    f.write_text(f.read_text(encoding="utf-8").replace("take_back", "take_back_card"), encoding="utf-8")
+    return dst
+
+
+def test_a_decision_the_engine_does_not_know_is_refused(tmp_path: Path) -> None:
+    spec = load_spec(_renamed_take_back(tmp_path))  # the spec's own checks pass
+    found = conformance.problems(spec)
+    assert any("roles.yaml: line" in p and "unknown decision 'take-back-card'" in p for p in found), found
+    assert any("the decision 'take-back' is declared nowhere" in p for p in found), found
+    with pytest.raises(SpecError, match="take-back-card"):
+        Game(spec, "reference", ["red", "blue", "green"])
+    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(tmp_path / "spec"), "spec", "check"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "unknown decision 'take-back-card'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_an_event_of_the_engine_left_undeclared_is_refused(tmp_path: Path) -> None:
+    dst = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", dst)
+    f = dst / "visibility.yaml"
+    text = f.read_text(encoding="utf-8")
+    line = "  - {event: rule_gap, clauses: [A.play.turn, B.turn.play]}\n"
+    assert line in text
+    f.write_text(text.replace(line, ""), encoding="utf-8")
+    found = conformance.problems(load_spec(dst))
+    assert found and all("visibility.yaml: line" in p for p in found), found
+    assert any("event rule_gap is not declared" in p for p in found), found
+
+
+def test_the_spec_fits_the_engine() -> None:
+    assert conformance.problems(load_spec()) == []
+
+
+def test_every_event_the_engine_emits_itself_is_listed() -> None:
+    """An event kind written in the engine's source is one of ENGINE_EVENTS (which the
+    conformance check holds to spec/visibility.yaml); the others come from statements."""
+    engine = Path(conformance.__file__).parent
+    emitted: set[str] = set()
+    for path in engine.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        emitted |= set(re.findall(r"emit\(\s*\w+,\s*\"(\w+)\"", text))
+        emitted |= set(re.findall(r"Event\(\s*\"(\w+)\"", text))
+    assert emitted, "the scan found no event: it no longer matches how the engine emits"
+    assert emitted <= conformance.ENGINE_EVENTS, emitted - conformance.ENGINE_EVENTS
