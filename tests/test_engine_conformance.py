@@ -78,3 +78,22 @@ def test_every_event_the_engine_emits_itself_is_listed() -> None:
         emitted |= set(re.findall(r"Event\(\s*\"(\w+)\"", text))
     assert emitted, "the scan found no event: it no longer matches how the engine emits"
     assert emitted <= conformance.ENGINE_EVENTS, emitted - conformance.ENGINE_EVENTS
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("  - decision: deal\n    by: chance\n", "  - decision: deal\n    by: actor\n",
+     "(decisions[0].by): the engine takes decision 'deal' as a chance decision"),
+    ("    rules: [turn.next.neutral-tie]\n    then: [play]\n",
+     "    rules: [turn.next.neutral-tie]\n    terminal: true\n",
+     "the engine takes decision 'next-player' as not terminal"),
+])
+def test_a_decision_of_another_sort_than_the_engine_takes_is_refused(tmp_path: Path, old: str, new: str,
+                                                                      message: str) -> None:
+    from tests.spec_copy import edited_spec
+
+    try:
+        spec = load_spec(edited_spec(tmp_path, "flow.yaml", old, new))
+    except SpecError as exc:  # the spec's own checks may refuse it first; then this is not the case meant
+        raise AssertionError(f"the edit is refused before the engine sees it: {exc}") from exc
+    found = conformance.problems(spec)
+    assert any(message in p and "flow.yaml: line" in p for p in found), found

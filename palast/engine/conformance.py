@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from palast.engine.state import STATE_FIELDS, DecisionKind
+from palast.engine.state import CHANCE_KINDS, STATE_FIELDS, TERMINAL_KINDS, DecisionKind
 from palast.errors import SpecError
 from palast.spec.load import join_problems
 
@@ -29,8 +29,9 @@ def problems(spec: Any) -> list[str]:
     """Where ``spec`` and the engine's machinery part: a field spec/state.yaml names that a
     :class:`State` does not have, or a field of :class:`State` no part of spec/state.yaml
     keeps; a declared decision the engine has no :class:`DecisionKind` for, a decision kind
-    no file declares; an event of :data:`ENGINE_EVENTS` that spec/visibility.yaml does not
-    declare.
+    no file declares, a decision declared chance (``by: chance``) or terminal that the
+    engine does not take so, or the other way round; an event of :data:`ENGINE_EVENTS` that
+    spec/visibility.yaml does not declare.
 
     :returns: one message per problem, each starting with the file and the place in it.
     """
@@ -58,6 +59,15 @@ def problems(spec: Any) -> list[str]:
             file, where = d.place
             at(file, [*where, "decision"], f"unknown decision {d.name!r} (the engine's decisions: "
                                            f"{', '.join(sorted(kinds))})")
+    for d in spec.flow.decisions.values():
+        if d.name in kinds and (d.by == "chance") != (DecisionKind(d.name) in CHANCE_KINDS):
+            file, where = d.place
+            at(file, [*where, "by"], f"the engine takes decision {d.name!r} as {'a' if d.by != 'chance' else 'no'} "
+                                     "chance decision")
+        if d.name in kinds and d.terminal != (DecisionKind(d.name) in TERMINAL_KINDS):
+            file, where = d.place
+            at(file, [*where, "decision"], f"the engine takes decision {d.name!r} as "
+                                           f"{'not ' if d.terminal else ''}terminal")
     for kind in sorted(kinds - set(spec.flow.decisions)):
         at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
                                        "choices in spec/roles.yaml): say what may follow it")
