@@ -55,7 +55,9 @@ def test_an_event_of_the_engine_left_undeclared_is_refused(tmp_path: Path) -> No
     shutil.copytree(ROOT / "spec", dst)
     f = dst / "visibility.yaml"
     text = f.read_text(encoding="utf-8")
-    line = "  - {event: rule_gap, clauses: [A.play.turn, B.turn.play]}\n"
+    line = ("  - event: rule_gap\n    clauses: [A.play.turn, B.turn.play]\n"
+            '    words: "play stops at an open variation point"\n'
+            '    text: "play stops: the ruleset leaves variation point {detail} open"\n')
     assert line in text
     f.write_text(text.replace(line, ""), encoding="utf-8")
     found = conformance.problems(load_spec(dst))

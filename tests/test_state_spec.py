@@ -71,3 +71,37 @@ def test_a_zone_lies_as_its_declaration_says(tmp_path: Path, spec: Spec) -> None
                                    "    holds: cards\n    order: sorted\n    fields: [displays]"))
     kept = _displays_after_play(edited)
     assert kept and all(list(d) == sorted(d) for d in kept)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('text: "{player} plays {card}"', 'text: "{player} plays {the_card}"',
+     "(effects[0].text): {the_card} is no field of an event's sentence"),
+    ('text: "{player} plays {card}"', 'text: "{player} plays {card:card|cards}"',
+     "(effects[0].text): {card:card|cards}: a format spec is one|many after count, hand_size, seats"),
+    ('text: "{player} plays {card}"', 'text: "{player} plays {card"', "(effects[0].text): the sentence does not parse"),
+])
+def test_spec_check_refuses_a_broken_event_sentence(tmp_path: Path, old: str, new: str, message: str) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_spec(edited_spec(tmp_path, "visibility.yaml", old, new))
+    assert message in str(exc.value) and "visibility.yaml: line" in str(exc.value)
+
+
+def test_an_event_is_told_as_declared(tmp_path: Path) -> None:
+    """An event's sentence and its cases come from spec/visibility.yaml: edited there alone,
+    palast ask tells the event anew."""
+    from palast.engine import Event
+    from palast.query.describe import describe_event
+
+    spec = load_spec(edited_spec(tmp_path, "visibility.yaml", 'text: "{player} plays {card}"',
+                                 'text: "{player} lays down {card}"'))
+    game = Game(spec, "reference", ["red", "blue", "green"])
+    card = game.cards.parse_card("guard/red")
+    assert describe_event(game, Event("card_played", "turn.play", (), player=0, card=card)) == \
+        "red lays down guard/red"
+    # a case: the first whose condition holds, else the sentence
+    three = Event("points_scored", "round.end.whisper", (), seats=(0, 1), count=3)
+    one = Event("points_scored", "round.end.whisper", (), seats=(2,), count=1)
+    assert describe_event(game, three) == "red and blue score 3 points"
+    assert describe_event(game, one) == "green scores 1 point"
+    void = Event("action_void", "role.guard.void", (), role=spec.roles.index("guard"))
+    assert describe_event(game, void).endswith("there is no other card in the player's display to take back")

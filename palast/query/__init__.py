@@ -3,6 +3,5 @@
 legal game (``palast replay``: :mod:`palast.query.replay`), whether the rulings hold
 (``palast rulings``: :mod:`palast.query.rulings`), one variation point explained
 (``palast explain``: :mod:`palast.query.explain`), and the words for events and views that
-they share (:mod:`palast.query.describe`, :mod:`palast.query.event_words`,
-:mod:`palast.query.view_render`).
+they share (:mod:`palast.query.describe`, :mod:`palast.query.view_render`).
 """

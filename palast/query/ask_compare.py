@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from palast.engine.state import DecisionKind
-from palast.query.event_words import event_words
+from palast.query.describe import event_words
 from palast.spec.load import Spec
 
 K = DecisionKind
@@ -62,7 +62,7 @@ def _details(per: dict[str, dict[str, Any]], position: bool = True) -> dict[str,
     return out
 
 
-def _summary(o: dict[str, Any]) -> str:
+def _summary(o: dict[str, Any], spec: Spec | None) -> str:
     if o["gap"]:
         return f"gap: {o['gap']}"
     parts = []
@@ -74,7 +74,7 @@ def _summary(o: dict[str, Any]) -> str:
         parts.append(f"next: {o['next_to_move']} ({o['next_decision']})")
     kinds = [e["kind"] for e in o["events"] if e["kind"] not in ("card_played", "next_player")]
     if kinds:
-        parts.append("events: " + ", ".join(event_words(k) for k in kinds))
+        parts.append("events: " + ", ".join(event_words(spec, k) if spec is not None else k for k in kinds))
     return "; ".join(parts) or "nothing else happens"
 
 
@@ -204,11 +204,11 @@ def disagreements(results: dict[str, dict[str, Any]], spec: Spec | None = None) 
             stop = stops[among[0]]
             where = (f"before action {stop['index']} ({stop['action']}), where {_names(among)} stop: "
                      if stop else "")
-            out.extend(_compare({r: results[r] for r in among}, entry, where))
+            out.extend(_compare({r: results[r] for r in among}, entry, where, spec))
     return out
 
 
-def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list[dict[str, Any]]:
+def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str, spec: Spec | None) -> list[dict[str, Any]]:
     """The differences between rulesets that applied the same actions (see
     :func:`disagreements`); ``where`` prefixes each text."""
     out: list[dict[str, Any]] = []
@@ -274,7 +274,7 @@ def _compare(results: dict[str, dict[str, Any]], entry: Any, where: str) -> list
         ogroups = _groups({r: _signature(o, same_start) for r, o in per.items()})
         if len(ogroups) > 1:
             only = _details(per, same_start)
-            words = {r: "; ".join([_summary(o), *only[r]]) for r, o in per.items()}
+            words = {r: "; ".join([_summary(o, spec), *only[r]]) for r, o in per.items()}
             out.append(entry("outcome", ogroups, words, _points(*per.values()),
                              where + f"{action}: " + _said(ogroups, words),
                              action=action))

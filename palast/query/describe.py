@@ -1,12 +1,18 @@
-"""Plain-English text for decisions, events and positions, naming players by colour."""
+"""Plain-English text for decisions, events and positions, naming players by colour: the
+sentences spec/ declares (a decision's ``says`` in spec/flow.yaml or the roles' choices, an
+event's ``text`` in spec/visibility.yaml) filled in for a game."""
 
 from __future__ import annotations
 
+import string
+from collections.abc import Mapping
 from typing import Any
 
 from palast.engine.events import Event
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind, State
+from palast.spec.event_text import NUMBER_WORDS
+from palast.spec.load import Spec
 
 K = DecisionKind
 
@@ -19,106 +25,79 @@ def _names(game: Game, seats: tuple[int, ...]) -> str:
 
 
 
-#: Why an action does nothing, by the rule its ``action_void`` event cites.
-_VOID: dict[str, str] = {
-    "role.maid.empty-deck": "the draw deck is empty",
-    "role.cupbearer.void": "no swap is allowed",
-    "role.guard.void": "there is no other card in the player's display to take back",
-    "role.wizard.void": "no exchange is possible",
-    "role.maid": "the player has no card to discard",
-}
+class _Seats:
+    """The players of an event's ``seats``, as a sentence names them (``red and blue``)."""
+
+    def __init__(self, names: str, n: int) -> None:
+        self.names = names
+        self.n = n
+
+    def __str__(self) -> str:
+        return self.names
+
+
+class _Sentence(string.Formatter):
+    """Fills in a sentence of spec/visibility.yaml (:mod:`palast.spec.event_text`): ``one|many``
+    after a number or the players, ``words`` after a number."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "words":
+            return NUMBER_WORDS[value] if 0 <= value < len(NUMBER_WORDS) else str(value)
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            n = value.n if isinstance(value, _Seats) else value
+            return f"{value} {one if n == 1 else many}"
+        return str(value) if isinstance(value, _Seats) else str(super().format_field(value, format_spec))
+
+
+_SENTENCE = _Sentence()
+
+
+def _matches(e: Event, fields: Mapping[str, Any], condition: Mapping[str, str | int]) -> bool:
+    """Whether event ``e`` meets a case's condition: each field equal to the value given
+    (``none``: no player, card, role or detail)."""
+    for key, want in condition.items():
+        got = fields[key] if key in fields else getattr(e, key)
+        if want == "none" and got not in (-1, ""):
+            return False
+        if want != "none" and got != want:
+            return False
+    return True
+
 
 def describe_event(game: Game, e: Event) -> str:
-    """One sentence for event ``e`` (without its clauses)."""
-    p = game.colour_name(e.player) if e.player >= 0 else ""
-    o = game.colour_name(e.other) if e.other >= 0 else ""
+    """One sentence for event ``e`` (without its clauses), as spec/visibility.yaml words it:
+    the first of the effect's ``cases`` that fits ``e``, else its ``text``; the event kind
+    itself for a kind no effect declares."""
+    eff = game.spec.visibility.effects.get(e.kind)
+    if eff is None:
+        return e.kind
     fc = game.cards.format_card
-    role = game.cards.roles[e.role] if e.role >= 0 else ""
-    k = e.kind
-    if k == "round_dealt":
-        return f"round {e.count} is dealt: six cards to each player, the rest face down as the draw deck"
-    if k == "deck_built":
-        return f"the role deck is built: {e.count} cards, those of the seated colours and the neutral ones"
-    if k == "king_deck_ready":
-        return f"the {e.count} King cards lie face down as the King deck; no role is banned yet"
-    if k == "scores_start":
-        return "every player's score starts at 0"
-    if k == "king_stays":
-        return f"the King card in force stays in force: the {role} is still banned"
-    if k == "round_starter":
-        return f"{p} starts the round"
-    if k == "card_played":
-        return f"{p} plays {fc(e.card)}"
-    if k == "hand_shown":
-        return f"{p} shows their hand to everyone: {game.cards.format_cards(e.cards) or 'no cards'}"
-    if k == "exchange_partner":
-        return f"{p} will exchange hand cards with {o}"
-    if k == "exchange_count":
-        return f"{p} names {e.count} card{'s' if e.count != 1 else ''} each way"
-    if k == "cards_given":
-        return f"{p} picks {game.cards.format_cards(e.cards)} to hand over face down"
-    if k == "cards_exchanged":
-        if e.count == 0:
-            return f"{p} and {o} exchange nothing"
-        half = len(e.cards) // 2
-        return (f"{p} and {o} exchange {e.count} card{'s' if e.count != 1 else ''}: {p} gives "
-                f"{game.cards.format_cards(e.cards[:half])}, {o} gives {game.cards.format_cards(e.cards[half:])}")
-    if k == "card_discarded":
-        return f"{p} discards {fc(e.card)} face down"
-    if k == "card_drawn":
-        return f"{p} draws {fc(e.card)}"
-    if k == "no_card_drawn":
-        return f"{p} draws nothing: the draw deck is empty"
-    if k == "cards_swapped":
-        a, b = (game.colour_name(s) for s in e.seats)
-        return f"{p} swaps {a}'s {fc(e.cards[0])} with {b}'s {fc(e.cards[1])}"
-    if k == "card_taken_back":
-        return f"{p} takes {fc(e.card)} back into their hand"
-    if k == "king_revealed":
-        return f"{p} reveals the King card of the {role}: the {role} is banned"
-    if k == "king_deck_reshuffled":
-        return f"the King deck is empty: {e.count} King card{'s' if e.count != 1 else ''} are shuffled into a new one"
-    if k == "action_muted":
-        return f"the {role} is banned: its action is not carried out"
-    if k == "action_skipped":
-        return f"this is {p}'s sixth card played this round: its action is not carried out"
-    if k == "action_void":
-        why = _VOID.get(e.rule)
-        if why:
-            return f"the {role} does nothing: {why}"
-        return f"the {role} has nothing to act on: its action does nothing" if role else "the action does nothing"
-    if k == "action_none":
-        return f"the {role} has no action"
-    if k == "action_not_carried_out":
-        return f"the {role} ends the round, so its action is not carried out"
-    if k == "round_ended":
-        if e.detail == "six":
-            return f"{p} has six different roles displayed: the round ends"
-        if e.rule == "king.jester-forced":
-            return f"{p} holds only banned Jesters and must play one: that counts as a whisper; the round ends"
-        return f"{p} whispers (a role twice in their display): the round ends"
-    if k == "points_scored":
-        gain = e.count
-        return f"{_names(game, e.seats)} score{'s' if len(e.seats) == 1 else ''} {gain} point{'' if gain == 1 else 's'}"
-    if k == "next_player":
-        return f"{p} takes the next turn"
-    if k == "target_reached":
-        return f"{_names(game, e.seats)} reached the target of {e.count}"
-    if k == "game_ended":
-        how = f" (tie-break: {e.detail})" if e.detail else ""
-        verb = "win" if len(e.seats) > 1 else "wins"
-        return f"the game ends: {_names(game, e.seats)} {verb}{how}"
-    if k == "marks_dealt":
-        return f"every player is dealt a character card at random, face up: {e.count} in play"
-    if k == "card_destroyed":
-        return f"{p} destroys {o}'s {fc(e.card)}"
-    if k == "card_searched":
-        if e.card < 0:
-            return f"{p} searches the draw deck and finds nothing"
-        return f"{p} searches the draw deck and takes {fc(e.card)} into their hand"
-    if k == "rule_gap":
-        return f"play stops: the ruleset leaves variation point {e.detail} open"
-    return k
+    fcs = game.cards.format_cards
+    half = len(e.cards) // 2
+    fields: dict[str, Any] = {
+        "player": game.colour_name(e.player) if e.player >= 0 else "",
+        "other": game.colour_name(e.other) if e.other >= 0 else "",
+        "card": fc(e.card) if e.card >= 0 else "", "cards": fcs(e.cards) or "no cards",
+        "role": game.cards.roles[e.role] if e.role >= 0 else "", "count": e.count,
+        "seats": _Seats(_names(game, e.seats), len(e.seats)), "detail": e.detail,
+        "seat_a": game.colour_name(e.seats[0]) if e.seats else "",
+        "seat_b": game.colour_name(e.seats[1]) if len(e.seats) > 1 else "",
+        "card_a": fc(e.cards[0]) if e.cards else "", "card_b": fc(e.cards[1]) if len(e.cards) > 1 else "",
+        "cards_a": fcs(e.cards[:half]), "cards_b": fcs(e.cards[half:]), "hand_size": game.hand_size,
+    }
+    raw = {"player": e.player, "other": e.other, "card": e.card, "role": e.role, "count": e.count,
+           "detail": e.detail, "rule": e.rule}
+    template = next((t for cond, t in eff.cases if _matches(e, raw, cond)), eff.text)
+    return _SENTENCE.format(template, **fields)
+
+
+def event_words(spec: Spec, kind: str) -> str:
+    """Event ``kind`` in a few words (spec/visibility.yaml's ``words``), for one-line
+    summaries where the kind itself (``action_void``) is an internal name; the kind itself
+    for one no effect declares."""
+    eff = spec.visibility.effects.get(kind)
+    return eff.words if eff is not None else kind
 
 
 def event_dict(game: Game, e: Event) -> dict[str, Any]:

@@ -44,7 +44,7 @@ from palast.engine.game import Game
 from palast.engine.state import DecisionKind, InvariantViolation, State
 from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import Scenario
-from palast.query.event_words import event_words
+from palast.query.describe import event_words
 from palast.query.ruling_views import view_values, views_agree
 from palast.spec.load import Spec
 
@@ -230,7 +230,7 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
     for e in events:
         points.extend(p for p in e.points if p not in points)
     points.extend(p for p in d.points if p not in points)
-    return Outcome(ruleset, values, summarize(values), tuple(points))
+    return Outcome(ruleset, values, summarize(game.spec, values), tuple(points))
 
 
 def _next_to_move(game: Game, state: State) -> str | None:
@@ -242,8 +242,9 @@ def _next_to_move(game: Game, state: State) -> str | None:
     return game.colour_name(d.player)
 
 
-def summarize(values: Mapping[str, Any]) -> str:
-    """One line for an outcome's values: illegal, gap, round end, winners or the next decision."""
+def summarize(spec: Spec, values: Mapping[str, Any]) -> str:
+    """One line for an outcome's values: illegal, gap, round end, winners or the next
+    decision, and its events in words (``spec``'s)."""
     if values.get("illegal"):
         return "illegal"
     if values.get("gap"):
@@ -266,7 +267,7 @@ def summarize(values: Mapping[str, Any]) -> str:
             parts.append(f"{len(legal)} legal actions")
     kinds = [k for k in values.get("events", []) if k not in ("card_played", "next_player")]
     if kinds:
-        parts.append("events: " + ", ".join(event_words(k) for k in kinds))
+        parts.append("events: " + ", ".join(event_words(spec, k) for k in kinds))
     return "; ".join(parts)
 
 

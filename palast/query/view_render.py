@@ -14,8 +14,7 @@ from palast.engine.game import Game
 from palast.engine.knowledge import Placed
 from palast.engine.views import Observation, Seen
 from palast.formats.notation import format_action
-from palast.query.describe import describe_event
-from palast.query.event_words import event_words
+from palast.query.describe import describe_event, event_words
 
 #: How a hidden field is named in a sentence.
 FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
@@ -30,7 +29,8 @@ def describe_seen(game: Game, seen: Seen, viewer: int) -> str:
         return describe_event(game, seen.event)
     e = seen.event
     who = game.colour_name(e.player) if e.player >= 0 else ""
-    parts = [f"{who}: {event_words(e.kind)}" if who else event_words(e.kind)]
+    words = event_words(game.spec, e.kind)
+    parts = [f"{who}: {words}" if who else words]
     if e.other >= 0:
         parts.append(f"with {game.colour_name(e.other)}")
     if e.count > 0:

@@ -189,6 +189,8 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     from palast.spec.state import state_problems
     state_problems(spec, at)
     visibility_problems(spec, frozenset(spec.flow.decisions), at)
+    from palast.spec.event_text import event_text_problems
+    event_text_problems(spec, at)
     # the rules declared with statements (do blocks)
     from palast.lang.block_checks import problems as block_problems
     effect_rules = {d.rule: d.step for d in declarations(spec)}

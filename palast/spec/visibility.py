@@ -227,6 +227,9 @@ class Effect:
     :ivar shows_hand: the event's ``cards`` are the whole hand of its ``player``.
     :ivar forgets: the event gathers every card (a deal): nothing seen before tells where a
         card is now.
+    :ivar words: the event in a few words.
+    :ivar text: the sentence that tells it, a template (:mod:`palast.spec.event_text`).
+    :ivar cases: (condition: field -> value, template) for particular events, in order.
     """
 
     event: str
@@ -240,6 +243,9 @@ class Effect:
     moves: tuple[Move, ...] = ()
     shows_hand: bool = False
     forgets: bool = False
+    words: str = ""
+    text: str = ""
+    cases: tuple[tuple[Mapping[str, str | int], str], ...] = ()
 
     def under(self, reading: str | None) -> tuple[Mapping[str, Audience], str]:
         """The audiences and the duration under ``reading`` of :attr:`point` (``None`` or
@@ -296,7 +302,9 @@ def parse_visibility(data: Mapping[str, Any]) -> Visibility:
                                               dict(e.get("sees", {})), str(e.get("lasts", "once")), e.get("point"),
                                               readings, tuple(e.get("rules", ())),
                                               tuple(parse_move(m) for m in e.get("moves", ())),
-                                              e.get("shows") == "hand", e.get("forgets") == "everything"))
+                                              e.get("shows") == "hand", e.get("forgets") == "everything",
+                                              str(e["words"]), str(e["text"]),
+                                              tuple((dict(c["if"]), str(c["text"])) for c in e.get("cases", ()))))
     decisions: dict[str, DecisionRule] = {}
     for d in data["decisions"]:
         decisions.setdefault(d["decision"], DecisionRule(d["decision"], tuple(d["clauses"]), str(d.get("says", "")),

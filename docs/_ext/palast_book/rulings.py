@@ -25,8 +25,7 @@ from palast.engine import Event, Game, State
 from palast.engine.state import DecisionKind
 from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import Scenario
-from palast.query.describe import describe_decision, describe_event
-from palast.query.event_words import event_words
+from palast.query.describe import describe_decision, describe_event, event_words
 from palast.query.ruling_files import load_rulings, rulings_dir
 from palast.query.rulings import Check, Ruling, check_ruling, outcome_groups, points_explaining
 from palast.spec.load import Spec
@@ -411,7 +410,7 @@ class RulingDirective(RulingBase):
                 para += nodes.Text(f"{game.colour_name(owner)}'s hand stays open to them: ")
                 para.extend(self.cards(game, list(cards)))
                 para += nodes.Text(". ")
-            hidden = sorted({event_words(s.event.kind) for s in obs.history[first:] if s.hidden})
+            hidden = sorted({event_words(spec, s.event.kind) for s in obs.history[first:] if s.hidden})
             if hidden:
                 para += nodes.Text("Hidden from them: " + ", ".join(hidden) + ". ")
             if obs.decision.hidden:
