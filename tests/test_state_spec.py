@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from palast.engine import Game, conformance
+from palast.engine import Game, State, conformance
 from palast.errors import SpecError
 from palast.spec.load import Spec, load_spec
 from tests.spec_copy import edited_spec
@@ -31,6 +31,16 @@ from tests.spec_copy import edited_spec
     ("    name: display\n", "    name: hand\n", "(zones[1].name): the name 'hand' is declared twice"),
     ("    order: deck\n    fields: [king_deck", "    order: laid\n    fields: [king_deck",
      "statements draw from king_deck, which no zone declares as a deck"),
+    ("    fields: [displays]\n    start: empty\n    deal: empty\n", "    fields: [displays]\n    start: empty\n"
+                                                                    "    deal: dealt\n",
+     "one zone must take a hand dealt (deal: dealt), not 2 (hand, display)"),
+    ("    fields: [discard]\n    start: empty\n", "    fields: [discard]\n    start: full\n",
+     "(zones[3].start): only a deck starts with cards (discard-pile is laid)"),
+    ("    fields: [last_card]\n    start: none\n", "    fields: [last_card]\n    start: zero\n",
+     "(counters[5].start): a counter of kind card cannot be zero"),
+    ("    fields: [round]\n    start: zero\n    deal: one more\n", "    fields: [round]\n    start: zero\n"
+                                                                   "    deal: none\n",
+     "(counters[3].deal): a counter of kind int cannot be none"),
 ])
 def test_spec_check_refuses_a_broken_state(tmp_path: Path, old: str, new: str, message: str) -> None:
     with pytest.raises(SpecError) as exc:
@@ -42,7 +52,7 @@ def test_spec_check_refuses_a_broken_state(tmp_path: Path, old: str, new: str, m
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("    fields: [tally]\n", "    fields: [tallies]\n", "(counters[2].fields[0]): the engine's position has no field "
                                                           "'tallies'"),
-    ("  - part: result\n    fields: [result]\n    says: The winners, once the game is over.\n", "",
+    ("  - part: result\n    fields: [result]\n    deal: kept\n    says: The winners, once the game is over.\n", "",
      "the engine's position keeps 'result', which no zone, counter or part of the machine declares"),
 ])
 def test_the_engine_refuses_a_state_it_does_not_keep(tmp_path: Path, old: str, new: str, message: str) -> None:
@@ -105,3 +115,35 @@ def test_an_event_is_told_as_declared(tmp_path: Path) -> None:
     assert describe_event(game, one) == "green scores 1 point"
     void = Event("action_void", "role.guard.void", (), role=spec.roles.index("guard"))
     assert describe_event(game, void).endswith("there is no other card in the player's display to take back")
+
+
+def _at_second_deal(spec: Spec) -> State:
+    """The position right after the deal of round 2 in a seeded random four-player game."""
+    game = Game(spec, "reference", ["red", "blue", "green", "yellow"])
+    rng = random.Random(5)
+    s = game.initial_state()
+    while s.round < 2:
+        a = game.sample_chance(s, rng) if s.decision.is_chance else rng.choice(game.legal_actions(s))
+        s = game.apply(s, a).state
+    return s
+
+
+def test_a_deal_sets_what_the_declarations_say(tmp_path: Path, spec: Spec) -> None:
+    """What a deal leaves of each counter is data: declared ``deal: zero``, the scores start
+    every round at zero (a data-only edit); as declared, they carry over."""
+    kept = _at_second_deal(spec)
+    assert sum(kept.scores) >= 1 and kept.played == (0, 0, 0, 0) and not any(kept.displays)
+    edited = load_spec(edited_spec(tmp_path, "state.yaml", "    fields: [scores]\n    start: zero\n    deal: kept\n",
+                                   "    fields: [scores]\n    start: zero\n    deal: zero\n"))
+    assert _at_second_deal(edited).scores == (0, 0, 0, 0)
+
+
+def test_a_new_game_starts_as_the_declarations_say(tmp_path: Path, spec: Spec) -> None:
+    """What a zone holds before the first deal is data: the King deck starts with every King
+    card face down; declared ``start: empty``, it starts with none."""
+    players = ["red", "blue", "green"]
+    assert Game(spec, "reference", players).initial_state().king_deck_size == len(spec.king_roles)
+    edited = load_spec(edited_spec(tmp_path, "state.yaml", "    fields: [king_deck, king_hidden, king_unseen]\n"
+                                   "    start: full\n", "    fields: [king_deck, king_hidden, king_unseen]\n"
+                                   "    start: empty\n"))
+    assert Game(edited, "reference", players).initial_state().king_deck_size == 0

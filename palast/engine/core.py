@@ -13,6 +13,7 @@ from palast.engine import conformance
 from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.params import Readings, Setting
+from palast.engine.resets import Dealing
 from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
 from palast.lang.invariant_exprs import decision_numbers
@@ -69,6 +70,8 @@ class GameCore:
         self.king_roles: tuple[int, ...] = tuple(sorted(roles.index(r) for r in spec.king_roles))
         self.composition: Counter[int] = self.cards.composition(seats)
         self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))
+        #: where a deal puts the cards and what else it sets (spec/state.yaml)
+        self._dealing = Dealing(spec.state, self.n)
         table = parameter_table(spec)
         self._parameter_of = {point: name for name, (point, _) in table.items()}
         self.params = Readings(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
+from palast.engine.resets import start_fields
 from palast.engine.roles import RoleActions
 from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
@@ -63,8 +64,9 @@ class Game(RoleActions):
 
     # ------------------------------------------------------------------ setup
     def initial_state(self) -> State:
-        """The position before the first deal: empty zones, King deck face down and
-        unknown, scores 0, the first seat to start (setup.*).
+        """The position before the first deal, as spec/state.yaml declares it (``start`` of
+        each zone and counter: :func:`~palast.engine.resets.start_fields`), then the rules'
+        step ``deal`` (setup.*).
 
         :returns: a state whose decision is the chance deal of round 1 (step ``deal``);
             the same object each time while the game's rules stay compiled as they are, with
@@ -73,15 +75,8 @@ class Game(RoleActions):
         runner = self.runner
         if runner.trace is None and self._initial is not None and self._initial[0] is runner:
             return self._initial[1]
-        n = self.n
-        empty: tuple[tuple[int, ...], ...] = tuple(() for _ in range(n))
-        zeros = (0,) * n
-        before = State(
-            hands=empty, displays=empty, deck=(), deck_hidden=0, deck_bottom=(), unseen=self.all_cards,
-            discard=(), king_deck=(), king_hidden=len(self.king_roles), king_unseen=self.king_roles,
-            king_in_force=-1, king_spent=(), scores=zeros, played=zeros, tally=zeros, round=0,
-            actor=0, last_card=-1, decision=Decision(_DEAL),
-        )
+        fields = start_fields(self.spec.state, self.n, self.all_cards, self.king_roles)
+        before = State(**fields, decision=Decision(_DEAL))
         d = Draft(before, record=False)
         runner.start("deal", d)
         after = d.freeze()
@@ -303,8 +298,9 @@ class Game(RoleActions):
     # ------------------------------------------------------------------ deal
     def place_deal(self, d: Draft, action: object) -> None:
         """Deal a round as ``action`` says: every card gathered, each hand dealt, the rest the
-        draw deck (in the order given, or of unknown order), displays and the discard pile
-        empty, this round's plays at zero, the round number one more.
+        draw deck (in the order given, or of unknown order), and what else spec/state.yaml
+        says a deal sets (``deal`` of each zone, counter and part of the machinery:
+        :class:`~palast.engine.resets.Dealing`).
 
         :raises IllegalActionError: for a deal of the wrong number of hands or cards, or of
             cards the game does not have (round.deal, setup.deck).
@@ -312,17 +308,9 @@ class Game(RoleActions):
         if not isinstance(action, Deal):
             raise self.refusal(d.decision, action, d)
         if action is self._sampled and action.deck is not None:  # drawn by sample_chance: legal by construction
-            d.deck, d.deck_hidden, d.unseen = action.deck, 0, ()
-            d.hands = list(action.hands)
+            self._dealing.place(d, list(action.hands), action.deck, 0, ())
         else:
             self._check_and_place_deal(d, action)
-        d.displays = [() for _ in range(self.n)]
-        d.deck_bottom = ()
-        d.discard = ()
-        d.played = [0] * self.n
-        d.round += 1
-        d.last_card = -1
-        d.round_end = None
 
     def _check_and_place_deal(self, d: Draft, action: Deal) -> None:
         r = self.runner.resume_of(d.decision, d)
@@ -345,11 +333,11 @@ class Game(RoleActions):
                 raise IllegalActionError("the hands and the draw deck must hold exactly the game's cards; missing: "
                                          f"{self.cards.format_cards(sorted(missing.elements()))}",
                                          self.rule_clauses(pool_rule))
-            d.deck, d.deck_hidden, d.unseen = tuple(action.deck), 0, ()
+            self._dealing.place(d, [tuple(sorted(h)) for h in action.hands], tuple(action.deck), 0, ())
         else:
             rest = pool - Counter(dealt)
-            d.deck, d.deck_hidden, d.unseen = (), sum(rest.values()), tuple(sorted(rest.elements()))
-        d.hands = [tuple(sorted(h)) for h in action.hands]
+            self._dealing.place(d, [tuple(sorted(h)) for h in action.hands], (), sum(rest.values()),
+                                tuple(sorted(rest.elements())))
 
     def _not_in_game(self, extra: Counter[int], used: Counter[int], pool: Counter[int]) -> str:
         """Why a deal's cards are not the game's: the first card of an unseated colour, else

@@ -33,6 +33,8 @@ class ZoneDecl:
     :ivar fields: the fields of the engine's position that keep it.
     :ivar clauses: the clauses it rests on.
     :ivar says: what it is, in words.
+    :ivar start: what it holds before the first deal: ``empty``, ``full`` or ``unplaced``.
+    :ivar deal: what a deal leaves in it: ``dealt``, ``rest``, ``empty`` or ``kept``.
     """
 
     zone: str
@@ -44,6 +46,8 @@ class ZoneDecl:
     fields: tuple[str, ...]
     clauses: tuple[str, ...]
     says: str
+    start: str = "empty"
+    deal: str = "kept"
 
     @property
     def kind(self) -> str:
@@ -82,6 +86,8 @@ class Counter:
     :ivar fields: the fields of the engine's position that keep it.
     :ivar clauses: the clauses it rests on.
     :ivar says: what it is, in words.
+    :ivar start: its value before the first deal: ``zero``, ``none`` or ``first player``.
+    :ivar deal: what a deal makes of it: ``zero``, ``none``, ``one more`` or ``kept``.
     """
 
     counter: str
@@ -92,15 +98,19 @@ class Counter:
     fields: tuple[str, ...]
     clauses: tuple[str, ...]
     says: str
+    start: str = "zero"
+    deal: str = "kept"
 
 
 @dataclass(frozen=True)
 class MachinePart:
-    """What the machinery keeps of the turn and the game (no statement changes it)."""
+    """What the machinery keeps of the turn and the game (no statement changes it); ``deal``:
+    ``cleared`` (a deal sets it to nothing) or ``kept``."""
 
     part: str
     fields: tuple[str, ...]
     says: str
+    deal: str = "kept"
 
 
 @dataclass(frozen=True)
@@ -123,10 +133,12 @@ class StateDecl:
 def parse_state(data: Mapping[str, Any]) -> StateDecl:
     """Build :class:`StateDecl` from the loaded (schema-valid) ``state.yaml`` data."""
     zones = tuple(ZoneDecl(z["zone"], z["name"], z.get("under", ""), z["per"] == "player", z["holds"], z["order"],
-                       tuple(z["fields"]), tuple(z["clauses"]), z["says"]) for z in data["zones"])
+                           tuple(z["fields"]), tuple(z["clauses"]), z["says"], z["start"], z["deal"])
+                  for z in data["zones"])
     counters = tuple(Counter(c["counter"], c["name"], c["per"] == "player", c["kind"], bool(c.get("set", False)),
-                             tuple(c["fields"]), tuple(c["clauses"]), c["says"]) for c in data["counters"])
-    machine = tuple(MachinePart(m["part"], tuple(m["fields"]), m["says"]) for m in data["machine"])
+                             tuple(c["fields"]), tuple(c["clauses"]), c["says"], c["start"], c["deal"])
+                     for c in data["counters"])
+    machine = tuple(MachinePart(m["part"], tuple(m["fields"]), m["says"], m["deal"]) for m in data["machine"])
     return StateDecl(zones, counters, machine, {z.zone: z for z in zones})
 
 
@@ -181,6 +193,24 @@ def state_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -
     for name in DECKS:
         if not any(z.name == name and z.order == "deck" for z in decl.zones):
             at(f, ["zones"], f"statements draw from {name}, which no zone declares as a deck")
+    for key, want, what in (("deal", "dealt", "a hand dealt"), ("deal", "rest", "the rest of a deal")):
+        taking = [z.zone for z in decl.zones if getattr(z, key) == want]
+        if len(taking) != 1:
+            at(f, ["zones"], f"one zone must take {what} ({key}: {want}), not {len(taking)} "
+                             f"({', '.join(taking) or 'none'})")
+    for i, z in enumerate(decl.zones):
+        if z.start in ("full", "unplaced") and z.order != "deck":
+            at(f, ["zones", i, "start"], f"only a deck starts with cards ({z.zone} is {z.order})")
+        if z.deal == "dealt" and not (z.per_player and z.holds == "cards"):
+            at(f, ["zones", i, "deal"], "the cards dealt go to a zone each player holds, of cards")
+        if z.deal == "rest" and not (z.order == "deck" and z.holds == "cards"):
+            at(f, ["zones", i, "deal"], "the rest of a deal goes to a deck of cards")
+    fits = {"first player": ("seat",), "one more": ("int",), "zero": ("int",), "none": ("card", "seat", "colours")}
+    for i, c in enumerate(decl.counters):
+        for key in ("start", "deal"):
+            value = getattr(c, key)
+            if value in fits and c.kind not in fits[value]:
+                at(f, ["counters", i, key], f"a counter of kind {c.kind} cannot be {value}")
     for i, c in enumerate(decl.counters):
         prim = PRIMITIVES.get(c.name)
         want_args = ("seat",) if c.per_player else ()

@@ -12,11 +12,19 @@ from .specdata import Cell, SpecDirective, literal, section, strong, table, text
 
 #: How a zone's cards lie (``order`` in spec/state.yaml), in words.
 ORDER_WORDS: dict[str, str] = {
-    "sorted": "in card order (the order a player holds them in is no rule)",
-    "laid": "in the order laid, the newest last",
-    "deck": "face down, top first; a part may lie in an order nobody knows",
-    "one": "at most one card",
+    "sorted": "in card order",
+    "laid": "in the order laid",
+    "deck": "face down, top first",
+    "one": "one card at most",
 }
+#: What a zone holds before the first deal, and after a deal (``start``, ``deal``), in words.
+ZONE_START: dict[str, str] = {"empty": "nothing", "full": "all its cards, in no known order",
+                              "unplaced": "nothing: the cards wait for the deal"}
+ZONE_DEAL: dict[str, str] = {"dealt": "the cards dealt", "rest": "the cards not dealt", "empty": "nothing",
+                             "kept": "what it held"}
+#: A counter's value before the first deal and after a deal, in words.
+COUNTER_WORDS: dict[str, str] = {"zero": "0", "none": "none", "first player": "the first player in seat order",
+                                 "one more": "one more", "kept": "kept"}
 #: A counter's kind in words.
 KIND_WORDS: dict[str, str] = {"int": "a number", "card": "a card", "seat": "a player", "colours": "a colour per player"}
 
@@ -36,30 +44,35 @@ class StateDirective(SpecDirective):
             if z.under:
                 named += [nodes.Text(", under it "), literal(z.under)]
             zones.append([strong(z.zone), named, text("each player" if z.per_player else "the table"),
-                          text(z.holds), text(ORDER_WORDS[z.order]), text(z.says), self.cite(spec, z.clauses)])
+                          text(z.holds), text(ORDER_WORDS[z.order]), text(ZONE_START[z.start]),
+                          text(ZONE_DEAL[z.deal]), text(z.says), self.cite(spec, z.clauses)])
         counters: list[list[Cell]] = []
         for c in decl.counters:
             written = f"{c.name}(P)" if c.per_player else c.name
             counters.append([strong(c.counter), literal(written), text("each player" if c.per_player else "the game"),
-                             text(KIND_WORDS[c.kind]), text("yes" if c.settable else "—"), text(c.says),
+                             text(KIND_WORDS[c.kind]), text("yes" if c.settable else "—"),
+                             text(COUNTER_WORDS[c.start]), text(COUNTER_WORDS[c.deal]), text(c.says),
                              self.cite(spec, c.clauses)])
-        machine: list[list[Cell]] = [[strong(m.part), text(m.says)] for m in decl.machine]
+        machine: list[list[Cell]] = [[strong(m.part), text("cleared" if m.deal == "cleared" else "kept"),
+                                      text(m.says)] for m in decl.machine]
         return [
             section("The zones", "state-zones",
                     nodes.paragraph("", "Every place a card can lie. A rule's statements move cards between these "
                                         "zones by the name in the second column; spec/visibility.yaml says who sees "
-                                        "each one (see the page on what each player knows)."),
-                    table(["zone", "written", "held by", "holds", "its cards lie", "what it is", "clauses"], zones,
-                          widths=[2, 3, 2, 2, 3, 5, 3])),
+                                        "each one (see the page on what each player knows). A hand is kept in card "
+                                        "order, since the order a player holds cards in is no rule; below a deck's "
+                                        "known top, cards may lie in an order nobody knows."),
+                    table(["zone", "written", "held by", "holds", "its cards lie", "before the first deal",
+                           "after a deal", "what it is", "clauses"], zones, widths=[2, 3, 2, 2, 3, 3, 2, 5, 3])),
             section("The counters", "state-counters",
                     nodes.paragraph("", "Every number and name the rules keep. Expressions read each by its name; "
                                         "a rule's statement sets those marked so (set), the machinery the others "
                                         "(a deal, a round's end, the next turn)."),
-                    table(["counter", "written", "kept for", "its value", "set", "what it is", "clauses"], counters,
-                          widths=[2, 2, 2, 2, 1, 5, 3])),
+                    table(["counter", "written", "kept for", "its value", "set", "before the first deal",
+                           "after a deal", "what it is", "clauses"], counters, widths=[2, 2, 2, 2, 1, 2, 2, 5, 3])),
             section("The machinery", "state-machine",
                     nodes.paragraph("", "What the turn's machinery keeps besides, read through the primitives of the "
                                         "rule language (decision, ended, ender, game_over, ...) and changed by no "
                                         "statement."),
-                    table(["part", "what it is"], machine, widths=[2, 8])),
+                    table(["part", "a deal", "what it is"], machine, widths=[2, 1, 7])),
         ]
