@@ -85,7 +85,10 @@ def test_every_event_the_engine_emits_itself_is_listed() -> None:
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("  - decision: deal\n    by: chance\n", "  - decision: deal\n    by: actor\n",
      "(decisions[0].by): the engine takes decision 'deal' as a chance decision"),
-    ("    rules: [turn.next.neutral-tie]\n    then: [play]\n",
+    ('    says: "{player} must name who plays next among {options} (the players tied after a neutral card)"\n'
+     "    statement: After a tie for fewest cards, the player who played names who moves next.\n"
+     "    rules: [turn.next.neutral-tie]\n    then: [play]\n",
+     "    statement: After a tie for fewest cards, the player who played names who moves next.\n"
      "    rules: [turn.next.neutral-tie]\n    terminal: true\n",
      "the engine takes decision 'next-player' as not terminal"),
 ])

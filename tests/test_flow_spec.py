@@ -74,6 +74,12 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
      "(roles[2].choices[0].says): {who} is no field of a decision's sentence"),
     ("flow.yaml", '    says: "{player} chooses {what}"\n', "",
      "(decisions[3]): decision 'choice' is not terminal: say how it is put to a reader (says)"),
+    ("flow.yaml", 'says: "{player} must play a card"', 'says: "{player:words} must play a card"',
+     "(decisions[1].says): {player:words}: a format spec is one|many (two words) after count"),
+    ("flow.yaml", 'says: "{player} must play a card"', 'says: "{player must play a card"',
+     "(decisions[1].says): the sentence does not parse"),
+    ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    says: over\n"
+                  "    statement: The game is over", "decision 'game-over' is terminal: the machinery says"),
 ])
 def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, new: str, message: str) -> None:
     """Each broken flow is refused where palast spec check finds it: by the spec's own

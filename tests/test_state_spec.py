@@ -41,6 +41,9 @@ from tests.spec_copy import edited_spec
     ("    fields: [round]\n    start: zero\n    deal: one more\n", "    fields: [round]\n    start: zero\n"
                                                                    "    deal: none\n",
      "(counters[3].deal): a counter of kind int cannot be none"),
+    ("fields: [deck, deck_hidden, unseen, deck_bottom]", "fields: [deck, deck_hidden, unseen]",
+     "(zones[2].fields): a deck's fields are its known top, its hidden count, its unseen cards and the known cards "
+     "under them: 4 fields, not 3"),
 ])
 def test_spec_check_refuses_a_broken_state(tmp_path: Path, old: str, new: str, message: str) -> None:
     with pytest.raises(SpecError) as exc:
@@ -54,6 +57,10 @@ def test_spec_check_refuses_a_broken_state(tmp_path: Path, old: str, new: str, m
                                                           "'tallies'"),
     ("  - part: result\n    fields: [result]\n    deal: kept\n    says: The winners, once the game is over.\n", "",
      "the engine's position keeps 'result', which no zone, counter or part of the machine declares"),
+    ("order: laid\n    fields: [king_spent]", "order: one\n    fields: [king_spent]",
+     "(zones[6].fields[0]): the engine keeps 'king_spent' as tuple[int, ...], which cannot hold a number or one card"),
+    ("fields: [king_deck, king_hidden, king_unseen]", "fields: [king_hidden, king_deck, king_unseen]",
+     "(zones[4].fields[1]): the engine keeps 'king_deck' as tuple[int, ...], which cannot hold a number"),
 ])
 def test_the_engine_refuses_a_state_it_does_not_keep(tmp_path: Path, old: str, new: str, message: str) -> None:
     spec = load_spec(edited_spec(tmp_path, "state.yaml", old, new))
@@ -87,8 +94,14 @@ def test_a_zone_lies_as_its_declaration_says(tmp_path: Path, spec: Spec) -> None
     ('text: "{player} plays {card}"', 'text: "{player} plays {the_card}"',
      "(effects[0].text): {the_card} is no field of an event's sentence"),
     ('text: "{player} plays {card}"', 'text: "{player} plays {card:card|cards}"',
-     "(effects[0].text): {card:card|cards}: a format spec is one|many after count, hand_size, seats"),
+     "(effects[0].text): {card:card|cards}: a format spec is one|many (two words) after count, hand_size, seats"),
     ('text: "{player} plays {card}"', 'text: "{player} plays {card"', "(effects[0].text): the sentence does not parse"),
+    ('text: "{player} plays {card}"', 'text: "{player!r} plays {card}"', "{player!r}: a field is said as it is"),
+    ('text: "{player} plays {card}"', 'text: "{player} plays {count:a|b|c}"', "{count:a|b|c}: a format spec is"),
+    ("{if: {detail: six}", "{if: {detail: 6}", "(effects[24].cases[0].if): detail must be a word, not 6"),
+    ("{if: {rule: role.guard.void}", "{if: {rule: role.guard.vod}", "'role.guard.vod' is no rule id"),
+    ("{if: {card: none}", "{if: {card: guard/red}", "card can only be none"),
+    ('words: "card played"', 'words: "{player} played"', "(effects[0].words): words are said as they are"),
 ])
 def test_spec_check_refuses_a_broken_event_sentence(tmp_path: Path, old: str, new: str, message: str) -> None:
     with pytest.raises(SpecError) as exc:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from palast.engine.state import CHANCE_KINDS, STATE_FIELDS, TERMINAL_KINDS, DecisionKind
+from palast.engine.state import CHANCE_KINDS, STATE_FIELDS, TERMINAL_KINDS, DecisionKind, State
 from palast.errors import SpecError
 from palast.spec.load import join_problems
 
@@ -49,6 +49,13 @@ def problems(spec: Any) -> list[str]:
                 if fld not in STATE_FIELDS:
                     at("state.yaml", [section, i, "fields", k], f"the engine's position has no field {fld!r} "
                                                                 f"(its fields: {', '.join(STATE_FIELDS)})")
+    for section, parts in (("zones", spec.state.zones), ("counters", spec.state.counters)):
+        for i, part in enumerate(parts):
+            for k, (fld, want) in enumerate(zip(part.fields, _shapes(part), strict=False)):
+                got = _ANNOTATIONS.get(fld)
+                if got is not None and got != want:
+                    at("state.yaml", [section, i, "fields", k], f"the engine keeps {fld!r} as {got}, which cannot hold "
+                                                                f"{_SHAPE_WORDS[want]}")
     for fld in STATE_FIELDS:
         if fld not in declared:
             at("state.yaml", [], f"the engine's position keeps {fld!r}, which no zone, counter or part of the "
@@ -75,6 +82,29 @@ def problems(spec: Any) -> list[str]:
         at("visibility.yaml", ["effects"], f"event {event} is not declared: say who sees its fields (an entry "
                                            "with no sees: everyone sees everything)")
     return out
+
+
+#: The annotation of each field of :class:`State` (as written: the shapes compared below).
+_ANNOTATIONS: dict[str, str] = {k: str(v) for k, v in State.__annotations__.items()}
+_CARDS = "tuple[int, ...]"
+_PER_SEAT = "tuple[tuple[int, ...], ...]"
+#: What a field of each shape holds, in words.
+_SHAPE_WORDS: dict[str, str] = {"int": "a number or one card", _CARDS: "cards or one value per player",
+                                _PER_SEAT: "cards per player"}
+
+
+def _shapes(part: Any) -> tuple[str, ...]:
+    """The annotation each field of a zone or counter must have, in the order of its fields: a
+    deck's known top, hidden count, unseen cards (and cards under them); a zone of one card,
+    a number; cards per player or on the table; a counter per player or of colours, one value
+    per player; any other counter, one number."""
+    if hasattr(part, "order"):
+        if part.order == "deck":
+            return (_CARDS, "int", _CARDS, _CARDS)
+        if part.order == "one":
+            return ("int",)
+        return (_PER_SEAT,) if part.per_player else (_CARDS,)
+    return (_CARDS,) if part.per_player or part.kind == "colours" else ("int",)
 
 
 #: the spec found to conform last (every game of a spec is built with the same one)

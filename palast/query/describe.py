@@ -55,9 +55,11 @@ _SENTENCE = _Sentence()
 
 def _matches(e: Event, fields: Mapping[str, Any], condition: Mapping[str, str | int]) -> bool:
     """Whether event ``e`` meets a case's condition: each field equal to the value given
-    (``none``: no player, card, role or detail)."""
+    (``none``: no player, card, role or detail; a role by its id)."""
     for key, want in condition.items():
         got = fields[key] if key in fields else getattr(e, key)
+        if key == "role" and want != "none":
+            got = fields["role_id"]
         if want == "none" and got not in (-1, ""):
             return False
         if want != "none" and got != want:
@@ -87,7 +89,7 @@ def describe_event(game: Game, e: Event) -> str:
         "cards_a": fcs(e.cards[:half]), "cards_b": fcs(e.cards[half:]), "hand_size": game.hand_size,
     }
     raw = {"player": e.player, "other": e.other, "card": e.card, "role": e.role, "count": e.count,
-           "detail": e.detail, "rule": e.rule}
+           "detail": e.detail, "rule": e.rule, "role_id": game.spec.roles[e.role] if e.role >= 0 else ""}
     template = next((t for cond, t in eff.cases if _matches(e, raw, cond)), eff.text)
     return _SENTENCE.format(template, **fields)
 
@@ -119,7 +121,7 @@ def describe_decision(game: Game, state: State) -> str:
     declared = game.spec.flow.decisions[k.value]
     if not declared.terminal:  # worded as spec/flow.yaml or the role's choices declare it
         template = declared.says_forced if d.forced and declared.says_forced else declared.says
-        return template.format(player=p, partner=game.colour_name(d.partner) if d.partner >= 0 else "",
+        return _SENTENCE.format(template, player=p, partner=game.colour_name(d.partner) if d.partner >= 0 else "",
                                starter=game.colour_name(state.actor) if state.actor >= 0 else "",
                                options=_names(game, d.options), count=d.count,
                                count_cards=f"{d.count} card{'s' if d.count != 1 else ''}", what=declared.what)

@@ -26,30 +26,78 @@ NUMBER_WORDS: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", 
                                  "ten", "eleven", "twelve")
 
 
-def template_problems(template: str) -> list[str]:
+def template_problems(template: str, fields: tuple[str, ...] = TEXT_FIELDS,
+                      counted: frozenset[str] = COUNTED, what: str = "an event's sentence") -> list[str]:
     """What is wrong with a sentence template: it does not parse, names a field that is not
-    in :data:`TEXT_FIELDS`, or gives a format spec that is neither ``one|many`` (after a
-    number or ``seats``) nor ``words`` (after a number)."""
+    one of ``fields``, converts a field (``!r``), or gives a format spec that is neither
+    ``one|many`` (two words, after a field of ``counted``) nor ``words`` (after a number of
+    ``counted``).
+
+    :param what: what the sentence is, for the messages.
+    """
     try:
-        parts = [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+        parts = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template)
+                 if name is not None]
     except ValueError as exc:
         return [f"the sentence does not parse: {exc}"]
     out: list[str] = []
-    for name, spec in parts:
-        if name not in TEXT_FIELDS:
-            out.append(f"{{{name}}} is no field of an event's sentence (fields: {', '.join(TEXT_FIELDS)})")
-        elif spec and not (name in COUNTED and ("|" in spec or (spec == "words" and name != "seats"))):
-            out.append(f"{{{name}:{spec}}}: a format spec is one|many after {', '.join(sorted(COUNTED))}, or words "
-                       "after a number")
+    for name, spec, conv in parts:
+        if name not in fields:
+            out.append(f"{{{name}}} is no field of {what} (fields: {', '.join(fields)})")
+        elif conv:
+            out.append(f"{{{name}!{conv}}}: a field is said as it is, not converted")
+        elif spec and not _spec_fits(name, spec, counted):
+            out.append(f"{{{name}:{spec}}}: a format spec is one|many (two words) after "
+                       f"{', '.join(sorted(counted)) or 'no field here'}, or words after a number")
+    return out
+
+
+def _spec_fits(name: str, spec: str, counted: frozenset[str]) -> bool:
+    """Whether format spec ``spec`` may follow field ``name``."""
+    if name not in counted or "{" in spec:
+        return False
+    if spec == "words":
+        return name != "seats"
+    words = spec.split("|")
+    return len(words) == 2 and all(w.strip() for w in words)
+
+
+#: What a case's ``if`` may compare, and how: a rule id, any detail, a number, or ``none``
+#: for no player, card or role (a role may also be named by its id).
+CASE_VALUES: tuple[str, ...] = ("rule", "detail", "count", "card", "role", "player", "other")
+
+
+def case_problems(spec: Any, condition: Any) -> list[str]:
+    """What is wrong with a case's ``if``: a rule that is no rule id, a count that is no
+    number, a player, other or card other than ``none``, a role other than ``none`` or a role
+    id."""
+    out: list[str] = []
+    for key, value in condition.items():
+        if key == "rule" and value not in spec.rules:
+            out.append(f"{value!r} is no rule id")
+        elif key == "count" and (not isinstance(value, int) or isinstance(value, bool)):
+            out.append(f"count must be a number, not {value!r}")
+        elif key in ("player", "other", "card") and value != "none":
+            out.append(f"{key} can only be none (an event's {key} is compared with no {key})")
+        elif key == "role" and value != "none" and value not in spec.roles:
+            out.append(f"{value!r} is no role (roles: {', '.join(spec.roles)}), nor none")
+        elif key == "detail" and not isinstance(value, str):
+            out.append(f"detail must be a word, not {value!r}")
     return out
 
 
 def event_text_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -> None:
     """Report through ``at(file, key path, message)`` every sentence of
-    ``spec/visibility.yaml``'s effects that :func:`template_problems` finds wrong."""
+    ``spec/visibility.yaml``'s effects that :func:`template_problems` finds wrong, every
+    case condition :func:`case_problems` finds wrong, and ``words`` that name a field."""
     for i, e in enumerate(spec.documents["visibility.yaml"].data["effects"]):
         where: list[tuple[list[str | int], str]] = [(["effects", i, "text"], str(e["text"]))]
         where += [(["effects", i, "cases", j, "text"], str(c["text"])) for j, c in enumerate(e.get("cases", ()))]
         for path, template in where:
             for msg in template_problems(template):
                 at("visibility.yaml", path, msg)
+        for j, c in enumerate(e.get("cases", ())):
+            for msg in case_problems(spec, c["if"]):
+                at("visibility.yaml", ["effects", i, "cases", j, "if"], msg)
+        if "{" in str(e["words"]) or "}" in str(e["words"]):
+            at("visibility.yaml", ["effects", i, "words"], "words are said as they are: they name no field")

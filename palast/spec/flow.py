@@ -14,10 +14,11 @@ Clauses: those of the rules each decision and junction lists (A.play.turn, B.tur
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from palast.spec.event_text import template_problems
 
 #: The ``then`` word for the first decision of the action of the role just played.
 ACTION = "action"
@@ -148,15 +149,8 @@ class Flow:
 #: who starts the round being dealt, the players to choose among, the number of cards and
 #: the same as "2 cards", and the decision's own ``what``.
 SAYS_FIELDS: tuple[str, ...] = ("player", "partner", "starter", "options", "count", "count_cards", "what")
-
-
-def _template_names(template: str) -> list[str]:
-    """The field names a ``str.format`` template names (a template that does not parse names
-    ``"{"``, which is no field)."""
-    try:
-        return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
-    except ValueError:
-        return ["{"]
+#: The fields of :data:`SAYS_FIELDS` a format spec may follow (``{count:card|cards}``).
+SAYS_COUNTED: frozenset[str] = frozenset({"count"})
 
 
 def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], role: str = "",
@@ -251,10 +245,12 @@ def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) ->
         if not d.terminal and not d.says:
             at(file, [*where], f"decision {d.name!r} is not terminal: say how it is put to a reader (says)")
         for key in ("says", "says_forced"):
-            for name in _template_names(str(declared.get(key) or "")):
-                if name not in SAYS_FIELDS:
-                    at(file, [*where, key], f"{{{name}}} is no field of a decision's sentence (fields: "
-                                            f"{', '.join(SAYS_FIELDS)})")
+            if d.terminal and declared.get(key):
+                at(file, [*where, key], f"decision {d.name!r} is terminal: the machinery says how the game ended "
+                                        "or where play stopped (no says)")
+            for msg in template_problems(str(declared.get(key) or ""), SAYS_FIELDS, SAYS_COUNTED,
+                                         "a decision's sentence"):
+                at(file, [*where, key], msg)
         raw_rules = declared.get("rules") or () if file == "flow.yaml" else ()
         for k, r in enumerate(raw_rules):
             if r not in spec.rules:

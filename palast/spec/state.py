@@ -186,6 +186,12 @@ def state_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -
                                          f"(their decks: {', '.join(DECKS)})")
         if z.under and z.order != "deck":
             at(f, ["zones", i, "under"], f"only a deck has a place under it ({z.zone} is {z.order})")
+        want_fields = (4 if z.under else 3) if z.order == "deck" else 1
+        if len(z.fields) != want_fields:
+            what = ("a deck's fields are its known top, its hidden count, its unseen cards" +
+                    (" and the known cards under them" if z.under else "") if z.order == "deck"
+                    else f"a zone that lies {z.order} is kept in one field")
+            at(f, ["zones", i, "fields"], f"{what}: {want_fields} fields, not {len(z.fields)}")
     places = {z.name for z in decl.zones} | {z.under for z in decl.zones if z.under}
     for name in PLACES:
         if name not in places:
@@ -207,6 +213,8 @@ def state_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -
             at(f, ["zones", i, "deal"], "the rest of a deal goes to a deck of cards")
     fits = {"first player": ("seat",), "one more": ("int",), "zero": ("int",), "none": ("card", "seat", "colours")}
     for i, c in enumerate(decl.counters):
+        if len(c.fields) != 1:
+            at(f, ["counters", i, "fields"], f"a counter is kept in one field, not {len(c.fields)}")
         for key in ("start", "deal"):
             value = getattr(c, key)
             if value in fits and c.kind not in fits[value]:
