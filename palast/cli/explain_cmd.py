@@ -7,7 +7,7 @@ import json
 
 import click
 
-from palast.cli.context import get_spec
+from palast.cli.context import get_spec, json_errors
 
 
 @click.command()
@@ -27,34 +27,36 @@ def explain(ctx: click.Context, points: tuple[str, ...], as_list: bool, as_json:
     --list, list every point instead.
 
     Exit 2 if any POINT is unknown (every unknown one is named, with the known ids), or if
-    neither POINT nor --list is given."""
+    neither POINT nor --list is given (with --json also as a JSON document with an "error"
+    object, as palast ask prints it)."""
     from palast.errors import InputError
     from palast.query.explain import explain_point, point_list, render_explanation, render_point_list, render_sources
 
-    spec = get_spec(ctx)
-    if as_list:
-        if points:
-            raise InputError("give POINT... or --list, not both", None, "POINT")
+    with json_errors(as_json):  # bad input: with --json, a JSON document too (as palast ask)
+        spec = get_spec(ctx)
+        if as_list:
+            if points:
+                raise InputError("give POINT... or --list, not both", None, "POINT")
+            if as_json:
+                click.echo(json.dumps(point_list(spec), indent=2, ensure_ascii=False))
+            else:
+                click.echo(render_point_list(spec))
+            return
+        if not points:
+            raise InputError("name one or more variation points, or give --list to see them all", None, "POINT")
+        known = list(spec.variation_points)
+        unknown = []
+        for point in dict.fromkeys(points):
+            if point not in spec.variation_points:
+                close = difflib.get_close_matches(point, known, n=1)
+                unknown.append(f"{point!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        if unknown:
+            what = "unknown variation point" + ("s" if len(unknown) > 1 else "")
+            raise InputError(f"{what} {', '.join(unknown)}; known: {', '.join(known)} (palast explain --list)",
+                             None, "POINT")
+        docs = [explain_point(spec, p) for p in dict.fromkeys(points)]
         if as_json:
-            click.echo(json.dumps(point_list(spec), indent=2, ensure_ascii=False))
+            click.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
         else:
-            click.echo(render_point_list(spec))
-        return
-    if not points:
-        raise InputError("name one or more variation points, or give --list to see them all", None, "POINT")
-    known = list(spec.variation_points)
-    unknown = []
-    for point in dict.fromkeys(points):
-        if point not in spec.variation_points:
-            close = difflib.get_close_matches(point, known, n=1)
-            unknown.append(f"{point!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-    if unknown:
-        what = "unknown variation point" + ("s" if len(unknown) > 1 else "")
-        raise InputError(f"{what} {', '.join(unknown)}; known: {', '.join(known)} (palast explain --list)",
-                         None, "POINT")
-    docs = [explain_point(spec, p) for p in dict.fromkeys(points)]
-    if as_json:
-        click.echo(json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False))
-    else:
-        sep = "\n\n" + "-" * 72 + "\n\n"
-        click.echo(sep.join(render_explanation(d) for d in docs) + sep + render_sources(spec))
+            sep = "\n\n" + "-" * 72 + "\n\n"
+            click.echo(sep.join(render_explanation(d) for d in docs) + sep + render_sources(spec))

@@ -1,0 +1,45 @@
+"""With --json, every command that answers in JSON answers bad input with a JSON document
+too (an "error" object, as palast ask prints it), exit code 2, and the usual message on
+standard error."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from palast.cli import main
+from tests.spec_copy import ROOT
+
+
+@pytest.fixture(scope="module")
+def bad_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of spec/ whose hand zone is named as no primitive names it."""
+    dst = tmp_path_factory.mktemp("bad") / "spec"
+    shutil.copytree(ROOT / "spec", dst)
+    f = dst / "state.yaml"
+    text = f.read_text(encoding="utf-8")
+    assert "    name: hand\n" in text
+    f.write_text(text.replace("    name: hand\n", "    name: hands\n", 1), encoding="utf-8")
+    return dst
+
+
+@pytest.mark.parametrize("args", [
+    ["rulings", "--json"], ["explain", "--json", "cupbearer-scope"], ["ask", "--json", "examples/guard-alone.yaml"],
+])
+def test_a_bad_spec_is_a_json_error_document(bad_spec: Path, args: list[str]) -> None:
+    res = CliRunner().invoke(main, ["--spec", str(bad_spec), *args])
+    assert res.exit_code == 2, res.output
+    doc = json.loads(res.stdout)
+    assert "state.yaml: line" in doc["error"]["message"] and "Traceback" not in res.output
+    assert "palast: error:" in res.stderr
+
+
+@pytest.mark.parametrize("args", [["explain", "--json", "no-such-point"], ["rulings", "--json", "no-such-ruling"]])
+def test_an_unknown_name_is_a_json_error_document(args: list[str]) -> None:
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert "no-such" in json.loads(res.stdout)["error"]["message"]
