@@ -15,7 +15,7 @@ import pytest
 from palast.engine import Game, conformance
 from palast.errors import SpecError
 from palast.spec.load import load_spec
-from tests.spec_copy import ROOT
+from tests.spec_copy import ROOT, edited_spec
 
 
 def _renamed_take_back(tmp_path: Path) -> Path:
@@ -51,15 +51,10 @@ def test_a_decision_the_engine_does_not_know_is_refused(tmp_path: Path) -> None:
 
 
 def test_an_event_of_the_engine_left_undeclared_is_refused(tmp_path: Path) -> None:
-    dst = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", dst)
-    f = dst / "visibility.yaml"
-    text = f.read_text(encoding="utf-8")
     line = ("  - event: rule_gap\n    clauses: [A.play.turn, B.turn.play]\n"
             '    words: "play stops at an open variation point"\n'
             '    text: "play stops: the ruleset leaves variation point {detail} open"\n')
-    assert line in text
-    f.write_text(text.replace(line, ""), encoding="utf-8")
+    dst = edited_spec(tmp_path, "visibility.yaml", line, "")
     found = conformance.problems(load_spec(dst))
     assert found and all("visibility.yaml: line" in p for p in found), found
     assert any("event rule_gap is not declared" in p for p in found), found
@@ -94,8 +89,6 @@ def test_every_event_the_engine_emits_itself_is_listed() -> None:
 ])
 def test_a_decision_of_another_sort_than_the_engine_takes_is_refused(tmp_path: Path, old: str, new: str,
                                                                       message: str) -> None:
-    from tests.spec_copy import edited_spec
-
     try:
         spec = load_spec(edited_spec(tmp_path, "flow.yaml", old, new))
     except SpecError as exc:  # the spec's own checks may refuse it first; then this is not the case meant

@@ -5,26 +5,19 @@ standard error."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from palast.cli import main
-from tests.spec_copy import ROOT
+from tests.spec_copy import edited_spec
 
 
 @pytest.fixture(scope="module")
 def bad_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of spec/ whose hand zone is named as no primitive names it."""
-    dst = tmp_path_factory.mktemp("bad") / "spec"
-    shutil.copytree(ROOT / "spec", dst)
-    f = dst / "state.yaml"
-    text = f.read_text(encoding="utf-8")
-    assert "    name: hand\n" in text
-    f.write_text(text.replace("    name: hand\n", "    name: hands\n", 1), encoding="utf-8")
-    return dst
+    return edited_spec(tmp_path_factory.mktemp("bad"), "state.yaml", "    name: hand\n", "    name: hands\n")
 
 
 @pytest.mark.parametrize("args", [

@@ -17,12 +17,6 @@ from palast.engine.draft import Draft, insert_sorted, remove_one
 from palast.spec.state import StateDecl, ZoneDecl
 
 
-def _deck(z: ZoneDecl) -> tuple[str, str, str, str | None]:
-    """A deck's fields: its known top, its hidden count, its unseen cards, the known cards under them."""
-    top, hidden, unseen, *under = z.fields
-    return top, hidden, unseen, (under[0] if under else None)
-
-
 class Places:
     """The zones of a spec by the names statements give them (a deck's ``under`` place
     included), with the operations the generated code calls (``R.take``, ``R.put``, ...).
@@ -57,7 +51,7 @@ class Places:
                 raise ValueError(f"no card {c} in {name}")
             setattr(d, f, -1)
         elif z.order == "deck":
-            top, _, _, bottom = _deck(z)
+            top, _, _, bottom = z.deck_fields()
             if c in getattr(d, top):
                 setattr(d, top, remove_one(getattr(d, top), c))
             elif bottom is not None and c in getattr(d, bottom):
@@ -79,7 +73,7 @@ class Places:
         z, under = self.named[name]
         f = z.fields[0]
         if z.order == "deck":
-            top, hidden, _, bottom = _deck(z)
+            top, hidden, _, bottom = z.deck_fields()
             if not under or bottom is None:
                 raise ValueError(f"cards are not put onto {name}: shuffle them in")
             if getattr(d, hidden) == 0 and not getattr(d, bottom):
@@ -110,7 +104,7 @@ class Places:
             setattr(d, f, -1)
             return (v,) if v >= 0 else ()
         if z.order == "deck":
-            top, hidden, unseen, bottom = _deck(z)
+            top, hidden, unseen, bottom = z.deck_fields()
             out = getattr(d, top) + getattr(d, unseen) + (getattr(d, bottom) if bottom else ())
             setattr(d, top, ())
             setattr(d, unseen, ())
@@ -125,7 +119,7 @@ class Places:
     def shuffle_into(self, d: Draft, name: str, cards: tuple[int, ...]) -> None:
         """Add ``cards`` face down to the deck named ``name``, whose whole order is then
         unknown (its known cards and the cards whose place is not fixed join them)."""
-        top, hidden, unseen, bottom = _deck(self.named[name][0])
+        top, hidden, unseen, bottom = self.named[name][0].deck_fields()
         pool = getattr(d, unseen) + getattr(d, top) + (getattr(d, bottom) if bottom else ()) + cards
         setattr(d, unseen, tuple(sorted(pool)))
         setattr(d, top, ())
@@ -136,7 +130,7 @@ class Places:
     def draw_known(self, d: Draft, name: str) -> int | None:
         """Take the top card of the deck named ``name`` when it is known (the known top, or a
         card under a hidden part that is gone); ``None`` otherwise."""
-        top, hidden, _, bottom = _deck(self.named[name][0])
+        top, hidden, _, bottom = self.named[name][0].deck_fields()
         known = getattr(d, top)
         if known:
             setattr(d, top, known[1:])
@@ -149,18 +143,18 @@ class Places:
 
     def hidden(self, d: Draft | Any, name: str) -> int:
         """How many cards of the deck named ``name`` lie face down in an unknown order."""
-        _, hidden, _, _ = _deck(self.named[name][0])
+        _, hidden, _, _ = self.named[name][0].deck_fields()
         return int(getattr(d, hidden))
 
     def unknown(self, d: Draft | Any, name: str) -> tuple[int, ...]:
         """The cards a draw from the unknown part of the deck named ``name`` may give."""
-        _, _, unseen, _ = _deck(self.named[name][0])
+        _, _, unseen, _ = self.named[name][0].deck_fields()
         return tuple(getattr(d, unseen))
 
     def take_unknown(self, d: Draft, name: str, c: int) -> bool:
         """Take ``c`` from the unknown part of the deck named ``name``; ``False`` when it
         cannot be there."""
-        _, hidden, unseen, _ = _deck(self.named[name][0])
+        _, hidden, unseen, _ = self.named[name][0].deck_fields()
         pool = getattr(d, unseen)
         if c not in pool or getattr(d, hidden) <= 0:
             return False

@@ -15,11 +15,6 @@ from palast.spec.state import StateDecl, ZoneDecl
 _VALUES: dict[str, int] = {"zero": 0, "none": -1, "first player": 0}
 
 
-def _deck_fields(z: ZoneDecl) -> tuple[str, str, str, str | None]:
-    top, hidden, unseen, *under = z.fields
-    return top, hidden, unseen, (under[0] if under else None)
-
-
 def start_fields(decl: StateDecl, n: int, all_cards: tuple[int, ...], king_cards: tuple[int, ...]) -> dict[str, Any]:
     """The fields of the position before the first deal (every field but those of the
     machinery), for ``n`` players, a game of ``all_cards`` and ``king_cards`` (role indices).
@@ -29,7 +24,7 @@ def start_fields(decl: StateDecl, n: int, all_cards: tuple[int, ...], king_cards
     out: dict[str, Any] = {}
     for z in decl.zones:
         if z.order == "deck":
-            top, hidden, unseen, under = _deck_fields(z)
+            top, hidden, unseen, under = z.deck_fields()
             pool = all_cards if z.holds == "cards" else king_cards
             out[top] = ()
             out[hidden] = len(pool) if z.start == "full" else 0
@@ -76,7 +71,7 @@ class Dealing:
         dealt = next(z for z in decl.zones if z.deal == "dealt")
         rest = next(z for z in decl.zones if z.deal == "rest")
         self.hands = dealt.fields[0]
-        top, hidden, unseen, under = _deck_fields(rest)
+        top, hidden, unseen, under = rest.deck_fields()
         self.deck = (top, hidden, unseen)
         #: what the deal sets besides: field -> a function making its new value
         self._sets: list[tuple[str, Callable[[Any], Any]]] = []
@@ -99,7 +94,7 @@ class Dealing:
     @staticmethod
     def _emptied(z: ZoneDecl, n: int) -> list[tuple[str, Callable[[Any], Any]]]:
         if z.order == "deck":
-            top, hidden, unseen, under = _deck_fields(z)
+            top, hidden, unseen, under = z.deck_fields()
             out = [(top, _const(())), (hidden, _const(0)), (unseen, _const(()))]
             return out + ([(under, _const(()))] if under is not None else [])
         if z.order == "one":

@@ -54,6 +54,13 @@ class ZoneDecl:
         """Its kind in the rule language: ``cards`` or ``roles``."""
         return HOLDS_KIND[self.holds]
 
+    def deck_fields(self) -> tuple[str, str, str, str | None]:
+        """A deck's fields by what they keep: its known top, how many cards lie below it in an
+        order nobody knows, the cards those may be, and the known cards under them (``None``
+        for a deck with no place under it)."""
+        top, hidden, unseen, *under = self.fields
+        return top, hidden, unseen, (under[0] if under else None)
+
     def cards_in(self, position: Any, seat: int = -1) -> tuple[int, ...]:
         """Its cards in ``position`` (a :class:`palast.engine.state.State` or its working
         copy), of ``seat`` for a zone each player holds: a deck's known cards only (its
@@ -63,15 +70,15 @@ class ZoneDecl:
             v = getattr(position, f)
             return (v,) if v >= 0 else ()
         if self.order == "deck":
-            under = self.fields[3:]
-            return tuple(getattr(position, f)) + (tuple(getattr(position, under[0])) if under else ())
+            _, _, _, under = self.deck_fields()
+            return tuple(getattr(position, f)) + (tuple(getattr(position, under)) if under else ())
         cards: tuple[int, ...] = getattr(position, f)[seat] if self.per_player else getattr(position, f)
         return tuple(cards)
 
     def count_in(self, position: Any, seat: int = -1) -> int:
         """How many cards it holds in ``position`` (a deck's unknown part counted)."""
         n = len(self.cards_in(position, seat))
-        return n + int(getattr(position, self.fields[1])) if self.order == "deck" else n
+        return n + int(getattr(position, self.deck_fields()[1])) if self.order == "deck" else n
 
 
 @dataclass(frozen=True)
