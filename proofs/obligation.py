@@ -5,8 +5,12 @@ An :class:`Obligation` names what is checked, for which ruleset, what result it 
 Running one gives an :class:`Outcome`; it *passes* only if its result is the expected
 one. ``unknown`` (a solver timeout or give-up) never passes, and neither does ``error``.
 
-Every solver is made by :func:`solver`: a timeout and a fixed random seed, so a run is
-repeatable and bounded.
+Every solver is made by :func:`solver` (or :func:`eliminating_solver`): a fixed random
+seed and a resource limit (Z3's ``rlimit``, a count of the solver's steps), so that a run is
+repeatable and bounded, and its result does not depend on the machine or its load: a check
+that runs out of steps ends ``unknown`` on every machine, one that does not ends the same way
+on every machine. A wall-clock timeout stays as a backstop only, far above what the step
+budget takes.
 """
 
 from __future__ import annotations
@@ -20,8 +24,13 @@ import z3
 
 #: The seed of every solver (``random_seed``) and of Z3's global ``smt.random_seed``.
 SEED = 20070101
-#: Timeout of one solver check, in milliseconds.
-TIMEOUT_MS = 60_000
+#: The step budget of one solver check (Z3's ``rlimit``). The costliest check of a
+#: ``palast prove`` run takes about 50 million steps (next-player, 4 s); this budget is ten
+#: times that, about a minute on one core of the machine the figures were taken on.
+RLIMIT = 500_000_000
+#: Timeout of one solver check, in milliseconds: a backstop for work Z3 does not count as
+#: steps (the budget above ends a check well before it on any machine of today).
+TIMEOUT_MS = 300_000
 RESULTS = ("proved", "witness", "no-such-state", "counterexample", "unknown", "error")
 
 
@@ -53,24 +62,32 @@ def refuted(spec: Any, ruleset: str) -> frozenset[str]:
     return frozenset(n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample")
 
 
-def solver(timeout_ms: int = TIMEOUT_MS) -> Any:
-    """A fresh Z3 solver with the project's timeout and fixed seed."""
+def solver(timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> Any:
+    """A fresh Z3 solver with the project's step budget, timeout and fixed seed.
+
+    :param timeout_ms: wall-clock backstop of one check, in milliseconds.
+    :param rlimit: step budget of one check (Z3's ``rlimit``; 0: none).
+    """
     z3.set_param("smt.random_seed", SEED)
     s = z3.SimpleSolver()
-    s.set("timeout", timeout_ms)
-    s.set("random_seed", SEED)
+    _limit(s, timeout_ms, rlimit)
     return s
 
 
-def eliminating_solver(timeout_ms: int = TIMEOUT_MS) -> Any:
+def _limit(s: Any, timeout_ms: int, rlimit: int) -> None:
+    s.set("timeout", timeout_ms)
+    s.set("rlimit", rlimit)
+    s.set("random_seed", SEED)
+
+
+def eliminating_solver(timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> Any:
     """A solver that first simplifies and eliminates equations (``solve-eqs``): the
     successor's fields are defined by equations, so they disappear before the search.
-    Not incremental; same timeout and seed as :func:`solver`."""
+    Not incremental; same limits and seed as :func:`solver`."""
     z3.set_param("smt.random_seed", SEED)
     simplify = z3.With("simplify", arith_lhs=True, som=True)
     s = z3.Then(simplify, "propagate-values", "solve-eqs", "elim-uncnstr", simplify, "smt").solver()
-    s.set("timeout", timeout_ms)
-    s.set("random_seed", SEED)
+    _limit(s, timeout_ms, rlimit)
     return s
 
 

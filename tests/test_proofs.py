@@ -76,6 +76,25 @@ def test_unknown_fails(spec: Spec) -> None:
     assert line.result == "unknown" and not line.passed
 
 
+def test_a_check_that_spends_its_step_budget_is_unknown_whatever_the_time() -> None:
+    """The step budget (``rlimit``) ends a check, not the clock: with a timeout of ten
+    minutes and a budget of a few thousand steps the pigeonhole problem ends unknown at once,
+    and the same problem with the project's budget is refuted (so the budget is what ended
+    the first check)."""
+    from proofs.obligation import RLIMIT, eliminating_solver
+
+    xs = z3.Ints(" ".join(f"x{i}" for i in range(7)))
+    hard = z3.And(z3.Distinct(xs), *[z3.And(x >= 0, x < 6) for x in xs])
+    for make in (solver, eliminating_solver):
+        sv = make(timeout_ms=600_000, rlimit=5_000)
+        sv.add(hard)
+        with pytest.raises(Unknown):
+            check(sv)
+        sv = make(timeout_ms=600_000, rlimit=RLIMIT)
+        sv.add(hard)
+        assert check(sv) is False
+
+
 def test_failed_assumption_fails_dependents(spec: Spec) -> None:
     def fails(spec: Spec, opts: Options) -> Outcome:
         return Outcome("counterexample", "made up")
