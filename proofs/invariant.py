@@ -195,12 +195,9 @@ def well_formed(s: ZState) -> Any:
     least = 0 if lay.reading("wizard.min_count") == "zero-allowed" else 1
     actor, dp, partner, last = s["actor"], s["dp"], s["partner"], s["last"]
     mid = dk_in(s, SUB_DECISIONS)
-    by_action = {
-        K.EXCHANGE_PARTNER: "exchange-hands", K.EXCHANGE_COUNT: "exchange-hands",
-        K.EXCHANGE_GIVE: "exchange-hands", K.EXCHANGE_ANSWER: "exchange-hands",
-        K.DISCARD: "discard-and-draw", K.DRAW: "discard-and-draw", K.SWAP: "swap-displays",
-        K.TAKE_BACK: "take-back", K.REVEAL: "reveal-king",
-    }
+    # each decision a role's action asks for (its choices in spec/roles.yaml), with that role
+    roles = list(lay.game.spec.roles)
+    by_role = {K(x.name): roles.index(x.role) for x in lay.game.spec.flow.decisions.values() if x.role}
     last_in_display = s.at_seat(actor, lambda q: total(
         z3.If(last == k, s.cnt(lay.disp[q], k), 0) for k in range(kinds)))
     last_in_hand = s.at_seat(actor, lambda q: total(
@@ -236,8 +233,8 @@ def well_formed(s: ZState) -> Any:
         z3.Implies(dk != code(K.GAP), s["gap"] == -1),
         z3.Implies(dk_in(s, (K.DEAL, K.GAME_OVER)), dp == -1),
     ]
-    for kind, action in by_action.items():
-        parts.append(z3.Implies(dk == code(kind), s.role_is(last, role_with_action(lay, action))))
+    for kind, role in by_role.items():
+        parts.append(z3.Implies(dk == code(kind), s.role_is(last, role)))
     if lay.level == "card":
         neutral = [k.index for k in lay.kinds if k.seat < 0]
         parts.append(z3.Implies(dk == code(K.NEXT_PLAYER), z3.Or([last == k for k in neutral])))

@@ -28,7 +28,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
-from proofs.encoding import ZState, code, total
+from proofs.encoding import ZState, total
 from proofs.invariant import (
     STRENGTHENING,
     in_round,
@@ -36,22 +36,12 @@ from proofs.invariant import (
     prove_declared_step,
     prove_invariant,
     prove_step,
-    role_on_table,
-    role_with_action,
 )
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 K = DecisionKind
 FAMILY = "termination"
-def progress(s: ZState) -> Any:
-    """Cards displayed + Guards displayed - a pending take-back."""
-    lay = s.lay
-    guard = role_with_action(lay, "take-back")
-    cards = total(s.zone_size(z) for z in lay.disp)
-    return cards + role_on_table(s, guard) - z3.If(s["dk"] == code(K.TAKE_BACK), 1, 0)
-
-
 def plays(s: ZState) -> Any:
     """Cards played this round by all players."""
     return total(s[f"pl{p}"] for p in range(s.lay.n))
