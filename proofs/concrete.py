@@ -82,14 +82,14 @@ def abstract(lay: Layout, state: State) -> Values:
     v["banned"] = state.king_in_force
     winners = state.result.winners if state.result is not None else ()
     for p in range(lay.n):
-        v[f"sc{p}"] = state.scores[p]
-        v[f"pl{p}"] = state.played[p]
-        v[f"ta{p}"] = state.tally[p]
+        v[f"score{p}"] = state.scores[p]
+        v[f"played{p}"] = state.played[p]
+        v[f"tally{p}"] = state.tally[p]
         v[f"win{p}"] = p in winners
     d = state.decision
-    v["rnd"] = state.round
+    v["round"] = state.round
     v["actor"] = state.actor
-    v["last"] = kind_of(lay, state.last_card) if state.last_card >= 0 else -1
+    v["card"] = kind_of(lay, state.last_card) if state.last_card >= 0 else -1
     v["dk"] = code(d.kind)
     v["dp"] = d.player
     v["partner"] = d.partner
@@ -230,8 +230,8 @@ def concrete_state(lay: Layout, v: Mapping[str, int | bool]) -> State:
         deck=(), deck_hidden=len(deck), deck_bottom=(), unseen=deck, discard=zone(lay.discard),
         king_deck=(), king_hidden=len(kings), king_unseen=kings, king_in_force=int(v["banned"]),
         king_spent=tuple(r for j, r in enumerate(lay.king_roles) if v[f"ks{j}"]),
-        scores=tuple(int(v[f"sc{p}"]) for p in range(n)), played=tuple(int(v[f"pl{p}"]) for p in range(n)),
-        tally=tuple(int(v[f"ta{p}"]) for p in range(n)), round=max(1, int(v["rnd"])), actor=int(v["actor"]),
+        scores=tuple(int(v[f"score{p}"]) for p in range(n)), played=tuple(int(v[f"played{p}"]) for p in range(n)),
+        tally=tuple(int(v[f"tally{p}"]) for p in range(n)), round=max(1, int(v["round"])), actor=int(v["actor"]),
         last_card=-1, decision=Decision(K.PLAY, int(v["dp"]), forced=bool(v["forced"])),
     )
 

@@ -40,6 +40,7 @@ from z3.z3 import _to_expr_ref
 
 from palast.engine import Game
 from palast.engine.state import DecisionKind
+from palast.spec.state import Counter, ZoneDecl
 
 #: Decision kinds, numbered by their order in :class:`DecisionKind`.
 DECISIONS: tuple[DecisionKind, ...] = tuple(DecisionKind)
@@ -50,6 +51,17 @@ NEUTRAL = -1
 #: The seat value of a card whose colour the role level forgets.
 ANY = -2
 LEVELS = ("card", "role")
+#: How the encoding holds a place of King cards, by the order declared for it
+#: (spec/state.yaml): a flag per King card (``kd{j}``, ``ks{j}``), or the banned role.
+KING_TAGS = {"deck": "kd", "laid": "ks", "one": "banned"}
+#: The kinds of counter the encoding keeps (as whole numbers: a seat, a card kind, ...).
+ENCODED_COUNTERS = ("int", "seat", "card")
+#: The encoding's fields of the parts of the machinery a deal may clear (spec/state.yaml
+#: ``machine``): how the last round ended (kind, by whom, whether forced), with their sorts
+#: and their cleared values.
+MACHINE_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {"round-end": (("rk", "int"), ("rp", "int"),
+                                                                        ("rforced", "bool"))}
+CLEARED: dict[str, int | bool] = {"rk": 0, "rp": -1, "rforced": False}
 
 
 def code(kind: DecisionKind) -> int:
@@ -89,11 +101,43 @@ class Layout:
         self.game = game
         self.level = level
         self.n = n = game.n
-        self.hand: tuple[int, ...] = tuple(range(n))
-        self.disp: tuple[int, ...] = tuple(range(n, 2 * n))
-        self.deck = 2 * n
-        self.discard = 2 * n + 1
-        self.zones = 2 * n + 2
+        decl = game.spec.state
+        #: the zones of cards (spec/state.yaml), by the name statements and expressions give
+        #: them (a deck's ``under`` too: what lies under a deck is counted with it), each as
+        #: its numbers in the encoding: one per seat, or one; in the order declared
+        self.slots: dict[str, tuple[int, ...]] = {}
+        #: the zones of cards as declared, with their numbers
+        self.card_zones: list[tuple[ZoneDecl, tuple[int, ...]]] = []
+        at = 0
+        for z in decl.zones:
+            if z.holds != "cards":
+                continue
+            nums = tuple(range(at, at + (n if z.per_player else 1)))
+            at += len(nums)
+            self.card_zones.append((z, nums))
+            self.slots[z.name] = nums
+            if z.under:
+                self.slots[z.under] = nums
+        self.zones = at
+        #: the places of King cards, by name: how the encoding holds each (from its declared
+        #: order): ``"kd"`` (a deck: a flag per King card, order unknown), ``"ks"`` (laid: a
+        #: flag per King card) or ``"banned"`` (one card: the role it bans, or -1)
+        self.king_places: dict[str, str] = {}
+        for z in decl.zones:
+            if z.holds == "King cards":
+                tag = KING_TAGS.get(z.order)
+                if tag is None or tag in self.king_places.values():
+                    raise ValueError(f"the encoding has no place for King cards that lie as {z.order} ({z.zone})")
+                self.king_places[z.name] = tag
+        #: the counters the encoding keeps, by name (a counter of colours, the rule modules'
+        #: marks, is not encoded): field ``name``, or ``name0``, ``name1``, ... per seat
+        self.counters: dict[str, Counter] = {c.name: c for c in decl.counters if c.kind in ENCODED_COUNTERS}
+        # the zones the hand-written parts of the model read by name (the zone dealt into,
+        # the zone the rest goes to, and the two laid zones of spec/state.yaml)
+        self.hand: tuple[int, ...] = self.slots[next(z.name for z in decl.zones if z.deal == "dealt")]
+        self.deck = self.slots[next(z.name for z in decl.zones if z.deal == "rest")][0]
+        self.disp: tuple[int, ...] = self.slots["display"]
+        self.discard = self.slots["discard_pile"][0]
         cards = game.cards
         self.nroles = cards.role_count
         kinds: list[Kind] = []
@@ -143,11 +187,12 @@ def field_names(lay: Layout) -> list[tuple[str, str]]:
     for j in range(len(lay.king_roles)):
         out += [(f"kd{j}", "bool"), (f"ks{j}", "bool")]
     out.append(("banned", "int"))
-    for p in range(lay.n):
-        out += [(f"sc{p}", "int"), (f"pl{p}", "int"), (f"ta{p}", "int"), (f"win{p}", "bool")]
-    out += [("rnd", "int"), ("actor", "int"), ("last", "int"), ("dk", "int"), ("dp", "int"),
-            ("partner", "int"), ("count", "int"), ("forced", "bool"), ("gap", "int"), ("rk", "int"),
-            ("rp", "int"), ("rforced", "bool"), ("shared", "bool")]
+    for p in range(lay.n):  # (the order in which the solver first meets the fields matters to its speed)
+        out += [(f"{c.name}{p}", "int") for c in lay.counters.values() if c.per_player]
+        out.append((f"win{p}", "bool"))
+    out += [(c.name, "int") for c in lay.counters.values() if not c.per_player]
+    out += [("dk", "int"), ("dp", "int"), ("partner", "int"), ("count", "int"), ("forced", "bool"), ("gap", "int"),
+            *MACHINE_FIELDS["round-end"], ("shared", "bool")]
     for k in range(len(lay.kinds)):
         out.append((f"g{k}", "int"))
     return out

@@ -150,7 +150,7 @@ def dk_in(s: ZState, kinds: tuple[DecisionKind, ...]) -> Any:
 
 def in_round(s: ZState) -> Any:
     """A round has been dealt and has not ended (a gap inside the round included)."""
-    return z3.And(s["rnd"] >= 1, s["rk"] == 0, z3.Not(dk_in(s, (K.DEAL, K.GAME_OVER))))
+    return z3.And(s["round"] >= 1, s["rk"] == 0, z3.Not(dk_in(s, (K.DEAL, K.GAME_OVER))))
 
 
 def role_with_action(lay: Layout, action: str) -> int:
@@ -193,7 +193,7 @@ def well_formed(s: ZState) -> Any:
     kinds = len(lay.kinds)
     dk = s["dk"]
     least = 0 if lay.reading("wizard.min_count") == "zero-allowed" else 1
-    actor, dp, partner, last = s["actor"], s["dp"], s["partner"], s["last"]
+    actor, dp, partner, last = s["actor"], s["dp"], s["partner"], s["card"]
     mid = dk_in(s, SUB_DECISIONS)
     # each decision a role's action asks for (its choices in spec/roles.yaml), with that role
     roles = list(lay.game.spec.roles)
@@ -203,18 +203,18 @@ def well_formed(s: ZState) -> Any:
     last_in_hand = s.at_seat(actor, lambda q: total(
         z3.If(last == k, s.cnt(lay.hand[q], k), 0) for k in range(kinds)))
     parts = [
-        seat_ok(lay, actor), s["rnd"] >= 0, dk >= 0, dk < len(list(DecisionKind)),
+        seat_ok(lay, actor), s["round"] >= 0, dk >= 0, dk < len(list(DecisionKind)),
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
-        z3.Implies(s["rnd"] == 0, z3.And(dk == code(K.DEAL), s["rk"] == 0)),
+        z3.Implies(s["round"] == 0, z3.And(dk == code(K.DEAL), s["rk"] == 0)),
         z3.Implies(s["rk"] != 0, z3.And(dk_in(s, (K.DEAL, K.GAME_OVER, K.GAP)), seat_ok(lay, s["rp"]))),
         z3.Implies(dk == code(K.GAME_OVER), s["rk"] != 0),
         z3.Implies(s["rk"] == 0, z3.And(s["rp"] == -1, z3.Not(s["rforced"]))),
         z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
-        z3.Implies(z3.And(dk == code(K.DEAL), s["rnd"] >= 1), s["rk"] != 0),
+        z3.Implies(z3.And(dk == code(K.DEAL), s["round"] >= 1), s["rk"] != 0),
         z3.Implies(dk == code(K.PLAY), z3.And(dp == actor, last == -1, hand(s, dp) >= 1,
                                                s["forced"] == s.only_banned(dp))),
         z3.Implies(dk != code(K.PLAY), z3.Not(s["forced"])),
-        z3.Implies(mid, z3.And(s["rk"] == 0, s["rnd"] >= 1, s.kind_valid(last))),
+        z3.Implies(mid, z3.And(s["rk"] == 0, s["round"] >= 1, s.kind_valid(last))),
         z3.Implies(z3.And(mid, dk != code(K.NEXT_PLAYER)), last_in_display >= 1),
         z3.Implies(dk == code(K.NEXT_PLAYER), last_in_display + last_in_hand >= 1),
         z3.Implies(z3.And(mid, dk != code(K.EXCHANGE_ANSWER)), dp == actor),
@@ -239,9 +239,9 @@ def well_formed(s: ZState) -> Any:
         neutral = [k.index for k in lay.kinds if k.seat < 0]
         parts.append(z3.Implies(dk == code(K.NEXT_PLAYER), z3.Or([last == k for k in neutral])))
     for p in range(n):
-        parts += [s[f"sc{p}"] >= 0, s[f"ta{p}"] >= 0, s[f"pl{p}"] >= 0,
-                  z3.Implies(z3.Or(dk == code(K.DEAL), in_round(s)), s[f"sc{p}"] < lay.target),
-                  z3.Implies(s["rnd"] >= 1, s[f"pl{p}"] >= s.zone_size(lay.disp[p]))]
+        parts += [s[f"score{p}"] >= 0, s[f"tally{p}"] >= 0, s[f"played{p}"] >= 0,
+                  z3.Implies(z3.Or(dk == code(K.DEAL), in_round(s)), s[f"score{p}"] < lay.target),
+                  z3.Implies(s["round"] >= 1, s[f"played{p}"] >= s.zone_size(lay.disp[p]))]
     return z3.And(parts)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import z3
@@ -83,15 +84,10 @@ class Z3Back:
         #: values of calls and binders already computed (see :meth:`_value`)
         self._memo: dict[tuple[Any, ...], tuple[Node, Any, list[Any]]] = {}
         self.calls: dict[str, Callable[..., Any]] = {
-            "hand": lambda p: self._zone(lay.hand, p),
             "follows": lambda a, b: self._follows(a, b),
             "in_action": lambda d: _or([_eq(d, code(K(x.name))) for x in lay.game.spec.flow.decisions.values()
                                         if x.role]),
             "minus": _minus,
-            "display": lambda p: self._zone(lay.disp, p),
-            "score": lambda p: s.at_seat(p, lambda q: s[f"sc{q}"]),
-            "played": lambda p: s.at_seat(p, lambda q: s[f"pl{q}"]),
-            "tally": lambda p: s.at_seat(p, lambda q: s[f"ta{q}"]),
             "others": lambda p: Coll("seats", [(q, 1 if isinstance(p, int) and q != p else
                                                  0 if isinstance(p, int) else ite(p != q, 1, 0))
                                                 for q in range(lay.n)]),
@@ -116,25 +112,15 @@ class Z3Back:
         }
         self.names: dict[str, Callable[[], Any]] = {
             "players": lambda: Coll("seats", [(p, 1) for p in range(lay.n)]),
-            "actor": lambda: s["actor"],
             "decider": lambda: s["dp"],
-            "round": lambda: s["rnd"],
-            "card": lambda: s["last"],
             "banned": lambda: s["banned"],
             "nobody": lambda: -1,
             "target": lambda: lay.target,
             "six": lambda: lay.six,
             "hand_size": lambda: lay.hand_size,
             "deck_size": lambda: s.deck_size(),
-            "draw_deck": lambda: self._zone((lay.deck,), 0),
-            "discard_pile": lambda: self._zone((lay.discard,), 0),
             "king_deck_size": lambda: total(ite(s[f"kd{j}"], 1, 0) for j in range(len(lay.king_roles))),
-            "king_deck": lambda: Coll("roles", [(r, ite(s[f"kd{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
-            "spent_kings": lambda: Coll("roles", [(r, ite(s[f"ks{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)]),
-            # the King card in force, by the role it bans; -2 stands for a value that is no role
-            "in_force": lambda: Coll("roles", [(r, ite(s["banned"] == r, 1, 0)) for r in range(lay.nroles)]
-                                     + [(-2, ite(z3.Or(s["banned"] < -1, s["banned"] >= lay.nroles), 1, 0))]),
-            "running": lambda: z3.And(s["rnd"] >= 1, s["rk"] == 0, s["dk"] != code(K.DEAL),
+            "running": lambda: z3.And(s["round"] >= 1, s["rk"] == 0, s["dk"] != code(K.DEAL),
                                       s["dk"] != code(K.GAME_OVER)),
             "ended": lambda: s["rk"] != 0,
             "whisper_ended": lambda: s["rk"] == _round_end("whisper"),
@@ -151,6 +137,37 @@ class Z3Back:
             "king_cards": lambda: Coll("roles", [(r, sum(1 for x in lay.king_roles if x == r))
                                                  for r in sorted(set(lay.king_roles))]),
         }
+
+        self._declared_places()
+
+    def _declared_places(self) -> None:
+        """The zones and counters of spec/state.yaml, each under the name expressions give it,
+        read from the encoding's fields (:class:`~proofs.encoding.Layout`)."""
+        lay, s = self.lay, self.s
+        for z, nums in lay.card_zones:
+            if z.per_player:
+                self.calls[z.name] = partial(self._zone, nums)
+            else:
+                self.names[z.name] = partial(self._zone, nums, 0)
+        for name, tag in lay.king_places.items():
+            self.names[name] = partial(self._kings, tag)
+        for c in lay.counters.values():
+            if c.per_player:
+                self.calls[c.name] = partial(self._per_seat, c.name)
+            else:
+                self.names[c.name] = partial(s.__getitem__, c.name)
+
+    def _per_seat(self, field: str, p: Any) -> Any:
+        return self.s.at_seat(p, lambda q: self.s[f"{field}{q}"])
+
+    def _kings(self, tag: str) -> Coll:
+        """The King cards of a place the encoding holds as ``tag`` (see ``Layout.king_places``),
+        by the roles they ban."""
+        lay, s = self.lay, self.s
+        if tag == "banned":  # -2 stands for a value that is no role
+            return Coll("roles", [(r, ite(s["banned"] == r, 1, 0)) for r in range(lay.nroles)]
+                        + [(-2, ite(z3.Or(s["banned"] < -1, s["banned"] >= lay.nroles), 1, 0))])
+        return Coll("roles", [(r, ite(s[f"{tag}{j}"], 1, 0)) for j, r in enumerate(lay.king_roles)])
 
     # -------------------------------------------------------------- collections
     def _follows(self, before: Any, after: Any) -> Any:
@@ -205,7 +222,7 @@ class Z3Back:
         """
         seats = [k.seat for k in self.lay.kinds]
         if ANY in seats:
-            last = self.s["last"]
+            last = self.s["card"]
             if self.last_colour is not None and isinstance(card, z3.ExprRef) and card.eq(last):
                 return self.last_colour
             raise NotCompiled("colours are forgotten at the role level: prove this at the card level")

@@ -94,7 +94,7 @@ class Legality(Resuming):
     def movable(self, d: ZState, p: Any, seat: int, kind: int) -> Any:
         """Cards of ``kind`` in ``seat``'s display that a swap may move: all but the card
         just played by ``p`` (role.cupbearer)."""
-        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["last"] == kind), 1, 0)
+        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["card"] == kind), 1, 0)
 
     def movable_at(self, d: ZState, p: Any, seat: Any, kind: int) -> Any:
         """:meth:`movable` for a (symbolic) ``seat``."""

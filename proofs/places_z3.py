@@ -1,10 +1,12 @@
 """Where cards lie, for the rules' statements compiled to Z3 (:mod:`proofs.statements_z3`):
-the places the statements name (``hand(P)``, ``display(P)``, ``discard_pile``,
-``under_draw_deck``, ``draw_deck``, and the King cards' ``king_deck``, ``spent_kings`` and
-``in_force``) as the encoding holds them (:class:`~proofs.encoding.ZState`: cards counted
-per kind and zone; King cards as ``kd{j}``, ``ks{j}`` and ``banned``), and moving and
-shuffling cards between them, the Z3 counterpart of :mod:`palast.engine.places`. The
-order of a deck is not encoded: only which cards it holds.
+the places the statements name, as spec/state.yaml declares them and the encoding holds them
+(:class:`~proofs.encoding.Layout`: cards counted per kind and zone, what lies under a deck
+counted with the deck; King cards as a flag per card, ``kd{j}`` for a deck and ``ks{j}``
+for a laid place, or the banned role for a place of one), and moving and shuffling cards
+between them, and what a deal sets (each zone's, counter's and machinery part's ``deal``):
+the Z3 counterpart of :mod:`palast.engine.places` and :mod:`palast.engine.resets`. Nothing
+here names a zone or a counter. The order of a deck is not encoded: only which cards it
+holds.
 """
 
 from __future__ import annotations
@@ -16,18 +18,18 @@ import z3
 
 from palast.lang.statements import Zone
 from palast.lang.syntax import Node
-from proofs.encoding import ZState, ite
+from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, ite
 from proofs.z3_values import Coll, NotCompiled, Picks, _b, at_least_one
 
-#: The places of King cards (the encoding holds them as ``kd{j}``, ``ks{j}`` and ``banned``).
-KING_PLACES = ("king_deck", "spent_kings", "in_force")
-#: Places the encoding holds without the order the engine keeps: a card put under the draw
-#: deck is counted with the deck's cards, and the model lets any draw give it.
-UNORDERED_PLACES = ("under_draw_deck",)
+#: A counter's value after a deal, by its declared ``deal`` (spec/state.yaml), as the
+#: engine's :mod:`palast.engine.resets` gives it.
+DEALT_VALUES: dict[str, int] = {"zero": 0, "none": -1}
 
 
 def unordered_readings(spec: Any) -> dict[tuple[str, str], str]:
-    """The readings whose statements put cards at a place of :data:`UNORDERED_PLACES`.
+    """The readings whose statements put cards under a deck (a zone's ``under`` in
+    spec/state.yaml): the encoding counts those cards with the deck's and forgets the order
+    the engine keeps, so the model lets any draw give them.
 
     :returns: ``(point, reading)`` -> the place, for each ``readings`` statement of a rule's
         declared logic (its statements and parts) whose branch for that reading moves cards
@@ -36,6 +38,7 @@ def unordered_readings(spec: Any) -> dict[tuple[str, str], str]:
     from palast.lang.blocks import program
     from palast.lang.statements import walk
 
+    unordered = {z.under for z in spec.state.zones if z.under}
     out: dict[tuple[str, str], str] = {}
     for r in program(spec).rules.values():
         blocks = [list(r.do or ()), *(list(p) for p in r.parts.values())]
@@ -46,7 +49,7 @@ def unordered_readings(spec: Any) -> dict[tuple[str, str], str]:
                 for reading, branch in st.blocks.items():
                     for inner in walk(list(branch)):
                         to = inner.keys.get("to")
-                        if inner.head == "move" and isinstance(to, Zone) and to.zone in UNORDERED_PLACES:
+                        if inner.head == "move" and isinstance(to, Zone) and to.zone in unordered:
                             out[(str(st.arg), reading)] = to.zone
     return out
 
@@ -63,16 +66,10 @@ class Places:
 
     def _place(self, d: ZState, z: Zone, env: Mapping[str, Any]) -> tuple[tuple[int, ...], Any]:
         """The zones of place ``z`` (one per seat, or one) and the seat (0 for a shared place)."""
-        lay = self.lay
-        if z.zone == "hand":
-            return lay.hand, self._value(d, z.seat, env) if z.seat is not None else 0
-        if z.zone == "display":
-            return lay.disp, self._value(d, z.seat, env) if z.seat is not None else 0
-        if z.zone == "discard_pile":
-            return (lay.discard,), 0
-        if z.zone in ("draw_deck", "under_draw_deck"):
-            return (lay.deck,), 0
-        raise NotCompiled(f"the Z3 back-end has no cards in {z.zone}")
+        nums = self.lay.slots.get(z.zone)
+        if nums is None:
+            raise NotCompiled(f"the Z3 back-end has no cards in {z.zone}")
+        return nums, self._value(d, z.seat, env) if z.seat is not None else 0
 
     def _move(self, d: ZState, what: Any, src: Zone | None, dst: Zone, env: Mapping[str, Any]) -> None:
         """Move the card (a kind) or the cards (a collection) ``what`` from ``src`` to ``dst``.
@@ -82,7 +79,8 @@ class Places:
         of a player may be), the same condition takes the cards out of one and puts them in
         the other.
         """
-        if dst.zone in KING_PLACES or (src is not None and src.zone in KING_PLACES):
+        kings = self.lay.king_places
+        if dst.zone in kings or (src is not None and src.zone in kings):
             self._move_kings(d, what, src, dst)
             return
         if src is None:
@@ -142,11 +140,11 @@ class Places:
     def _take_kings(self, d: ZState, zone: str, has: Callable[[int], Any]) -> None:
         """Take the King cards ``has(role)`` says out of King place ``zone``."""
         roles = self._king_roles_by_card()
-        if zone == "in_force":
+        tag = self.lay.king_places.get(zone)
+        if tag == "banned":
             banned = d["banned"]
             d["banned"] = ite(_bool(_or_all([z3.And(banned == r, _bool(has(r))) for r in roles])), -1, banned)
-        elif zone in ("spent_kings", "king_deck"):
-            tag = "ks" if zone == "spent_kings" else "kd"
+        elif tag is not None:
             for j, r in enumerate(roles):
                 d[f"{tag}{j}"] = z3.And(d[f"{tag}{j}"], z3.Not(_bool(has(r))))
         else:
@@ -156,12 +154,12 @@ class Places:
         """Put the King cards ``has(role)`` says into King place ``zone`` (``one``: the role
         of the single card put in force)."""
         roles = self._king_roles_by_card()
-        if zone == "in_force":
+        tag = self.lay.king_places.get(zone)
+        if tag == "banned":
             if one is None:
                 raise NotCompiled("only one King card at a time is put in force")
             d["banned"] = one
-        elif zone in ("spent_kings", "king_deck"):
-            tag = "ks" if zone == "spent_kings" else "kd"
+        elif tag is not None:
             for j, r in enumerate(roles):
                 d[f"{tag}{j}"] = z3.Or(d[f"{tag}{j}"], _bool(has(r)))
         else:
@@ -185,43 +183,56 @@ class Places:
         self._put_kings(d, dst.zone, has, one)
 
     def place_deal(self, d: ZState, hands: list[list[Any]]) -> None:
-        """Carry out a ``deal`` statement on ``d``, as the engine's ``Game.place_deal`` does:
-        every card gathered, ``hands[p][k]`` cards of kind ``k`` in seat ``p``'s hand, the
-        rest in the draw deck (of no order), displays and the discard pile empty, this
-        round's plays at zero, the round number one more, no card played and no round ended
-        yet."""
+        """Carry out a ``deal`` statement on ``d``, as the engine's ``Game.place_deal`` does,
+        from each zone's, counter's and machinery part's ``deal`` in spec/state.yaml: the
+        zone dealt into gets ``hands[p][k]`` cards of kind ``k`` in seat ``p``'s part, the
+        zone of the rest every other card (of no order), a zone dealt ``empty`` none; a
+        counter dealt ``zero`` is 0, ``one more`` one more, ``none`` -1; a part of the
+        machinery dealt ``cleared`` is cleared; what is ``kept`` stays."""
         lay = self.lay
         n = len(lay.hand)
-        for k in range(self.nk):
-            for p in range(n):
-                d.set_cnt(lay.hand[p], k, _int(hands[p][k]))
-                d.set_cnt(lay.disp[p], k, z3.IntVal(0))
-            d.set_cnt(lay.deck, k, lay.kinds[k].copies - z3.Sum([_int(hands[p][k]) for p in range(n)]))
-            d.set_cnt(lay.discard, k, z3.IntVal(0))
-        for p in range(n):
-            d[f"pl{p}"] = z3.IntVal(0)
-        d["rnd"] = d["rnd"] + 1
-        d["last"] = z3.IntVal(-1)
-        d["rk"] = z3.IntVal(0)
-        d["rp"] = z3.IntVal(-1)
-        d["rforced"] = z3.BoolVal(False)
+        dealt = [z3.Sum([_int(hands[p][k]) for p in range(n)]) for k in range(self.nk)]
+        for z, nums in lay.card_zones:
+            for k in range(self.nk):
+                for q, num in enumerate(nums):
+                    if z.deal == "dealt":
+                        d.set_cnt(num, k, _int(hands[q][k]))
+                    elif z.deal == "rest":
+                        d.set_cnt(num, k, lay.kinds[k].copies - dealt[k])
+                    elif z.deal == "empty":
+                        d.set_cnt(num, k, z3.IntVal(0))
+                    elif z.deal != "kept":
+                        raise NotCompiled(f"a deal that leaves {z.zone} {z.deal}")
+        for c in lay.counters.values():
+            for f in ([f"{c.name}{p}" for p in range(n)] if c.per_player else [c.name]):
+                if c.deal in DEALT_VALUES:
+                    d[f] = z3.IntVal(DEALT_VALUES[c.deal])
+                elif c.deal == "one more":
+                    d[f] = d[f] + 1
+                elif c.deal != "kept":
+                    raise NotCompiled(f"a deal that leaves the {c.counter} counter {c.deal}")
+        for m in lay.game.spec.state.machine:
+            if m.deal == "cleared":
+                for f, _ in MACHINE_FIELDS.get(m.part, ()):
+                    d[f] = _int(CLEARED[f]) if not isinstance(CLEARED[f], bool) else z3.BoolVal(CLEARED[f])
 
     def _shuffle(self, d: ZState, places: tuple[Zone, ...], deck: str) -> None:
         """Shuffle the King cards of ``places`` into the King deck (its order is not
         encoded: only which cards it holds)."""
-        if deck != "king_deck":
-            raise NotCompiled("the Z3 back-end shuffles King cards only")
+        if self.lay.king_places.get(deck) != "kd":
+            raise NotCompiled("the Z3 back-end shuffles King cards only, into a deck of them")
         roles = self._king_roles_by_card()
         for z in places:
-            if z.zone == "in_force":
+            tag = self.lay.king_places.get(z.zone)
+            if tag == "banned":
                 banned = d["banned"]
                 in_force = {r: banned == r for r in roles}
                 self._put_kings(d, deck, in_force.__getitem__)
-                self._take_kings(d, "in_force", in_force.__getitem__)
-            elif z.zone == "spent_kings":
+                self._take_kings(d, z.zone, in_force.__getitem__)
+            elif tag == "ks":
                 spent = {r: d[f"ks{j}"] for j, r in enumerate(roles)}
                 self._put_kings(d, deck, spent.__getitem__)
-                self._take_kings(d, "spent_kings", spent.__getitem__)
+                self._take_kings(d, z.zone, spent.__getitem__)
             else:
                 raise NotCompiled(f"the Z3 back-end does not shuffle {z.zone}")
 

@@ -186,10 +186,10 @@ def _tiebreak_goal(u: Unroller, i: int) -> Any:
     f = u.state(i + 1)
     lay = f.lay
     n = lay.n
-    scores = [f[f"sc{q}"] for q in range(n)]
+    scores = [f[f"score{q}"] for q in range(n)]
     top = maximum(scores)
     tied = [x == top for x in scores]
-    played = [f[f"pl{q}"] for q in range(n)]
+    played = [f[f"played{q}"] for q in range(n)]
     shown = [f.zone_size(lay.disp[q]) for q in range(n)]
     options = []
     for x in range(n):
@@ -226,7 +226,7 @@ def sixth_played(u: Unroller, i: int) -> Any:
     """Step ``i`` plays its player's sixth card of the round without ending the round (so
     the card may act or not as sixth-card-action reads it)."""
     s, after = u.state(i), u.state(i + 1)
-    return z3.And(s["dk"] == code(K.PLAY), after.seat_field("pl", s["dp"]) == s.lay.six,
+    return z3.And(s["dk"] == code(K.PLAY), after.seat_field("played", s["dp"]) == s.lay.six,
                   z3.Not(u.flag(i, "whisper")), z3.Not(u.flag(i, "six")))
 
 

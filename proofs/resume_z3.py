@@ -25,7 +25,6 @@ from palast.lang.blocks import DoRule, each_of
 from palast.lang.statements import Stmt, Zone, expressions, walk
 from palast.lang.syntax import Node, each_parts, names, parse
 from proofs.encoding import ZState
-from proofs.places_z3 import KING_PLACES
 from proofs.statements_z3 import COMPILED_STEPS, Cont, Statements
 from proofs.z3_values import Coll, NotCompiled, Tuples
 
@@ -307,7 +306,7 @@ class Resuming(Statements):
             elif st.head == "draw":
                 if "to" in st.keys:
                     self._move(d, value, Zone(str(st.arg)), st.keys["to"], env)
-                elif str(st.arg) in KING_PLACES:  # the card drawn is in no place until a move puts it
+                elif str(st.arg) in self.lay.king_places:  # the card drawn is in no place until a move puts it
                     self._take_kings(d, str(st.arg), lambda r: value == r)
                 else:
                     raise NotCompiled(f"a card drawn from {st.arg} and put nowhere")

@@ -268,8 +268,10 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         # a readable position: first round, nobody has scored, no card taken back or discarded, no
         # King card spent
         lay = ctx.lay
-        return z3.And(start(s), s["rnd"] == 1, *[s[f"{f}{p}"] == 0 for p in range(lay.n) for f in ("sc", "ta")],
-                      *[s[f"pl{p}"] == s.zone_size(lay.disp[p]) for p in range(lay.n)], s.zone_size(lay.discard) == 0,
+        return z3.And(start(s), s["round"] == 1,
+                      *[s[f"{f}{p}"] == 0 for p in range(lay.n) for f in ("score", "tally")],
+                      *[s[f"played{p}"] == s.zone_size(lay.disp[p]) for p in range(lay.n)],
+                      s.zone_size(lay.discard) == 0,
                       *[z3.Not(s[f"ks{j}"]) for j in range(len(lay.king_roles))])
 
     folder = out_dir if out_dir is not None else WITNESS_DIR

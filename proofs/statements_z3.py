@@ -52,12 +52,6 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 COMPILED_STEPS = ("deal", "setup", "round-start", "starter", "action", "role-action", "reveal-king", "turn",
                   "turn-end", "next-player")
 
-#: The field of the encoding (:class:`proofs.encoding.ZState`) that holds each counter a
-#: ``set`` statement may change (:data:`palast.lang.statements.TARGETS`), and whether it is
-#: kept per seat (``pl0``, ``pl1``, ...); the colour marks of rule modules are not encoded.
-SET_FIELDS: dict[str, tuple[str, bool]] = {"card": ("last", False), "played": ("pl", True)}
-
-
 class Statements(Places):
     """The statements of the do-style rules of one layout's game, carried out on symbolic
     positions. Mixed into :class:`proofs.legality.Legality`, which gives :meth:`decide` and
@@ -185,7 +179,7 @@ class Statements(Places):
     def _applies(self, d: ZState, r: DoRule, given: Mapping[str, Any] | None) -> Any:
         """The condition under which rule ``r`` applies on ``d``: the card played has its role
         (a role's rule) and its ``when`` holds (``given``: names the caller knows)."""
-        cond = z3.BoolVal(True) if r.role is None else d.role_is(d["last"], self._role_number(r.role))
+        cond = z3.BoolVal(True) if r.role is None else d.role_is(d["card"], self._role_number(r.role))
         if r.when is not None:
             cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
         return z3.simplify(cond)
@@ -406,9 +400,10 @@ class Statements(Places):
             return nxt(d, env)
         if h == "set":
             for target, seat, node in s.arg:  # in order, each on the position the one before left
-                if target not in SET_FIELDS:
+                counter = self.lay.counters.get(target)  # its field in the encoding is its name
+                if counter is None:
                     raise NotCompiled(f"the Z3 back-end does not encode the counter {target}")
-                field, per_seat = SET_FIELDS[target]
+                field, per_seat = counter.name, counter.per_player
                 value = _n(self._value(d, node, env))
                 if not per_seat:
                     d[field] = value

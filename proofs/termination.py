@@ -44,7 +44,7 @@ K = DecisionKind
 FAMILY = "termination"
 def plays(s: ZState) -> Any:
     """Cards played this round by all players."""
-    return total(s[f"pl{p}"] for p in range(s.lay.n))
+    return total(s[f"played{p}"] for p in range(s.lay.n))
 
 
 def play_bound(n: int, six: int) -> int:

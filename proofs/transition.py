@@ -142,7 +142,7 @@ class Transition(Legality):
         exceptions: turn.empty-hand, king.jester, king.jester-forced, turn.play.duplicate,
         with their readings); its statements open the play decision or stop at a gap."""
         d["actor"] = seat
-        d["last"] = z3.IntVal(-1)
+        d["card"] = z3.IntVal(-1)
 
         def nowhere(d: ZState) -> ZState:  # a turn's statements wait for a play; else the engine fails
             d.flags["no-turn:turn"] = z3.BoolVal(True)
@@ -174,8 +174,8 @@ class Transition(Legality):
         d.flags[ROUND_ENDS[kind]] = z3.BoolVal(True)
         scorers, points = self.scorers(d, rule, p)
         for q in range(self.n):
-            d[f"sc{q}"] = d[f"sc{q}"] + ite(scorers[q], points, 0)
-            d[f"ta{q}"] = d[f"ta{q}"] + ite(scorers[q], d[f"pl{q}"], 0)
+            d[f"score{q}"] = d[f"score{q}"] + ite(scorers[q], points, 0)
+            d[f"tally{q}"] = d[f"tally{q}"] + ite(scorers[q], d[f"played{q}"], 0)
         d["rk"] = z3.IntVal(kind)
         d["rp"] = p
         d["rforced"] = z3.BoolVal(forced)

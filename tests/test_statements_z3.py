@@ -310,7 +310,7 @@ def test_the_winner_is_compiled_from_its_declaration(tmp_path: Path, edited: boo
     s = ZState.fresh(lay, "s")
     after = Transition(lay)._end_game(s.copy())
     solver = z3.Solver()
-    solver.add(s["sc0"] == 5, s["sc1"] == 5, s["sc2"] == 2, s["pl0"] == 4, s["pl1"] == 1,
+    solver.add(s["score0"] == 5, s["score1"] == 5, s["score2"] == 2, s["played0"] == 4, s["played1"] == 1,
                s.zone_size(lay.hand[0]) == 0, s.zone_size(lay.hand[1]) == 3)
     winner = "win1" if edited else "win0"
     for field, value in ((winner, True), ("shared", False)):
