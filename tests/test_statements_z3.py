@@ -5,6 +5,7 @@ old declarations no longer does; and the flags the obligations ask about are rea
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -324,7 +325,6 @@ def _first_deals(spec: Spec) -> list[Position]:
     """The first deal of four seeded three-player games under the reference, as positions
     to compare (the deal played at each; one player count keeps the model contexts to
     build, which cost most of the time, at two)."""
-    import random
 
     items: list[Position] = []
     for n in (3,):
@@ -368,6 +368,39 @@ def test_a_deal_gives_the_cards_its_statement_declares(tmp_path: Path) -> None:
     old = _compared_with_old_model(edited, items)
     assert old.result == "counterexample", old.detail
     assert "does not admit the deal" in old.detail
+
+
+def _second_deals(spec: Spec) -> list[Position]:
+    """Positions waiting for the deal of round 2 in seeded random three-player games (some
+    player has scored), each with a deal drawn for it."""
+    items: list[Position] = []
+    game = make_game(spec, "reference", 3)
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = game.initial_state()
+        while not (s.decision.kind is DecisionKind.DEAL and s.round == 1):
+            a = game.sample_chance(s, rng) if s.decision.is_chance else rng.choice(game.legal_actions(s))
+            s = game.apply(s, a).state
+        assert sum(s.scores) >= 1
+        items.append(("the second deal", game, s, game.sample_chance(s, rng, deck_order=False)))
+    return items
+
+
+def test_a_deal_resets_what_the_state_declarations_say_in_the_model_too(tmp_path: Path) -> None:
+    """What a deal leaves of a counter is data for the model as for the engine
+    (spec/state.yaml, ``deal``): declared ``deal: zero``, the scores start the second round
+    at zero in the engine, the model of the edited declarations agrees with it at every
+    such deal, and the model of the old declarations (scores kept) does not."""
+    edited = load_spec(edited_spec(tmp_path, "state.yaml", "    fields: [scores]\n    start: zero\n    deal: kept\n",
+                                   "    fields: [scores]\n    start: zero\n    deal: zero\n"))
+    items = _second_deals(edited)
+    for _, game, s, deal in items:
+        assert game.apply(s, deal).state.scores == (0, 0, 0)
+    same = compare_all(edited, items, never_reached={})
+    assert same.result != "counterexample", same.detail
+    old = _compared_with_old_model(edited, items)
+    assert old.result == "counterexample", old.detail
+    assert "score" in old.detail, old.detail
 
 
 def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
