@@ -16,7 +16,7 @@ from tests.spec_copy import edited_spec
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ("    name: hand\n    per: player", "    name: hand\n    per: table",
+    ("    title: hand\n    per: player", "    title: hand\n    per: table",
      "(zones[0].name): the rule language reads zone hand as hand(seat) of kind cards, not as hand() of kind cards"),
     ("    holds: King cards\n    order: one", "    holds: cards\n    order: one",
      "(zones[5].name): the rule language reads zone king-in-force as in_force() of kind roles"),

@@ -30,6 +30,7 @@ from palast.formats.position import answer_position
 from palast.formats.scenario import Scenario
 from palast.query.ask_compare import disagreements
 from palast.query.describe import describe_decision, describe_position, event_dict
+from palast.spec.event_text import counted
 from palast.spec.load import Spec
 
 __all__ = [
@@ -379,7 +380,7 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
     for s in range(game.n):
         held = len(state.hands[s]) + len(state.displays[s])
         if held != game.hand_size:
-            out.append(f"{game.colour_name(s)} holds {len(state.hands[s])} card(s) in hand and displays "
+            out.append(f"{game.colour_name(s)} holds {counted(len(state.hands[s]))} in hand and displays "
                        f"{len(state.displays[s])}: in a round that began with a real deal, hand and display "
                        f"always hold {game.hand_size} together (invariant hand-plus-display), so the answer is "
                        "about a position play cannot reach")

@@ -11,7 +11,7 @@ from typing import Any
 from palast.engine.events import Event
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind, State
-from palast.spec.event_text import NUMBER_WORDS
+from palast.spec.event_text import NUMBER_WORDS, counted
 from palast.spec.load import Spec
 
 K = DecisionKind
@@ -46,7 +46,7 @@ class _Sentence(string.Formatter):
         if "|" in format_spec:
             one, many = format_spec.split("|", 1)
             n = value.n if isinstance(value, _Seats) else value
-            return f"{value} {one if n == 1 else many}"
+            return f"{value} {one if n == 1 else many}" if isinstance(value, _Seats) else counted(n, one, many)
         return str(value) if isinstance(value, _Seats) else str(super().format_field(value, format_spec))
 
 
@@ -146,6 +146,6 @@ def describe_position(game: Game, state: State) -> list[str]:
         lines.append("character cards: " + ", ".join(
             f"{game.colour_name(s)} {game.cards.colours[m]}" for s, m in enumerate(state.marks)))
     banned = game.cards.roles[state.king_in_force] if state.king_in_force >= 0 else "none"
-    lines.append(f"draw deck {state.deck_size} card(s); King deck {state.king_deck_size}; banned role: {banned}; "
-                 f"round {state.round}; target {game.target}")
+    lines.append(f"draw deck {counted(state.deck_size)}; King deck {counted(state.king_deck_size)}; "
+                 f"banned role: {banned}; round {state.round}; target {game.target}")
     return lines

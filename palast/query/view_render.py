@@ -15,6 +15,7 @@ from palast.engine.knowledge import Placed
 from palast.engine.views import Observation, Seen
 from palast.formats.notation import format_action
 from palast.query.describe import describe_event, event_words
+from palast.spec.event_text import counted
 
 #: How a hidden field is named in a sentence.
 FIELD_WORDS: dict[str, str] = {"card": "the card", "cards": "the cards", "role": "the role", "count": "the number",
@@ -133,6 +134,11 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
     }
 
 
+def _how_many(n: int | None) -> str:
+    """``n`` cards in words ("1 card", "2 cards"), or that the viewer may not count them."""
+    return "cards not counted" if n is None else counted(n)
+
+
 def view_lines(game: Game, obs: Observation) -> list[str]:
     """A few lines for a person: the viewer's hand, each player's display and hand size,
     the table's counts, hands open to the viewer, the cards they remember, and what the
@@ -142,13 +148,14 @@ def view_lines(game: Game, obs: Observation) -> list[str]:
     lines = [f"as {name(obs.player)} sees it:"]
     for s in range(game.n):
         hand = obs.zone("hand", s)
-        shown = f"hand [{fc(hand.cards)}]" if hand.cards is not None else f"{hand.count} card(s) in hand"
+        shown = f"hand [{fc(hand.cards)}]" if hand.cards is not None else f"{_how_many(hand.count)} in hand"
         laid = fc(obs.zone("display", s).cards or ())
         lines.append(f"  {name(s):7} score {obs.scores[s]}  {shown}  display [{laid}]")
     table = [z for z in obs.zones if z.seat < 0]
+    declared = game.spec.state.by_zone
     lines.append("  " + "; ".join(
-        f"{z.zone} {z.count}" + (f" [{', '.join(_zone_cards(game, z.zone, z.cards) or [])}]"
-                                 if z.cards is not None and z.cards else "")
+        f"{declared[z.zone].title}: {_how_many(z.count)}"
+        + (f" [{', '.join(_zone_cards(game, z.zone, z.cards) or [])}]" if z.cards is not None and z.cards else "")
         for z in table))
     if obs.marks:
         lines.append("  character cards: " + ", ".join(f"{name(s)} {game.cards.colours[m]}"

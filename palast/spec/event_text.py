@@ -26,6 +26,12 @@ NUMBER_WORDS: tuple[str, ...] = ("zero", "one", "two", "three", "four", "five", 
                                  "ten", "eleven", "twelve")
 
 
+def counted(n: int, one: str = "card", many: str = "cards") -> str:
+    """``n`` with the noun that fits it, as the format spec ``one|many`` says it: "1 card",
+    "2 cards"."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def template_problems(template: str, fields: tuple[str, ...] = TEXT_FIELDS,
                       counted: frozenset[str] = COUNTED, what: str = "an event's sentence") -> list[str]:
     """What is wrong with a sentence template: it does not parse, names a field that is not

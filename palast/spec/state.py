@@ -26,6 +26,7 @@ class ZoneDecl:
 
     :ivar zone: its id (spec/visibility.yaml names it so).
     :ivar name: its name in expressions and statements (``hand(P)``, ``discard_pile``).
+    :ivar title: what a person calls it (``draw deck``), in position lines and the book.
     :ivar under: for a deck, the name of the place under it, or ``""``.
     :ivar per_player: True for a zone each player holds (a hand, a display).
     :ivar holds: ``"cards"`` or ``"King cards"``.
@@ -39,6 +40,7 @@ class ZoneDecl:
 
     zone: str
     name: str
+    title: str
     under: str
     per_player: bool
     holds: str
@@ -139,7 +141,8 @@ class StateDecl:
 
 def parse_state(data: Mapping[str, Any]) -> StateDecl:
     """Build :class:`StateDecl` from the loaded (schema-valid) ``state.yaml`` data."""
-    zones = tuple(ZoneDecl(z["zone"], z["name"], z.get("under", ""), z["per"] == "player", z["holds"], z["order"],
+    zones = tuple(ZoneDecl(z["zone"], z["name"], z["title"], z.get("under", ""), z["per"] == "player", z["holds"],
+                           z["order"],
                            tuple(z["fields"]), tuple(z["clauses"]), z["says"], z["start"], z["deal"])
                   for z in data["zones"])
     counters = tuple(Counter(c["counter"], c["name"], c["per"] == "player", c["kind"], bool(c.get("set", False)),

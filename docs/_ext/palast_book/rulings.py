@@ -28,6 +28,7 @@ from palast.formats.scenario import Scenario
 from palast.query.describe import describe_decision, describe_event, event_words
 from palast.query.ruling_files import load_rulings, rulings_dir
 from palast.query.rulings import Check, Ruling, check_ruling, outcome_groups, points_explaining
+from palast.spec.event_text import counted
 from palast.spec.load import Spec
 
 from .specdata import SpecDirective, joined, literal, rubric, strong, table, text
@@ -221,14 +222,14 @@ class RulingBase(SpecDirective):
             item(strong("King card in force: "), nodes.Text("none, no role is banned"))
         kings = [roles[r].capitalize() for r in state.king_deck]
         deck_text = ", ".join(kings) + (f" and {state.king_hidden} face down" if state.king_hidden and kings else "")
-        item(strong("King deck: "), nodes.Text(deck_text if kings else f"{state.king_hidden} card(s) face down"))
+        item(strong("King deck: "), nodes.Text(deck_text if kings else f"{counted(state.king_hidden)} face down"))
         if state.king_spent:
             item(strong("King cards spent: "), nodes.Text(", ".join(roles[r].capitalize() for r in state.king_spent)))
         if state.deck:
             item(strong("Draw deck (top first): "), *self.cards(game, state.deck),
                  nodes.Text(f" and {state.deck_hidden} more" if state.deck_hidden else ""))
         else:
-            item(strong("Draw deck: "), nodes.Text(f"{state.deck_size} card(s), order unknown"))
+            item(strong("Draw deck: "), nodes.Text(f"{counted(state.deck_size)}, order unknown"))
         if state.discard:
             item(strong("Discard pile: "), *self.cards(game, state.discard))
         item(strong("Round: "), nodes.Text(f"{state.round}; target score {game.target}"))

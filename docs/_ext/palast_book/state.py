@@ -43,7 +43,8 @@ class StateDirective(SpecDirective):
             named: list[nodes.Node] = [literal(written)]
             if z.under:
                 named += [nodes.Text(", under it "), literal(z.under)]
-            zones.append([strong(z.zone), named, text("each player" if z.per_player else "the table"),
+            title: list[nodes.Node] = [strong(z.title), nodes.Text(f" ({z.zone})")]
+            zones.append([title, named, text("each player" if z.per_player else "the table"),
                           text(z.holds), text(ORDER_WORDS[z.order]), text(ZONE_START[z.start]),
                           text(ZONE_DEAL[z.deal]), text(z.says), self.cite(spec, z.clauses)])
         counters: list[list[Cell]] = []
