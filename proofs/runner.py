@@ -136,8 +136,10 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
 
 
 #: Families whose obligations use the card-level encoding: per ruleset they run in a group
-#: of their own, which builds that ruleset's card-level contexts once.
-CARD_LEVEL = ("conservation", "differential")
+#: of their own, which builds that ruleset's card-level contexts once (next-player, of
+#: family turn, reads colours; run with the role-level obligations it built those contexts
+#: a second time, in the other worker).
+CARD_LEVEL = ("conservation", "differential", "turn")
 
 
 def _groups(selected: Sequence[Obligation]) -> list[list[str]]:

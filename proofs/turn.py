@@ -32,5 +32,5 @@ def obligations(spec: Spec) -> list[Obligation]:
     return [Obligation("next-player", r, "proved",
                        "a turn passes to the owner of the card's colour, or after a neutral card to a player "
                        "with the fewest cards displayed (a tie as the ruleset reads it)",
-                       partial(_run, ruleset=r), FAMILY, ("next-player",), needs=STRENGTHENING)
+                       partial(_run, ruleset=r), FAMILY, ("next-player",), needs=STRENGTHENING, cost=20.0)
             for r in spec.rulesets]
