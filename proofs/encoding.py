@@ -218,7 +218,13 @@ def ite(cond: Any, a: Any, b: Any) -> Any:
         return a if cond else b
     a, b = _ast(a), _ast(b)
     ctx = cond.ctx
-    return _to_expr_ref(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast()), ctx)
+    ast = z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast())
+    # the sort of both branches: wrapped at once (not looked up again, as _to_expr_ref does)
+    if isinstance(a, z3.BoolRef):
+        return z3.BoolRef(ast, ctx)
+    if isinstance(a, z3.ArithRef):
+        return z3.ArithRef(ast, ctx)
+    return _to_expr_ref(ast, ctx)
 
 
 def total(items: Iterable[Any]) -> Any:
