@@ -141,7 +141,7 @@ def test_different_winners_at_a_game_end_are_a_disagreement(spec: Spec) -> None:
     assert "the rulesets agree" not in text and "choose different winners" in text
     grouped = render_text(a, width=100)
     assert "   decision [game-end-tiebreak]:" in grouped and "the rulesets agree" not in grouped
-    assert re.search(r"source-a: the game is over: blue won", grouped), grouped
+    assert re.search(r"source-a: the game is over: blue wins", grouped), grouped
 
 
 def test_a_final_tie_names_final_tie(spec: Spec) -> None:

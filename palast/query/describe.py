@@ -129,8 +129,8 @@ def describe_decision(game: Game, state: State) -> str:
         res = state.result
         assert res is not None
         how = f" (tie-break: {res.tiebreak})" if res.tiebreak else ""
-        won = "share the win" if res.shared else "won"
-        return f"the game is over: {_names(game, res.winners)} {won}{how}"
+        verb = "share the win" if res.shared else "wins"
+        return f"the game is over: {_names(game, res.winners)} {verb}{how}"
     return f"play stops at variation point {d.point}, which this ruleset leaves open"
 
 
