@@ -186,7 +186,8 @@ class Places:
         """Carry out a ``deal`` statement on ``d``, as the engine's ``Game.place_deal`` does,
         from each zone's, counter's and machinery part's ``deal`` in spec/state.yaml: the
         zone dealt into gets ``hands[p][k]`` cards of kind ``k`` in seat ``p``'s part, the
-        zone of the rest every other card (of no order), a zone dealt ``empty`` none; a
+        zone of the rest every other card (of no order), a zone dealt ``empty`` none (of
+        cards or of King cards); a
         counter dealt ``zero`` is 0, ``one more`` one more, ``none`` -1; a part of the
         machinery dealt ``cleared`` is cleared; what is ``kept`` stays."""
         lay = self.lay
@@ -203,6 +204,12 @@ class Places:
                         d.set_cnt(num, k, z3.IntVal(0))
                     elif z.deal != "kept":
                         raise NotCompiled(f"a deal that leaves {z.zone} {z.deal}")
+        for z in lay.game.spec.state.zones:  # the places of King cards: emptied, or kept
+            if z.holds == "cards" or z.deal == "kept":
+                continue
+            if z.deal != "empty":
+                raise NotCompiled(f"a deal that leaves {z.zone} {z.deal}")
+            self._take_kings(d, z.name, lambda r: True)
         for c in lay.counters.values():
             for f in ([f"{c.name}{p}" for p in range(n)] if c.per_player else [c.name]):
                 if c.deal in DEALT_VALUES:

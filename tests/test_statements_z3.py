@@ -386,21 +386,30 @@ def _second_deals(spec: Spec) -> list[Position]:
     return items
 
 
-def test_a_deal_resets_what_the_state_declarations_say_in_the_model_too(tmp_path: Path) -> None:
-    """What a deal leaves of a counter is data for the model as for the engine
+@pytest.mark.parametrize(("old", "new", "field"), [
+    ("    fields: [scores]\n    start: zero\n    deal: kept\n",
+     "    fields: [scores]\n    start: zero\n    deal: zero\n", "score"),
+    ("    fields: [king_deck, king_hidden, king_unseen]\n    start: full\n    deal: kept\n",
+     "    fields: [king_deck, king_hidden, king_unseen]\n    start: full\n    deal: empty\n", "kd"),
+])
+def test_a_deal_resets_what_the_state_declarations_say_in_the_model_too(tmp_path: Path, old: str, new: str,
+                                                                         field: str) -> None:
+    """What a deal leaves of a counter or a zone is data for the model as for the engine
     (spec/state.yaml, ``deal``): declared ``deal: zero``, the scores start the second round
-    at zero in the engine, the model of the edited declarations agrees with it at every
-    such deal, and the model of the old declarations (scores kept) does not."""
-    edited = load_spec(edited_spec(tmp_path, "state.yaml", "    fields: [scores]\n    start: zero\n    deal: kept\n",
-                                   "    fields: [scores]\n    start: zero\n    deal: zero\n"))
-    items = _second_deals(edited)
+    at zero; declared ``deal: empty``, the King deck is empty after the second deal. The
+    model of the edited declarations agrees with the engine at every such deal, and the
+    model of the old declarations does not (it differs on that field)."""
+    edited = load_spec(edited_spec(tmp_path, "state.yaml", old, new))
+    game = make_game(edited, "reference", 3)  # the positions of play under the unedited declarations
+    items: list[Position] = [(w, game, s, deal) for w, _, s, deal in _second_deals(load_spec())]
     for _, game, s, deal in items:
-        assert game.apply(s, deal).state.scores == (0, 0, 0)
+        after = game.apply(s, deal).state
+        assert after.scores == (0, 0, 0) if field == "score" else after.king_deck_size == 0
     same = compare_all(edited, items, never_reached={})
     assert same.result != "counterexample", same.detail
-    old = _compared_with_old_model(edited, items)
-    assert old.result == "counterexample", old.detail
-    assert "score" in old.detail, old.detail
+    old_model = _compared_with_old_model(edited, items)
+    assert old_model.result == "counterexample", old_model.detail
+    assert f"'{field}" in old_model.detail, old_model.detail
 
 
 def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
