@@ -95,3 +95,39 @@ def test_a_decision_of_another_sort_than_the_engine_takes_is_refused(tmp_path: P
         raise AssertionError(f"the edit is refused before the engine sees it: {exc}") from exc
     found = conformance.problems(spec)
     assert any(message in p and "flow.yaml: line" in p for p in found), found
+
+
+@pytest.mark.parametrize(("first", "second", "message"), [
+    ("hands", "displays", "reads hand from the engine's field(s) hands, which [displays] does not declare"),
+    ("discard", "king_spent", "reads discard_pile from the engine's field(s) discard, which [king_spent]"),
+    ("scores", "tally", "reads score from the engine's field(s) scores, which [tally] does not declare"),
+    ("round_end", "result", "the engine's machinery keeps the round-end in round_end, not in result"),
+])
+def test_fields_of_the_same_shape_swapped_are_refused(tmp_path: Path, first: str, second: str, message: str) -> None:
+    """Two zones, counters or parts of the machine whose fields are swapped in spec/state.yaml
+    (each field of the shape the other needs, so the shape check passes) are refused: the
+    rule language's primitives and the machinery read those fields by name (a swap of hands
+    and displays made ask and rulings end in a traceback)."""
+    dst = edited_spec(tmp_path, "state.yaml", f"fields: [{first}]", "fields: [SWAPPED]")
+    f = dst / "state.yaml"
+    text = f.read_text(encoding="utf-8")
+    f.write_text(text.replace(f"fields: [{second}]", f"fields: [{first}]").replace("fields: [SWAPPED]",
+                                                                                   f"fields: [{second}]"),
+                 encoding="utf-8")
+    found = conformance.problems(load_spec(dst))
+    assert any(message in p and "state.yaml: line" in p for p in found), found
+    with pytest.raises(SpecError, match=r"state\.yaml"):
+        Game(load_spec(dst), "reference", ["red", "blue", "green"])
+
+
+def test_a_settable_counter_in_another_field_is_refused(tmp_path: Path) -> None:
+    """played and tally swapped: statements set played in the field played, and spec check
+    says so at the counter's fields (it said statements 'do not set played', then listed
+    played among what they set)."""
+    dst = edited_spec(tmp_path, "state.yaml", "fields: [played]", "fields: [SWAPPED]")
+    f = dst / "state.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("fields: [tally]", "fields: [played]")
+                 .replace("fields: [SWAPPED]", "fields: [tally]"), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"counters\[1\]\.fields\): statements set played in the engine's field "
+                                        r"played, not in tally"):
+        load_spec(dst)

@@ -12,10 +12,12 @@ gap, an action not carried out). :func:`problems` reports where the two part:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from palast.engine.state import CHANCE_KINDS, STATE_FIELDS, TERMINAL_KINDS, DecisionKind, State
 from palast.errors import SpecError
+from palast.lang.primitives import PRIMITIVES
 from palast.spec.load import join_problems
 
 #: The event kinds the engine's machinery emits itself (the others come from the rules'
@@ -56,6 +58,19 @@ def problems(spec: Any) -> list[str]:
                 if got is not None and got != want:
                     at("state.yaml", [section, i, "fields", k], f"the engine keeps {fld!r} as {got}, which cannot hold "
                                                                 f"{_SHAPE_WORDS[want]}")
+    for section, parts in (("zones", spec.state.zones), ("counters", spec.state.counters)):
+        for i, part in enumerate(parts):  # what the rule language reads a zone or counter from
+            prim = PRIMITIVES.get(part.name)
+            reads = set(_READS.findall(prim.python)) if prim is not None else set()
+            if reads and (not reads <= set(part.fields) or part.fields[0] not in reads):
+                at("state.yaml", [section, i, "fields"],
+                   f"the rule language reads {part.name} from the engine's field(s) "
+                   f"{', '.join(sorted(reads))}, which [{', '.join(part.fields)}] does not declare as its own")
+    for i, m in enumerate(spec.state.machine):
+        want = MACHINE_FIELDS.get(m.part)
+        if want is not None and tuple(m.fields) != want:
+            at("state.yaml", ["machine", i, "fields"], f"the engine's machinery keeps the {m.part} in "
+                                                       f"{', '.join(want)}, not in {', '.join(m.fields)}")
     for fld in STATE_FIELDS:
         if fld not in declared:
             at("state.yaml", [], f"the engine's position keeps {fld!r}, which no zone, counter or part of the "
@@ -83,6 +98,13 @@ def problems(spec: Any) -> list[str]:
                                            "with no sees: everyone sees everything)")
     return out
 
+
+#: The fields of the position the expressions' primitives read (``D.field`` in their code).
+_READS = re.compile(r"\bD\.([a-z_]+)")
+#: The fields the engine's machinery keeps each part of the machine in (spec/state.yaml
+#: ``machine``): the pending decision, how the last round ended, the game's result.
+MACHINE_FIELDS: dict[str, tuple[str, ...]] = {"decision": ("decision",), "round-end": ("round_end",),
+                                              "result": ("result",)}
 
 #: The annotation of each field of :class:`State` (as written: the shapes compared below).
 _ANNOTATIONS: dict[str, str] = {k: str(v) for k, v in State.__annotations__.items()}

@@ -234,9 +234,16 @@ def state_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -
         want_args = ("seat",) if c.per_player else ()
         if c.settable:
             target = TARGETS.get(c.name)
-            if target is None or target != (c.per_player, c.kind) or TARGET_FIELDS.get(c.name) != c.fields[0]:
-                at(f, ["counters", i, "set"], f"statements do not set {c.name} as declared (their targets: "
+            if target is None:
+                at(f, ["counters", i, "set"], f"statements cannot set {c.name} (what they set: "
                                               f"{', '.join(TARGETS)})")
+            elif target != (c.per_player, c.kind):
+                per, kind = target
+                at(f, ["counters", i, "set"], f"statements set {c.name} as a {kind} "
+                                              f"{'per player' if per else 'on the table'}, not as declared")
+            elif TARGET_FIELDS.get(c.name) != c.fields[0]:
+                at(f, ["counters", i, "fields"], f"statements set {c.name} in the engine's field "
+                                                 f"{TARGET_FIELDS.get(c.name)}, not in {c.fields[0]}")
         elif prim is None or prim.args != want_args or prim.result != c.kind:
             got = "none" if prim is None else f"{prim.name}({', '.join(prim.args)}) of kind {prim.result}"
             at(f, ["counters", i, "name"], f"the rule language reads counter {c.counter} as {got}, not as "
