@@ -67,10 +67,10 @@ def problems(spec: Any) -> list[str]:
                    f"the rule language reads {part.name} from the engine's field(s) "
                    f"{', '.join(sorted(reads))}, which [{', '.join(part.fields)}] does not declare as its own")
     for i, m in enumerate(spec.state.machine):
-        want = MACHINE_FIELDS.get(m.part)
-        if want is not None and tuple(m.fields) != want:
+        kept = MACHINE_FIELDS.get(m.part)
+        if kept is not None and tuple(m.fields) != kept:
             at("state.yaml", ["machine", i, "fields"], f"the engine's machinery keeps the {m.part} in "
-                                                       f"{', '.join(want)}, not in {', '.join(m.fields)}")
+                                                       f"{', '.join(kept)}, not in {', '.join(m.fields)}")
     for fld in STATE_FIELDS:
         if fld not in declared:
             at("state.yaml", [], f"the engine's position keeps {fld!r}, which no zone, counter or part of the "
