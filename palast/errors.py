@@ -33,6 +33,13 @@ class SpecError(InputError):
     """A file under ``spec/`` is malformed or refers to something that does not exist."""
 
 
+class RulesError(SpecError):
+    """The rules declared in ``spec/`` break down at a position the engine reached: no rule
+    of a step applies, a rule's statements end with nowhere to go on, or they draw from an
+    empty deck. ``palast spec check`` cannot see it beforehand; the engine stops with this
+    error instead of going on with a position the rules do not define."""
+
+
 class ScenarioError(InputError):
     """A scenario file describes no legal position or names unknown things."""
 

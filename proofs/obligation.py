@@ -102,7 +102,10 @@ def check(s: Any, *assumptions: Any) -> bool:
     """
     r = s.check(*assumptions)
     if r == z3.unknown:
-        raise Unknown(s.reason_unknown())
+        why = s.reason_unknown()
+        if why == "canceled":  # what Z3 says when a limit ends a check
+            why = "canceled: the check spent its budget of solver steps (or reached the backstop timeout)"
+        raise Unknown(why)
     return bool(r == z3.sat)
 
 

@@ -25,7 +25,7 @@ from palast.engine.draft import Draft
 from palast.engine.places import Places
 from palast.engine.refusals import Refusals
 from palast.engine.state import Decision, DecisionKind
-from palast.errors import IllegalActionError
+from palast.errors import IllegalActionError, RulesError
 from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, program
 from palast.lang.compiler import Compiler
 from palast.lang.primitives import PRIMITIVES
@@ -331,7 +331,7 @@ class Runner:
         """Apply ``step`` to ``d`` from a junction (the turn, the next player, the deal):
         nothing waits for its end, so its statements end the turn or the round themselves.
 
-        :raises RuntimeError: when no rule of the step applies (the spec's flow is broken).
+        :raises RulesError: when no rule of the step applies (the spec's flow is broken).
         """
         d.frames = []
         self.run_step(step, d)
@@ -346,10 +346,11 @@ class Runner:
     def not_applied(self, d: Draft, step: str, got: tuple[str, str, str] | None) -> None:
         """A step's selector carried out no statements: stop at the gap it met, or fail.
 
-        :raises RuntimeError: when no rule of ``step`` applies (the spec's flow is broken).
+        :raises RulesError: when no rule of ``step`` applies (the spec's flow is broken).
         """
         if got is None:
-            raise RuntimeError(f"no rule of step {step} applies")
+            raise RulesError(f"no rule of step {step} applies in round {d.round} (the player to move: seat "
+                             f"{d.actor}): the declared rules leave this position undecided", "spec/")
         _, point, rule = got
         self.game.stop_at_gap(d, point, rule)
 
@@ -384,11 +385,11 @@ class Runner:
     def end(self, d: Draft) -> None:
         """Statements ran to their end: go on where the innermost step was applied.
 
-        :raises RuntimeError: when nothing waits for their end (a turn must end with
+        :raises RulesError: when nothing waits for their end (a turn must end with
             ``goto: turn-over``).
         """
         if not d.frames:
-            raise RuntimeError("statements ended with nowhere to go on (end a turn with goto: turn-over)")
+            raise RulesError("statements ended with nowhere to go on (end a turn with goto: turn-over)", "spec/")
         key = d.frames.pop()
         cont = self.conts.get(key)
         if cont is None:

@@ -27,6 +27,7 @@ from palast.engine.codegen_stmts import StatementCompiler
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
 from palast.engine.params import Readings
+from palast.errors import RulesError
 from palast.lang.blocks import DoRule
 from palast.lang.compiler import shared_source
 from palast.lang.primitives import RUNTIME
@@ -54,9 +55,10 @@ class BlockCompiler:
         self.sources: dict[str, str] = {}
         self.namespace: dict[str, Any] = {
             "__builtins__": {f.__name__: f for f in (len, tuple, dict, sum, any, all, max, min, range, sorted, set,
-                                                      list, isinstance, RuntimeError)},
+                                                      list, isinstance)},
             **RUNTIME, **self.game.lang_constants,
             "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted,
+            "RulesError": RulesError,
         }
 
     # ------------------------------------------------------------------ helpers

@@ -384,7 +384,8 @@ class StatementCompiler:
         src.add(ind, f"{top} = R.draw_known(D, {deck!r})")
         src.add(ind, f"if {top} is None:")
         src.add(ind + 1, f"if not R.hidden(D, {deck!r}):")
-        src.add(ind + 1 + 1, f"raise RuntimeError('a draw from an empty {deck}: the rules must not draw from it')")
+        src.add(ind + 1 + 1,
+                f"raise RulesError('a draw from an empty {deck}: the rules must not draw from it', 'spec/')")
         src.add(ind + 1, f"D.decision = G.shared_decision({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, "
                          f"{key!r}, tuple(D.frames), ())")
         src.add(ind + 1, "return")
