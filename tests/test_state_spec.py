@@ -5,6 +5,8 @@ declaration says."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,16 @@ def test_a_new_game_starts_as_the_declarations_say(tmp_path: Path, spec: Spec) -
                                    "    start: full\n", "    fields: [king_deck, king_hidden, king_unseen]\n"
                                    "    start: empty\n"))
     assert Game(edited, "reference", players).initial_state().king_deck_size == 0
+
+
+def test_a_declared_flow_that_breaks_down_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """A data-only edit spec check cannot judge (the round number never raised by a deal)
+    leaves a step with no rule that applies: palast play stops with exit 2 and says which
+    step, no traceback (it ended in a RuntimeError)."""
+    dst = edited_spec(tmp_path, "state.yaml", "    fields: [round]\n    start: zero\n    deal: one more\n",
+                      "    fields: [round]\n    start: zero\n    deal: kept\n")
+    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(dst), "play", "--players", "3", "--seed", "2",
+                          "-q"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "no rule of step starter applies" in run.stderr
+    assert "Traceback" not in run.stderr
