@@ -220,3 +220,18 @@ def test_spent_king_cards_out_of_view_leave_every_king_card_possible(tmp_path: P
     assert (answers[0] == answers[1]) == same
     if same:
         assert len(answers[0]) == 5 and set(answers[0].values()) == {"1/5"}
+
+
+def test_ask_as_and_replay_as_say_a_position_alike() -> None:
+    """One renderer serves ask --as and replay --as: the table's zones by their titles of
+    spec/state.yaml with their cards counted in words, the others' hands by their size (ask
+    --as said "draw-deck 15" and "3 in hand" while replay --as said "draw deck: 15 cards")."""
+    root = Path(__file__).resolve().parent.parent
+    asked = CliRunner().invoke(main, ["ask", str(root / "examples" / "banned-jester-only-card.yaml"), "--as", "red"])
+    replayed = CliRunner().invoke(main, ["replay", "--as", "blue",
+                                         str(root / "examples" / "records" / "hand-written-round.jsonl")])
+    for res in (asked, replayed):
+        assert res.exit_code == 0, res.output
+        assert "  draw deck: 15 cards; discard pile: 2 cards; King deck: " in res.output, res.output
+        assert " cards in hand  display [" in res.output, res.output
+        assert "card(s)" not in res.output and "draw-deck" not in res.output and "None" not in res.output

@@ -44,7 +44,7 @@ from palast.formats.notation import format_action
 from palast.formats.scenario import Scenario
 from palast.query.ask import play_actions
 from palast.query.describe import describe_decision
-from palast.query.view_render import describe_seen, seen_dict, view_dict
+from palast.query.view_render import describe_seen, seen_dict, view_dict, view_text
 from palast.spec.load import Spec
 from palast.spec.state import ZoneDecl
 
@@ -456,33 +456,6 @@ def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | No
             "not_legal": bool(results) and all(s is not None and s.get("why") == "illegal" for s in stops)}
 
 
-def _view_text(view: dict[str, Any]) -> list[str]:
-    """The view's zones as a few indented lines."""
-    lines = []
-    held = [z for z in view["zones"] if z["player"] is not None]
-    for colour in view["scores"]:
-        hand = next(z for z in held if z["zone"] == "hand" and z["player"] == colour)
-        disp = next(z for z in held if z["zone"] == "display" and z["player"] == colour)
-        shown = f"hand [{', '.join(hand['cards'])}]" if hand["cards"] is not None else f"{hand['count']} in hand"
-        laid = ", ".join(disp["cards"] or [])
-        lines.append(f"  {colour:7} score {view['scores'][colour]}  {shown}  display [{laid}]")
-    table = []
-    for z in view["zones"]:
-        if z["player"] is None:
-            seen = f" [{', '.join(z['cards'])}]" if z["cards"] else ""
-            table.append(f"{z['zone']} {z['count']}{seen}")
-    lines.append("  " + "; ".join(table))
-    if view.get("marks"):  # a rule module's character cards, face up
-        lines.append("  character cards: " + ", ".join(f"{c} {m}" for c, m in view["marks"].items()))
-    for colour, cards in view["open_hands"].items():
-        lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
-    for p in view["placed"]:
-        lines.append(f"  {p['text']}")
-    if view["open_points"]:
-        lines.append(f"  open variation points that hide something: {', '.join(view['open_points'])}")
-    return lines
-
-
 def render_as(answer: dict[str, Any]) -> str:
     """The answer of :func:`ask_as` as text: per ruleset, the view, what the scenario's
     actions showed, the decision and each action's results with their probabilities."""
@@ -490,7 +463,7 @@ def render_as(answer: dict[str, Any]) -> str:
     who = answer["as"]
     for r, res in answer["rulesets"].items():
         lines.append(f"{r} (as {who}):")
-        lines.extend(_view_text(res["view"]))
+        lines.extend(view_text(res["view"]))
         seen = [e for e in res["history"] if e["kind"] != "deck_built"]
         if seen:
             lines.append(f"  what {who} saw:")

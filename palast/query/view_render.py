@@ -104,12 +104,13 @@ def placed_dict(game: Game, obs: Observation, p: Placed) -> dict[str, Any]:
 
 def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
     """The observation as JSON-ready data: ``as`` (colour), ``round``, ``scores``, ``zones``
-    (a list of ``zone``, ``player`` (colour or ``None``), ``count``, ``cards`` (``None``:
-    hidden)), ``open_hands``, ``shown`` (``index``, ``round``, ``player``, ``cards``, ``event``,
-    ``lasts``), ``placed`` (the cards the player remembers outside the draw deck, see
-    :func:`placed_dict`), ``decision`` (``kind``, ``player``, ``partner``, ``count``,
-    ``given``, ``hidden``), ``legal_actions``, ``open_points``, and ``marks`` (colour ->
-    character card colour) where a rule module dealt them."""
+    (a list of ``zone``, ``title`` (spec/state.yaml), ``player`` (colour or ``None``),
+    ``count`` (``None``: not to be counted), ``cards`` (``None``: hidden)), ``open_hands``,
+    ``shown`` (``index``, ``round``, ``player``, ``cards``, ``event``, ``lasts``), ``placed``
+    (the cards the player remembers outside the draw deck, see :func:`placed_dict`),
+    ``decision`` (``kind``, ``player``, ``partner``, ``count``, ``given``, ``hidden``),
+    ``legal_actions``, ``open_points``, and ``marks`` (colour -> character card colour) where
+    a rule module dealt them."""
     name = game.colour_name
     fc = game.cards.format_card
     d = obs.decision
@@ -117,7 +118,8 @@ def view_dict(game: Game, obs: Observation) -> dict[str, Any]:
         "as": name(obs.player),
         "round": obs.round,
         "scores": {name(s): v for s, v in enumerate(obs.scores)},
-        "zones": [{"zone": z.zone, "player": name(z.seat) if z.seat >= 0 else None, "count": z.count,
+        "zones": [{"zone": z.zone, "title": game.spec.state.by_zone[z.zone].title,
+                   "player": name(z.seat) if z.seat >= 0 else None, "count": z.count,
                    "cards": _zone_cards(game, z.zone, z.cards)} for z in obs.zones],
         "open_hands": {name(s): [fc(c) for c in cards] for s, cards in obs.open_hands},
         "shown": [{"index": s.index, "round": s.round, "player": name(s.seat) if s.seat >= 0 else None,
@@ -139,31 +141,35 @@ def _how_many(n: int | None) -> str:
     return "cards not counted" if n is None else counted(n)
 
 
-def view_lines(game: Game, obs: Observation) -> list[str]:
-    """A few lines for a person: the viewer's hand, each player's display and hand size,
-    the table's counts, hands open to the viewer, the cards they remember, and what the
-    viewer decides."""
-    name = game.colour_name
-    fc = game.cards.format_cards
-    lines = [f"as {name(obs.player)} sees it:"]
-    for s in range(game.n):
-        hand = obs.zone("hand", s)
-        shown = f"hand [{fc(hand.cards)}]" if hand.cards is not None else f"{_how_many(hand.count)} in hand"
-        laid = fc(obs.zone("display", s).cards or ())
-        lines.append(f"  {name(s):7} score {obs.scores[s]}  {shown}  display [{laid}]")
-    table = [z for z in obs.zones if z.seat < 0]
-    declared = game.spec.state.by_zone
-    lines.append("  " + "; ".join(
-        f"{declared[z.zone].title}: {_how_many(z.count)}"
-        + (f" [{', '.join(_zone_cards(game, z.zone, z.cards) or [])}]" if z.cards is not None and z.cards else "")
-        for z in table))
-    if obs.marks:
-        lines.append("  character cards: " + ", ".join(f"{name(s)} {game.cards.colours[m]}"
-                                                      for s, m in enumerate(obs.marks)))
-    for s, cards in obs.open_hands:
-        lines.append(f"  {name(s)}'s hand is open to {name(obs.player)}: [{fc(cards)}]")
-    for p in obs.placed:
-        lines.append(f"  {describe_placed(game, obs, p)}")
-    if obs.open_points:
-        lines.append(f"  open variation points that hide something: {', '.join(obs.open_points)}")
+def view_text(view: dict[str, Any]) -> list[str]:
+    """A view of :func:`view_dict` as a few indented lines for a person: each player's score,
+    hand (or how many cards it holds) and display; the table's zones by their titles, with
+    the cards the viewer sees; character cards, hands open to the viewer, the cards they
+    remember, and the open variation points that hide something. ``palast replay --as`` and
+    ``palast ask --as`` both print it."""
+    lines = []
+    held = [z for z in view["zones"] if z["player"] is not None]
+    for colour in view["scores"]:
+        hand = next(z for z in held if z["zone"] == "hand" and z["player"] == colour)
+        disp = next(z for z in held if z["zone"] == "display" and z["player"] == colour)
+        shown = (f"hand [{', '.join(hand['cards'])}]" if hand["cards"] is not None
+                 else f"{_how_many(hand['count'])} in hand")
+        laid = ", ".join(disp["cards"] or [])
+        lines.append(f"  {colour:7} score {view['scores'][colour]}  {shown}  display [{laid}]")
+    lines.append("  " + "; ".join(f"{z['title']}: {_how_many(z['count'])}"
+                                  + (f" [{', '.join(z['cards'])}]" if z["cards"] else "")
+                                  for z in view["zones"] if z["player"] is None))
+    if view.get("marks"):  # a rule module's character cards, face up
+        lines.append("  character cards: " + ", ".join(f"{c} {m}" for c, m in view["marks"].items()))
+    for colour, cards in view["open_hands"].items():
+        lines.append(f"  {colour}'s hand is open to {view['as']}: [{', '.join(cards)}]")
+    for p in view["placed"]:
+        lines.append(f"  {p['text']}")
+    if view["open_points"]:
+        lines.append(f"  open variation points that hide something: {', '.join(view['open_points'])}")
     return lines
+
+
+def view_lines(game: Game, obs: Observation) -> list[str]:
+    """:func:`view_text` of the observation, under the line that says whose view it is."""
+    return [f"as {game.colour_name(obs.player)} sees it:", *view_text(view_dict(game, obs))]
