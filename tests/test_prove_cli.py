@@ -24,7 +24,7 @@ from proofs.explain import statement_words
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.runner import Interrupted, Line, WorkerDied, all_obligations, run
 
-SUMMARY = re.compile(r"^palast prove: (\d+) obligations, (\d+) passed, (\d+) failed in [\d.]+ s$")
+SUMMARY = re.compile(r"^palast prove: (\d+) obligations?, (\d+) passed, (\d+) failed in [\d.]+ s$")
 
 
 def test_one_line_per_obligation_then_the_summary(spec: Spec) -> None:
@@ -301,7 +301,7 @@ def test_the_summary_wording_is_the_one_the_docs_quote() -> None:
     root = Path(__file__).parent.parent
     for doc in ("README.md", "docs/cli.md"):
         text = (root / doc).read_text(encoding="utf-8")
-        quoted = re.findall(r"palast prove: \S+ obligations, \S+ passed, \S+ failed in \S+ s", text)
+        quoted = re.findall(r"palast prove: \S+ obligations?, \S+ passed, \S+ failed in \S+ s", text)
         assert quoted, doc
     readme = (root / "README.md").read_text(encoding="utf-8")
     example = re.findall(r"^palast prove: .*$", readme, re.M)

@@ -18,6 +18,9 @@ from tests.spec_copy import edited_spec
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
+    ("    title: draw deck\n", '    title: "   "\n', "(zones[2].title): a title is one line of words with no space"),
+    ("    title: draw deck\n", '    title: "draw\\ndeck"\n', "(zones[2].title): a title is one line of words"),
+    ("    title: discard pile\n", "    title: Draw Deck\n", "(zones[3].title): the title 'Draw Deck' is given to two"),
     ("    title: hand\n    per: player", "    title: hand\n    per: table",
      "(zones[0].name): the rule language reads zone hand as hand(seat) of kind cards, not as hand() of kind cards"),
     ("    holds: King cards\n    order: one", "    holds: cards\n    order: one",

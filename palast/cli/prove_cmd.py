@@ -21,6 +21,7 @@ import click
 
 from palast.cli.context import get_spec
 from palast.cli.house_options import apply_house_rules, house_options
+from palast.spec.event_text import counted
 
 
 @click.command()
@@ -114,7 +115,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
             for row in module_summary(spec):
                 click.echo(row)
-        click.echo(f"palast prove: {len(lines)} obligations, {len(lines) - len(failed)} passed, {len(failed)} failed "
+        click.echo(f"palast prove: {counted(len(lines), 'obligation', 'obligations')}, "
+                   f"{len(lines) - len(failed)} passed, {len(failed)} failed "
                    f"in {seconds:.1f} s")
     ctx.exit(1 if failed else 0)
 

@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from palast.query.ask_compare import _names, not_legal_words, stop_words
+from palast.spec.event_text import counted
 
 
 def _event_lines(events: list[dict[str, Any]], clauses: bool) -> list[str]:
@@ -28,7 +29,8 @@ def _position_label(answer: dict[str, Any], n_actions: int) -> str:
     applied = {len(res["history"]) for res in answer["rulesets"].values()}
     plural = "s" if n_actions > 1 else ""
     if len(applied) > 1:
-        return f"the position reached (after a different number of the scenario's {n_actions} actions per ruleset)"
+        return ("the position reached (after a different number of the scenario's "
+                f"{counted(n_actions, 'action', 'actions')} per ruleset)")
     k = applied.pop()
     if k == n_actions:
         return f"the position after the scenario's {n_actions} action{plural}"

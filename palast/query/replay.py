@@ -18,6 +18,7 @@ from palast.errors import IllegalActionError, InputError, NotationError
 from palast.formats.notation import parse_action
 from palast.formats.record import Record, RecordError, RecordResult, result_of, spec_digest
 from palast.query.describe import describe_decision, describe_event, describe_position
+from palast.spec.event_text import counted
 from palast.spec.load import Spec
 
 K = DecisionKind
@@ -482,7 +483,9 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
         lines.append(f"   why: {r.reason}")
         if r.clauses:
             lines.append(f"   clauses: {', '.join(r.clauses)}")
-        lines.append(f"   {r.index - 1} action(s) before it are legal; the position before it:")
+        lines.append(f"   {counted(r.index - 1, 'action', 'actions')} before it "
+                     f"{'is' if r.index == 2 else 'are'} legal; "
+                     "the position before it:")
         lines.extend("      " + x for x in describe_position(g, s))
     elif st is Status.CHECK_FAILED:
         c = report.check_failure
@@ -492,7 +495,9 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
         lines.append(f"   invariant {c.invariant} violated: {c.message}")
         if c.clauses:
             lines.append(f"   clauses: {', '.join(c.clauses)}")
-        lines.append(f"   {c.index - 1} action(s) before it are legal and keep every invariant; under "
+        lines.append(f"   {counted(c.index - 1, 'action', 'actions')} before it "
+                     f"{'is' if c.index == 2 else 'are'} legal and "
+                     "keep every invariant; under "
                      f"{label(g.spec, g.ruleset)} this one breaks an invariant of spec/invariants.yaml (a house "
                      "reading may break one); the position before it:")
         lines.extend("      " + x for x in describe_position(g, s))
@@ -539,7 +544,8 @@ def _gap_lines(spec: Spec, report: ReplayReport, scores: str) -> list[str]:
     if others:
         lines.append("   the other rulesets read it: " + "; ".join(f"{r}: {v}" for r, v in others.items()))
     if rest:
-        lines.append(f"   {rest} more action(s) in the record were not replayed")
+        lines.append(f"   {counted(rest, 'more action', 'more actions')} in the record "
+                     f"{'was' if rest == 1 else 'were'} not replayed")
     elif report.record.result is None:
         lines.append(f'   the record has no result line saying it ends at this gap ({{"result": {{"end": "gap", '
                      f'"gap": "{point}"}}}}), so it is reported, not confirmed')

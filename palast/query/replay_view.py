@@ -17,6 +17,7 @@ from palast.engine.game import Game
 from palast.engine.state import State
 from palast.query.replay import ReplayReport
 from palast.query.view_render import seen_dict, view_dict, view_lines
+from palast.spec.event_text import counted
 
 
 def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
@@ -72,7 +73,8 @@ def replay_as(report: ReplayReport, colour: str) -> dict[str, Any]:
 def render_as(doc: dict[str, Any]) -> list[str]:
     """:func:`replay_as` as lines for a terminal."""
     who = doc["as"]
-    lines = [f"{doc['record']}: {doc['status']} under {doc['ruleset']}, {doc['applied']} action(s) applied; "
+    lines = [f"{doc['record']}: {doc['status']} under {doc['ruleset']}, "
+             f"{counted(doc['applied'], 'action', 'actions')} applied; "
              f"as {who} saw it:"]
     for s in doc["steps"]:
         head = f"{s['index']:4}. {who}: {s['action']}" if s["action"] else f"{s['index']:4}. ({s['by']})"

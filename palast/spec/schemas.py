@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from palast.errors import SpecError
+from palast.spec.event_text import counted
 from palast.spec.yamlio import Document, PathPart, json_keys
 
 
@@ -163,7 +164,7 @@ def friendly_message(err: Any) -> str:
     if v == "minimum":
         return f"must be at least {err.validator_value}; found {shown(err.instance)}"
     if v == "minItems":
-        return f"needs at least {err.validator_value} item(s)"
+        return f"needs at least {counted(err.validator_value, 'item', 'items')}"
     if v == "const":
         return f"must be {err.validator_value!r}; found {shown(err.instance)}"
     if v == "enum":

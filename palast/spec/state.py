@@ -182,6 +182,14 @@ def state_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -
             if fld in seen_fields:
                 at(f, [section, i, "fields", j], f"the field {fld!r} is kept by two parts")
             seen_fields.add(fld)
+    titles: set[str] = set()
+    for i, z in enumerate(decl.zones):
+        title = z.title.strip()
+        if not title or "\n" in z.title or title != z.title:
+            at(f, ["zones", i, "title"], f"a title is one line of words with no space around it, not {z.title!r}")
+        elif title.casefold() in titles:
+            at(f, ["zones", i, "title"], f"the title {z.title!r} is given to two zones")
+        titles.add(title.casefold())
     for i, z in enumerate(decl.zones):
         prim = PRIMITIVES.get(z.name)
         want_args = ("seat",) if z.per_player else ()
