@@ -375,3 +375,21 @@ def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) 
     assert res.exit_code == 2 and "only the rule language declares" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "neutral-count-zone=cards-in-hand"])
     assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
+
+
+def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) -> None:
+    """palast --spec DIR prove, with DIR another spec than the checkout's, writes its
+    counterexamples to a new directory it names, not into proofs/witnesses/ (the fresh review
+    found two such files left there)."""
+    import shutil
+
+    from palast.spec.load import default_spec_dir
+
+    copy = tmp_path / "spec"
+    shutil.copytree(default_spec_dir(), copy)
+    witnesses = Path(__file__).resolve().parent.parent / "proofs" / "witnesses"
+    before = sorted(p.name for p in witnesses.iterdir())
+    res = CliRunner().invoke(main, ["--spec", str(copy), "prove", "--only", "banned-role", "-r", "source-b"])
+    assert res.exit_code == 0, res.output
+    assert f"witnesses and counterexamples of the spec in {copy} go to " in res.output, res.output
+    assert sorted(p.name for p in witnesses.iterdir()) == before

@@ -49,6 +49,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     ruleset run under the house rulesets only; the witness questions, which name the
     rulesets they are about, are not asked of them."""
     from palast.errors import InputError
+    from palast.spec.load import default_spec_dir
     from proofs.explain import explain, find
     from proofs.obligation import Options
     from proofs.runner import Interrupted, WorkerDied, all_obligations, as_dict, run
@@ -75,11 +76,15 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
             click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
         return
     outside = [r for r in chosen if r not in base_spec.rulesets and r not in base_spec.house_rulesets]
-    if out_dir is None and outside:
-        # scenarios of house rules given on the command line stay out of the checkout: a
-        # file naming a ruleset spec/ does not have would break every later run's replay
+    spec_dir = (ctx.obj or {}).get("spec_dir")
+    other_spec = spec_dir is not None and Path(spec_dir).resolve() != default_spec_dir().resolve()
+    if out_dir is None and (outside or other_spec):
+        # scenarios of house rules given on the command line, or of another spec than the
+        # checkout's (--spec), stay out of the checkout: a file of a ruleset or a position
+        # spec/ does not have would break every later run's replay of proofs/witnesses/
         out_dir = tempfile.mkdtemp(prefix="palast-prove-")
-        click.echo(f"palast: note: witnesses and counterexamples of {', '.join(outside)} go to {out_dir} "
+        whose = f"the spec in {spec_dir}" if other_spec else ", ".join(outside)
+        click.echo(f"palast: note: witnesses and counterexamples of {whose} go to {out_dir} "
                    "(--out DIR to choose)", err=True)
     opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
     start = time.perf_counter()
