@@ -29,6 +29,9 @@ def test_a_bad_spec_is_a_json_error_document(bad_spec: Path, args: list[str]) ->
     doc = json.loads(res.stdout)
     assert "state.yaml: line" in doc["error"]["message"] and "Traceback" not in res.output
     assert "palast: error:" in res.stderr
+    # the file and the place of the (first) problem, not the spec's directory and nulls
+    assert doc["error"]["file"] == str(bad_spec / "state.yaml"), doc
+    assert isinstance(doc["error"]["line"], int) and isinstance(doc["error"]["column"], int), doc
 
 
 @pytest.mark.parametrize("args", [["explain", "--json", "no-such-point"], ["rulings", "--json", "no-such-ruling"]])

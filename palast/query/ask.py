@@ -399,6 +399,8 @@ def render_text(answer: dict[str, Any], *, clauses: bool = True, full: bool = Fa
 _LINE = re.compile(r"\bline (\d+)(?:, column (\d+))?")
 #: A message that starts with its place, or lists several problems, each with its place.
 _LEADING_LINE = re.compile(r"(?:\d+ problems:\n  - )?line (\d+)(?:, column (\d+))?")
+#: The first of the problems a spec error lists, each with its file and place.
+_FIRST_PROBLEM = re.compile(r"\d+ problems? in the spec:\n  - (.+?): line (\d+)(?:, column (\d+))?")
 
 
 def error_document(error: InputError | str) -> dict[str, Any]:
@@ -406,7 +408,8 @@ def error_document(error: InputError | str) -> dict[str, Any]:
     "line", "column", "place", "message"}}``.
 
     :param error: the error, or the text of a command-line usage error (no file, no place).
-    :returns: ``file`` (``None`` for a command-line argument), ``line`` and ``column``
+    :returns: ``file`` (``None`` for a command-line argument; for a spec with problems, the
+        file of the first), ``line`` and ``column``
         (1-based, from the error's place, or else from the start of its message or the
         first of several problems it lists; ``None`` when unknown), ``place`` (the place as written in the
         message: ``"line 4, column 3 (hands.red[0])"``, a key path or an option, or
@@ -414,6 +417,11 @@ def error_document(error: InputError | str) -> dict[str, Any]:
     """
     if isinstance(error, str):
         return {"error": {"file": None, "line": None, "column": None, "place": None, "message": error}}
+    first = _FIRST_PROBLEM.search(error.message) if not error.place else None
+    if first:  # a spec with problems in its files: where the first of them is
+        return {"error": {"file": first.group(1), "line": int(first.group(2)),
+                          "column": int(first.group(3)) if first.group(3) else None,
+                          "place": None, "message": error.message}}
     m = _LINE.search(error.place or "") or _LEADING_LINE.match(error.message)
     return {"error": {"file": error.file, "line": int(m.group(1)) if m else None,
                       "column": int(m.group(2)) if m and m.group(2) else None,
