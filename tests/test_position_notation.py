@@ -30,7 +30,7 @@ from palast.formats.position import (
     state_position,
 )
 from palast.formats.scenario import Scenario, load_scenario
-from palast.query.ask import play_actions
+from palast.query.ask import error_document, play_actions
 from palast.query.ruling_files import load_rulings
 from tests.conftest import PLAYER_COUNTS, RULESETS
 from tests.stateful.configs import spec
@@ -192,6 +192,8 @@ def test_mistakes_are_reported_at_their_column(line: str, column: int, words: st
     msg = str(info.value)
     assert msg.startswith("<position>: "), msg
     assert f"column {column}" in msg and words in msg, msg
+    doc = error_document(info.value)["error"]  # the --json document gives the column too
+    assert (doc["line"], doc["column"]) == (1, column), doc
 
 
 def test_an_impossible_position_names_a_column() -> None:

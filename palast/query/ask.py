@@ -422,6 +422,10 @@ def error_document(error: InputError | str) -> dict[str, Any]:
         return {"error": {"file": first.group(1), "line": int(first.group(2)),
                           "column": int(first.group(3)) if first.group(3) else None,
                           "place": None, "message": error.message}}
+    column_only = re.fullmatch(r"column (\d+)", error.place or "")
+    if column_only:  # a position line: one line, the place is its column
+        return {"error": {"file": error.file, "line": 1, "column": int(column_only.group(1)),
+                          "place": error.place, "message": error.message}}
     m = _LINE.search(error.place or "") or _LEADING_LINE.match(error.message)
     return {"error": {"file": error.file, "line": int(m.group(1)) if m else None,
                       "column": int(m.group(2)) if m and m.group(2) else None,
