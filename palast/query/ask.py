@@ -422,7 +422,8 @@ def error_document(error: InputError | str) -> dict[str, Any]:
         return {"error": {"file": first.group(1), "line": int(first.group(2)),
                           "column": int(first.group(3)) if first.group(3) else None,
                           "place": None, "message": error.message}}
-    column_only = re.fullmatch(r"column (\d+)", error.place or "")
+    column_only = (re.fullmatch(r"column (\d+)", error.place) if error.place
+                   else re.match(r"column (\d+)", error.message))
     if column_only:  # a position line: one line, the place is its column
         return {"error": {"file": error.file, "line": 1, "column": int(column_only.group(1)),
                           "place": error.place, "message": error.message}}
