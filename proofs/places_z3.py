@@ -16,14 +16,11 @@ from typing import Any
 
 import z3
 
+from palast.engine.resets import COUNTER_VALUES
 from palast.lang.statements import Zone
 from palast.lang.syntax import Node
 from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, ite
 from proofs.z3_values import Coll, NotCompiled, Picks, _b, at_least_one
-
-#: A counter's value after a deal, by its declared ``deal`` (spec/state.yaml), as the
-#: engine's :mod:`palast.engine.resets` gives it.
-DEALT_VALUES: dict[str, int] = {"zero": 0, "none": -1}
 
 
 def unordered_readings(spec: Any) -> dict[tuple[str, str], str]:
@@ -212,8 +209,8 @@ class Places:
             self._take_kings(d, z.name, lambda r: True)
         for c in lay.counters.values():
             for f in ([f"{c.name}{p}" for p in range(n)] if c.per_player else [c.name]):
-                if c.deal in DEALT_VALUES:
-                    d[f] = z3.IntVal(DEALT_VALUES[c.deal])
+                if c.deal in COUNTER_VALUES:  # the engine's value for it (palast.engine.resets)
+                    d[f] = z3.IntVal(COUNTER_VALUES[c.deal])
                 elif c.deal == "one more":
                     d[f] = d[f] + 1
                 elif c.deal != "kept":

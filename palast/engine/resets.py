@@ -12,7 +12,7 @@ from palast.spec.state import StateDecl, ZoneDecl
 
 #: A counter's value for ``start`` or ``deal``: ``none`` is -1, or no value at all for a
 #: counter of colours (no mark dealt).
-_VALUES: dict[str, int] = {"zero": 0, "none": -1, "first player": 0}
+COUNTER_VALUES: dict[str, int] = {"zero": 0, "none": -1, "first player": 0}
 
 
 def start_fields(decl: StateDecl, n: int, all_cards: tuple[int, ...], king_cards: tuple[int, ...]) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def start_fields(decl: StateDecl, n: int, all_cards: tuple[int, ...], king_cards
         else:
             out[z.fields[0]] = tuple(() for _ in range(n)) if z.per_player else ()
     for c in decl.counters:
-        value: Any = () if c.kind == "colours" else _VALUES[c.start]
+        value: Any = () if c.kind == "colours" else COUNTER_VALUES[c.start]
         out[c.fields[0]] = (value,) * n if c.per_player else value
     return out
 
@@ -83,7 +83,7 @@ class Dealing:
         for c in decl.counters:
             f = c.fields[0]
             if c.deal in ("zero", "none"):
-                value: Any = () if c.kind == "colours" else _VALUES[c.deal]
+                value: Any = () if c.kind == "colours" else COUNTER_VALUES[c.deal]
                 self._sets.append((f, _each(value, n) if c.per_player else _const(value)))
             elif c.deal == "one more":
                 self._sets.append((f, _each_one_more if c.per_player else _one_more))
