@@ -1,8 +1,7 @@
 """Data-only rule variants: a copy of the spec with some declarations changed in memory.
 
 A variant changes data, never code: a key of a rule's ``logic:`` block (``spec/rules.yaml``
-or ``spec/roles.yaml``), a value of ``spec/game.yaml``, whether a role may be played while
-banned (``spec/roles.yaml``), or the readings of a ruleset (a house ruleset,
+or ``spec/roles.yaml``), a value of ``spec/game.yaml``, or the readings of a ruleset (a house ruleset,
 :func:`palast.formats.house.derive`). The unchanged engine and the unchanged proofs then run the
 broken rules. The stored violations of ``proofs/violations/`` and the broken engines of
 ``tests/stateful/mutants.py`` are written this way wherever the rule language can say it.
@@ -11,8 +10,7 @@ An edit is a mapping, as in a violation file (``proofs/violations/README.md``):
 
 - ``{logic: RULE, key: KEY, value: V}``: the logic block of rule ``RULE`` gets ``KEY``
   (a key, or a list of keys into nested mappings) set to ``V``;
-- ``{game: [KEY, ...], value: V}``: that value of ``spec/game.yaml`` becomes ``V``;
-- ``{role: ROLE, playable_when_banned: B}``: ``spec/roles.yaml``'s flag of that role.
+- ``{game: [KEY, ...], value: V}``: that value of ``spec/game.yaml`` becomes ``V``.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from palast.spec.yamlio import Document
 EDIT_KEYS: Mapping[str, frozenset[str]] = {
     "logic": frozenset({"logic", "key", "value"}),
     "game": frozenset({"game", "value"}),
-    "role": frozenset({"role", "playable_when_banned"}),
 }
 
 
@@ -84,22 +81,12 @@ def _edit_game(spec: Spec, keys: Sequence[str], value: object) -> Spec:
     return replace(spec, game=game, documents=docs)
 
 
-def _edit_role(spec: Spec, role: str, playable: object) -> Spec:
-    if role not in spec.role_actions:
-        raise InputError(f"no role {role!r} (known: {', '.join(spec.roles)})")
-    if not isinstance(playable, bool):
-        raise InputError(f"playable_when_banned must be true or false, not {playable!r}")
-    actions = dict(spec.role_actions)
-    actions[role] = replace(actions[role], playable_when_banned=playable)
-    return replace(spec, role_actions=actions)
-
-
 def apply_edit(spec: Spec, edit: Mapping[str, Any]) -> Spec:
     """A copy of ``spec`` with one data-only ``edit`` (see the module description).
 
     :returns: the changed copy; ``spec`` itself is unchanged.
-    :raises InputError: for an edit of no known kind, with unknown keys, or naming a rule,
-        role or key the spec does not have.
+    :raises InputError: for an edit of no known kind, with unknown keys, or naming a rule
+        or key the spec does not have.
     """
     kinds = [k for k in EDIT_KEYS if k in edit]
     if len(kinds) != 1:
@@ -114,9 +101,7 @@ def apply_edit(spec: Spec, edit: Mapping[str, Any]) -> Spec:
                          + (f"; missing: {', '.join(sorted(missing))}" if missing else ""))
     if kind == "logic":
         return _edit_logic(spec, str(edit["logic"]), _keys(edit["key"]), edit["value"])
-    if kind == "game":
-        return _edit_game(spec, _keys(edit["game"]), edit["value"])
-    return _edit_role(spec, str(edit["role"]), edit["playable_when_banned"])
+    return _edit_game(spec, _keys(edit["game"]), edit["value"])
 
 
 def spec_variant(spec: Spec, edits: Sequence[Mapping[str, Any]], base: str, readings: Mapping[str, str],

@@ -9,15 +9,17 @@ states what each reading means and checks the engine does that.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from palast.engine import DecisionKind
+from palast.engine import DecisionKind, Game
 from palast.errors import IllegalActionError, ScenarioError
 from palast.formats.notation import format_action, parse_action
-from palast.spec.load import Spec
+from palast.spec.load import Spec, load_spec
 from tests.conftest import RULESETS
 from tests.positions import GUARD, GUARD_ALONE, ONLY_BANNED_JESTERS, card, cards, legal, play, position, role, seat
+from tests.spec_copy import edited_spec
 
 K = DecisionKind
 
@@ -361,7 +363,8 @@ def test_hand_of_banned_jesters(spec: Spec, ruleset: str) -> None:
 
 
 def test_banned_roles_are_muted(spec: Spec, ruleset: str) -> None:
-    muted = [r for r in spec.king_roles if spec.role_actions[r].playable_when_banned]
+    game = Game(spec, ruleset, list(spec.player_colours[:spec.min_players]))
+    muted = [r for r in spec.king_roles if game.playable_when_banned[spec.roles.index(r)]]
     assert muted and "jester" not in muted
     for name in muted:
         game, state = position(spec, ruleset, EVERY_ROLE + f"banned: {name}\n")
@@ -376,3 +379,18 @@ def test_the_marshal_cannot_be_banned(spec: Spec, ruleset: str) -> None:
     assert "marshal" not in spec.king_roles
     with pytest.raises(ScenarioError):
         position(spec, ruleset, EVERY_ROLE + "banned: marshal\n")
+
+
+def test_which_role_is_unplayable_while_banned_is_read_off_the_rules(spec: Spec, ruleset: str, tmp_path: Path) -> None:
+    """No flag of a role says whether it may be played while banned: king.jester does, and
+    the engine asks it. Its condition and filter edited to name the Guard instead make the
+    Guard the unplayable role and the Jester a playable one, with nothing else changed."""
+    game = Game(spec, ruleset, list(spec.player_colours[:3]))
+    unplayable = [spec.roles[i] for i, ok in enumerate(game.playable_when_banned) if not ok]
+    assert unplayable == ["jester"]
+    copy = edited_spec(tmp_path, "rules.yaml", 'when: banned == jester\n      let: {playable: "filter(c in playable, '
+                       'role(c) != jester)"}', 'when: banned == guard\n      let: {playable: "filter(c in playable, '
+                       'role(c) != guard)"}')
+    edited = load_spec(copy)
+    game = Game(edited, ruleset, list(edited.player_colours[:3]))
+    assert [edited.roles[i] for i, ok in enumerate(game.playable_when_banned) if not ok] == ["guard"]

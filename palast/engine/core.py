@@ -66,7 +66,6 @@ class GameCore:
         self.check = check
         roles = spec.roles
         self.action_kind: tuple[str, ...] = tuple(spec.role_actions[r].action for r in roles)
-        self.playable_when_banned: tuple[bool, ...] = tuple(spec.role_actions[r].playable_when_banned for r in roles)
         self.king_roles: tuple[int, ...] = tuple(sorted(roles.index(r) for r in spec.king_roles))
         self.composition: Counter[int] = self.cards.composition(seats)
         self.all_cards: tuple[int, ...] = tuple(sorted(self.composition.elements()))

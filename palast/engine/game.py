@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from math import factorial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
+from palast.engine.probes import playable_when_banned
 from palast.engine.resets import start_fields
 from palast.engine.roles import RoleActions
 from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
@@ -85,6 +87,13 @@ class Game(RoleActions):
         return after
 
     # ------------------------------------------------------------------ queries
+    @cached_property
+    def playable_when_banned(self) -> tuple[bool, ...]:
+        """Per role index: whether the declared rules let a card of the role be played while
+        it is banned (king.jester), as :func:`palast.engine.probes.playable_when_banned`
+        finds by asking the rules; computed on first use."""
+        return playable_when_banned(self)
+
     def legal_actions(self, state: State | Draft) -> list[Action]:
         """The actions legal in ``state``, in a fixed order: the options of the decision
         the rules' statements wait for, or the cards a draw from a deck of unknown order

@@ -66,13 +66,13 @@ def _banned_jester_played(game: Game, record: Record) -> Record:
     :raises ValueError: if the game has no such play.
     """
     state = game.initial_state()
-    nr = len(game.spec.roles)
     for i, ra in enumerate(record.actions):
         d = state.decision
         banned = state.king_in_force
         if d.kind is DecisionKind.PLAY and not d.forced and banned >= 0 and not game.playable_when_banned[banned]:
             hand = state.hands[d.player]
-            jesters = [c for c in hand if c % nr == banned]
+            legal = {a.card for a in game.legal_actions(state) if isinstance(a, Play)}
+            jesters = [c for c in hand if game.cards.role_of(c) == banned and c not in legal]
             if jesters and len(jesters) < len(hand):
                 bad = RecordedAction(format_action(game, Play(jesters[0])), game.colour_name(d.player),
                                      note="the Jester is banned and this player holds other cards")

@@ -188,8 +188,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
             role_rules.setdefault(role, []).append(r["id"])
     role_actions: dict[str, RoleAction] = {}
     for ra in docs["roles.yaml"].data["roles"]:
-        role_actions[ra["role"]] = RoleAction(ra["role"], ra["action"], ra.get("playable_when_banned", True),
-                                              tuple(ra["choices"]), tuple(role_rules.get(ra["role"], ())))
+        role_actions[ra["role"]] = RoleAction(ra["role"], ra["action"], tuple(ra["choices"]),
+                                              tuple(role_rules.get(ra["role"], ())))
     vps: dict[str, VariationPoint] = {}
     for v in docs["variation_points.yaml"].data["variation_points"]:
         vps[v["id"]] = VariationPoint(

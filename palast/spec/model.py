@@ -112,11 +112,12 @@ class VariationPoint:
 
 @dataclass(frozen=True)
 class RoleAction:
-    """What a role does: its action kind, whether it may be played while banned, its choices."""
+    """What a role does: its action kind, its choices and its rules. Whether a card of it
+    may be played while it is banned is no flag of the role: the rules say it (king.jester),
+    and :attr:`palast.engine.Game.playable_when_banned` reads it off them."""
 
     role: str
     action: str
-    playable_when_banned: bool
     choices: tuple[Mapping[str, str], ...]
     rules: tuple[str, ...]
 

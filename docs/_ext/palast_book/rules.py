@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from palast.engine import Game
 from palast.lang.logic import declarations
 from palast.spec.load import OPEN, Rule, Spec
 
@@ -214,8 +215,8 @@ class RoleDirective(RuleBlocks):
         king = role in spec.king_roles
         field("King card", nodes.Text("yes: a King card can ban this role" if king
                                       else "no: no King card names this role, so it is never banned"))
-        field("playable while banned", nodes.Text("yes (its action is not carried out)" if act.playable_when_banned
-                                                  else "no"))
+        if king:
+            field("playable while banned", nodes.Text(_playable_when_banned(spec, role)))
         out.append(facts)
         if act.choices:
             out.append(rubric("Decisions"))
@@ -306,3 +307,18 @@ class DeclarationDirective(RuleBlocks):
         block = nodes.literal_block(source, source, language="yaml")
         box = self.declaration(spec, rid)
         return [head, block, *([box] if box is not None else [])]
+
+
+def _playable_when_banned(spec: Spec, role: str) -> str:
+    """Whether a card of ``role`` may be played while it is banned, as the rules of each
+    ruleset say (:attr:`palast.engine.Game.playable_when_banned`, asked of a game of the
+    fewest players): "yes (...)" or "no", with the rulesets where that holds when they differ."""
+    index = spec.roles.index(role)
+    answer: dict[str, list[str]] = {"yes (its action is not carried out)": [], "no": []}
+    for r in spec.rulesets:
+        game = Game(spec, r, list(spec.player_colours[:spec.min_players]))
+        answer["yes (its action is not carried out)" if game.playable_when_banned[index] else "no"].append(r)
+    said = {a: rs for a, rs in answer.items() if rs}
+    if len(said) == 1:
+        return next(iter(said))
+    return "; ".join(f"{a} under {', '.join(rs)}" for a, rs in said.items())
