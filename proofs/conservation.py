@@ -16,7 +16,7 @@ import z3
 
 from palast.spec.load import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, exchange_formed, prove_invariant
+from proofs.invariant import STRENGTHENING, kept_formed, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
@@ -35,10 +35,10 @@ _ASSUMED: dict[int, tuple[ZState, Any]] = {}
 
 
 def _assumed(s: ZState) -> Any:
-    """:func:`conserved` and :func:`proofs.invariant.exchange_formed` of ``s`` (cached per term)."""
+    """:func:`conserved` and :func:`proofs.invariant.kept_formed` of ``s`` (cached per term)."""
     got = _ASSUMED.get(id(s))
     if got is None or got[0] is not s:
-        got = _ASSUMED[id(s)] = (s, z3.And(conserved(s), exchange_formed(s)))
+        got = _ASSUMED[id(s)] = (s, z3.And(conserved(s), kept_formed(s)))
     return got[1]
 
 

@@ -28,7 +28,8 @@ from palast.engine import Game
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import Layout, ZState, code, equal, minimum, total
+from proofs.encoding import Layout, ZState, code, equal, total
+from proofs.kept import kept_facts, legality_of
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
 from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
 
@@ -170,13 +171,12 @@ def hand(s: ZState, seat: Any) -> Any:
 
 # ---------------------------------------------------------------------- well-formed decisions
 
-def exchange_formed(s: ZState) -> Any:
-    """The part of :func:`well_formed` about a pending Wizard answer: the two players are
-    different seats and the actor's given cards are in their hand (role.wizard)."""
-    lay = s.lay
-    return z3.Implies(s["dk"] == code(K.EXCHANGE_ANSWER), z3.And(
-        seat_ok(lay, s["dp"]), seat_ok(lay, s["partner"]), s["dp"] != s["partner"],
-        *[z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(s["partner"], k)) for k in range(len(lay.kinds))]))
+def kept_formed(s: ZState) -> Any:
+    """The part of :func:`well_formed` about the cards a pending decision keeps
+    (:func:`proofs.kept.kept_facts` of field ``given``): they are among the cards its rule
+    offered, and none where no decision keeps cards (role.wizard: the cards given lie in
+    the giver's hand until the partner answers)."""
+    return z3.And(kept_facts(legality_of(s.lay), s, ("given",)))
 
 
 def well_formed(s: ZState) -> Any:
@@ -184,16 +184,16 @@ def well_formed(s: ZState) -> Any:
     card just played lies in the actor's display (at a next-player decision in their
     display or hand: under guard-other-card's reading itself-too a neutral Guard may have
     taken itself back before the next player is chosen) and has the role whose action the
-    decision belongs to, the Wizard's partner and count are possible, the given cards are
-    in the actor's hand; scores are below the target while the game goes on; every
-    player has played at least as many cards as they display (turn.play, turn.action,
-    role.*, game.end.target)."""
+    decision belongs to, what the decision keeps is what its rule's earlier choices
+    allowed (the Wizard's partner, count and cards given: :func:`proofs.kept.kept_facts`,
+    derived from the declared statements); scores are below the target while the game
+    goes on; every player has played at least as many cards as they display (turn.play,
+    turn.action, role.*, game.end.target)."""
     lay = s.lay
     n = lay.n
     kinds = len(lay.kinds)
     dk = s["dk"]
-    least = 0 if lay.reading("wizard.min_count") == "zero-allowed" else 1
-    actor, dp, partner, last = s["actor"], s["dp"], s["partner"], s["card"]
+    actor, dp, last = s["actor"], s["dp"], s["card"]
     mid = dk_in(s, SUB_DECISIONS)
     # each decision a role's action asks for (its choices in spec/roles.yaml), with that role
     roles = list(lay.game.spec.roles)
@@ -218,18 +218,7 @@ def well_formed(s: ZState) -> Any:
         z3.Implies(z3.And(mid, dk != code(K.NEXT_PLAYER)), last_in_display >= 1),
         z3.Implies(dk == code(K.NEXT_PLAYER), last_in_display + last_in_hand >= 1),
         z3.Implies(z3.And(mid, dk != code(K.EXCHANGE_ANSWER)), dp == actor),
-        z3.Implies(dk_in(s, (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE)),
-                   z3.And(seat_ok(lay, partner), partner != actor, hand(s, partner) >= least)),
-        z3.Implies(dk == code(K.EXCHANGE_GIVE),
-                   z3.And(s["count"] >= 1, s["count"] <= minimum([hand(s, actor), hand(s, partner)]))),
-        z3.Implies(dk == code(K.EXCHANGE_ANSWER), z3.And(
-            partner == actor, seat_ok(lay, dp), dp != actor, s["count"] >= 1, s["count"] <= hand(s, dp),
-            total(s[f"g{k}"] for k in range(kinds)) == s["count"],
-            z3.And([z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(actor, k))
-                    for k in range(kinds)]))),
-        z3.Implies(z3.Not(dk_in(s, (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER))), partner == -1),
-        z3.Implies(z3.Not(dk_in(s, (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER))), s["count"] == -1),
-        z3.Implies(dk != code(K.EXCHANGE_ANSWER), z3.And([s[f"g{k}"] == 0 for k in range(kinds)])),
+        *kept_facts(legality_of(lay), s),
         z3.Implies(dk != code(K.GAP), s["gap"] == -1),
         z3.Implies(dk_in(s, (K.DEAL, K.GAME_OVER)), dp == -1),
     ]

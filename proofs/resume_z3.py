@@ -180,12 +180,13 @@ class Resuming(Statements):
             raise NotCompiled(f"an exception of {r.rule} gives part {', '.join(sorted(run & bent))}, run after a "
                               "step a decision inside resumes in: the position does not say whether it applied")
 
-    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False
+    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False,
+                   reads: tuple[Node, ...] = ()
                    ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:
         """Where the decision ``kind`` pending in ``s`` waits, and the names in scope there:
         those of its rule and the rules it bends, computed on ``s``, and those the decision
         keeps, read from its fields. ``options``: also the names its options read;
-        ``any_step``: as in :meth:`waiting`.
+        ``reads``: also the names these expressions read; ``any_step``: as in :meth:`waiting`.
 
         :returns: ``(statement, names, chain)``, or ``None`` when the ruleset never opens
             the decision (it lies under a reading not taken, or behind an open point).
@@ -217,7 +218,8 @@ class Resuming(Statements):
                 lets.extend(br.lets)
             lets.extend(r.lets)
             links.append((r, tuple(took)))
-        needed = self._needed(w, lets, _what_it_offers(w.stmt) if options else None)
+        also = (_what_it_offers(w.stmt),) if options else ()
+        needed = self._needed(w, lets, (*also, *reads))
         for name, node in lets:  # only the names play needs from here on (the options are chosen)
             if name in needed:
                 env[name] = self._value(s, node, env)
@@ -237,11 +239,11 @@ class Resuming(Statements):
                 return False
         return True
 
-    def _needed(self, w: Waiting, lets: list[tuple[str, Node]], also: Node | None = None) -> set[str]:
+    def _needed(self, w: Waiting, lets: list[tuple[str, Node]], also: tuple[Node, ...] = ()) -> set[str]:
         """The names the statements after ``w`` read (those of its lists after it, every
-        part and exception of its rules) and ``also`` reads, with the let values they
-        need, transitively."""
-        nodes: list[Node] = [] if also is None else [also]
+        part and exception of its rules) and the expressions ``also`` read, with the let
+        values they need, transitively."""
+        nodes: list[Node] = list(also)
         blocks = [f.block[f.index + 1:] for f in w.frames]
         tested = self._live_exceptions(w.owner, self._parts_only)  # those resume may test
         for x in tested:
