@@ -46,7 +46,7 @@ def test_clauses_that_differ_are_named_by_ruleset(spec: Spec) -> None:
     """source-b and the reference name the same winner by the same tie-break, each citing
     its own clauses: one group, the clauses by ruleset."""
     text = _flat(render_text(ask(spec, load_scenario(EXAMPLES / "game-end-tie.yaml", spec)), width=100))
-    assert ("source-b and reference: the game ends: red wins (tie-break: most-played-last-round) "
+    assert ("source-b and reference: the game ends: red wins (tie-break: most cards played in the last round) "
             "[source-b: B.gameend.winner, B.gameend.tally; reference: A.gameend.winner") in text
 
 
