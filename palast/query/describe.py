@@ -83,8 +83,9 @@ def reading_words(spec: Spec, text: str, points: Sequence[str]) -> str:
 
 
 def tiebreak_words(game: Game, tiebreak: str) -> str:
-    """A game result's tie-break (:attr:`palast.engine.state.GameResult.tiebreak`) in the
-    words of its readings (see :func:`reading_words`)."""
+    """A game result's tie-break (the ``tiebreak`` of a
+    :class:`palast.engine.state.GameResult`) in the words of its readings (see
+    :func:`reading_words`)."""
     return reading_words(game.spec, tiebreak, (game.tiebreak_point,))
 
 
