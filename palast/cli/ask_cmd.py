@@ -71,7 +71,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
       scores            colour -> score: {red: 0, blue: 2}
       played            colour -> cards played this round (default: display size)
       tally             colour -> cards played in the rounds they scored in
-      marks             colour -> character card (a colour), under a rule module
+      marks             colour -> character card (a colour), for a ruleset that deals them (fan)
       hands, displays   colour -> cards: {red: [maid/grey, guard/red]}
       deck              the draw deck: a count (order unknown) or cards top first
       discard           the discard pile: [maid/grey]
