@@ -46,8 +46,38 @@ def test_clauses_that_differ_are_named_by_ruleset(spec: Spec) -> None:
     """source-b and the reference name the same winner by the same tie-break, each citing
     its own clauses: one group, the clauses by ruleset."""
     text = _flat(render_text(ask(spec, load_scenario(EXAMPLES / "game-end-tie.yaml", spec)), width=100))
-    assert ("source-b and reference: the game ends: red wins (tie-break: most-played-last-round) (variation point: "
-            "game-end-tiebreak) [source-b: B.gameend.winner, B.gameend.tally; reference: A.gameend.winner") in text
+    assert ("source-b and reference: the game ends: red wins (tie-break: most cards played in the last round) "
+            "[source-b: B.gameend.winner, B.gameend.tally; reference: A.gameend.winner") in text
+
+
+def test_where_they_differ_names_a_variation_point_once(spec: Spec) -> None:
+    """game-end-tie: the heading of the plays that end the game names game-end-tiebreak; the
+    outcome under it does not say "(variation point: game-end-tiebreak)" again. The --json
+    document, for other tools, keeps the point on the event."""
+    a = ask(spec, load_scenario(EXAMPLES / "game-end-tie.yaml", spec))
+    text = render_text(a, width=100)
+    below = text[text.index("-- where they differ, by ruleset"):]
+    assert "play wizard/green, play maid/green [game-end-tiebreak]:" in below
+    assert "(variation point: game-end-tiebreak)" not in below
+    assert "(variation point: game-end-tiebreak)" not in render_text(a, width=1000).split("where they differ")[1]
+    ended = [e for o in a["rulesets"]["source-a"]["outcomes"] if o["action"] == "play maid/green"
+             for e in o["events"] if e["kind"] == "game_ended"]
+    assert [e["variation_points"] for e in ended] == [["game-end-tiebreak"]]
+
+
+def test_where_they_differ_keeps_a_point_the_heading_does_not_name(spec: Spec) -> None:
+    """cupbearer-duplicate-for-actor: the Guard played after the swap is headed by the
+    Cupbearer's points; its take-back, which rests on guard-other-card, which the heading
+    does not name, still says so."""
+    from palast.query.ruling_files import ruling_scenario
+
+    sc = ruling_scenario(str(ROOT / "spec" / "rulings" / "cupbearer-duplicate-for-actor.yaml"), spec)
+    lines = render_text(ask(spec, sc), width=1000).split("-- where they differ")[1].splitlines()
+    head = next(i for i, x in enumerate(lines) if x.startswith("   play guard/green"))
+    assert lines[head].endswith("[cupbearer-scope, cupbearer-actor-duplicate]:")
+    under = lines[head + 1:next(i for i in range(head + 1, len(lines)) if not lines[i].startswith("      "))]
+    assert any("(variation point: guard-other-card)" in x for x in under), under
+    assert not any("(variation point: cupbearer" in x for x in under), under
 
 
 def test_lines_are_wrapped_with_indented_continuations(spec: Spec) -> None:

@@ -24,7 +24,7 @@ from palast.formats.notation import parse_action
 from palast.formats.scenario import Scenario, load_scenario
 from palast.lang.logic import parameter_table
 from palast.query.ask import ask
-from palast.query.ruling_files import load_ruling
+from palast.query.ruling_files import ruling_scenario
 from palast.sim.simulate import WatchedGame, variant_spec
 from palast.spec.load import Spec
 
@@ -36,13 +36,11 @@ K = DecisionKind
 
 
 def scenario_of(spec: Spec, path: Path) -> Scenario:
-    """An example or witness as it is; a ruling's scenario with the ruling's action applied."""
+    """An example or witness as it is; a ruling as ``palast ask`` asks it: its scenario with
+    the ruling's action applied, under the rulesets it states results for (a module's
+    ruling gives character cards, which only its module's rulesets deal)."""
     if path.parent.name == "rulings":
-        ruling = load_ruling(path, spec)
-        sc = ruling.scenario
-        if ruling.action:
-            sc = dataclasses.replace(sc, actions=(*sc.actions, (ruling.action, "action")))
-        return sc
+        return ruling_scenario(path, spec)
     return load_scenario(path, spec)
 
 

@@ -77,11 +77,13 @@ def scenario_files() -> Iterator[Path]:
 
 
 def as_scenario(path: Path, tmp_path: Path) -> Path:
-    """An example as it is; a ruling as the scenario it asks about, its action applied."""
+    """An example as it is; a ruling as the scenario it asks about, its action applied,
+    under the rulesets it states results for (a module's ruling gives character cards,
+    which only its module's rulesets deal)."""
     if path.parent.name != "rulings":
         return path
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    scenario = dict(data["scenario"])
+    scenario = {**data["scenario"], "rulesets": list(data["expect"])}
     if data.get("action"):
         scenario["actions"] = [*scenario.get("actions", []), data["action"]]
     out = tmp_path / path.name

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from palast.cli.context import get_spec, usage_message
+from palast.cli.context import OnceOption, get_spec, usage_message
 from palast.errors import InputError
 
 __all__ = ["COMMAND_MODULES", "PalastGroup", "get_spec", "main", "usage_message"]
@@ -94,7 +94,8 @@ class PalastGroup(click.Group):
 
 
 @click.group(cls=PalastGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--spec", "spec_dir", type=click.Path(file_okay=False, exists=True), default=None, envvar="PALAST_SPEC",
+@click.option("--spec", "spec_dir", cls=OnceOption, once="palast reads one spec directory",
+              type=click.Path(file_okay=False, exists=True), default=None, envvar="PALAST_SPEC",
               help="The spec directory (default: spec/ beside the package).")
 @click.version_option(package_name="palast")
 @click.pass_context

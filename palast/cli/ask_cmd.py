@@ -6,7 +6,7 @@ import json
 
 import click
 
-from palast.cli.context import get_spec, json_errors, print_json_error, usage_message
+from palast.cli.context import OnceOption, get_spec, json_errors, print_json_error, usage_message
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.errors import InputError
 
@@ -36,7 +36,8 @@ class AskCommand(click.Command):
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Ask only these rulesets (repeatable).")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of the text output.")
 @click.option("--full", is_flag=True, help="Print every ruleset's answer in full, unwrapped, instead of grouped.")
-@click.option("--as", "as_player", metavar="COLOUR", default=None,
+@click.option("--as", "as_player", cls=OnceOption, once="ask --as answers from one player's side",
+              metavar="COLOUR", default=None,
               help="Answer from this player's side: what they know, their legal actions, and what they see happen "
                    "(with exact probabilities where it depends on cards they cannot see).")
 @house_options
@@ -70,7 +71,7 @@ def ask(ctx: click.Context, scenario: str, as_json: bool, rulesets: tuple[str, .
       scores            colour -> score: {red: 0, blue: 2}
       played            colour -> cards played this round (default: display size)
       tally             colour -> cards played in the rounds they scored in
-      marks             colour -> character card (a colour), under a rule module
+      marks             colour -> character card (a colour), for a ruleset that deals them (fan)
       hands, displays   colour -> cards: {red: [maid/grey, guard/red]}
       deck              the draw deck: a count (order unknown) or cards top first
       discard           the discard pile: [maid/grey]

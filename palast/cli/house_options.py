@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from palast.cli.context import OnceOption
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``--help`` text of ``--reading``.
@@ -21,7 +23,8 @@ FILE_HELP = "House rules from a YAML file: name, base ruleset and readings (READ
 
 def house_options(f: F) -> F:
     """Add ``--reading`` (parameter ``readings``) and ``--ruleset-file`` (``ruleset_file``)."""
-    f = click.option("--ruleset-file", "ruleset_file", default=None, metavar="FILE",
+    f = click.option("--ruleset-file", "ruleset_file", cls=OnceOption, default=None, metavar="FILE",
+                     once="one file of house rules is read",
                      type=click.Path(dir_okay=False, allow_dash=False), help=FILE_HELP)(f)
     f = click.option("--reading", "readings", multiple=True, metavar="POINT=READING", help=READING_HELP)(f)
     return f

@@ -7,12 +7,13 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from palast.cli.context import get_spec
+from palast.cli.context import OnceOption, get_spec
 from palast.cli.house_options import apply_house_rules, house_options, one_ruleset
 
 
-class PlayerCountOption(click.Option):
-    """``--players``: its ``--help`` line names the player counts the spec allows."""
+class PlayerCountOption(OnceOption):
+    """``--players``: its ``--help`` line names the player counts the spec allows (and, as
+    every :class:`OnceOption`, it is given once)."""
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         record = super().get_help_record(ctx)
@@ -56,15 +57,18 @@ def player_colours(spec: Any, players: int, colours: str | None, players_given: 
 @click.command()
 @click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
-@click.option("--colours", default=None, help="Seat these colours instead, comma-separated, in seat order.")
-@click.option("--seed", "-s", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--colours", cls=OnceOption, default=None,
+              help="Seat these colours instead, comma-separated, in seat order.")
+@click.option("--seed", "-s", cls=OnceOption, type=click.IntRange(0, None), default=0, show_default=True,
               help="The seed of the game's only random source (0 or more).")
-@click.option("--ruleset", "-r", default=None, help="Ruleset (default: the spec's default ruleset).")
+@click.option("--ruleset", "-r", cls=OnceOption, default=None, once="play plays one game under one ruleset",
+              help="The one ruleset to play under (default: the spec's default ruleset; to compare rulesets, "
+                   "palast simulate takes several).")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Check every invariant after every action.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only round ends and the result.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out.")
-@click.option("--record", "record_file", default=None, metavar="FILE",
+@click.option("--record", "record_file", cls=OnceOption, default=None, metavar="FILE",
               help="Also write the game record (JSON Lines) to this file, atomically, once the game ends "
                    "(its directory is checked before the game is played; the header names the ruleset and "
                    "the readings of house rules).")

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from palast.cli.context import get_spec
+from palast.cli.context import OnceOption, get_spec
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.spec.event_text import counted
 
@@ -28,13 +28,14 @@ from palast.spec.event_text import counted
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
 @click.option("--only", "only", multiple=True, help="Run only the obligations of this name (repeatable).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Run only under this ruleset (repeatable).")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
+@click.option("--jobs", "-j", cls=OnceOption, default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (2 uses both cores of a two-core machine); results print in the same order.")
 @click.option("--search", is_flag=True, help="Find every witness anew with Z3 and rewrite its file (slow).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", cls=OnceOption, type=click.Path(file_okay=False), default=None,
               help="Directory for witness and counterexample scenarios (default: proofs/witnesses).")
 @click.option("--list", "list_only", is_flag=True, help="List the obligations without running them.")
-@click.option("--explain", "explain_name", metavar="NAME", default=None,
+@click.option("--explain", "explain_name", cls=OnceOption, once="prove --explain explains one obligation",
+              metavar="NAME", default=None,
               help="Run the obligation NAME (every ruleset, or those of -r) and say what it states, what it "
                    "assumes, its result and its scenario file.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print each obligation's detail and files.")

@@ -8,19 +8,20 @@ from typing import Any
 
 import click
 
-from palast.cli.context import get_spec, json_errors
+from palast.cli.context import OnceOption, get_spec, json_errors
 from palast.cli.house_options import apply_house_rules, house_options, one_ruleset
 
 
 @click.command()
 @click.argument("record")
-@click.option("--ruleset", "-r", default=None,
-              help="Replay under this ruleset (default: the record's, with the readings its header stores, "
+@click.option("--ruleset", "-r", cls=OnceOption, default=None, once="replay re-plays the record under one ruleset",
+              help="Replay under this one ruleset (default: the record's, with the readings its header stores, "
                    "else the spec's default).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every action and its events with clause ids.")
 @click.option("--no-clauses", is_flag=True, help="Leave clause ids out of --verbose output.")
-@click.option("--as", "as_player", metavar="COLOUR", default=None,
+@click.option("--as", "as_player", cls=OnceOption, once="replay --as prints what one player saw",
+              metavar="COLOUR", default=None,
               help="Print only what this player saw: their own actions, every event as they saw it, their view "
                    "at the end.")
 @house_options

@@ -8,26 +8,27 @@ from typing import Any
 
 import click
 
-from palast.cli.context import get_spec
+from palast.cli.context import OnceOption, get_spec
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.cli.play_cmd import PlayerCountOption, player_colours
 
 
 @click.command()
-@click.option("--games", "-g", type=click.IntRange(1, None), default=1000, show_default=True,
+@click.option("--games", "-g", cls=OnceOption, type=click.IntRange(1, None), default=1000, show_default=True,
               help="Games per ruleset.")
 @click.option("--players", "-n", cls=PlayerCountOption, type=int, default=4, show_default=True,
               help="Number of players (the first N player colours are seated).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True,
               help="Play under this ruleset (repeatable; default: every ruleset of the spec).")
-@click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--workers", "-w", cls=OnceOption, type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes; the numbers do not depend on it.")
-@click.option("--seed", "-s", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", "-s", cls=OnceOption, type=click.IntRange(0, None), default=0, show_default=True,
               help="Game i is played with seed SEED+i (as `palast play --seed` plays it, for --policy uniform).")
-@click.option("--policy", type=click.Choice(["uniform", "careful"]), default="uniform", show_default=True,
+@click.option("--policy", cls=OnceOption, type=click.Choice(["uniform", "careful"]), default="uniform",
+              show_default=True,
               help="uniform: every legal action equally likely; careful: avoid whispering when possible.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (no progress bar).")
-@click.option("--plots", "plots_dir", default=None, metavar="DIR",
+@click.option("--plots", "plots_dir", cls=OnceOption, default=None, metavar="DIR",
               help="Also write PNG plots into this directory (needs matplotlib; checked before any game is played).")
 @house_options
 @click.pass_context

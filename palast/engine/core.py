@@ -14,7 +14,7 @@ from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.params import Readings, Setting
 from palast.engine.resets import Dealing
-from palast.engine.state import Decision, DecisionKind, GameResult, RoundEnd
+from palast.engine.state import THEN, Decision, DecisionKind, GameResult, RoundEnd
 from palast.errors import InputError
 from palast.lang.invariant_exprs import decision_numbers
 from palast.lang.logic import Fired, GameLogic, parameter_table
@@ -108,6 +108,8 @@ class GameCore:
         parameter_of = self._parameter_of
         self.logic = GameLogic(spec, constants, self, parameter_of)
         self._winner = self.logic.steps["winner"][0]
+        #: the variation point whose readings break a tie for the win (a result's ``tiebreak``)
+        self.tiebreak_point: str = self._winner.blocks["tiebreak"].point
         #: the steps declared with effect keys that statements may apply
         self.effect_steps = frozenset({"round-end"})
         # the rules declared with statements (palast.lang.blocks), compiled for this game
@@ -318,9 +320,9 @@ class GameCore:
                 used.append(reading)
                 left = self._best_by(d, left, eff["by"])
                 if len(left) == 1:
-                    self._finish(d, GameResult(left, tied, ", then ".join(used), False), (tb.point, ft.point))
+                    self._finish(d, GameResult(left, tied, THEN.join(used), False), (tb.point, ft.point))
                     return
-        self._finish(d, GameResult(left, tied, ", then ".join(used), True), (tb.point, ft.point))
+        self._finish(d, GameResult(left, tied, THEN.join(used), True), (tb.point, ft.point))
 
     @staticmethod
     def _best_by(d: Draft, seats: tuple[int, ...], measure: Callable[..., int]) -> tuple[int, ...]:

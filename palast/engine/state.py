@@ -99,13 +99,20 @@ class RoundEnd:
     rules: tuple[str, ...]
 
 
+#: What joins the tie-breaks of a :class:`GameResult` tried in turn (``"most-displayed, then
+#: most-played-last-round"``).
+THEN = ", then "
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How the game ended: the winning seats and whether a tie-break decided it.
 
     :ivar winners: one seat, or several sharing the win.
     :ivar tied: the seats tied on score before any tie-break (one seat: no tie).
-    :ivar tiebreak: the tie-break reading used, or ``""``.
+    :ivar tiebreak: the tie-break reading used (a reading of the game's
+        ``tiebreak_point``), several joined by :data:`THEN` where the final tie tried
+        others in turn, or ``""``.
     :ivar shared: True when the win is shared after the tie-break.
     """
 

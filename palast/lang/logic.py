@@ -127,7 +127,10 @@ def expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tu
 def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
     """Check every logic block of ``spec``: each expression parses and uses only
     primitives, role ids and the names in scope; an exception names a rule of the same
-    step; a readings block names a variation point and gives a reading the point has.
+    step; a readings block names a variation point and gives a reading the point has; the
+    readings of a ``tiebreak`` block's point have ``words`` (the end of a game names the
+    tie-break it used in them; the problem is placed at the reading, in
+    ``variation_points.yaml``).
 
     :returns: (place of the block, key path inside it, message) per problem.
     """
@@ -200,7 +203,21 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
             if vp.id not in spec.rules[d.rule].variation_points:
                 out.append((d.place, (key, "point"), f"{vp.id} is not among the variation points the rule "
                                                     f"{d.rule} names (variation_points)"))
+            if key == "tiebreak":
+                out.extend(_unworded(spec, vp, d.rule))
     return out
+
+
+def _unworded(spec: Any, vp: Any, rule: str) -> list[tuple[Place, tuple[str | int, ...], str]]:
+    """A problem for each reading of ``vp`` without ``words``, placed at the reading in
+    ``variation_points.yaml``: ``rule`` breaks ties by the point, and the end of a game
+    names the tie-break it used to readers in its reading's words."""
+    points = spec.documents["variation_points.yaml"].data["variation_points"]
+    i = next(k for k, raw in enumerate(points) if raw["id"] == vp.id)
+    return [(Place("variation_points.yaml", ("variation_points", i, "readings", j)), ("id",),
+             f"reading {r.id} of {vp.id} has no words: rule {rule} breaks ties by {vp.id}, and the end of a game "
+             f"names the tie-break used in its reading's words (give it words, e.g. 'most cards displayed')")
+            for j, r in enumerate(vp.readings) if not r.words]
 
 
 #: The kind of value each effect key (and ``when``) must have.

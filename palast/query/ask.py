@@ -315,17 +315,22 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
     ruleset's ``stopped_at`` says why, with its clause ids (``palast ask`` exits 1).
 
     :returns: the ``--json`` document: ``scenario``, ``title``, ``question``, ``players``,
-        ``actions`` (the scenario's actions, in notation), ``warnings`` (see
-        :func:`short_handed`), ``rulesets`` (ruleset -> answer,
+        ``actions`` (the scenario's actions, in notation), ``warnings`` (character cards
+        that some rulesets asked ignore, see
+        :func:`palast.query.scenario_marks.marks_warnings`, and :func:`short_handed`),
+        ``rulesets`` (ruleset -> answer,
         see :func:`answer_for`), ``variation_points`` (every point an answer depends on,
         under any ruleset), ``disagreements`` (see :func:`disagreements`) and
         ``not_legal``.
-    :raises ScenarioError: if the scenario's position is impossible or an action cannot be
-        read.
+    :raises ScenarioError: if the scenario's position is impossible, an action cannot be
+        read, or it gives character cards (``marks``) that no ruleset asked deals.
     """
+    from palast.query.scenario_marks import marks_warnings
+
     results: dict[str, dict[str, Any]] = {}
     named: dict[str, list[str]] = {}
     chosen = rulesets or list(scenario.rulesets)
+    marks = marks_warnings(spec, scenario, chosen)  # marks no ruleset asked deals: bad input
     game = None
     games: list[Game] = []
     for r in chosen:
@@ -344,7 +349,7 @@ def ask(spec: Spec, scenario: Scenario, rulesets: list[str] | None = None) -> di
         "question": scenario.question,
         "players": players,
         "actions": [text for text, _ in scenario.actions],
-        "warnings": short_handed(game, scenario.start(game), games) if game else [],
+        "warnings": [*marks, *(short_handed(game, scenario.start(game), games) if game else [])],
         "rulesets": results,
         # the points named by events and decisions first, then the other readings consulted
         "variation_points": list(dict.fromkeys([*(p for r in named.values() for p in r),

@@ -7,6 +7,7 @@ by group of rulesets that answer alike, wrapped to a width.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -120,6 +121,20 @@ def _cite(x: dict[str, Any]) -> str:
 
 def _vp(x: dict[str, Any]) -> str:
     return f" (variation point: {', '.join(x['variation_points'])})" if x.get("variation_points") else ""
+
+
+#: The note :func:`_vp` adds to a piece's words.
+_VP_NOTE = re.compile(r" \(variation point: ([^()]*)\)")
+
+
+def _unnamed(text: str, named: list[str]) -> str:
+    """``text`` with the points of ``named`` left out of its variation point notes (see
+    :func:`_vp`): a heading that names them already; a note left with none goes."""
+    def keep(m: re.Match[str]) -> str:
+        rest = [p for p in m.group(1).split(", ") if p not in named]
+        return f" (variation point: {', '.join(rest)})" if rest else ""
+
+    return _VP_NOTE.sub(keep, text) if named else text
 
 
 def _played(action: str) -> str | None:
@@ -451,8 +466,10 @@ def render_grouped(answer: dict[str, Any], *, clauses: bool = True, width: int |
                 if any(_about(x, kk) for kk, _ in pieces):
                     vps.extend(p for p in x["variation_points"] if p not in vps)
                     placed.add(i)
-            lines.append(f"   {', '.join(label for _, label in pieces)}" + (f" [{', '.join(vps)}]" if vps else "")
-                         + ":")
+            lines.append(f"   {', '.join(_unnamed(label, vps) for _, label in pieces)}"
+                         + (f" [{', '.join(vps)}]" if vps else "") + ":")
+            # a piece's note of a variation point the heading names is not said again
+            rest = {r: None if v is None else tuple((_unnamed(t, vps), c) for t, c in v) for r, v in rest.items()}
             groups: dict[tuple[str, ...] | None, list[str]] = {}
             for r, v in rest.items():
                 groups.setdefault(_texts(v), []).append(r)

@@ -436,9 +436,13 @@ def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | No
         illegal action of another player without its notation and reason) and
         ``not_legal`` (the scenario's actions are not legal under every ruleset asked).
     :raises InputError: for a colour that is not a seated player (or no colour at all),
-        and for a scenario that cannot be read.
+        for a scenario that cannot be read, and for character cards (``marks``) that no
+        ruleset asked deals.
     """
+    from palast.query.scenario_marks import marks_warnings
+
     chosen = rulesets or list(scenario.rulesets)
+    marks_warnings(spec, scenario, chosen)  # character cards no ruleset asked deals: bad input
     results: dict[str, dict[str, Any]] = {}
     players: list[str] = []
     seat = -1

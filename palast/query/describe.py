@@ -5,12 +5,12 @@ event's ``text`` in spec/visibility.yaml) filled in for a game."""
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from palast.engine.events import Event
 from palast.engine.game import Game
-from palast.engine.state import DecisionKind, State
+from palast.engine.state import THEN, DecisionKind, State
 from palast.spec.event_text import NUMBER_WORDS, counted
 from palast.spec.load import Spec
 
@@ -67,6 +67,28 @@ def _matches(e: Event, fields: Mapping[str, Any], condition: Mapping[str, str | 
     return True
 
 
+def reading_words(spec: Spec, text: str, points: Sequence[str]) -> str:
+    """``text`` in words for a reader where it names readings of ``points`` (an event's
+    detail, a game result's tie-break): each reading, or each of several joined by
+    :data:`palast.engine.state.THEN`, as its ``words`` in spec/variation_points.yaml
+    (``most-displayed`` -> ``most cards displayed``).
+
+    :returns: the words; ``text`` itself when it names anything else (a variation point, a
+        round end) or a reading without words.
+    """
+    words = {r.id: r.words for p in points if p in spec.variation_points
+             for r in spec.variation_points[p].readings if r.words}
+    parts = text.split(THEN)
+    return THEN.join(words[x] for x in parts) if text and all(x in words for x in parts) else text
+
+
+def tiebreak_words(game: Game, tiebreak: str) -> str:
+    """A game result's tie-break (the ``tiebreak`` of a
+    :class:`palast.engine.state.GameResult`) in the words of its readings (see
+    :func:`reading_words`)."""
+    return reading_words(game.spec, tiebreak, (game.tiebreak_point,))
+
+
 def describe_event(game: Game, e: Event) -> str:
     """One sentence for event ``e`` (without its clauses), as spec/visibility.yaml words it:
     the first of the effect's ``cases`` that fits ``e``, else its ``text``; the event kind
@@ -82,7 +104,7 @@ def describe_event(game: Game, e: Event) -> str:
         "other": game.colour_name(e.other) if e.other >= 0 else "",
         "card": fc(e.card) if e.card >= 0 else "", "cards": fcs(e.cards) or "no cards",
         "role": game.cards.roles[e.role] if e.role >= 0 else "", "count": e.count,
-        "seats": _Seats(_names(game, e.seats), len(e.seats)), "detail": e.detail,
+        "seats": _Seats(_names(game, e.seats), len(e.seats)), "detail": reading_words(game.spec, e.detail, e.points),
         "seat_a": game.colour_name(e.seats[0]) if e.seats else "",
         "seat_b": game.colour_name(e.seats[1]) if len(e.seats) > 1 else "",
         "card_a": fc(e.cards[0]) if e.cards else "", "card_b": fc(e.cards[1]) if len(e.cards) > 1 else "",
@@ -128,7 +150,7 @@ def describe_decision(game: Game, state: State) -> str:
     if k is K.GAME_OVER:
         res = state.result
         assert res is not None
-        how = f" (tie-break: {res.tiebreak})" if res.tiebreak else ""
+        how = f" (tie-break: {tiebreak_words(game, res.tiebreak)})" if res.tiebreak else ""
         verb = "share the win" if res.shared else "wins"
         return f"the game is over: {_names(game, res.winners)} {verb}{how}"
     return f"play stops at variation point {d.point}, which this ruleset leaves open"

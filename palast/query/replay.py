@@ -17,7 +17,7 @@ from palast.engine.state import DecisionKind, InvariantViolation, State
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.formats.notation import parse_action
 from palast.formats.record import Record, RecordError, RecordResult, result_of, spec_digest
-from palast.query.describe import describe_decision, describe_event, describe_position
+from palast.query.describe import describe_decision, describe_event, describe_position, tiebreak_words
 from palast.spec.event_text import counted
 from palast.spec.load import Spec
 
@@ -516,7 +516,7 @@ def render_text(spec: Spec, report: ReplayReport, *, verbose: bool = False, clau
                          f"scores {scores}")
         elif s.result is not None:
             w = ", ".join(g.colour_name(x) for x in s.result.winners)
-            how = f" (tie-break: {s.result.tiebreak})" if s.result.tiebreak else ""
+            how = f" (tie-break: {tiebreak_words(g, s.result.tiebreak)})" if s.result.tiebreak else ""
             lines.append(f"{'confirmed' if st is Status.CONFIRMED else 'legal'}: all {report.applied} actions are "
                          f"legal; the game ends after {s.round} rounds: {w} "
                          f"{'win' if len(s.result.winners) > 1 else 'wins'}{how}; scores {scores}")

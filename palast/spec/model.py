@@ -62,11 +62,16 @@ class Rule:
 
 @dataclass(frozen=True)
 class Reading:
-    """One reading of a variation point."""
+    """One reading of a variation point.
+
+    :ivar words: the reading in a few lower-case words, for text that names it to a
+        reader (``"most cards displayed"``), or ``""`` where the spec gives none.
+    """
 
     id: str
     statement: str
     third_party: tuple[str, ...] = ()
+    words: str = ""
 
 
 @dataclass(frozen=True)
