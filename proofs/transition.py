@@ -294,9 +294,10 @@ class Transition(Legality):
 
     def _start_swap(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
         lay = self.lay
-        for par in ("cupbearer.scope", "cupbearer.actor_duplicate"):
-            if lay.reading(par) == "open":
-                return self.gap(d, par, p)
+        w = self.waiting(K.SWAP)
+        for block in w.owner.readings if w is not None else ():  # an open point of the rule stops play, in order
+            if self._reading(block.point) == "open":
+                return self.gap(d, self._parameter(block.point), p)
         movable_role = [[z3.Or([self.movable(d, p, q, k) >= 1 for k in lay.kinds_of_role[r]] or [z3.BoolVal(False)])
                          for r in range(lay.nroles)] for q in range(self.n)]
         options = []
