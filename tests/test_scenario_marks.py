@@ -105,3 +105,14 @@ def test_a_module_ruling_is_asked_with_the_warning(spec: Spec) -> None:
     doc = json.loads(r.stdout)
     assert doc["warnings"][0].startswith("line ") and "(scenario.marks): the character cards are ignored under " \
         "source-a, source-b and reference" in doc["warnings"][0]
+
+
+def test_asked_as_a_player_under_some_rulesets_only_the_answer_says_which_ignore_them(marked: Path) -> None:
+    """``ask --as`` says it too: first in the text, and under ``warnings`` in its JSON."""
+    r = in_process("ask", str(marked), "--as", "red", "-r", "source-a", "-r", "fan")
+    assert r.code == 0, r.stderr
+    assert r.stdout.splitlines()[0] == (
+        "warning: line 3, column 8 (marks): the character cards are ignored under source-a, which switches on no "
+        "rule module that deals them (fan); they are in play under fan")
+    r = in_process("ask", str(marked), "--as", "red", "-r", "fan", "--json")
+    assert r.code == 0 and json.loads(r.stdout)["warnings"] == []

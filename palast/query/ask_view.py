@@ -431,10 +431,12 @@ def _stop_as(game: Game, state: State, stop: dict[str, Any] | None, viewer: int)
 def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | None = None) -> dict[str, Any]:
     """Answer ``scenario`` from the side of the player ``colour`` under each ruleset.
 
-    :returns: ``scenario``, ``title``, ``as`` (the colour), ``players``, ``rulesets``
-        (ruleset -> :func:`answer_as` plus ``stopped_at``, as in :func:`palast.query.ask.ask`, an
-        illegal action of another player without its notation and reason) and
-        ``not_legal`` (the scenario's actions are not legal under every ruleset asked).
+    :returns: ``scenario``, ``title``, ``as`` (the colour), ``players``, ``warnings`` (as in
+        :func:`palast.query.ask.ask`: character cards some rulesets asked ignore),
+        ``rulesets`` (ruleset -> :func:`answer_as` plus ``stopped_at``, as in
+        :func:`palast.query.ask.ask`, an illegal action of another player without its
+        notation and reason) and ``not_legal`` (the scenario's actions are not legal under
+        every ruleset asked).
     :raises InputError: for a colour that is not a seated player (or no colour at all),
         for a scenario that cannot be read, and for character cards (``marks``) that no
         ruleset asked deals.
@@ -442,7 +444,7 @@ def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | No
     from palast.query.scenario_marks import marks_warnings
 
     chosen = rulesets or list(scenario.rulesets)
-    marks_warnings(spec, scenario, chosen)  # character cards no ruleset asked deals: bad input
+    warnings = marks_warnings(spec, scenario, chosen)  # character cards no ruleset asked deals: bad input
     results: dict[str, dict[str, Any]] = {}
     players: list[str] = []
     seat = -1
@@ -456,14 +458,14 @@ def ask_as(spec: Spec, scenario: Scenario, colour: str, rulesets: list[str] | No
                       "stopped_at": _stop_as(game, played.state, played.stopped_at, seat)}
     stops = [res["stopped_at"] for res in results.values()]
     return {"scenario": scenario.file, "title": scenario.title, "as": players[seat] if players else colour,
-            "players": players, "rulesets": results,
+            "players": players, "warnings": warnings, "rulesets": results,
             "not_legal": bool(results) and all(s is not None and s.get("why") == "illegal" for s in stops)}
 
 
 def render_as(answer: dict[str, Any]) -> str:
     """The answer of :func:`ask_as` as text: per ruleset, the view, what the scenario's
     actions showed, the decision and each action's results with their probabilities."""
-    lines: list[str] = []
+    lines: list[str] = [f"warning: {w}" for w in answer.get("warnings", [])]
     who = answer["as"]
     for r, res in answer["rulesets"].items():
         lines.append(f"{r} (as {who}):")
