@@ -62,11 +62,14 @@ def _unchanging(st: Stmt) -> bool:
     return st.head in UNCHANGING or (st.head == "if" and all(_unchanging(x) for b in st.blocks.values() for x in b))
 
 
-def earlier(w: Waiting) -> tuple[list[Stmt], list[tuple[Node, bool]]] | None:
+def earlier(w: Waiting) -> tuple[list[Stmt], list[tuple[Node, bool]]]:
     """The ``choose`` statements carried out before the one ``w`` waits at, and the ``if``
     conditions on the way to it (each with the truth value of the branch taken), since the
-    last statement that may change the position; ``None`` when the way passes through a
-    statement other than an ``if`` (the branch taken is not known)."""
+    last statement that may change the position. A ``readings`` statement on the way adds
+    no condition: the ruleset's reading is the branch that leads there.
+
+    :raises NotCompiled: when the way passes through another statement (the branch taken
+        is not known), rather than leave the lemma without the facts of this decision."""
     choices: list[Stmt] = []
     conds: list[tuple[Node, bool]] = []
     for i, f in enumerate(w.frames):
@@ -81,8 +84,11 @@ def earlier(w: Waiting) -> tuple[list[Stmt], list[tuple[Node, bool]]] | None:
         outer = f.block[f.index]
         inner = w.frames[i + 1].block
         branch = next((k for k, b in outer.blocks.items() if b is inner), None)
+        if outer.head == "readings" and branch is not None:
+            continue
         if outer.head != "if" or branch not in ("then", "else") or not isinstance(outer.arg, Node):
-            return None
+            raise NotCompiled(f"what the decision {w.stmt.arg} keeps: the way to it passes through a "
+                              f"{outer.head} statement")
         conds.append((outer.arg, branch == "then"))
     return choices, conds
 
@@ -114,10 +120,7 @@ def kept_facts(legality: Legality, s: ZState, slots: tuple[str, ...] | None = No
     keeps: dict[str, list[Any]] = {f: [] for f in FIELDS}
     out: list[Any] = []
     for kind in DecisionKind:
-        try:
-            w = legality.waiting(kind)
-        except NotCompiled:
-            continue
+        w = legality.waiting(kind)
         if w is None or (w.reading is not None and legality._reading(w.reading[0]) != w.reading[1]):
             continue
         pending = dk == code(kind)
@@ -130,10 +133,7 @@ def kept_facts(legality: Legality, s: ZState, slots: tuple[str, ...] | None = No
         for name, slot in kept:  # a name read from the position: the decision keeps its value there
             if name in PRIMITIVES and name not in chosen and slot in values and name in wanted:
                 out.append(z3.Implies(pending, values[slot] == legality._value(s, parse(name), {})))
-        way = earlier(w)
-        if way is None:
-            continue
-        choices, conds = way
+        choices, conds = earlier(w)
         choices = [c for c in choices if str(c.keys.get("as", "")) in wanted]
         if slots is not None:
             conds = []

@@ -43,11 +43,15 @@ class Run:
     stderr: str
 
 
-def fresh_process(*args: str, cwd: Path = ROOT) -> Run:
-    """Run ``python -m palast ARGS`` in a fresh process (without ``PALAST_SPEC``)."""
+def fresh_process(*args: str, cwd: Path = ROOT, timeout: float = 120) -> Run:
+    """Run ``python -m palast ARGS`` in a fresh process (without ``PALAST_SPEC``), for at
+    most ``timeout`` seconds. A proof that searches runs this way: Z3 then starts from the
+    state CI's own ``palast prove`` starts from, not from what earlier tests of the same
+    worker left in the process (under which a search may take another path and spend its
+    step budget)."""
     env = {k: v for k, v in os.environ.items() if k != "PALAST_SPEC"}
     r = subprocess.run([sys.executable, "-m", "palast", *args], capture_output=True, text=True, cwd=cwd, env=env,
-                       timeout=120)
+                       timeout=timeout)
     return Run(tuple(args), r.returncode, r.stdout, r.stderr)
 
 

@@ -23,6 +23,7 @@ from proofs import runner
 from proofs.explain import statement_words
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.runner import Interrupted, Line, WorkerDied, all_obligations, run
+from tests.cli_runs import fresh_process
 
 SUMMARY = re.compile(r"^palast prove: (\d+) obligations?, (\d+) passed, (\d+) failed in [\d.]+ s$")
 
@@ -144,11 +145,11 @@ def test_house_rules_on_a_named_house_ruleset_expect_what_it_lists(spec: Spec, t
     assert plain not in house_prove_lists(resolve(spec, plain))
     rf = tmp_path / "hg2.yaml"
     rf.write_text("name: hg2\nbase: house-guard\nreadings: {neutral-tie: seat-order}\n")
-    res = CliRunner().invoke(main, ["prove", "--ruleset-file", str(rf), "--only", "round-is-bounded", "--only",
-                                    "guard-void", "--out", str(tmp_path)])
-    assert res.exit_code == 0, res.output
-    assert re.search(r"round-is-bounded +hg2 +counterexample", res.output), res.output
-    assert re.search(r"guard-void +hg2 +no-such-state", res.output), res.output
+    res = fresh_process("prove", "--ruleset-file", str(rf), "--only", "round-is-bounded", "--only", "guard-void",
+                        "--out", str(tmp_path), timeout=1200)
+    assert res.code == 0, res.stdout + res.stderr
+    assert re.search(r"round-is-bounded +hg2 +counterexample", res.stdout), res.stdout
+    assert re.search(r"guard-void +hg2 +no-such-state", res.stdout), res.stdout
     assert (tmp_path / "round-is-bounded.hg2.yaml").exists()
 
 
@@ -161,7 +162,7 @@ def test_a_rule_house_rules_make_unreachable_is_excused_by_the_runs_result(tmp_p
     here would cost half a minute for the same lines)."""
     args = ["prove", "--reading", "guard-other-card=itself-too", "--only", "differential", "--json", "--out",
             str(tmp_path)]
-    both = json.loads(CliRunner().invoke(main, [*args, "--only", "guard-void"]).stdout)
+    both = json.loads(fresh_process(*args, "--only", "guard-void", timeout=1200).stdout)
     by_name = {d["name"]: d for d in both["obligations"]}
     assert by_name["guard-void"]["result"] == "no-such-state"
     assert by_name["differential"]["result"] == "proved", by_name["differential"]["detail"]

@@ -5,6 +5,8 @@ that a changed declaration changes what the engine does, with no engine code tou
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from palast.engine import Game, Play
 from palast.errors import SpecError
 from palast.spec.load import Spec, load_spec
-from tests.spec_copy import edited_spec
+from tests.spec_copy import ROOT, edited_spec
 
 WIZARD_PARTNER = """            - emit: exchange_partner
               player: actor
@@ -117,3 +119,15 @@ def test_an_illegal_play_names_the_rule_that_leaves_it_out(spec: Spec) -> None:
     other = next(c for c in game.all_cards if c not in state.hands[0])
     with pytest.raises(IllegalActionError, match="not in the player's hand"):
         game.apply(state, Play(other))
+
+
+def test_a_negative_number_of_cards_to_pick_is_a_rules_error_not_a_traceback(tmp_path: Path) -> None:
+    """The Wizard's least number declared as ``0 - 1`` (a data-only edit spec check cannot
+    judge) lets the count be -1; the picks of -1 cards then stop ask with exit 2 and a
+    message, where itertools raised a ValueError and ask ended in a traceback."""
+    dst = edited_spec(tmp_path, "roles.yaml", 'at-least-one: {let: {least: "1"}}',
+                      'at-least-one: {let: {least: "0 - 1"}}')
+    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(dst), "ask",
+                          "examples/wizard-hands-2-and-4.yaml"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "the rules ask for the picks of -1 cards" in run.stderr and "Traceback" not in run.stderr

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
-from palast.errors import SpecError
+from palast.errors import RulesError, SpecError
 
 COLLECTION = {"seat": "seats", "card": "cards", "role": "roles", "int": "ints", "cards": "cardsets",
               "tuple": "tuples", "colour": "colours", "colours": "colourlists"}
@@ -236,7 +236,12 @@ def _minus(items: tuple[object, ...], less: tuple[object, ...]) -> tuple[object,
 
 
 def _subsets(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
-    """Every pick of ``k`` of ``cards``, each sorted, none twice, in order."""
+    """Every pick of ``k`` of ``cards``, each sorted, none twice, in order.
+
+    :raises RulesError: for a negative ``k`` (the declared rules asked for a pick of fewer
+        than no cards)."""
+    if k < 0:
+        raise RulesError(f"the rules ask for the picks of {k} cards (subsets of a negative number)")
     items = tuple(sorted(cards))
     if len(set(items)) == len(items):  # different cards: the combinations come distinct and in order
         return tuple(combinations(items, k))
@@ -244,7 +249,11 @@ def _subsets(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _arrangements(items: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
-    """Every ordered pick of ``k`` different elements of ``items``, in order."""
+    """Every ordered pick of ``k`` different elements of ``items``, in order.
+
+    :raises RulesError: for a negative ``k``."""
+    if k < 0:
+        raise RulesError(f"the rules ask for the ordered picks of {k} elements (a negative number)")
     return tuple(permutations(items, k))
 
 
