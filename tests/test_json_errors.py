@@ -39,3 +39,14 @@ def test_an_unknown_name_is_a_json_error_document(args: list[str]) -> None:
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2, res.output
     assert "no-such" in json.loads(res.stdout)["error"]["message"]
+
+
+def test_a_position_line_error_has_no_file_and_gives_its_place_apart() -> None:
+    """A position line is a command-line argument: ``file`` is null as the README says (it
+    was ``"<position>"``), and the place the message started with is ``place`` (it was null,
+    and the message carried it)."""
+    res = CliRunner().invoke(main, ["ask", "--json", "red* 0 maid/rd; blue; green"])
+    assert res.exit_code == 2, res.output
+    assert json.loads(res.stdout)["error"] == {
+        "file": None, "line": 1, "column": 8, "place": "column 8 (hands.red[0])",
+        "message": "unknown colour 'rd'; did you mean 'red'? (known: blue, green, red, yellow, purple, grey)"}

@@ -430,8 +430,14 @@ def error_document(error: InputError | str) -> dict[str, Any]:
     column_only = (re.fullmatch(r"column (\d+)", error.place) if error.place
                    else re.match(r"column (\d+)", error.message))
     if column_only:  # a position line: one line, the place is its column
-        return {"error": {"file": error.file, "line": 1, "column": int(column_only.group(1)),
-                          "place": error.place, "message": error.message}}
+        from palast.formats.position import FILE as POSITION
+
+        place, message = error.place, error.message
+        said = None if place else re.match(r"(column \d+(?: \([^()]*\))?): ", message)
+        if said:  # the message starts with the place: give it as the place
+            place, message = said.group(1), message[said.end():]
+        return {"error": {"file": None if error.file == POSITION else error.file, "line": 1,
+                          "column": int(column_only.group(1)), "place": place, "message": message}}
     m = _LINE.search(error.place or "") or _LEADING_LINE.match(error.message)
     return {"error": {"file": error.file, "line": int(m.group(1)) if m else None,
                       "column": int(m.group(2)) if m and m.group(2) else None,
