@@ -72,6 +72,17 @@ def test_a_tie_break_reading_without_words_is_a_spec_problem(tmp_path: Path) -> 
     assert "reading most-displayed of game-end-tiebreak has no words" in message
 
 
+def test_two_tie_breaks_with_the_same_words_are_a_spec_problem(tmp_path: Path) -> None:
+    """Words that another reading of the point has already could not tell a reader which
+    tie-break decided (the fresh review's finding: they were accepted)."""
+    copy = edited_spec(tmp_path, "variation_points.yaml", "words: most cards played in the last round",
+                       "words: most cards displayed")
+    with pytest.raises(SpecError) as exc:
+        load_spec(copy)
+    assert ("reading most-played-last-round of game-end-tiebreak has the words of reading most-displayed"
+            in str(exc.value))
+
+
 @pytest.mark.parametrize("words", ["Most cards displayed", "most cards\n  displayed.", "most {cards}"])
 def test_words_are_a_few_lower_case_words(tmp_path: Path, words: str) -> None:
     copy = edited_spec(tmp_path, "variation_points.yaml", "words: most cards displayed",

@@ -209,15 +209,26 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
 
 
 def _unworded(spec: Any, vp: Any, rule: str) -> list[tuple[Place, tuple[str | int, ...], str]]:
-    """A problem for each reading of ``vp`` without ``words``, placed at the reading in
-    ``variation_points.yaml``: ``rule`` breaks ties by the point, and the end of a game
-    names the tie-break it used to readers in its reading's words."""
+    """A problem for each reading of ``vp`` without ``words``, and for words another reading
+    of ``vp`` has already, placed at the reading in ``variation_points.yaml``: ``rule``
+    breaks ties by the point, and the end of a game names the tie-break it used to readers
+    in its reading's words, which must tell the readings apart."""
     points = spec.documents["variation_points.yaml"].data["variation_points"]
     i = next(k for k, raw in enumerate(points) if raw["id"] == vp.id)
-    return [(Place("variation_points.yaml", ("variation_points", i, "readings", j)), ("id",),
-             f"reading {r.id} of {vp.id} has no words: rule {rule} breaks ties by {vp.id}, and the end of a game "
-             f"names the tie-break used in its reading's words (give it words, e.g. 'most cards displayed')")
-            for j, r in enumerate(vp.readings) if not r.words]
+    out: list[tuple[Place, tuple[str | int, ...], str]] = []
+    said: dict[str, str] = {}
+    for j, r in enumerate(vp.readings):
+        place = Place("variation_points.yaml", ("variation_points", i, "readings", j))
+        if not r.words:
+            out.append((place, ("id",), f"reading {r.id} of {vp.id} has no words: rule {rule} breaks ties by {vp.id}, "
+                                        "and the end of a game names the tie-break used in its reading's words (give "
+                                        "it words, e.g. 'most cards displayed')"))
+        elif r.words in said:
+            out.append((place, ("words",), f"reading {r.id} of {vp.id} has the words of reading {said[r.words]} "
+                                           f"('{r.words}'): a reader could not tell the two tie-breaks apart"))
+        else:
+            said[r.words] = r.id
+    return out
 
 
 #: The kind of value each effect key (and ``when``) must have.
