@@ -210,3 +210,16 @@ def test_a_gap_before_the_asked_action_is_the_outcome(spec: Spec) -> None:
     o = compute_outcome(spec, r, "source-b")
     assert o.values["gap"] == "banned-jester-forced" and o.values["events"] == []
     assert compute_outcome(spec, r, "source-a").values["round_end"] == "whisper"
+
+
+def test_a_ruling_giving_character_cards_no_ruleset_of_it_deals_is_malformed(spec: Spec, tmp_path: Path) -> None:
+    """palast ask refuses marks that no ruleset asked deals; a ruling stating results only
+    under rulesets without the fan module is refused alike, at its marks (the fresh review
+    found it accepted, its three checks agreeing about cards that were not in play)."""
+    path = tmp_path / "guard-alone.yaml"
+    text = (rulings_dir(spec) / "guard-alone.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("  to_move: red\n", "  to_move: red\n  marks: {red: blue, blue: red, green: green}\n"),
+                    encoding="utf-8")
+    with pytest.raises(SpecError, match=r"line 13, column 10 \(scenario\.marks\): the scenario gives character "
+                                        r"cards, but no ruleset the ruling states a result for"):
+        load_ruling(path, spec)

@@ -12,7 +12,7 @@ from typing import Any
 
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind
-from palast.errors import InputError, NotationError, SpecError
+from palast.errors import InputError, NotationError, ScenarioError, SpecError
 from palast.formats.scenario import Scenario, scenario_from_document
 from palast.query.ruling_views import view_problems
 from palast.query.rulings import Ruling
@@ -107,6 +107,16 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
             scenario.start(game)
         except InputError as exc:
             err(["scenario"], exc.message)
+    if not bad and scenario.marks:
+        from palast.query.scenario_marks import dealing_modules, marks_warnings
+
+        try:  # character cards that no ruleset of the ruling deals would be asked about in vain
+            marks_warnings(spec, scenario, list(expect))
+        except ScenarioError:
+            modules = ", ".join(m.id for m in dealing_modules(spec)) or "none in this spec"
+            err(["scenario", "marks"], "the scenario gives character cards, but no ruleset the ruling states a "
+                                       f"result for switches on a rule module that deals them ({modules}): state "
+                                       "a result under one that does, or leave the marks out")
     if bad:
         raise SpecError(_join(bad))
     return Ruling(
