@@ -351,8 +351,8 @@ def test_old_records_stay_valid(spec: Spec) -> None:
 
 
 @pytest.mark.parametrize(("header", "message"), [
-    ({"base": "reference"}, "'readings' is a dependency of 'base'"),
-    ({"readings": {"final-tie": "shared"}}, "'base' is a dependency of 'readings'"),
+    ({"base": "reference"}, "'base' needs 'readings' beside it: add readings"),
+    ({"readings": {"final-tie": "shared"}}, "'readings' needs 'base' beside it: add base"),
     ({"base": "referenc", "readings": {"final-tie": "shared"}}, "did you mean 'reference'?"),
     ({"base": "reference", "readings": {"final-ti": "shared"}}, "did you mean 'final-tie'?"),
     ({"ruleset": "reference", "base": "reference", "readings": {"final-tie": "shared"}},

@@ -89,3 +89,15 @@ def test_words_are_a_few_lower_case_words(tmp_path: Path, words: str) -> None:
                        f"words: {json.dumps(words)}")
     with pytest.raises(SpecError, match="words"):
         load_spec(copy)
+
+
+def test_words_written_wrong_are_told_in_words_not_as_a_pattern(tmp_path: Path) -> None:
+    """A value that does not match its schema's pattern is told what is expected, from the
+    schema's description (it was jsonschema's raw regular expression)."""
+    copy = edited_spec(tmp_path, "variation_points.yaml", "words: most cards displayed",
+                       'words: "Most Cards displayed."')
+    with pytest.raises(SpecError) as exc:
+        load_spec(copy)
+    assert ("expected the reading in a few lower-case words, as text for readers names it; found "
+            '"Most Cards displayed."') in str(exc.value)
+    assert "does not match" not in str(exc.value)

@@ -169,6 +169,17 @@ def friendly_message(err: Any) -> str:
         return f"must be {err.validator_value!r}; found {shown(err.instance)}"
     if v == "enum":
         return f"must be one of {', '.join(map(str, err.validator_value))}; found {shown(err.instance)}"
+    if v == "minProperties":
+        return f"needs at least {counted(err.validator_value, 'key', 'keys')}" + (f" ({desc})" if desc else "")
+    if v == "pattern":
+        if desc:
+            return f"expected {desc}; found {shown(err.instance)}"
+        return f"{shown(err.instance)} is not written as this key's values are (the pattern {err.validator_value})"
+    if v in ("dependentRequired", "dependencies") and isinstance(err.instance, dict):
+        for key, needs in dict(err.validator_value).items():
+            lacking = [k for k in needs if k not in err.instance] if isinstance(needs, list) else []
+            if key in err.instance and lacking:
+                return f"{key!r} needs {' and '.join(map(repr, lacking))} beside it: add {', '.join(lacking)}"
     return str(err.message)
 
 
