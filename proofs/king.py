@@ -35,7 +35,10 @@ def _run_muted(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     ok, where = prove_declared_step(spec, ruleset, "muted-card-does-nothing", (DecisionKind.PLAY,))
     if ok:
         return Outcome("proved", f"every play ({where})")
-    return Outcome("counterexample", f"a card that does not act moves something else: {where}")
+    # the invariant says two things; Z3's model of the failing play does not say which broke
+    return Outcome("counterexample", f"a play breaks muted-card-does-nothing (a card that does not act moves "
+                                     f"something else, or a banned Jester is played from a hand holding other "
+                                     f"cards): {where}")
 
 
 def obligations(spec: Spec) -> list[Obligation]:
