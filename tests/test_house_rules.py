@@ -297,7 +297,7 @@ def test_simulate_workers_know_the_derived_ruleset(tmp_path: Path) -> None:
 def test_rulings_checks_the_house_ruleset_a_ruling_names(tmp_path: Path) -> None:
     code, out, err = invoke("rulings", "--reading", "game-end-tiebreak=most-played-total")
     assert code == 0, out
-    assert out.splitlines()[-1] == "1 rulings, 1 checks: 1 agree, 0 disagree"
+    assert out.splitlines()[-1] == "1 ruling, 1 check: 1 agree, 0 disagree"
     assert f"game-end-tally-tiebreak  {TALLY}  agrees" in out and "winner blue" in out
     # a ruleset file with the same base and readings is checked under the ruling's name
     code, out, err = invoke("rulings", "--ruleset-file", house_file(tmp_path, TALLY_FILE), "--json")
@@ -308,7 +308,7 @@ def test_rulings_checks_the_house_ruleset_a_ruling_names(tmp_path: Path) -> None
     code, out, err = invoke("rulings", "--reading", "final-tie=shared")
     assert code == 0 and "0 rulings, 0 checks" in out and "no ruling states a result for" in err
     code, out, err = invoke("rulings", "-r", TALLY, "game-end-tally-tiebreak")
-    assert code == 0 and "1 rulings, 1 checks: 1 agree" in out
+    assert code == 0 and "1 ruling, 1 check: 1 agree" in out
 
 
 def test_prove_runs_obligations_under_the_derived_ruleset() -> None:

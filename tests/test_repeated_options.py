@@ -97,3 +97,17 @@ def test_every_option_that_takes_one_value_refuses_several() -> None:
     rulesets = {name: p for name, cmd in _commands() for p in cmd.params if "-r" in p.opts}
     assert set(rulesets) == {"ask", "play", "prove", "replay", "rulings", "simulate"}
     assert {name for name, p in rulesets.items() if not p.multiple} == {"play", "replay"}
+
+
+def test_the_same_reading_twice_is_one_house_rule_and_a_ruling_named_twice_is_checked_once() -> None:
+    """As ``--seed 1 --seed 1`` is one seed: ``--reading P=R`` given twice alike is one
+    house rule (it was refused as a point given twice), and ``rulings ID ID`` checks the
+    ruling once (it checked it twice)."""
+    r = in_process("ask", "examples/game-end-tie.yaml", "--reading", "neutral-tie=seat-order",
+                   "--reading", "neutral-tie=seat-order")
+    assert r.code == 0, r.stderr
+    r = in_process("ask", "examples/game-end-tie.yaml", "--reading", "neutral-tie=seat-order",
+                   "--reading", "neutral-tie=player-who-played")
+    assert r.code == 2 and "neutral-tie is given twice" in r.stderr
+    r = in_process("rulings", "guard-alone", "guard-alone")
+    assert r.code == 0 and r.stdout.splitlines()[-1] == "1 ruling, 3 checks: 3 agree, 0 disagree"

@@ -10,6 +10,7 @@ import click
 
 from palast.cli.context import get_spec, json_errors
 from palast.cli.house_options import apply_house_rules, house_options
+from palast.spec.event_text import counted
 
 
 @click.command()
@@ -47,7 +48,7 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise InputError(f"no ruling {', '.join(map(repr, unknown))} in {rulings_dir(spec)}{hint} "
                              f"(known: {', '.join(sorted(known))})", None, "ID")
-        loaded = load_rulings(spec, list(ids) or None)
+        loaded = load_rulings(spec, list(dict.fromkeys(ids)) or None)  # a ruling named twice is checked once
         full = spec_with_house_rulesets(house.spec, loaded)
         chosen = list(house.rulesets)
         if house.house:  # a house ruleset is checked where a ruling states a result for the same readings
@@ -87,7 +88,8 @@ def rulings(ctx: click.Context, ids: tuple[str, ...], as_json: bool, rulesets: t
                 elif not c.agrees:
                     diff = "; ".join(d.text() for d in c.differences)
                     click.echo(f"{c.ruling.id:<{wid}}  {c.ruleset:<{wrs}}  DISAGREES  {diff}")
-            click.echo(f"{len(loaded)} rulings, {len(checks)} checks: {len(checks) - len(bad)} agree, "
+            click.echo(f"{counted(len(loaded), 'ruling', 'rulings')}, {counted(len(checks), 'check', 'checks')}: "
+                       f"{len(checks) - len(bad)} agree, "
                        f"{len(bad)} disagree")
         if bad:
             sys.exit(1)

@@ -169,12 +169,14 @@ def parse_reading(spec: Spec, text: str, place: str = "--reading") -> tuple[str,
 def parse_readings(spec: Spec, texts: Sequence[str], place: str = "--reading") -> dict[str, str]:
     """Every ``POINT=READING`` of ``texts``, in the order given.
 
-    :raises InputError: as :func:`parse_reading`, or for a point given twice.
+    :raises InputError: as :func:`parse_reading`, or for a point given twice with different
+        readings (the same reading twice is the same house rule, as ``--seed 1 --seed 1`` is
+        one seed).
     """
     out: dict[str, str] = {}
     for text in texts:
         point, reading = parse_reading(spec, text, place)
-        if point in out:
+        if point in out and out[point] != reading:
             raise InputError(f"{point} is given twice ({point}={out[point]}, {point}={reading}); "
                              "give each variation point once", None, place)
         out[point] = reading
