@@ -26,6 +26,10 @@ def playable_when_banned(game: Game) -> tuple[bool, ...]:
     it is among the legal plays. A role no King card names is never banned and counts as
     playable. A turn that does not open a play decision under the ruleset (it stops at an
     open variation point, so no card is playable) tells nothing, and the role counts as playable.
+    The answer is about this one position and the first card of the role: a rule that
+    refuses the role's cards only in some positions or only some of its cards is not seen
+    (the proofs, which take the answer as a summary, then find their model and the engine
+    disagree; the differential check and decisions-well-formed say so).
 
     :param game: the game (spec, ruleset, seats) whose rules are asked.
     :returns: one flag per role of ``game.spec.roles``, in that order.
