@@ -15,7 +15,7 @@ from palast.cli import main
 from palast.errors import SpecError
 from palast.formats.house import resolve_all
 from palast.query.ruling_files import load_ruling, load_rulings, rulings_dir
-from palast.query.rulings import Outcome, Ruling, check_ruling, compare, compute_outcome
+from palast.query.rulings import Difference, Outcome, Ruling, check_ruling, compare, compute_outcome
 from palast.spec.load import Spec, load_spec
 from palast.spec.register import ruling_reference_problems
 
@@ -223,3 +223,9 @@ def test_a_ruling_giving_character_cards_no_ruleset_of_it_deals_is_malformed(spe
     with pytest.raises(SpecError, match=r"line 13, column 10 \(scenario\.marks\): the scenario gives character "
                                         r"cards, but no ruleset the ruling states a result for"):
         load_ruling(path, spec)
+
+
+def test_a_difference_says_true_and_false_as_the_ruling_file_writes_them() -> None:
+    assert Difference("illegal", False, "play guard/blue is illegal").text() == (
+        "illegal: expected false, engine play guard/blue is illegal")
+    assert Difference("forced", True, None).text() == "forced: expected true, engine null"

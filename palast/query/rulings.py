@@ -386,4 +386,6 @@ def _show(value: Any) -> str:
         return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
     if value is None:
         return "null"
+    if isinstance(value, bool):  # as the ruling file writes it
+        return "true" if value else "false"
     return str(value)
