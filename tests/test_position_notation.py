@@ -203,7 +203,8 @@ def test_an_impossible_position_names_a_column() -> None:
         parse_position("red* 0 | maid/red played 99; blue; green", spec()).start(Game(spec(), "reference",
                                                                                     ["red", "blue", "green"]))
     assert str(info.value).startswith("<position>: column 26 (played): the position is impossible: ")
-    assert "played(p)) is 99" in str(info.value) and "(round-is-bounded)" in str(info.value)
+    assert "played(p)) is 99" in str(info.value)
+    assert "A round ends after at most 6 × players + 1 plays (round-is-bounded); here " in str(info.value)
 
 
 def test_empty_and_multi_line_text_is_refused() -> None:

@@ -34,6 +34,12 @@ from palast.spec.load import Spec
 from palast.spec.yamlio import Document, PathPart, format_path, parse_yaml, read_yaml
 
 #: The scenario key to point at when a state invariant fails on a scenario's position.
+
+def _claim(game: Game, invariant: str) -> str:
+    """The first sentence of ``invariant``'s statement in ``spec/invariants.yaml``, without
+    its full stop: what a position breaking it fails to be, in words."""
+    return game.spec.invariants[invariant].statement.split(". ")[0].rstrip(".")
+
 _INVARIANT_KEYS: dict[str, str] = {
     "card-conservation": "hands", "no-repeated-role": "displays", "display-below-six": "displays",
     "banned-role": "banned", "game-ends-at-target": "scores", "player-can-act": "to_move",
@@ -130,8 +136,8 @@ class Scenario:
             first = problems[0][0]
             key = _INVARIANT_KEYS.get(first)
             place = self.document.place([*self.base, key]) if self.document is not None and key else None
-            raise ScenarioError("the position is impossible: " + "; ".join(f"{m} ({i})" for i, m in problems),
-                                self.file, place)
+            raise ScenarioError("the position is impossible: " + "; ".join(
+                f"{_claim(game, i)} ({i}); here {m}" for i, m in problems), self.file, place)
         return state
 
     def position(self, game: Game) -> tuple[State, list[tuple[str, Step]]]:
