@@ -111,3 +111,14 @@ def test_the_same_reading_twice_is_one_house_rule_and_a_ruling_named_twice_is_ch
     assert r.code == 2 and "neutral-tie is given twice" in r.stderr
     r = in_process("rulings", "guard-alone", "guard-alone")
     assert r.code == 0 and r.stdout.splitlines()[-1] == "1 ruling, 3 checks: 3 agree, 0 disagree"
+
+
+def test_r_may_name_the_ruleset_of_the_ruleset_file(tmp_path: Path) -> None:
+    """``-r NAME`` beside ``--ruleset-file`` whose ruleset is NAME asks that ruleset (it was
+    an unknown ruleset), once, in the order given."""
+    f = tmp_path / "tally.yaml"
+    f.write_text("name: tally\nbase: reference\nreadings: {game-end-tiebreak: most-played-total}\n")
+    r = in_process("ask", "examples/game-end-tie.yaml", "-r", "tally", "-r", "source-a", "--ruleset-file", str(f),
+                   "--json")
+    assert r.code == 0, r.stderr
+    assert list(json.loads(r.stdout)["rulesets"]) == ["tally", "source-a"]

@@ -396,10 +396,11 @@ def select(spec: Spec, asked: Sequence[str], readings: Sequence[str], ruleset_fi
            default: Sequence[str] | None = None) -> Selection:
     """Apply a command's ``-r`` values, ``--ruleset-file`` and ``--reading`` options.
 
-    The rulesets asked are the ``-r`` values (ruleset ids or derived names) and the ruleset
-    of the file, in that order. ``--reading`` readings apply on top of each of them, or of
-    ``default`` (the spec's default ruleset unless given) when none is asked; the derived
-    rulesets replace the ones they are built on.
+    The rulesets asked are the ``-r`` values (ruleset ids or derived names, or the name the
+    file gives its ruleset) and the ruleset of the file, in that order. ``--reading``
+    readings apply on top of each of them, or of ``default`` (the spec's default ruleset
+    unless given) when none is asked; the derived rulesets replace the ones they are built
+    on.
 
     :raises InputError: for an unknown ruleset, a malformed ruleset file, a bad
         ``POINT=READING`` or a point given twice.
@@ -407,11 +408,12 @@ def select(spec: Spec, asked: Sequence[str], readings: Sequence[str], ruleset_fi
     out = spec
     names: list[str] = []
     remarks: list[str] = []
+    rf = load_ruleset_file(ruleset_file, out) if ruleset_file is not None else None
     for r in asked:
-        out = resolve(out, r)
+        if rf is None or r != rf.name:  # the file's own ruleset is derived below
+            out = resolve(out, r)
         names.append(r)
-    if ruleset_file is not None:
-        rf = load_ruleset_file(ruleset_file, out)
+    if rf is not None:
         out = derive(resolve(out, rf.base), rf.name, rf.base, rf.readings)
         names.append(rf.name)
         remarks.extend(rf.notes)
