@@ -50,3 +50,21 @@ def test_a_position_line_error_has_no_file_and_gives_its_place_apart() -> None:
     assert json.loads(res.stdout)["error"] == {
         "file": None, "line": 1, "column": 8, "place": "column 8 (hands.red[0])",
         "message": "unknown colour 'rd'; did you mean 'red'? (known: blue, green, red, yellow, purple, grey)"}
+
+
+def test_every_error_gives_its_place_apart_from_its_message(tmp_path: Path) -> None:
+    """A schema problem in a file and an action of a position line that cannot be read give
+    their place as ``place`` and the rest as ``message``, as other errors do (the second
+    fresh review found the place inside the message and ``place`` null, and a position
+    line's action error with ``file`` ``"<position>"`` and no line)."""
+    bad = tmp_path / "s.yaml"
+    bad.write_text("players: [red, blue, green]\nto_move: red\nscores: {red: -1}\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["ask", "--json", str(bad)])
+    assert res.exit_code == 2, res.output
+    assert json.loads(res.stdout)["error"] == {
+        "file": str(bad), "line": 3, "column": 15, "place": "line 3, column 15 (scores.red)",
+        "message": "must be at least 0; found -1"}
+    res = CliRunner().invoke(main, ["ask", "--json", "red* 0 maid/red; blue; green > frobnicate"])
+    error = json.loads(res.stdout)["error"]
+    assert (error["file"], error["line"], error["column"], error["place"]) == (None, 1, 32, "column 32 (actions[0])")
+    assert error["message"].startswith("unknown action 'frobnicate'")

@@ -405,6 +405,8 @@ _LINE = re.compile(r"\bline (\d+)(?:, column (\d+))?")
 #: A message that starts with its place, or lists several problems, each with its place.
 _LEADING_LINE = re.compile(r"(?:\d+ problems:\n  - )?line (\d+)(?:, column (\d+))?")
 #: The first of the problems a spec error lists, each with its file and place.
+#: a place a message starts with: ``line 3, column 15 (scores.red): `` or ``column 8 (hands.red[0]): ``
+_LEADING_PLACE = re.compile(r"((?:line \d+, )?column \d+(?: \([^()]*\))?|line \d+(?: \([^()]*\))?): ")
 _FIRST_PROBLEM = re.compile(r"\d+ problems? in the spec:\n  - (.+?): line (\d+)(?:, column (\d+))?")
 
 
@@ -427,18 +429,18 @@ def error_document(error: InputError | str) -> dict[str, Any]:
         return {"error": {"file": first.group(1), "line": int(first.group(2)),
                           "column": int(first.group(3)) if first.group(3) else None,
                           "place": None, "message": error.message}}
-    column_only = (re.fullmatch(r"column (\d+)", error.place) if error.place
-                   else re.match(r"column (\d+)", error.message))
-    if column_only:  # a position line: one line, the place is its column
-        from palast.formats.position import FILE as POSITION
+    from palast.formats.position import FILE as POSITION
 
-        place, message = error.place, error.message
-        said = None if place else re.match(r"(column \d+(?: \([^()]*\))?): ", message)
-        if said:  # the message starts with the place: give it as the place
-            place, message = said.group(1), message[said.end():]
+    place, message = error.place, error.message
+    said = None if place else _LEADING_PLACE.match(message)
+    if said:  # the message starts with the place (a schema's or a position line's problem): give it apart
+        place, message = said.group(1), message[said.end():]
+    column_only = re.match(r"column (\d+)", place or "")
+    if column_only and (error.file == POSITION or re.fullmatch(r"column \d+", place or "")):
+        # a position line: one line, the place is its column; the line is a command-line argument
         return {"error": {"file": None if error.file == POSITION else error.file, "line": 1,
                           "column": int(column_only.group(1)), "place": place, "message": message}}
-    m = _LINE.search(error.place or "") or _LEADING_LINE.match(error.message)
-    return {"error": {"file": error.file, "line": int(m.group(1)) if m else None,
-                      "column": int(m.group(2)) if m and m.group(2) else None,
-                      "place": error.place, "message": error.message}}
+    m = _LINE.search(place or "") or _LEADING_LINE.match(message)
+    return {"error": {"file": None if error.file == POSITION else error.file, "line": int(m.group(1)) if m else None,
+                      "column": int(m.group(2)) if m and m.group(2) else None, "place": place,
+                      "message": message}}
