@@ -101,3 +101,19 @@ def test_words_written_wrong_are_told_in_words_not_as_a_pattern(tmp_path: Path) 
     assert ("expected the reading in a few lower-case words, as text for readers names it; found "
             '"Most Cards displayed."') in str(exc.value)
     assert "does not match" not in str(exc.value)
+
+
+@pytest.mark.parametrize("words", ["most-displayed", "most_cards displayed"])
+def test_words_that_read_as_an_id_are_a_spec_problem(tmp_path: Path, words: str) -> None:
+    """Words that are a reading's id, or written with '_', would show readers an id (the
+    second fresh review found 'most-displayed' accepted as words and printed in prose)."""
+    copy = edited_spec(tmp_path, "variation_points.yaml", "words: most cards displayed", f"words: {words}")
+    with pytest.raises(SpecError, match=f"has the words '{words}', which read as an id"):
+        load_spec(copy)
+
+
+def test_words_too_long_say_the_limit(tmp_path: Path) -> None:
+    copy = edited_spec(tmp_path, "variation_points.yaml", "words: most cards displayed",
+                       "words: " + "most cards displayed " * 4 + "now")
+    with pytest.raises(SpecError, match="must be at most 60 characters long; found 87"):
+        load_spec(copy)

@@ -223,6 +223,9 @@ def _unworded(spec: Any, vp: Any, rule: str) -> list[tuple[Place, tuple[str | in
             out.append((place, ("id",), f"reading {r.id} of {vp.id} has no words: rule {rule} breaks ties by {vp.id}, "
                                         "and the end of a game names the tie-break used in its reading's words (give "
                                         "it words, e.g. 'most cards displayed')"))
+        elif r.words in {x.id for x in vp.readings} or "_" in r.words:
+            out.append((place, ("words",), f"reading {r.id} of {vp.id} has the words '{r.words}', which read as an "
+                                           "id, not as words for readers (e.g. 'most cards displayed')"))
         elif r.words in said:
             out.append((place, ("words",), f"reading {r.id} of {vp.id} has the words of reading {said[r.words]} "
                                            f"('{r.words}'): a reader could not tell the two tie-breaks apart"))

@@ -169,6 +169,8 @@ def friendly_message(err: Any) -> str:
         return f"must be {err.validator_value!r}; found {shown(err.instance)}"
     if v == "enum":
         return f"must be one of {', '.join(map(str, err.validator_value))}; found {shown(err.instance)}"
+    if v == "maxLength":
+        return f"must be at most {err.validator_value} characters long; found {len(err.instance)}"
     if v == "minProperties":
         return f"needs at least {counted(err.validator_value, 'key', 'keys')}" + (f" ({desc})" if desc else "")
     if v == "pattern":
