@@ -319,6 +319,8 @@ def _playable_when_banned(spec: Spec, role: str) -> str:
         game = Game(spec, r, list(spec.player_colours[:spec.min_players]))
         answer["yes (its action is not carried out)" if game.playable_when_banned[index] else "no"].append(r)
     said = {a: rs for a, rs in answer.items() if rs}
+    probe = (" (as the rules answer for a player holding a card of every role, nothing displayed; a rule that "
+             "refuses it only in some positions or for some of its cards is not seen here)")
     if len(said) == 1:
-        return next(iter(said))
-    return "; ".join(f"{a} under {', '.join(rs)}" for a, rs in said.items())
+        return next(iter(said)) + probe
+    return "; ".join(f"{a} under {', '.join(rs)}" for a, rs in said.items()) + probe
