@@ -210,6 +210,10 @@ class Z3Back:
         return Coll("roles", [(r, _sum(ms)) for r, ms in sorted(by.items())])
 
     def _role_of(self, card: Any) -> Any:
+        from proofs.each_z3 import RoleOnly
+
+        if isinstance(card, RoleOnly):  # a card part of an ``each`` enumerated by role
+            return card.role
         return _per_kind(card, [k.role for k in self.lay.kinds], -1)
 
     def _colour_of(self, card: Any) -> Any:
@@ -320,11 +324,16 @@ class Z3Back:
         if op == "list":
             kind = infer(n, kinds, self.kinds)
             return self._list(ELEMENT.get(kind, "int"), [self._value(a, env, kinds) for a in n.args])
+        if op in ("and", "or"):  # stop at the first known operand that decides it
+            stop = op == "or"
+            got = []
+            for a in n.args:
+                v = self._value(a, env, kinds)
+                if v is stop:
+                    return stop
+                got.append(v)
+            return _or(got) if stop else _and(got)
         args = [self._value(a, env, kinds) for a in n.args]
-        if op == "and":
-            return _and(args)
-        if op == "or":
-            return _or(args)
         if op == "not":
             return _not(args[0])
         if op == "if":
@@ -363,41 +372,54 @@ class Z3Back:
             if isinstance(c, Span):
                 inside = _and([_cmp(">=", x, c.lo), _cmp("<=", x, c.hi)])
                 return inside if op == "in" else _not(inside)
-            if isinstance(x, int):  # a known element: only its own multiplicity counts
-                inside = _or([_positive(m) for e, m in c.items if e == x])
-            else:
-                inside = _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
+            inside = self.member(x, c)
             return inside if op == "in" else _not(inside)
         raise NotCompiled(f"the Z3 back-end has no meaning for {op!r}")
 
     def _each(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Tuples:
-        """Options built from parts (``each``): every combination of the parts' elements,
-        each part's collection computed with the names before it known, under the
-        condition that its elements are there and every ``where`` condition holds."""
+        """Options built from parts (``each``): asked whether a tuple is one, or whether
+        there is one, without listing them (:mod:`proofs.each_z3`); listed only when
+        counted, every combination of the parts' elements, each part's collection computed
+        with the names before it known, under the condition that its elements are there and
+        every ``where`` condition holds."""
+        from proofs import each_z3
+
         parts = each_parts(n)
         conds = [c for c, _ in each_conditions(n)]
-        out: list[tuple[tuple[int, ...], Any]] = []
+        env, kinds = dict(env), dict(kinds)
 
-        def go(i: int, env: dict[str, Any], kinds: dict[str, str], chosen: tuple[int, ...],
-               present: list[Any]) -> None:
-            if i == len(parts):
-                cond = _and([*present, *(self._value(c, env, kinds) for c in conds)])
-                if cond is not False:
-                    out.append((chosen, cond))
-                return
-            name, coll = parts[i]
-            c = self._value(coll, env, kinds)
-            if not isinstance(c, Coll):
-                raise NotCompiled("each over a range or over picks")
-            inner = {**kinds, name: ELEMENT.get(c.kind, "any")}
-            for e, m in c.items:
-                there = _positive(m)
-                if there is False:
-                    continue
-                go(i + 1, {**env, name: e}, inner, (*chosen, e), [*present, there])
+        def items() -> list[tuple[tuple[int, ...], Any]]:
+            out: list[tuple[tuple[int, ...], Any]] = []
 
-        go(0, dict(env), dict(kinds), (), [])
-        return Tuples(tuple(name for name, _ in parts), out)
+            def go(i: int, env: dict[str, Any], kinds: dict[str, str], chosen: tuple[int, ...],
+                   present: list[Any]) -> None:
+                if i == len(parts):
+                    cond = _and([*present, *(self._value(c, env, kinds) for c in conds)])
+                    if cond is not False:
+                        out.append((chosen, cond))
+                    return
+                name, coll = parts[i]
+                c = self._value(coll, env, kinds)
+                if not isinstance(c, Coll):
+                    raise NotCompiled("each over a range or over picks")
+                inner = {**kinds, name: ELEMENT.get(c.kind, "any")}
+                for e, m in c.items:
+                    there = _positive(m)
+                    if there is False:
+                        continue
+                    go(i + 1, {**env, name: e}, inner, (*chosen, e), [*present, there])
+
+            go(0, env, kinds, (), [])
+            return out
+
+        return Tuples(tuple(name for name, _ in parts), lambda values: each_z3.holds(self, n, env, kinds, values),
+                      lambda: each_z3.some(self, n, env, kinds), items)
+
+    def member(self, x: Any, c: Coll) -> Any:
+        """The condition that ``x`` (a known number or a Z3 term) is an element of ``c``."""
+        if isinstance(x, int):  # a known element: only its own multiplicity counts
+            return _or([_positive(m) for e, m in c.items if e == x])
+        return _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
 
     def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:
         var, coll, *rest = n.args

@@ -5,9 +5,11 @@ given parameters (a :class:`~proofs.transition.Label`) is legal in a symbolic po
 written after the engine's legal actions (``Game.legal_actions`` and the role rules) and
 built from the ruleset's readings (``game.params``). :class:`~proofs.transition.Transition`
 adds what each action does; :mod:`proofs.can_act` asks whether some action is legal.
-The options of most decisions are compiled from the statements that wait for them (a
-play's from step ``turn``: :meth:`Legality.offered_at_start`); a deal's and a swap's are
-still written here. Rules: round.deal, turn.play, turn.play.duplicate, king.jester,
+The options of every decision are compiled from the statements that wait for them (a
+play's from step ``turn``: :meth:`Legality.offered_at_start`; a swap's, built from parts,
+by :meth:`~proofs.resume_z3.Resuming.offered`); a deal's size is the declared ``deal``
+statement's, and that no kind is dealt more often than the game has copies is the deal's
+own meaning. Rules: round.deal, turn.play, turn.play.duplicate, king.jester,
 king.jester-forced, turn.next.neutral-tie and the role rules of ``spec/roles.yaml``
 (role.wizard, role.maid, role.cupbearer, role.guard, role.marshal).
 """
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, code, ite, pick_by, total
+from proofs.encoding import Layout, ZState, code, pick_by, total
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.z3_values import Span, at_least_one
 
@@ -90,34 +92,6 @@ class Legality(Resuming):
         """True if playing kind ``x`` repeats a role in ``p``'s display while ``p`` could
         play a card that does not (an unforced play; voluntary-whisper, turn.play.duplicate)."""
         return z3.And(z3.Not(s["forced"]), self.repeats(s, x, p), s.fresh_playable(p))
-
-    def movable(self, d: ZState, p: Any, seat: int, kind: int) -> Any:
-        """Cards of ``kind`` in ``seat``'s display that a swap may move: all but the card
-        just played by ``p`` (role.cupbearer)."""
-        return d.cnt(self.lay.disp[seat], kind) - ite(z3.And(p == seat, d["card"] == kind), 1, 0)
-
-    def movable_at(self, d: ZState, p: Any, seat: Any, kind: int) -> Any:
-        """:meth:`movable` for a (symbolic) ``seat``."""
-        return d.at_seat(seat, lambda q: self.movable(d, p, q, kind))
-
-    def swap_pairs(self, p: Any) -> list[tuple[int, int, Any]]:
-        """The seat pairs a swap may use, with the condition on ``p`` (cupbearer-scope)."""
-        pairs = [(a, b) for a in range(self.n) for b in range(a + 1, self.n)]
-        if self.lay.reading("cupbearer.scope") == "any-two":
-            return [(a, b, z3.BoolVal(True)) for a, b in pairs]
-        return [(a, b, z3.Or(p == a, p == b)) for a, b in pairs]
-
-    def clash(self, d: ZState, p: Any, a: Any, ra: Any, b: Any, rb: Any) -> Any:
-        """True if swapping a card of role ``ra`` from ``a``'s display with one of role
-        ``rb`` from ``b``'s repeats a role in a display the rules protect
-        (cupbearer-actor-duplicate)."""
-        self_dup = self.lay.reading("cupbearer.actor_duplicate") == "whisper"
-        guard_a = z3.Or(a != p, not self_dup)
-        guard_b = z3.Or(b != p, not self_dup)
-        nr = self.lay.nroles
-        has_b_ra = d.at_seat(b, lambda q: pick_by(ra, lambda r: d.role_in(self.lay.disp[q], r), nr))
-        has_a_rb = d.at_seat(a, lambda q: pick_by(rb, lambda r: d.role_in(self.lay.disp[q], r), nr))
-        return z3.And(ra != rb, z3.Or(z3.And(has_b_ra >= 1, guard_b), z3.And(has_a_rb >= 1, guard_a)))
 
 
     # ------------------------------------------------------------------ per action kind
@@ -224,17 +198,11 @@ class Legality(Resuming):
         return z3.And(s.kind_valid(x), self.offers(s, K.DRAW, x))
 
     def legal_swap(self, s: ZState, label: Label) -> Any:
-        """Two movable cards of two displays the scope allows, repeating no protected role
-        (role.cupbearer, cupbearer-scope, cupbearer-actor-duplicate)."""
-        a, ka, b, kb = label.a
-        p = s["dp"]
-        pair = z3.Or([z3.And(a == x, b == y, ok) for x, y, ok in self.swap_pairs(p)])
-        mov_a = s.at_seat(a, lambda q: pick_by(ka, lambda k: self.movable(s, p, q, k), self.nk))
-        mov_b = s.at_seat(b, lambda q: pick_by(kb, lambda k: self.movable(s, p, q, k), self.nk))
-        ra = pick_by(ka, lambda k: self.lay.kinds[k].role, self.nk)
-        rb = pick_by(kb, lambda k: self.lay.kinds[k].role, self.nk)
-        return z3.And(pair, s.kind_valid(ka), s.kind_valid(kb), mov_a >= 1, mov_b >= 1,
-                      z3.Not(self.clash(s, p, a, ra, b, rb)))
+        """Two cards of two displays that the Cupbearer's declared options offer, built from
+        parts (role.cupbearer, cupbearer-scope, cupbearer-actor-duplicate;
+        :meth:`~proofs.resume_z3.Resuming.offered`)."""
+        a, ka, b, kb = label.a  # the label gives both seats and both cards; the options name the seats first
+        return self.offered(s, K.SWAP, (a, b, ka, kb))
 
     def _declared_options(self, d: ZState, kind: DecisionKind) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,

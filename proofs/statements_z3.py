@@ -15,9 +15,8 @@ the rule that declares the statement, computes its names again on the position a
 the names the decision keeps from its fields, as the engine does for a decision that names
 no statement.
 
-Which steps this compiles is :data:`COMPILED_STEPS` (every step of the base game); the
-start of a rule that chooses one of the transition's ``HAND_DECISIONS`` is still
-hand-written in :mod:`proofs.transition`. Nothing here names a
+Which steps this compiles is :data:`COMPILED_STEPS` (every step of the base game), every
+rule of them from its start. Nothing here names a
 rule, a role or a reading: those are all in ``spec/``. Each rule applied sets the flag ``rule:RULE`` of the
 path it is on, and each rule entered whose readings concern a variation point the flag
 ``point:POINT`` (an obligation asks whether a path is reachable by those flags).
@@ -56,8 +55,7 @@ class Statements(Places):
     """The statements of the do-style rules of one layout's game, carried out on symbolic
     positions. Mixed into :class:`proofs.legality.Legality`, which gives :meth:`decide` and
     :meth:`gap`, and :class:`proofs.transition.Transition`, which gives the other shared
-    steps (:meth:`enter_play`, :meth:`after_action`, :meth:`end_round`) and the start of the
-    rules it still writes by hand (:meth:`hand_rule`).
+    steps (:meth:`enter_play`, :meth:`after_action`, :meth:`end_round`).
     """
 
     lay: Any
@@ -79,13 +77,6 @@ class Statements(Places):
         raise NotImplementedError
 
     def end_round(self, d: ZState, rule: str, p: Any, *, forced: bool = False) -> ZState:
-        raise NotImplementedError
-
-    #: decisions whose rules the transition still starts by hand (:meth:`hand_rule`): a
-    #: rule that chooses one of them is not compiled up to its choice
-    HAND_DECISIONS: frozenset[DecisionKind] = frozenset()
-
-    def hand_rule(self, kind: DecisionKind, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ the spec
@@ -140,9 +131,6 @@ class Statements(Places):
                 return attempt(i + 1, d)
 
             def here(d: ZState) -> ZState:
-                hand = self._hand_decision(r)
-                if hand is not None:
-                    return self.hand_rule(hand, d, (given or {}).get("actor", d["actor"]), k)
                 return self._enter(r, d, dict(given or {}), lambda d, env, took: self._exceptions(
                     r, d, env, [(r, took)], lambda d, env, links: self._carry_out(d, env, links, k)),
                     lambda d: attempt(i + 1, d))
@@ -252,13 +240,6 @@ class Statements(Places):
             if br is not None and not br.applies:
                 return True
         return False
-
-    def _hand_decision(self, r: DoRule) -> DecisionKind | None:
-        """The decision of :data:`HAND_DECISIONS` that ``r``'s statements choose, if any."""
-        for st in walk(list(r.do or ())):
-            if st.head == "choose" and K(str(st.arg)) in self.HAND_DECISIONS:
-                return K(str(st.arg))
-        return None
 
     def _enter(self, r: DoRule, d: ZState, env: dict[str, Any],
                applies: Callable[[ZState, dict[str, Any], tuple[str, ...]], ZState],

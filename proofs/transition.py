@@ -11,18 +11,15 @@ card acting, the turn ending), every action answering a role's decision, the sta
 turn (step ``turn``: turn.play, turn.empty-hand, king.jester, king.jester-forced,
 turn.play.duplicate; :meth:`Transition.enter_play`) and a deal (step ``deal``: round.deal,
 the ``deal`` statement placing the hands as the engine's ``place_deal`` does, then the
-rules of steps setup, round-start and starter, and the first turn). The rest is still
-written after the engine, step by step: the same branches, in the same order, on the same
-readings (``game.params``): the start of a Cupbearer's action
-(:data:`Transition.HAND_DECISIONS`), and the legality of a swap
-(:class:`~proofs.legality.Legality`; a deal is legal when it gives each hand the hand size
-of the game's cards, a play as the options step ``turn`` declares, a draw and a King card
-revealed take any card of the place their declared ``draw`` statement names). A branch
-on a reading is a Python ``if``: the encoding is built for one ruleset. A branch on the
-position is a symbolic :func:`~proofs.encoding.branch`.
-
-Rules written here by hand cite the same rule ids as the engine: role.cupbearer (its
-start). The next player follows the declarations of step
+rules of steps setup, round-start and starter, and the first turn), and a swap (role.cupbearer:
+its options built from parts, asked whether a given swap is one and whether there is one
+without listing every pair of cards, :mod:`proofs.each_z3`). Nothing is written after the
+engine: a deal is legal when it gives each hand the number of cards the declared ``deal``
+statement gives, no kind more often than the game has copies; a play as the options step
+``turn`` declares; every other action as the options of the statement that waits for it.
+A branch on a reading is a Python ``if`` over the rule's declared readings blocks: the
+encoding is built for one ruleset. A branch on the position is a symbolic
+:func:`~proofs.encoding.branch`. The next player follows the declarations of step
 ``next-player`` (:meth:`Transition.after_action`), and whether the game ends and who wins
 those of steps ``game-end`` and ``winner`` (:meth:`Transition._end_game`), as the engine
 reads them.
@@ -50,7 +47,6 @@ from proofs.encoding import (
     ite,
     maximum,
     pick,
-    total,
 )
 from proofs.legality import Legality
 from proofs.places_z3 import _bool
@@ -278,43 +274,6 @@ class Transition(Legality):
         # a repeat while the player could play a card that repeats nothing (voluntary-whisper)
         d.flags["voluntary_whisper"] = self.voluntary(s, x, p)
         return self.legal_play(s, label), self.resume(d, label, K.PLAY, x, self.after_action)
-
-    #: the decisions whose rules are still started here, by hand (the Cupbearer's swap: its
-    #: options are built with ``each``, whose compiled form enumerates every pair of cards of
-    #: two displays, which at the card level made the relation 80 times slower to build);
-    #: its legality is :meth:`~proofs.legality.Legality.legal_swap`, what it does once
-    #: chosen is compiled (:meth:`_t_swap`)
-    HAND_DECISIONS = frozenset({K.SWAP})
-
-    def hand_rule(self, kind: DecisionKind, d: ZState, actor: Any, k: Callable[[ZState], ZState]) -> ZState:
-        """Start, by hand, the rules that choose decision ``kind`` (see :data:`HAND_DECISIONS`)."""
-        by_hand: dict[DecisionKind, Callable[[ZState, Any, Callable[[ZState], ZState]], ZState]] = {
-            K.SWAP: self._start_swap}
-        return by_hand[kind](d, actor, k)
-
-    def _start_swap(self, d: ZState, p: Any, k: Callable[[ZState], ZState]) -> ZState:
-        lay = self.lay
-        w = self.waiting(K.SWAP)
-        for block in w.owner.readings if w is not None else ():  # an open point of the rule stops play, in order
-            if self._reading(block.point) == "open":
-                return self.gap(d, self._parameter(block.point), p)
-        movable_role = [[z3.Or([self.movable(d, p, q, k) >= 1 for k in lay.kinds_of_role[r]] or [z3.BoolVal(False)])
-                         for r in range(lay.nroles)] for q in range(self.n)]
-        options = []
-        for a, b, ok in self.swap_pairs(p):
-            for ra in range(lay.nroles):
-                for rb in range(lay.nroles):
-                    options.append(z3.And(ok, movable_role[a][ra], movable_role[b][rb],
-                                          z3.Not(self.clash(d, p, a, ra, b, rb))))
-        holding = total(ite(z3.Or([self.movable(d, p, q, k) >= 1 for k in range(self.nk)]), 1, 0)
-                        for q in range(self.n))
-
-        def void(d: ZState) -> ZState:
-            d.flags["cupbearer_void"] = z3.BoolVal(True)
-            d.flags["cupbearer_void_two_displays"] = holding >= 2
-            return k(d)
-
-        return branch(d, z3.Or(options), lambda d: self.decide(d, K.SWAP, p), void)
 
     # ------------------------------------------------------------------ role decisions
     def _declared(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:

@@ -10,6 +10,7 @@ sums as flat lists (:class:`Conj`, :class:`Lin`) until a term is needed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,24 +68,44 @@ class Picks:
                         _eq(_sum(pick), self.n)]))
 
 
-@dataclass(frozen=True)
 class Tuples:
-    """Options built from parts (``each``): one tuple per combination of the parts'
-    elements (known numbers, in the order of ``names``), with the condition under which it
-    is an option (its elements there, and every ``where`` condition holding). It answers
-    ``count``, ``empty`` and :meth:`holds`; anything else raises :class:`NotCompiled`."""
+    """Options built from parts (``each``), kept as three ways to ask about them, so that
+    none has to list every combination of the parts' elements unless asked to:
+    :meth:`holds` (is a given tuple one of them), :meth:`some` (is there one) and
+    :attr:`items` (every combination, known numbers in the order of ``names``, with the
+    condition under which it is an option). It answers ``count``, ``empty`` and
+    :meth:`holds`; anything else raises :class:`NotCompiled`.
 
-    names: tuple[str, ...]
-    items: list[tuple[tuple[int, ...], Any]]
+    :param names: the parts' names, in order.
+    :param holds: given one term or number per part, the condition that they are an option.
+    :param some: the condition that there is an option.
+    :param items: the list of every combination with its condition.
+    """
+
+    __slots__ = ("_holds", "_items", "_list", "_some", "names")
+
+    def __init__(self, names: tuple[str, ...], holds: Callable[[tuple[Any, ...]], Any], some: Callable[[], Any],
+                 items: Callable[[], list[tuple[tuple[int, ...], Any]]]) -> None:
+        self.names = names
+        self._holds = holds
+        self._some = some
+        self._items = items
+        self._list: list[tuple[tuple[int, ...], Any]] | None = None
+
+    @property
+    def items(self) -> list[tuple[tuple[int, ...], Any]]:
+        """Every combination of the parts' elements with its condition (built once)."""
+        if self._list is None:
+            self._list = self._items()
+        return self._list
 
     def holds(self, values: tuple[Any, ...]) -> Any:
         """The condition that ``values`` (one term or number per part) is one of the options."""
-        return _b(_or([_and([*(_eq(v, e) for v, e in zip(values, elems, strict=True)), cond])
-                       for elems, cond in self.items]))
+        return _b(self._holds(values))
 
     def some(self) -> Any:
         """The condition that there is an option."""
-        return _or([cond for _, cond in self.items])
+        return _b(self._some())
 
 
 class Conj:

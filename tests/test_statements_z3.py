@@ -146,31 +146,50 @@ def test_a_rule_off_under_the_ruleset_sets_no_flag() -> None:
     assert "role-action" in COMPILED_STEPS
 
 
-@pytest.mark.parametrize("ruleset", ["reference", "source-b"])
-def test_the_declared_swaps_are_the_hand_written_legality(ruleset: str) -> None:
-    """The Cupbearer's options as declared (built from parts with ``each``, compiled by
-    :mod:`proofs.lang_z3`) admit exactly the swaps the model's hand-written legality admits,
-    in every position whose counts are whole numbers (Z3 proves it at the role level, three
-    players). The model still starts the swap by hand (enumerating every pair of cards is
-    too slow at the card level); this keeps the two from drifting apart."""
+@pytest.mark.parametrize(("ruleset", "level"), [("reference", "role"), ("source-b", "role"), ("source-b", "card")])
+def test_options_built_from_parts_are_asked_as_their_list_says(ruleset: str, level: str) -> None:
+    """The Cupbearer's options (built from parts with ``each``) are asked whether a swap is
+    one and whether there is one without listing them (:mod:`proofs.each_z3`: one term over
+    the values; an enumeration by role of the card parts). Z3 proves both equal to the plain
+    meaning, the list of every combination of the parts' elements with its condition, in
+    every position whose counts are whole numbers (three players), and neither false
+    throughout."""
     from proofs.lang_z3 import declared
+    from proofs.z3_values import Tuples, _b
 
     spec = load_spec()
-    lay = Layout(make_game(spec, ruleset, 3), "role")
+    lay = Layout(make_game(spec, ruleset, 3), level)
     tr = Transition(lay)
     s = ZState.fresh(lay, "s")
-    label = Label.fresh(lay, "a")
-    a, ka, b, kb = label.a
-    solver = z3.Solver()
-    solver.add(declared(s, "counts-are-whole"), s["dk"] == code(K.SWAP))
-    solver.add(tr.legal_swap(s, label) != tr.offered(s, K.SWAP, (a, b, ka, kb)))
-    assert solver.check() == z3.unsat, solver.model() if solver.check() == z3.sat else "unknown"
-    # and neither is false throughout: some swap is legal, some is not
+    got = tr.choice_env(s, K.SWAP, options=True)
+    assert got is not None
+    w, env, _ = got
+    opts = tr._value(s, w.stmt.keys["options"], env)
+    assert isinstance(opts, Tuples) and opts.names == ("a", "b", "x", "y")
+    value = z3.Ints("a b x y")
+    listed = z3.Or([z3.And(*(v == e for v, e in zip(value, elems, strict=True)), _b(cond))
+                    for elems, cond in opts.items])
+    whole = [declared(s, "counts-are-whole"), s["dk"] == code(K.SWAP)]
+    for differ in (opts.holds(tuple(value)) != listed, opts.some() != z3.Or([_b(c) for _, c in opts.items])):
+        solver = z3.Solver()
+        solver.add(*whole, differ)
+        assert solver.check() == z3.unsat
     for want in (True, False):
         other = z3.Solver()
-        other.add(declared(s, "counts-are-whole"), s["dk"] == code(K.SWAP),
-                  tr.offered(s, K.SWAP, (a, b, ka, kb)) == want)
+        other.add(*whole, opts.some() == want, opts.holds(tuple(value)) == want)
         assert other.check() == z3.sat
+
+
+def test_a_card_part_read_beyond_its_role_is_listed_by_card() -> None:
+    """A card part is enumerated by role only where nothing after it reads more than its
+    role: ``role(x) == role(y)`` lets it, ``x == y`` or ``count(x)`` does not."""
+    from palast.lang.syntax import parse
+    from proofs.each_z3 import only_through_role
+
+    assert only_through_role(parse("role(x) == role(y) or role(y) not in roles(display(a))"), "x")
+    assert not only_through_role(parse("role(x) == role(y) or x == y"), "x")
+    assert not only_through_role(parse("occurrences(display(a), x) == 1"), "x")
+    assert only_through_role(parse("a == actor"), "x")
 
 
 #: Declarations where a position does not say where play resumes (the engine's decision
