@@ -4,8 +4,10 @@ A swap never gives a player other than the actor a repeated role (role.cupbearer
 every ruleset). Whether it may give the *actor* one is variation point
 ``cupbearer-actor-duplicate``: under the reading ``forbidden`` (sources A and the
 reference) no swap does, which is proved; under ``whisper`` (source B's literal reading)
-one can, and the obligation expects the counterexample, replayed by the engine and
-written as a scenario; a witness shows it happens in a game from a real deal too.
+one can: that reading declares it breaks ``cupbearer-actor-repeat``
+(spec/variation_points.yaml, ``breaks``), so the obligation expects the counterexample,
+replayed by the engine and written as a scenario; a witness shows it happens in a game
+from a real deal too.
 Clauses: A.role.courtesan, B.role.mundschenk, B.end.whisper.
 """
 
@@ -20,13 +22,15 @@ from palast.engine import Game, Step
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.encoding import ZState, code
-from proofs.invariant import STRENGTHENING, Context, make_game, prove_step
-from proofs.obligation import Obligation, Options, Outcome
+from proofs.invariant import STRENGTHENING, Context, prove_step
+from proofs.obligation import Obligation, Options, Outcome, expected
 from proofs.search import Unroller, counterexample
 from proofs.witness import Question, verify
 
 K = DecisionKind
 FAMILY = "cupbearer"
+#: the obligation that a swap never repeats a role in the actor's display
+ACTOR_REPEAT = "cupbearer-actor-repeat"
 COMMENT_CLAUSES = "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72), B.end.whisper."
 
 
@@ -43,14 +47,6 @@ def _others_safe(ctx: Context, kind: DecisionKind) -> Any:
 
 def _actor_safe(ctx: Context, kind: DecisionKind) -> Any:
     return z3.Not(repeats(ctx.t, ctx.s["dp"]))
-
-
-def expected_actor(spec: Spec, ruleset: str) -> str:
-    """What ``cupbearer-actor-repeat`` expects under ``ruleset``: a counterexample where
-    the reading of ``cupbearer-actor-duplicate`` lets the actor whisper by a swap, a
-    proof where it forbids such swaps."""
-    reading = make_game(spec, ruleset, spec.min_players).params["cupbearer.actor_duplicate"].value
-    return "counterexample" if reading == "whisper" else "proved"
 
 
 def _run_others(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -71,13 +67,13 @@ def _run_actor(spec: Spec, opts: Options, ruleset: str) -> Outcome:
         return z3.And(s["dk"] == z3.IntVal(list(DecisionKind).index(K.SWAP)), repeats(t, s["dp"]))
 
     return counterexample(
-        spec, ruleset, n, bad, name=f"cupbearer-actor-repeat.{ruleset}", out_dir=opts.out_dir,
+        spec, ruleset, n, bad, name=f"{ACTOR_REPEAT}.{ruleset}", out_dir=opts.out_dir,
         title="A Cupbearer swap repeats a role in the actor's display",
         question="May the player who played the Cupbearer swap so that their own display repeats a role?",
         comment=("Counterexample to 'no swap repeats a role in the actor's display', found by Z3 from a\n"
                  "position satisfying every proved invariant, replayed by the engine.\n"
-                 f"Under {ruleset} (cupbearer-actor-duplicate: whisper) the swap is legal and the round\n"
-                 f"ends as the actor's whisper. {COMMENT_CLAUSES}"))
+                 f"Under {ruleset} the swap is legal (a reading it takes declares that it breaks\n"
+                 f"{ACTOR_REPEAT}) and the round ends as the actor's whisper. {COMMENT_CLAUSES}"))
 
 
 def _whisper_check(game: Game, steps: list[Step]) -> str | None:
@@ -123,7 +119,7 @@ def obligations(spec: Spec) -> list[Obligation]:
         out.append(Obligation("cupbearer-protects-others", r, "proved",
                               "no Cupbearer swap repeats a role in a display other than the actor's",
                               partial(_run_others, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-        out.append(Obligation("cupbearer-actor-repeat", r, expected_actor(spec, r),
+        out.append(Obligation(ACTOR_REPEAT, r, expected(spec, r, ACTOR_REPEAT, "proved"),
                               "no Cupbearer swap repeats a role in the actor's display",
                               partial(_run_actor, ruleset=r), FAMILY, (), needs=STRENGTHENING))
     q = actor_whisper_question()

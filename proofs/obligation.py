@@ -54,6 +54,26 @@ def house_prove_lists(spec: Any) -> dict[str, dict[str, str]]:
     return out
 
 
+def broken_by_readings(spec: Any, ruleset: str) -> dict[str, str]:
+    """Obligation → why, for each obligation that a reading ``ruleset`` takes declares it
+    breaks (a reading's ``breaks`` in ``spec/variation_points.yaml``): under ``ruleset`` it
+    must end in a counterexample, whatever it ends in elsewhere."""
+    out: dict[str, str] = {}
+    for vp in spec.variation_points.values():
+        chosen = vp.choices.get(ruleset)
+        for r in vp.readings:
+            if r.id == chosen:
+                out.update(r.breaks)
+    return out
+
+
+def expected(spec: Any, ruleset: str, name: str, otherwise: str) -> str:
+    """What obligation ``name`` must end in under ``ruleset``: a counterexample where a
+    reading the ruleset takes declares it breaks it (:func:`broken_by_readings`), else
+    ``otherwise``."""
+    return "counterexample" if name in broken_by_readings(spec, ruleset) else otherwise
+
+
 def refuted(spec: Any, ruleset: str) -> frozenset[str]:
     """The obligations that ``ruleset``'s ``prove`` list (a named house ruleset's,
     :func:`house_prove_lists`) expects to end in a counterexample: the invariants they establish do

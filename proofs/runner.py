@@ -45,6 +45,23 @@ def stated_obligations(spec: Spec) -> list[Obligation]:
     out: list[Obligation] = []
     for family in FAMILIES:
         out.extend(_module(family).obligations(spec))
+    return out + _unknown_breaks(spec, {ob.name for ob in out})
+
+
+def _unknown_breaks(spec: Spec, known: set[str]) -> list[Obligation]:
+    """A failing obligation for each reading whose ``breaks`` (spec/variation_points.yaml)
+    names an obligation no family states, under each ruleset taking that reading."""
+    out = []
+    for vp in spec.variation_points.values():
+        for r in vp.readings:
+            for name, _ in r.breaks:
+                if name in known:
+                    continue
+                detail = (f"spec/variation_points.yaml: reading {r.id} of {vp.id} declares that it breaks {name}, "
+                          "but no obligation of that name is stated (palast prove --list lists them)")
+                for rs in (x for x in spec.rulesets if vp.choices.get(x) == r.id):
+                    out.append(Obligation(name, rs, "counterexample", "(no such obligation)",
+                                          lambda spec, opts, detail=detail: Outcome("error", detail), "readings", ()))
     return out
 
 

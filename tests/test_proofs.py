@@ -170,6 +170,39 @@ def test_cupbearer_actor_repeat_expectations(spec: Spec, tmp_path: Path) -> None
     assert final.round_end is not None and final.round_end.kind == "whisper"
 
 
+BREAKS = """        breaks:
+          - obligation: cupbearer-actor-repeat
+"""
+
+
+@pytest.mark.parametrize("edit", ["removed", "unknown"])
+def test_what_an_obligation_expects_is_what_the_readings_declare(tmp_path: Path, edit: str) -> None:
+    """cupbearer-actor-repeat expects a counterexample under source-b only because the
+    reading source-b takes declares it breaks it (spec/variation_points.yaml, ``breaks``):
+    with the declaration removed it expects a proof there too; a declaration naming no
+    obligation of palast prove is an error line of the run, not silently ignored."""
+    from palast.spec.load import load_spec
+    from tests.spec_copy import edited_spec
+
+    if edit == "removed":
+        text = (Path(__file__).resolve().parent.parent / "spec" / "variation_points.yaml").read_text(encoding="utf-8")
+        start = text.index(BREAKS)
+        block = text[start:text.index("\n    third_party:", start) + 1]  # the whole breaks list
+        root = edited_spec(tmp_path, "variation_points.yaml", block, "")
+    else:
+        root = edited_spec(tmp_path, "variation_points.yaml", "obligation: cupbearer-actor-repeat",
+                           "obligation: cupbearer-actor-repeats")
+    edited = load_spec(root, rulings=False)
+    obs = {ob.key: ob for ob in all_obligations(edited)}
+    if edit == "removed":
+        assert obs["cupbearer-actor-repeat@source-b"].expect == "proved"
+        return
+    assert obs["cupbearer-actor-repeat@source-b"].expect == "proved"
+    line = run_one(edited, obs["cupbearer-actor-repeats@source-b"], Options(out_dir=tmp_path))
+    assert not line.passed and line.result == "error"
+    assert "reading whisper of cupbearer-actor-duplicate" in line.detail
+
+
 def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     """A stored file that no longer shows the failure is searched anew and rewritten."""
     stale = tmp_path / "cupbearer-actor-repeat.source-b.yaml"

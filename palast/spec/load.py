@@ -194,7 +194,8 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     for v in docs["variation_points.yaml"].data["variation_points"]:
         vps[v["id"]] = VariationPoint(
             v["id"], v["topic"], v["kind"], v.get("parameter"), v["changes_outcome"], v["sides"],
-            tuple(Reading(r["id"], r["statement"], tuple(r.get("third_party", ())), str(r.get("words", "")))
+            tuple(Reading(r["id"], r["statement"], tuple(r.get("third_party", ())), str(r.get("words", "")),
+                          tuple((b["obligation"], b["because"]) for b in r.get("breaks", ())))
                   for r in v["readings"]),
             v["rulesets"], v["reason"], v.get("witness"), v,
             tuple((t["source"], t["says"]) for t in v.get("third_party", ())), bool(v.get("component", False)),

@@ -66,12 +66,15 @@ class Reading:
 
     :ivar words: the reading in a few lower-case words, for text that names it to a
         reader (``"most cards displayed"``), or ``""`` where the spec gives none.
+    :ivar breaks: the proof obligations (``palast prove``) that end in a counterexample
+        under every ruleset taking this reading, each with why: ``(obligation, because)``.
     """
 
     id: str
     statement: str
     third_party: tuple[str, ...] = ()
     words: str = ""
+    breaks: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

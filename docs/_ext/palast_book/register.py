@@ -171,6 +171,10 @@ class VariationPointDirective(SpecDirective):
                 p += nodes.Text(" Third parties reading it so: ")
                 p.extend(joined([self.third_party(spec, t) for t in r.third_party]))
                 p += nodes.Text(".")
+            for obligation, because in r.breaks:  # what palast prove expects under it
+                p += nodes.Text(" Under it the proof obligation ")
+                p += literal(obligation)
+                p += nodes.Text(" ends in a counterexample: " + because.rstrip(".") + ".")
             items += nodes.list_item("", p)
         if vp.readings:
             out.append(items)
