@@ -46,8 +46,8 @@ K = DecisionKind
 #: A continuation: carry on from the draft with the names in scope.
 Cont = Callable[[ZState, dict[str, Any]], ZState]
 
-#: The steps whose rules the model carries out from their declarations (the others are
-#: hand-written in :mod:`proofs.transition`).
+#: The steps whose rules the model carries out from their declarations (every step of the
+#: base game; a rule module's steps are not in the model, :mod:`proofs.modules`).
 COMPILED_STEPS = ("deal", "setup", "round-start", "starter", "action", "role-action", "reveal-king", "turn",
                   "turn-end", "next-player")
 
