@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Self
@@ -48,6 +49,10 @@ def stated_obligations(spec: Spec) -> list[Obligation]:
     return out + _unknown_breaks(spec, {ob.name for ob in out})
 
 
+def _no_such_obligation(spec: Spec, opts: Options, detail: str) -> Outcome:
+    return Outcome("error", detail)
+
+
 def _unknown_breaks(spec: Spec, known: set[str]) -> list[Obligation]:
     """A failing obligation for each reading whose ``breaks`` (spec/variation_points.yaml)
     names an obligation no family states, under each ruleset taking that reading."""
@@ -61,7 +66,7 @@ def _unknown_breaks(spec: Spec, known: set[str]) -> list[Obligation]:
                           "but no obligation of that name is stated (palast prove --list lists them)")
                 for rs in (x for x in spec.rulesets if vp.choices.get(x) == r.id):
                     out.append(Obligation(name, rs, "counterexample", "(no such obligation)",
-                                          lambda spec, opts, detail=detail: Outcome("error", detail), "readings", ()))
+                                          partial(_no_such_obligation, detail=detail), "readings", ()))
     return out
 
 
