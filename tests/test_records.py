@@ -196,7 +196,7 @@ def test_cli_play_record_and_replay(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("lines", "expected"), [
     (['{"format": "palast-record", "version": 1, "players": ["red", "blue", "green"]}', '{"action": "play"'],
-     "line 2: not valid JSON"),
+     "line 2, column 18: not valid JSON"),
     (['{"action": "play maid/red"}'], "line 1: the first line must be the header"),
     (['{"format": "palast-record", "version": 1, "players": ["red", "blue", "green"]}',
       '{"action": "play maid/red", "who": "red"}'], "line 2: action"),

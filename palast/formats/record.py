@@ -371,7 +371,7 @@ def _json_line(raw: str, file: str, number: int) -> Any:
     try:
         return json.loads(raw, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file, where) from None
+        raise RecordError(f"not valid JSON: {exc.msg}", file, f"{where}, column {exc.colno}") from None
     except _DuplicateKey as exc:
         raise RecordError(f"the key {exc.key!r} is given twice", file, where) from None
     except (ValueError, RecursionError) as exc:
