@@ -182,3 +182,18 @@ def test_a_malformed_record_with_json_prints_the_error_document(tmp_path: Path) 
     assert res.exit_code == 2
     err = json.loads(res.stdout)["error"]
     assert err["file"] == str(path) and err["line"] == 2 and "after the header" in err["message"]
+
+
+def test_a_tie_break_mismatch_says_what_each_tie_break_means(tmp_path: Path) -> None:
+    """A result line naming another tie-break than the replay's is reported with each
+    tie-break's id (as records write it) and its words (variation_points.yaml)."""
+    src = Path(__file__).resolve().parent.parent / "examples" / "records" / "seed7-reference.jsonl"
+    text = src.read_text(encoding="utf-8")
+    assert '"tiebreak": "most-played-last-round"' in text
+    path = tmp_path / "tb.jsonl"
+    path.write_text(text.replace('"tiebreak": "most-played-last-round"', '"tiebreak": "most-displayed"'),
+                    encoding="utf-8")
+    code, out, _ = _cli("replay", str(path))
+    assert code == 1, out
+    assert ("tie-break: the record says most-displayed (most cards displayed), the replay gives "
+            "most-played-last-round (most cards played in the last round)") in out

@@ -274,7 +274,14 @@ def _compare_result(game: Game, expected: RecordResult, state: State) -> list[st
     if expected.shared is not None and expected.shared != bool(actual.shared):
         out.append(f"shared win: the record says {expected.shared}, the replay gives {bool(actual.shared)}")
     if expected.tiebreak is not None and expected.tiebreak != actual.tiebreak:
-        out.append(f"tie-break: the record says {expected.tiebreak}, the replay gives {actual.tiebreak or 'none'}")
+        def named(tiebreak: str | None) -> str:  # the id the record writes, and what it means
+            if not tiebreak:
+                return "none"
+            words = tiebreak_words(game, tiebreak)
+            return tiebreak if words == tiebreak else f"{tiebreak} ({words})"
+
+        out.append(f"tie-break: the record says {named(expected.tiebreak)}, the replay gives "
+                   f"{named(actual.tiebreak)}")
     if expected.scores is not None and dict(expected.scores) != dict(actual.scores or {}):
         out.append("scores: the record says " + ", ".join(f"{k} {v}" for k, v in expected.scores.items())
                    + "; the replay gives " + ", ".join(f"{k} {v}" for k, v in (actual.scores or {}).items()))
