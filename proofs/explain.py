@@ -81,7 +81,10 @@ def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line:
 
     :param line: its result when it was run, else None.
     """
-    out = [f"{ob.name} under {ob.ruleset} (family {ob.family}), expects {ob.expect}", "  states:"]
+    out = [f"{ob.name} under {ob.ruleset} (family {ob.family}), expects {ob.expect}"]
+    if ob.because:
+        out.append(f"  expects it because {ob.because}")
+    out.append("  states:")
     out += [f"    {w}" for w in statement_words(spec, ob)]
     used = lemmas(obligations, ob)
     if used:

@@ -54,24 +54,87 @@ def house_prove_lists(spec: Any) -> dict[str, dict[str, str]]:
     return out
 
 
-def broken_by_readings(spec: Any, ruleset: str) -> dict[str, str]:
-    """Obligation → why, for each obligation that a reading ``ruleset`` takes declares it
-    breaks (a reading's ``breaks`` in ``spec/variation_points.yaml``): under ``ruleset`` it
-    must end in a counterexample, whatever it ends in elsewhere."""
-    out: dict[str, str] = {}
-    for vp in spec.variation_points.values():
-        chosen = vp.choices.get(ruleset)
-        for r in vp.readings:
-            if r.id == chosen:
-                out.update(r.breaks)
+@dataclass(frozen=True)
+class Breaks:
+    """One entry of a reading's ``breaks`` (spec/variation_points.yaml): under every ruleset
+    taking reading ``reading`` of variation point ``point``, obligation ``obligation`` ends
+    in a counterexample, ``because``; ``place`` is where the entry is written."""
+
+    point: str
+    reading: str
+    obligation: str
+    because: str
+    file: str
+    place: str
+
+    @property
+    def why(self) -> str:
+        """``"reading R of P breaks it: BECAUSE"``."""
+        return f"reading {self.reading} of {self.point} breaks it: {self.because}"
+
+
+def declared_breaks(spec: Any) -> list[Breaks]:
+    """Every ``breaks`` entry of every reading, in file order."""
+    doc = spec.documents["variation_points.yaml"]
+    out = []
+    for i, vp in enumerate(spec.variation_points.values()):
+        for j, r in enumerate(vp.readings):
+            for k, (name, because) in enumerate(r.breaks):
+                out.append(Breaks(vp.id, r.id, name, because, doc.file,
+                                  doc.place(("variation_points", i, "readings", j, "breaks", k, "obligation"))))
     return out
 
 
-def expected(spec: Any, ruleset: str, name: str, otherwise: str) -> str:
-    """What obligation ``name`` must end in under ``ruleset``: a counterexample where a
-    reading the ruleset takes declares it breaks it (:func:`broken_by_readings`), else
-    ``otherwise``."""
-    return "counterexample" if name in broken_by_readings(spec, ruleset) else otherwise
+def broken_by_readings(spec: Any, ruleset: str) -> dict[str, Breaks]:
+    """Obligation → the ``breaks`` entry of a reading ``ruleset`` takes that names it."""
+    return {b.obligation: b for b in declared_breaks(spec)
+            if spec.variation_points[b.point].choices.get(ruleset) == b.reading}
+
+
+def check_breaks(spec: Any, names: set[str]) -> None:
+    """Refuse ``breaks`` entries palast prove cannot honour: one naming no obligation of
+    ``names`` (those stated for every ruleset), one naming an obligation a reading names
+    already, and a named house ruleset whose ``prove`` list expects another result for an
+    obligation that a reading it takes breaks.
+
+    :raises SpecError: listing each, at the file, line and key of the entry.
+    """
+    from palast.errors import SpecError
+
+    problems: list[tuple[str, str]] = []
+    seen: set[tuple[str, str, str]] = set()
+    for b in declared_breaks(spec):
+        if b.obligation not in names:
+            problems.append((b.place, f"reading {b.reading} of {b.point} breaks {b.obligation!r}, but palast prove "
+                                      "states no obligation of that name (palast prove --list lists them)"))
+        if (b.point, b.reading, b.obligation) in seen:
+            problems.append((b.place, f"reading {b.reading} of {b.point} names {b.obligation} twice"))
+        seen.add((b.point, b.reading, b.obligation))
+    for ruleset, listed in house_prove_lists(spec).items():
+        for name, b in broken_by_readings(spec, ruleset).items():
+            if listed.get(name, "counterexample") != "counterexample":
+                problems.append((b.place, f"{ruleset} takes reading {b.reading} of {b.point}, which breaks {name}, "
+                                          f"but its prove list (spec/rulesets.yaml) expects {listed[name]}"))
+    if problems:
+        doc = spec.documents["variation_points.yaml"]
+        if len(problems) == 1:
+            raise SpecError(problems[0][1], doc.file, problems[0][0])
+        raise SpecError(f"{len(problems)} problems with breaks:\n" + "\n".join(f"  - {p}: {m}" for p, m in problems),
+                        doc.file)
+
+
+def apply_breaks(spec: Any, obligations: list[Obligation]) -> list[Obligation]:
+    """``obligations`` with each that a reading of its ruleset breaks (a ``breaks`` entry)
+    expecting a counterexample, and saying why (:attr:`Obligation.because`)."""
+    from dataclasses import replace
+
+    cache: dict[str, dict[str, Breaks]] = {}
+    out = []
+    for ob in obligations:
+        broken = cache.setdefault(ob.ruleset, broken_by_readings(spec, ob.ruleset))
+        b = broken.get(ob.name)
+        out.append(ob if b is None else replace(ob, expect="counterexample", because=b.why))
+    return out
 
 
 def refuted(spec: Any, ruleset: str) -> frozenset[str]:
@@ -190,6 +253,8 @@ class Obligation:
     :ivar cost: a rough cost, to schedule long checks first.
     :ivar runs_as: for an obligation that runs another family's check (a named house
         ruleset's, :mod:`proofs.house_rulesets`), that family; the runner groups it so.
+    :ivar because: why it expects what it does, where a reading the ruleset takes declares
+        that it breaks it (:func:`apply_breaks`); ``""`` otherwise.
     """
 
     name: str
@@ -202,6 +267,7 @@ class Obligation:
     needs: tuple[str, ...] = ()
     cost: float = 1.0
     runs_as: str = ""
+    because: str = ""
 
     @property
     def key(self) -> str:

@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
-from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Self
 
 from palast.spec.load import Spec, load_spec
-from proofs.obligation import Obligation, Options, Outcome, Unknown
+from proofs.obligation import Obligation, Options, Outcome, Unknown, apply_breaks, check_breaks
 
 #: The families of obligations, in the order they are listed.
 FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination", "turn",
@@ -42,32 +41,17 @@ def _module(family: str) -> ModuleType:
 
 def stated_obligations(spec: Spec) -> list[Obligation]:
     """The obligations of the families (:data:`FAMILIES`), family by family, under every
-    ruleset of ``spec``."""
+    ruleset of ``spec``, each expecting a counterexample where a reading of its ruleset
+    declares that it breaks it (:func:`~proofs.obligation.apply_breaks`).
+
+    :raises SpecError: for a ``breaks`` entry palast prove cannot honour
+        (:func:`~proofs.obligation.check_breaks`).
+    """
     out: list[Obligation] = []
     for family in FAMILIES:
         out.extend(_module(family).obligations(spec))
-    return out + _unknown_breaks(spec, {ob.name for ob in out})
-
-
-def _no_such_obligation(spec: Spec, opts: Options, detail: str) -> Outcome:
-    return Outcome("error", detail)
-
-
-def _unknown_breaks(spec: Spec, known: set[str]) -> list[Obligation]:
-    """A failing obligation for each reading whose ``breaks`` (spec/variation_points.yaml)
-    names an obligation no family states, under each ruleset taking that reading."""
-    out = []
-    for vp in spec.variation_points.values():
-        for r in vp.readings:
-            for name, _ in r.breaks:
-                if name in known:
-                    continue
-                detail = (f"spec/variation_points.yaml: reading {r.id} of {vp.id} declares that it breaks {name}, "
-                          "but no obligation of that name is stated (palast prove --list lists them)")
-                for rs in (x for x in spec.rulesets if vp.choices.get(x) == r.id):
-                    out.append(Obligation(name, rs, "counterexample", "(no such obligation)",
-                                          partial(_no_such_obligation, detail=detail), "readings", ()))
-    return out
+    check_breaks(spec, {ob.name for ob in out})
+    return apply_breaks(spec, out)
 
 
 def all_obligations(spec: Spec) -> list[Obligation]:
@@ -101,6 +85,8 @@ class Line:
     excused: tuple[tuple[str, str], ...] = ()
     pending: tuple[tuple[str, str], ...] = ()
     settled: str = ""
+    #: why it expects what it does, where a reading of its ruleset breaks it (``""`` otherwise)
+    because: str = ""
 
 
 def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
@@ -118,7 +104,7 @@ def run_one(spec: Spec, ob: Obligation, opts: Options) -> Line:
     seconds = time.perf_counter() - start
     return Line(ob.name, ob.ruleset, out.result, ob.expect, round(seconds, 2), round(time.process_time() - cpu, 2),
                 out.detail, out.files, ob.invariants, out.result == ob.expect, out.coverage, out.excused,
-                out.pending, out.settled)
+                out.pending, out.settled, ob.because)
 
 
 def _is_interrupt(exc: BaseException) -> bool:

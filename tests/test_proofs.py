@@ -175,32 +175,71 @@ BREAKS = """        breaks:
 """
 
 
-@pytest.mark.parametrize("edit", ["removed", "unknown"])
-def test_what_an_obligation_expects_is_what_the_readings_declare(tmp_path: Path, edit: str) -> None:
-    """cupbearer-actor-repeat expects a counterexample under source-b only because the
-    reading source-b takes declares it breaks it (spec/variation_points.yaml, ``breaks``):
-    with the declaration removed it expects a proof there too; a declaration naming no
-    obligation of palast prove is an error line of the run, not silently ignored."""
-    from palast.spec.load import load_spec
+def _edited_breaks(tmp_path: Path, edit: str) -> Path:
+    """A copy of spec/ whose cupbearer-actor-duplicate breaks are edited: ``removed``,
+    ``unknown`` (a misspelt obligation), ``twice`` (the same obligation named twice),
+    ``house`` (a named house ruleset on source-b expecting the obligation proved)."""
     from tests.spec_copy import edited_spec
 
+    text = (Path(__file__).resolve().parent.parent / "spec" / "variation_points.yaml").read_text(encoding="utf-8")
+    start = text.index(BREAKS)
+    block = text[start:text.index("\n    third_party:", start) + 1]  # the whole breaks list
     if edit == "removed":
-        text = (Path(__file__).resolve().parent.parent / "spec" / "variation_points.yaml").read_text(encoding="utf-8")
-        start = text.index(BREAKS)
-        block = text[start:text.index("\n    third_party:", start) + 1]  # the whole breaks list
-        root = edited_spec(tmp_path, "variation_points.yaml", block, "")
-    else:
-        root = edited_spec(tmp_path, "variation_points.yaml", "obligation: cupbearer-actor-repeat",
+        return edited_spec(tmp_path, "variation_points.yaml", block, "")
+    if edit == "unknown":
+        return edited_spec(tmp_path, "variation_points.yaml", "obligation: cupbearer-actor-repeat",
                            "obligation: cupbearer-actor-repeats")
-    edited = load_spec(root, rulings=False)
-    obs = {ob.key: ob for ob in all_obligations(edited)}
-    if edit == "removed":
-        assert obs["cupbearer-actor-repeat@source-b"].expect == "proved"
-        return
-    assert obs["cupbearer-actor-repeat@source-b"].expect == "proved"
-    line = run_one(edited, obs["cupbearer-actor-repeats@source-b"], Options(out_dir=tmp_path))
-    assert not line.passed and line.result == "error"
-    assert "reading whisper of cupbearer-actor-duplicate" in line.detail
+    if edit == "twice":
+        entry = block[len("        breaks:\n"):]
+        return edited_spec(tmp_path, "variation_points.yaml", block, block + entry)
+    rulesets = (Path(__file__).resolve().parent.parent / "spec" / "rulesets.yaml").read_text(encoding="utf-8")
+    assert "\nhouse:\n" in rulesets
+    return edited_spec(tmp_path, "rulesets.yaml", "\nhouse:\n",
+                       "\nhouse:\n  - id: house-b\n    title: Source B, expecting a proof\n"
+                       "    description: Source B, expecting that no swap repeats a role in the actor's display.\n"
+                       "    base: source-b\n    readings: {guard-other-card: itself-too}\n"
+                       "    prove: {cupbearer-actor-repeat: proved}\n")
+
+
+def test_what_an_obligation_expects_is_what_the_readings_declare(tmp_path: Path) -> None:
+    """cupbearer-actor-repeat expects a counterexample under source-b only because the
+    reading source-b takes declares it breaks it (spec/variation_points.yaml, ``breaks``),
+    and says why; with the declaration removed it expects a proof there too. Any obligation
+    may be so declared: next-player under the house reading cards-in-hand of
+    neutral-count-zone."""
+    from palast.formats.house import resolve
+    from palast.spec.load import load_spec
+
+    spec = load_spec()
+    obs = {ob.key: ob for ob in all_obligations(spec)}
+    ob = obs["cupbearer-actor-repeat@source-b"]
+    assert ob.expect == "counterexample" and "reading whisper of cupbearer-actor-duplicate" in ob.because
+    plain = obs["cupbearer-actor-repeat@source-a"]
+    assert plain.expect == "proved" and not plain.because
+    house = resolve(spec, "reference+neutral-count-zone=cards-in-hand")
+    got = {ob.key: ob for ob in all_obligations(house)}
+    assert got["next-player@reference+neutral-count-zone=cards-in-hand"].expect == "counterexample"
+    assert got["next-player@reference"].expect == "proved"
+    edited = load_spec(_edited_breaks(tmp_path, "removed"), rulings=False)
+    assert {ob.key: ob for ob in all_obligations(edited)}["cupbearer-actor-repeat@source-b"].expect == "proved"
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    ("unknown", "breaks 'cupbearer-actor-repeats', but palast prove states no obligation of that name"),
+    ("twice", "names cupbearer-actor-repeat twice"),
+    ("house", "house-b takes reading whisper of cupbearer-actor-duplicate, which breaks cupbearer-actor-repeat, "
+              "but its prove list (spec/rulesets.yaml) expects proved"),
+])
+def test_a_breaks_prove_cannot_honour_is_refused_at_its_place(tmp_path: Path, edit: str, says: str) -> None:
+    """A ``breaks`` naming no obligation, naming one twice, or contradicting a named house
+    ruleset's prove list stops palast prove (even --list) with exit 2, at the entry's file,
+    line and key; no traceback."""
+    root = _edited_breaks(tmp_path, edit)
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--list"])
+    assert res.exit_code == 2, res.output
+    assert says in res.output and "variation_points.yaml" in res.output, res.output
+    assert "(variation_points[" in res.output and "].breaks[" in res.output, res.output
+    assert "Traceback" not in res.output
 
 
 def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:

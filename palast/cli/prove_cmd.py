@@ -113,6 +113,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         for line in lines:
             click.echo(obligation_line(line, statements[f"{line.name}@{line.ruleset}"]))
             if verbose or not line.passed:
+                if line.because:
+                    click.echo(f"{'':28} {'':10} expects {line.expected}: {line.because}")
                 click.echo(f"{'':28} {'':10} {line.detail}")
                 for f in line.files:
                     click.echo(f"{'':28} {'':10} file: {f}")

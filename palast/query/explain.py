@@ -93,7 +93,8 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
     :returns: a dict with ``id``, ``topic``, ``kind``, ``changes_outcome``, ``parameter``,
         ``component``, ``sides`` (per source: ``clauses`` with ``id``, ``source``, ``lines``
         and ``cite``, as ``A.role.wizard (A 75–78)``; ``says``, ``reading``), ``readings`` (``id``, ``statement``,
-        ``third_party``), ``third_party`` (``source``, ``says``), ``rulesets`` (ruleset ->
+        ``third_party``, ``breaks``: the proof obligations it makes end in a counterexample,
+        each ``obligation`` and ``because``), ``third_party`` (``source``, ``says``), ``rulesets`` (ruleset ->
         reading or ``open``), ``reason``, ``note``, ``rulings`` (the rulings naming the
         point), ``house_rulesets`` (:func:`house_rulesets_reading`: the named house
         rulesets that bear on the point, with their readings), ``modules_off`` (the rule
@@ -148,7 +149,8 @@ def explain_point(spec: Spec, point_id: str) -> dict[str, Any]:
         "viewed": vp.id in spec.visibility.points(),
         "component": vp.component,
         "sides": sides,
-        "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party)} for r in vp.readings],
+        "readings": [{"id": r.id, "statement": r.statement, "third_party": list(r.third_party),
+                      "breaks": [{"obligation": o, "because": b} for o, b in r.breaks]} for r in vp.readings],
         "third_party": [{"source": s, "says": t} for s, t in vp.third_party],
         "rulesets": dict(vp.choices),
         "house_rulesets": house,
@@ -185,6 +187,8 @@ def render_explanation(doc: dict[str, Any]) -> str:
     for r in doc["readings"]:
         tp = f"  [third parties: {', '.join(r['third_party'])}]" if r["third_party"] else ""
         lines.append(f"   {r['id']}: {r['statement']}{tp}")
+        for b in r["breaks"]:
+            lines.append(f"      breaks the proof obligation {b['obligation']}: {b['because']}")
     if doc["third_party"]:
         lines.append("third-party readings:")
         for t in doc["third_party"]:

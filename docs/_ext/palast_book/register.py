@@ -174,7 +174,7 @@ class VariationPointDirective(SpecDirective):
             for obligation, because in r.breaks:  # what palast prove expects under it
                 p += nodes.Text(" Under it the proof obligation ")
                 p += literal(obligation)
-                p += nodes.Text(" ends in a counterexample: " + because.rstrip(".") + ".")
+                p += nodes.Text(" ends in a counterexample. " + because.rstrip(".") + ".")
             items += nodes.list_item("", p)
         if vp.readings:
             out.append(items)
