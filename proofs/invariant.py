@@ -293,7 +293,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     :raises Unknown: if a check is undecided.
     """
     counts = counts or player_counts(spec)
-    induct = bool(refuted(spec, ruleset))
+    induct = bool(refuted(spec, ruleset) & set(STRENGTHENING))  # a conjunct left out
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()

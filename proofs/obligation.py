@@ -85,36 +85,59 @@ def declared_breaks(spec: Any) -> list[Breaks]:
     return out
 
 
-def broken_by_readings(spec: Any, ruleset: str) -> dict[str, Breaks]:
-    """Obligation → the ``breaks`` entry of a reading ``ruleset`` takes that names it."""
-    return {b.obligation: b for b in declared_breaks(spec)
-            if spec.variation_points[b.point].choices.get(ruleset) == b.reading}
+def broken_by_readings(spec: Any, ruleset: str) -> dict[str, list[Breaks]]:
+    """Obligation → the ``breaks`` entries of the readings ``ruleset`` takes that name it."""
+    out: dict[str, list[Breaks]] = {}
+    for b in declared_breaks(spec):
+        if spec.variation_points[b.point].choices.get(ruleset) == b.reading:
+            out.setdefault(b.obligation, []).append(b)
+    return out
 
 
-def check_breaks(spec: Any, names: set[str]) -> None:
+#: Families whose obligations are not claims about the rules that a reading could make
+#: false: the differential check (the model agrees with the engine), the non-vacuity checks
+#: (each invariant can be violated) and the rule modules' checks. A ``breaks`` may not name
+#: them: one line of rule data would silence a real disagreement.
+NOT_CLAIMS = ("differential", "nonvacuous", "modules")
+
+
+def check_breaks(spec: Any, stated: list[Obligation]) -> None:
     """Refuse ``breaks`` entries palast prove cannot honour: one naming no obligation of
-    ``names`` (those stated for every ruleset), one naming an obligation a reading names
-    already, and a named house ruleset whose ``prove`` list expects another result for an
-    obligation that a reading it takes breaks.
+    ``stated`` (those stated for every ruleset), or one that is no claim a reading could
+    make false (stated to end in anything but a proof, or of a family of
+    :data:`NOT_CLAIMS`); one naming an obligation its reading names already; and one that
+    a named house ruleset of spec/rulesets.yaml taking the reading contradicts in its
+    ``prove`` list. A ruleset derived from a named one (house rules on top of it) takes the
+    reading's word over the list it inherits.
 
     :raises SpecError: listing each, at the file, line and key of the entry.
     """
     from palast.errors import SpecError
 
+    claims = {ob.name for ob in stated if ob.expect == "proved" and ob.family not in NOT_CLAIMS}
+    names = {ob.name for ob in stated}
     problems: list[tuple[str, str]] = []
     seen: set[tuple[str, str, str]] = set()
     for b in declared_breaks(spec):
         if b.obligation not in names:
             problems.append((b.place, f"reading {b.reading} of {b.point} breaks {b.obligation!r}, but palast prove "
                                       "states no obligation of that name (palast prove --list lists them)"))
+        elif b.obligation not in claims:
+            problems.append((b.place, f"reading {b.reading} of {b.point} breaks {b.obligation}, which is no claim "
+                                      "about the rules that a reading can make false (only an obligation expected "
+                                      "to be proved, not the differential check, a non-vacuity check, a module's "
+                                      "check or a witness question)"))
         if (b.point, b.reading, b.obligation) in seen:
             problems.append((b.place, f"reading {b.reading} of {b.point} names {b.obligation} twice"))
         seen.add((b.point, b.reading, b.obligation))
-    for ruleset, listed in house_prove_lists(spec).items():
-        for name, b in broken_by_readings(spec, ruleset).items():
-            if listed.get(name, "counterexample") != "counterexample":
-                problems.append((b.place, f"{ruleset} takes reading {b.reading} of {b.point}, which breaks {name}, "
-                                          f"but its prove list (spec/rulesets.yaml) expects {listed[name]}"))
+    listed = house_prove_lists(spec)
+    rulesets = spec.documents["rulesets.yaml"].file
+    for house in spec.house_rulesets:
+        for name, bs in broken_by_readings(spec, house).items():
+            expect = listed.get(house, {}).get(name, "counterexample")
+            if expect != "counterexample":
+                problems += [(b.place, f"{house} takes reading {b.reading} of {b.point}, which breaks {name}, but "
+                                       f"its prove list ({rulesets}) expects {expect}") for b in bs]
     if problems:
         doc = spec.documents["variation_points.yaml"]
         if len(problems) == 1:
@@ -125,24 +148,30 @@ def check_breaks(spec: Any, names: set[str]) -> None:
 
 def apply_breaks(spec: Any, obligations: list[Obligation]) -> list[Obligation]:
     """``obligations`` with each that a reading of its ruleset breaks (a ``breaks`` entry)
-    expecting a counterexample, and saying why (:attr:`Obligation.because`)."""
+    expecting a counterexample, and saying why (:attr:`Obligation.because`), and none
+    resting on (``needs``) one so broken: the proofs leave it out of what they assume
+    (:func:`refuted`)."""
     from dataclasses import replace
 
-    cache: dict[str, dict[str, Breaks]] = {}
+    cache: dict[str, dict[str, list[Breaks]]] = {}
     out = []
     for ob in obligations:
         broken = cache.setdefault(ob.ruleset, broken_by_readings(spec, ob.ruleset))
-        b = broken.get(ob.name)
-        out.append(ob if b is None else replace(ob, expect="counterexample", because=b.why))
+        if broken and any(n in broken for n in ob.needs):  # nothing rests on what a reading breaks
+            ob = replace(ob, needs=tuple(n for n in ob.needs if n not in broken))
+        bs = broken.get(ob.name)
+        out.append(ob if not bs else replace(ob, expect="counterexample", because="; ".join(b.why for b in bs)))
     return out
 
 
 def refuted(spec: Any, ruleset: str) -> frozenset[str]:
-    """The obligations that ``ruleset``'s ``prove`` list (a named house ruleset's,
-    :func:`house_prove_lists`) expects to end in a counterexample: the invariants they establish do
-    not hold under it, so no proof under it may assume them. Empty for a ruleset without a
-    list."""
-    return frozenset(n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample")
+    """The obligations expected to end in a counterexample under ``ruleset`` by its
+    ``prove`` list (a named house ruleset's, :func:`house_prove_lists`) or by a reading it
+    takes (a ``breaks`` entry, :func:`broken_by_readings`): the invariants they establish do
+    not hold under it, so no proof under it may assume them. Empty for a ruleset with
+    neither."""
+    listed = {n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample"}
+    return frozenset(listed | set(broken_by_readings(spec, ruleset)))
 
 
 def solver(timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> Any:

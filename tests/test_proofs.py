@@ -19,7 +19,7 @@ from proofs.cupbearer import actor_whisper_question
 from proofs.differential import Differ, random_positions
 from proofs.encoding import ZState
 from proofs.invariant import make_game, prove_invariant, role_with_action
-from proofs.obligation import Obligation, Options, Outcome, Unknown, check, solver
+from proofs.obligation import Obligation, Options, Outcome, Unknown, check, refuted, solver
 from proofs.reachability import guard_void_question, questions, tiebreak_winners
 from proofs.runner import all_obligations, run, run_one
 from proofs.witness import verify, witness_file
@@ -189,6 +189,10 @@ def _edited_breaks(tmp_path: Path, edit: str) -> Path:
     if edit == "unknown":
         return edited_spec(tmp_path, "variation_points.yaml", "obligation: cupbearer-actor-repeat",
                            "obligation: cupbearer-actor-repeats")
+    if edit in ("witness", "differential"):
+        name = "guard-void" if edit == "witness" else "differential"
+        return edited_spec(tmp_path, "variation_points.yaml", "obligation: cupbearer-actor-repeat",
+                           f"obligation: {name}")
     if edit == "twice":
         entry = block[len("        breaks:\n"):]
         return edited_spec(tmp_path, "variation_points.yaml", block, block + entry)
@@ -216,19 +220,51 @@ def test_what_an_obligation_expects_is_what_the_readings_declare(tmp_path: Path)
     assert ob.expect == "counterexample" and "reading whisper of cupbearer-actor-duplicate" in ob.because
     plain = obs["cupbearer-actor-repeat@source-a"]
     assert plain.expect == "proved" and not plain.because
-    house = resolve(spec, "reference+neutral-count-zone=cards-in-hand")
-    got = {ob.key: ob for ob in all_obligations(house)}
-    assert got["next-player@reference+neutral-count-zone=cards-in-hand"].expect == "counterexample"
-    assert got["next-player@reference"].expect == "proved"
-    edited = load_spec(_edited_breaks(tmp_path, "removed"), rulings=False)
+    edited = load_spec(_edited_breaks(tmp_path / "removed", "removed"), rulings=False)
     assert {ob.key: ob for ob in all_obligations(edited)}["cupbearer-actor-repeat@source-b"].expect == "proved"
+    # any claim may be so declared; nothing under the ruleset then rests on it
+    from tests.spec_copy import edited_spec
+
+    root = edited_spec(tmp_path / "rib", "variation_points.yaml", "      - id: itself-too\n",
+                       "      - id: itself-too\n        breaks:\n          - obligation: round-is-bounded\n"
+                       "            because: A Guard may take itself back for ever.\n")
+    house = resolve(load_spec(root, rulings=False), "reference+guard-other-card=itself-too")
+    got = {ob.key: ob for ob in all_obligations(house)}
+    name = "reference+guard-other-card=itself-too"
+    assert got[f"round-is-bounded@{name}"].expect == "counterexample"
+    assert "round-is-bounded" in refuted(house, name)
+    assert "round-is-bounded" not in got[f"display-below-six@{name}"].needs
+    assert "round-is-bounded" in got["display-below-six@reference"].needs
+    assert "round-is-bounded" not in refuted(house, "reference")
+
+
+def test_a_declared_break_needs_a_game_the_engine_replays(tmp_path: Path) -> None:
+    """A counterexample a reading declares passes only with a scenario the engine replays:
+    next-player under the house reading cards-in-hand ends in a failed induction step only,
+    so declaring that the reading breaks it fails the run, saying so."""
+    from palast.formats.house import resolve
+    from palast.spec.load import load_spec
+    from tests.spec_copy import edited_spec
+
+    root = edited_spec(tmp_path, "variation_points.yaml", "        third_party: [reich]\n",
+                       "        third_party: [reich]\n        breaks:\n          - obligation: next-player\n"
+                       "            because: The turn may pass to a player with more cards displayed.\n")
+    name = "reference+neutral-count-zone=cards-in-hand"
+    house = resolve(load_spec(root, rulings=False), name)
+    ob = {ob.key: ob for ob in all_obligations(house)}[f"next-player@{name}"]
+    assert ob.expect == "counterexample"
+    line = run_one(house, ob, Options(out_dir=tmp_path))
+    assert line.result == "counterexample" and not line.passed
+    assert "no scenario replayed by the engine shows it" in line.detail
 
 
 @pytest.mark.parametrize(("edit", "says"), [
     ("unknown", "breaks 'cupbearer-actor-repeats', but palast prove states no obligation of that name"),
     ("twice", "names cupbearer-actor-repeat twice"),
+    ("witness", "breaks guard-void, which is no claim about the rules that a reading can make false"),
+    ("differential", "breaks differential, which is no claim about the rules that a reading can make false"),
     ("house", "house-b takes reading whisper of cupbearer-actor-duplicate, which breaks cupbearer-actor-repeat, "
-              "but its prove list (spec/rulesets.yaml) expects proved"),
+              "but its prove list ("),
 ])
 def test_a_breaks_prove_cannot_honour_is_refused_at_its_place(tmp_path: Path, edit: str, says: str) -> None:
     """A ``breaks`` naming no obligation, naming one twice, or contradicting a named house
