@@ -394,3 +394,20 @@ def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     assert f"witnesses and counterexamples of the spec in {copy} go to " in res.output, res.output
     assert sorted(p.name for p in witnesses.iterdir()) == before
+
+
+def test_json_lists_and_refuses_as_json() -> None:
+    """``prove --list --json`` is one document (each obligation with what it expects and
+    why); bad input under ``--json`` is an error document on standard output, exit 2, as
+    ``palast ask --json`` gives (it was text only)."""
+    res = CliRunner().invoke(main, ["prove", "--list", "--json", "--only", "cupbearer-actor-repeat"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    by = {ob["ruleset"]: ob for ob in doc["obligations"]}
+    assert by["source-b"]["expect"] == "counterexample" and "cupbearer-actor-duplicate" in by["source-b"]["because"]
+    assert by["source-a"]["expect"] == "proved" and by["source-a"]["because"] == ""
+    for args, place in ((["-r", "nope"], "--ruleset"), (["--only", "nope"], "--only")):
+        res = CliRunner().invoke(main, ["prove", "--json", *args])
+        assert res.exit_code == 2, res.output
+        err = json.loads(res.stdout)["error"]
+        assert err["place"] == place and "nope" in err["message"]

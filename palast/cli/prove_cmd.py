@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from palast.cli.context import OnceOption, get_spec
+from palast.cli.context import OnceOption, get_spec, json_errors
 from palast.cli.house_options import apply_house_rules, house_options
 from palast.spec.event_text import counted
 
@@ -55,24 +55,30 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     from proofs.obligation import Options
     from proofs.runner import Interrupted, WorkerDied, all_obligations, as_dict, run
 
-    base_spec = get_spec(ctx)
-    house = apply_house_rules(base_spec, rulesets, readings, ruleset_file)  # checks -r too
-    spec = house.spec
-    chosen = house.rulesets
-    if house.house:
-        _refuse_readings_the_proofs_do_not_model(base_spec, spec, chosen, readings, ruleset_file)
-    obligations = all_obligations(spec)
-    names = {ob.name for ob in obligations}
-    for name in only:
-        if name not in names:
-            raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
-    if explain_name is not None:
-        only = (*only, *{ob.name for ob in find(obligations, explain_name)})
-    selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
-    if house.house and not selected:
-        raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
-                         "--only" if only else "--reading")
+    with json_errors(as_json):  # bad input: with --json, a JSON document too (as palast ask)
+        base_spec = get_spec(ctx)
+        house = apply_house_rules(base_spec, rulesets, readings, ruleset_file)  # checks -r too
+        spec = house.spec
+        chosen = house.rulesets
+        if house.house:
+            _refuse_readings_the_proofs_do_not_model(base_spec, spec, chosen, readings, ruleset_file)
+        obligations = all_obligations(spec)
+        names = {ob.name for ob in obligations}
+        for name in only:
+            if name not in names:
+                raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
+        if explain_name is not None:
+            only = (*only, *{ob.name for ob in find(obligations, explain_name)})
+        selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
+        if house.house and not selected:
+            raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
+                             "--only" if only else "--reading")
     if list_only:
+        if as_json:
+            click.echo(json.dumps({"obligations": [{"name": ob.name, "ruleset": ob.ruleset, "expect": ob.expect,
+                                                     "statement": ob.statement, "because": ob.because}
+                                                    for ob in selected]}, indent=2, ensure_ascii=False))
+            return
         for ob in selected:
             click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
         return
