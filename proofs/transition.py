@@ -128,23 +128,52 @@ class Transition(Legality):
         if kind not in fn:
             raise ValueError(f"no action answers a {kind.value} decision")
         legal, after = fn[kind](s, label)
+        after = self._join(after)
         if self.lay.level == "role":
             legal = z3.And(legal, label.col >= -1, label.col < self.n)
         return legal, after
 
     # ------------------------------------------------------------------ shared steps
+    #: The flags of the paths that reached the end of a turn, or the start of one: what
+    #: follows is built once, on the positions of all those paths merged (:meth:`_join`).
+    JOINS = ("join:next-player", "join:turn")
+
+    def _join(self, d: ZState) -> ZState:
+        """Carry out, on ``d`` (the merged paths of one action), the steps its paths left
+        for later: ``next-player`` where a turn ended, then ``turn`` where one starts. Each
+        is a function of the position alone, so building it once on the merged position,
+        under the condition that a path reached it, is the same relation as building it on
+        every path (it was: a play's transition built step ``turn`` 58 times).
+
+        :raises NotCompiled: where starting a turn ends one again in the same action (the
+            model built per path never finished such a transition either).
+        """
+        for name, run in zip(self.JOINS, (self._next_player_now, self._turn_now), strict=True):
+            reached = d.flags.pop(name, None)
+            if reached is not None:
+                d = branch(d, z3.simplify(reached), run, lambda d: d)
+        if any(name in d.flags for name in self.JOINS):
+            raise NotCompiled("a turn that starts ends again in the same action")
+        return d
+
     def enter_play(self, d: ZState, seat: Any) -> ZState:
         """Make ``seat`` the player to move: step ``turn`` as declared (turn.play and its
         exceptions: turn.empty-hand, king.jester, king.jester-forced, turn.play.duplicate,
-        with their readings); its statements open the play decision or stop at a gap."""
+        with their readings); its statements open the play decision or stop at a gap. The
+        step is carried out once per action, on the merged paths that start a turn
+        (:meth:`_join`)."""
         d["actor"] = seat
         d["card"] = z3.IntVal(-1)
+        d.flags["join:turn"] = z3.BoolVal(True)
+        return d
 
+    def _turn_now(self, d: ZState) -> ZState:
+        """Step ``turn`` for the player to move, ``d["actor"]``."""
         def nowhere(d: ZState) -> ZState:  # a turn's statements wait for a play; else the engine fails
             d.flags["no-turn:turn"] = z3.BoolVal(True)
             return self.decide(d, K.GAP, -1)
 
-        return self.run_step(d, "turn", nowhere, {"actor": seat})
+        return self.run_step(d, "turn", nowhere, {"actor": d["actor"]})
 
     def last_colour(self) -> Any:
         """At the role level, the colour of the card played this turn: the action's label
@@ -155,7 +184,13 @@ class Transition(Legality):
     def after_action(self, d: ZState) -> ZState:
         """The turn is over: step ``next-player`` as declared (turn.next.colour,
         turn.next.neutral, turn.next.neutral-tie and their readings); its statements end by
-        starting a turn or opening the choice among tied players."""
+        starting a turn or opening the choice among tied players. The step is carried out
+        once per action, on the merged paths that end a turn (:meth:`_join`)."""
+        d.flags["join:next-player"] = z3.BoolVal(True)
+        return d
+
+    def _next_player_now(self, d: ZState) -> ZState:
+        """Step ``next-player`` on ``d``."""
         def nowhere(d: ZState) -> ZState:  # the engine stops with an error; so does the model
             d.flags["no-turn:next-player"] = z3.BoolVal(True)
             return self.decide(d, K.GAP, -1)
