@@ -33,7 +33,7 @@ from palast.engine.chains import Chain, effective
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, walk
-from palast.lang.syntax import Node, parse
+from palast.lang.syntax import Node, parse, show
 from proofs.encoding import ZState, branch, code
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
@@ -96,7 +96,33 @@ class Statements(Places):
         return str(self.lay.reading(self._parameter(point)))
 
     def _value(self, d: ZState, node: Node, env: Mapping[str, Any]) -> Any:
-        return Z3Back(d, last_colour=self.last_colour())._value(node, dict(env), {})
+        try:
+            return Z3Back(d, last_colour=self.last_colour())._value(node, dict(env), {})
+        except NotCompiled as exc:
+            if exc.args and str(exc.args[0]).startswith("rule "):  # named where it was first caught
+                raise
+            raise NotCompiled(f"{self._where(node)}{exc}") from None
+
+    def _where(self, node: Node) -> str:
+        """``rule RULE (FILE, KEY PATH), `EXPRESSION`: `` for the declared rule whose block
+        holds ``node`` (looked for by identity; only the expression where none does)."""
+        def holds(x: object) -> bool:
+            if x is node:
+                return True
+            if isinstance(x, Node):
+                return any(holds(a) for a in x.args)
+            if isinstance(x, tuple | list):
+                return any(holds(a) for a in x)
+            if isinstance(x, Mapping):
+                return any(holds(a) for a in x.values())
+            fields = getattr(x, "__dataclass_fields__", None)
+            return fields is not None and any(holds(getattr(x, f)) for f in fields if f != "exceptions")
+
+        for r in self.prog.rules.values():
+            if holds(r):
+                where = ".".join(str(k) for k in r.path)
+                return f"rule {r.rule} ({r.file}, {where}), `{show(node)}`: "
+        return f"`{show(node)}`: "
 
     def last_colour(self) -> Any:
         """At the role level, the colour of the card played this turn (the transition's

@@ -450,3 +450,18 @@ def test_a_gap_met_in_an_every_step_stops_the_deal(tmp_path: Path) -> None:
     old = _compared_with_old_model(edited, items)
     assert old.result == "counterexample", old.detail
     assert "after the deal" in old.detail
+
+
+def test_an_expression_the_model_cannot_compile_is_named_with_its_rule(tmp_path: Path) -> None:
+    """A rule's expression that has no Z3 meaning at a level (a card's colour at the role
+    level) is refused naming the rule, its place in the spec and the expression, not only
+    the primitive (from a fresh review's side note)."""
+    from proofs.z3_values import NotCompiled
+
+    root = edited_spec(tmp_path, "rules.yaml", "      when: empty(hand(actor))\n",
+                       "      when: empty(hand(actor)) and neutral(first(hand(actor)))\n")
+    lay = Layout(make_game(load_spec(root), "reference", 3), "role")
+    with pytest.raises(NotCompiled) as got:
+        Transition(lay).step(ZState.fresh(lay, "s"), Label.fresh(lay, "a"), K.PLAY)
+    assert str(got.value).startswith("rule turn.empty-hand (rules.yaml, rules.")
+    assert "`empty(hand(actor)) and neutral(first(hand(actor)))`: colours are forgotten" in str(got.value)
