@@ -67,14 +67,20 @@ def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
 
 def can_act(s: ZState) -> Any:
     """The meaning in Z3 of the rule-language primitive ``can_act`` (player-can-act's
-    expression uses it): unless :data:`EXEMPT`, some candidate action is legal in ``s``."""
+    expression uses it): unless :data:`EXEMPT`, some candidate action is legal in ``s``;
+    where the decision's options are built from parts (the Cupbearer's swap), that there is
+    an option, asked without listing them (:meth:`~proofs.resume_z3.Resuming.some_offered`,
+    the same question the swap's void case asks; the pairs of seats and card kinds were
+    listed as candidates before, 490 at five players)."""
     legality = Legality(s.lay)
     parts = []
     for kind in DecisionKind:
         if kind in EXEMPT:
             continue
-        parts.append(z3.Implies(s["dk"] == code(kind),
-                                z3.Or([legality.legal(s, kind, lab) for lab in candidates(s, kind)])))
+        some = legality.some_offered(s, kind)
+        if some is None:
+            some = z3.Or([legality.legal(s, kind, lab) for lab in candidates(s, kind)])
+        parts.append(z3.Implies(s["dk"] == code(kind), some))
     return z3.And(parts)
 
 

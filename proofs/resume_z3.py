@@ -276,14 +276,33 @@ class Resuming(Statements):
 
         :raises NotCompiled: when the options are not built from parts.
         """
-        got = self.choice_env(s, kind, options=True)
-        if got is None:
+        opts = self._parts_options(s, kind)
+        if opts is None:
             return z3.BoolVal(False)
-        w, env, _ = got
-        opts = self._value(s, w.stmt.keys["options"], env)
         if not isinstance(opts, Tuples):
             raise NotCompiled(f"the options of {kind.value} are not built from parts")
         return opts.holds(value)
+
+    def some_offered(self, s: ZState, kind: DecisionKind) -> Any:
+        """Where the options of the decision ``kind`` pending in ``s`` are built from parts
+        (``each``), the condition that there is one (:func:`proofs.each_z3.some`, asked
+        without listing them); ``None`` where they are not built from parts."""
+        w = self.waiting(kind)
+        if w is None or "options" not in w.stmt.keys:  # a draw's cards are those of a place
+            return None
+        opts = self._parts_options(s, kind)
+        if opts is None:
+            return z3.BoolVal(False)
+        return opts.some() if isinstance(opts, Tuples) else None
+
+    def _parts_options(self, s: ZState, kind: DecisionKind) -> Any:
+        """The declared options of ``kind`` compiled on ``s`` where it waits (``None`` where
+        the ruleset never opens it)."""
+        got = self.choice_env(s, kind, options=True)
+        if got is None:
+            return None
+        w, env, _ = got
+        return self._value(s, w.stmt.keys["options"], env)
 
     def resume(self, s: ZState, label: Label, kind: DecisionKind, value: Any,
                k: Callable[[ZState], ZState]) -> ZState:

@@ -495,6 +495,32 @@ def test_a_house_ruleset_replays_its_bases_witnesses(spec: Spec) -> None:
     assert len(stored_positions(from_file, "hg2")) == named
 
 
+@pytest.mark.parametrize("ruleset", ["reference", "source-b"])
+def test_can_act_asks_for_a_swap_as_the_candidates_list_them(spec: Spec, ruleset: str) -> None:
+    """can_act asks whether there is a swap without listing the candidate pairs of seats and
+    card kinds (:meth:`~proofs.resume_z3.Resuming.some_offered`); Z3 proves the question
+    equal to some listed candidate being legal, in every position (role level, 3 players)."""
+    from proofs.can_act_meaning import candidates
+    from proofs.encoding import Layout
+    from proofs.invariant import make_game
+    from proofs.legality import Legality
+
+    lay = Layout(make_game(spec, ruleset, 3), "role")
+    s = ZState.fresh(lay, "s")
+    legal = Legality(lay)
+    some = legal.some_offered(s, K.SWAP)
+    assert some is not None
+    listed = z3.Or([legal.legal(s, K.SWAP, lab) for lab in candidates(s, K.SWAP)])
+    solver = z3.Solver()
+    solver.add(some != listed)
+    assert solver.check() == z3.unsat
+    # and the question is not trivial: some positions have a swap, some have none
+    for value in (True, False):
+        solver = z3.Solver()
+        solver.add(some == value)
+        assert solver.check() == z3.sat
+
+
 def test_player_can_act_check_can_fail(spec: Spec) -> None:
     """With too few candidate plays (only the first card kind) the proof of player-can-act
     finds a counterexample: the check is not vacuous."""
