@@ -302,12 +302,13 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
             return Outcome("counterexample", f"{n} players: fails at the start of the game")
         goal = z3.Not(prop(ctx.t))
         before = [prop(ctx.s)] if induct else []
+        fields = ctx.fields_of(goal) if assume is not None else set()
         for kind in ACTION_KINDS:
             if assume is None:
                 broken = check(ctx.step_solver(kind), *before, goal)
             else:
                 broken = False
-                rel = ctx.relation_on(kind, ctx.fields_of(goal))
+                rel = ctx.relation_on(kind, fields)
                 for case in seat_cases(ctx, kind):
                     sv = eliminating_solver()
                     sv.add(assume(ctx.s), *before, rel, goal, *case)
