@@ -28,10 +28,10 @@ from palast.engine import Game
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import Layout, ZState, code, equal, total
+from proofs.encoding import Layout, ZState, code, equal
 from proofs.kept import kept_facts, legality_of
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
-from proofs.transition import ACTION_KINDS, SUB_DECISIONS, Label, Transition
+from proofs.transition import ACTION_KINDS, Label, Transition
 
 K = DecisionKind
 Predicate = Callable[[ZState], Any]
@@ -139,11 +139,6 @@ def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
 
 # ---------------------------------------------------------------------- helpers on positions
 
-def seat_ok(lay: Layout, x: Any) -> Any:
-    """``x`` numbers a seat."""
-    return z3.And(x >= 0, x < lay.n)
-
-
 def dk_in(s: ZState, kinds: tuple[DecisionKind, ...]) -> Any:
     """The position waits for one of ``kinds``."""
     return z3.Or([s["dk"] == code(k) for k in kinds])
@@ -159,16 +154,6 @@ def role_with_action(lay: Layout, action: str) -> int:
     return lay.role_by_action[action]
 
 
-def role_on_table(s: ZState, role: int) -> Any:
-    """Cards of ``role`` in all displays."""
-    return total(s.role_in(z, role) for z in s.lay.disp)
-
-
-def hand(s: ZState, seat: Any) -> Any:
-    """Cards in (symbolic) ``seat``'s hand."""
-    return s.hand_size(seat)
-
-
 # ---------------------------------------------------------------------- well-formed decisions
 
 def kept_formed(s: ZState) -> Any:
@@ -180,57 +165,45 @@ def kept_formed(s: ZState) -> Any:
 
 
 def well_formed(s: ZState) -> Any:
-    """decisions-well-formed: the pending decision fits the position — who decides, the
-    card just played lies in the actor's display (at a next-player decision in their
-    display or hand: under guard-other-card's reading itself-too a neutral Guard may have
-    taken itself back before the next player is chosen) and has the role whose action the
-    decision belongs to, what the decision keeps is what its rule's earlier choices
-    allowed (the Wizard's partner, count and cards given: :func:`proofs.kept.kept_facts`,
-    derived from the declared statements); scores are below the target while the game
-    goes on; every player has played at least as many cards as they display (turn.play,
-    turn.action, role.*, game.end.target)."""
+    """decisions-well-formed: the lemma as declared in spec/invariants.yaml (under
+    player-can-act: who decides, the card just played and where it lies, scores below the
+    target while play goes on, ...), compiled by :mod:`proofs.lang_z3`, with what the rule
+    language does not speak of:
+
+    * the encoding's own fields: the decision and round-end codes in range, the gap field
+      set only at a gap, a forced whisper marked only once a round ended, no winner
+      before the game is over;
+    * what a pending decision keeps (:func:`proofs.kept.kept_facts`, derived from the
+      declared ``choose`` statements) and, for each decision a role's action asks for
+      (its choices in spec/roles.yaml), that the card just played has that role;
+    * still written here: a play is forced exactly when the hand holds only cards of the
+      banned role that may not be played while banned (king.jester-forced), and at the
+      card level a next-player decision follows a neutral card (turn.next.neutral-tie).
+    """
+    from proofs.lang_z3 import declared
+
     lay = s.lay
     n = lay.n
-    kinds = len(lay.kinds)
     dk = s["dk"]
-    actor, dp, last = s["actor"], s["dp"], s["card"]
-    mid = dk_in(s, SUB_DECISIONS)
-    # each decision a role's action asks for (its choices in spec/roles.yaml), with that role
+    last = s["card"]
     roles = list(lay.game.spec.roles)
     by_role = {K(x.name): roles.index(x.role) for x in lay.game.spec.flow.decisions.values() if x.role}
-    last_in_display = s.at_seat(actor, lambda q: total(
-        z3.If(last == k, s.cnt(lay.disp[q], k), 0) for k in range(kinds)))
-    last_in_hand = s.at_seat(actor, lambda q: total(
-        z3.If(last == k, s.cnt(lay.hand[q], k), 0) for k in range(kinds)))
     parts = [
-        seat_ok(lay, actor), s["round"] >= 0, dk >= 0, dk < len(list(DecisionKind)),
+        declared(s, "decisions-well-formed"),
+        dk >= 0, dk < len(list(DecisionKind)),
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
-        z3.Implies(s["round"] == 0, z3.And(dk == code(K.DEAL), s["rk"] == 0)),
-        z3.Implies(s["rk"] != 0, z3.And(dk_in(s, (K.DEAL, K.GAME_OVER, K.GAP)), seat_ok(lay, s["rp"]))),
-        z3.Implies(dk == code(K.GAME_OVER), s["rk"] != 0),
-        z3.Implies(s["rk"] == 0, z3.And(s["rp"] == -1, z3.Not(s["rforced"]))),
+        z3.Implies(s["rk"] == 0, z3.Not(s["rforced"])),
         z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
-        z3.Implies(z3.And(dk == code(K.DEAL), s["round"] >= 1), s["rk"] != 0),
-        z3.Implies(dk == code(K.PLAY), z3.And(dp == actor, last == -1, hand(s, dp) >= 1,
-                                               s["forced"] == s.only_banned(dp))),
+        z3.Implies(dk == code(K.PLAY), s["forced"] == s.only_banned(s["dp"])),
         z3.Implies(dk != code(K.PLAY), z3.Not(s["forced"])),
-        z3.Implies(mid, z3.And(s["rk"] == 0, s["round"] >= 1, s.kind_valid(last))),
-        z3.Implies(z3.And(mid, dk != code(K.NEXT_PLAYER)), last_in_display >= 1),
-        z3.Implies(dk == code(K.NEXT_PLAYER), last_in_display + last_in_hand >= 1),
-        z3.Implies(z3.And(mid, dk != code(K.EXCHANGE_ANSWER)), dp == actor),
         *kept_facts(legality_of(lay), s),
         z3.Implies(dk != code(K.GAP), s["gap"] == -1),
-        z3.Implies(dk_in(s, (K.DEAL, K.GAME_OVER)), dp == -1),
     ]
     for kind, role in by_role.items():
         parts.append(z3.Implies(dk == code(kind), s.role_is(last, role)))
     if lay.level == "card":
         neutral = [k.index for k in lay.kinds if k.seat < 0]
         parts.append(z3.Implies(dk == code(K.NEXT_PLAYER), z3.Or([last == k for k in neutral])))
-    for p in range(n):
-        parts += [s[f"score{p}"] >= 0, s[f"tally{p}"] >= 0, s[f"played{p}"] >= 0,
-                  z3.Implies(z3.Or(dk == code(K.DEAL), in_round(s)), s[f"score{p}"] < lay.target),
-                  z3.Implies(s["round"] >= 1, s[f"played{p}"] >= s.zone_size(lay.disp[p]))]
     return z3.And(parts)
 
 

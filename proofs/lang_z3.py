@@ -113,8 +113,11 @@ class Z3Back:
         self.names: dict[str, Callable[[], Any]] = {
             "players": lambda: Coll("seats", [(p, 1) for p in range(lay.n)]),
             "decider": lambda: s["dp"],
+            "actor": lambda: s["actor"],
+            "card": lambda: s["card"],
             "banned": lambda: s["banned"],
             "nobody": lambda: -1,
+            "no_card": lambda: -1,
             "target": lambda: lay.target,
             "six": lambda: lay.six,
             "hand_size": lambda: lay.hand_size,
@@ -416,9 +419,19 @@ class Z3Back:
                       lambda: each_z3.some(self, n, env, kinds), items)
 
     def member(self, x: Any, c: Coll) -> Any:
-        """The condition that ``x`` (a known number or a Z3 term) is an element of ``c``."""
+        """The condition that ``x`` (a known number or a Z3 term) is an element of ``c``:
+        for elements ``0 .. m-1`` each known to be there, ``0 <= x < m``; for the cards of
+        a zone of a seat not known while the term is built, the condition for each seat's
+        zone, chosen by the seat (the shapes the hand-written model had, which the solver
+        handles best); else one case per element."""
         if isinstance(x, int):  # a known element: only its own multiplicity counts
             return _or([_positive(m) for e, m in c.items if e == x])
+        if c.items and all(isinstance(m, int) and m > 0 for _, m in c.items) \
+                and sorted(e for e, _ in c.items) == list(range(len(c.items))):
+            return _and([_cmp(">=", x, 0), _cmp("<", x, len(c.items))])
+        if c.at is not None:
+            zones, p = c.at
+            return self.s.at_seat(p, lambda q: _b(self.member(x, self._zone(zones, q))))
         return _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
 
     def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:

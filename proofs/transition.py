@@ -58,12 +58,6 @@ ACTION_KINDS: tuple[DecisionKind, ...] = (
     K.DEAL, K.PLAY, K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER,
     K.DISCARD, K.DRAW, K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
 )
-#: Decisions taken inside a turn after its play (the Wizard's, the Maid's, ...).
-SUB_DECISIONS: tuple[DecisionKind, ...] = (
-    K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER, K.DISCARD, K.DRAW,
-    K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
-)
-
 
 @dataclass
 class Label:

@@ -176,10 +176,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
 #: primitive used once without a reason here).
 ALONE: Mapping[str, str] = {
     "nobody": "the word for no player; a value, not logic",
-    "tally": "reads what the position records (the cards played in the rounds a player scored in)",
     "forced_whisper": "reads how the position records the round's end (a whisper forced by banned Jesters)",
     "follows": "looks up the declared flow of spec/flow.yaml, which is data; the primitive adds no logic",
-    "in_action": "looks up the roles' declared decisions (spec/roles.yaml choices), which are data",
     "can_act": "asks the engine for the legal actions of the position, that is every rule of legality as "
                "declared; composing it here would write those rules a second time",
     "without": "a general operation on collections",
