@@ -176,10 +176,9 @@ def well_formed(s: ZState) -> Any:
     * what a pending decision keeps (:func:`proofs.kept.kept_facts`, derived from the
       declared ``choose`` statements) and, for each decision a role's action asks for
       (its choices in spec/roles.yaml), that the card just played has that role;
-    * still written here: a play is forced exactly when the hand holds only cards of the
-      banned role that may not be played while banned (king.jester-forced), and at the
-      card level a next-player decision follows a neutral card (turn.next.neutral-tie).
-    """
+    * still written here: at the card level a next-player decision follows a neutral card
+      (turn.next.neutral-tie; colours are not in the role-level encoding, where the
+      declared lemma is compiled too)."""
     from proofs.lang_z3 import declared
 
     lay = s.lay
@@ -194,8 +193,6 @@ def well_formed(s: ZState) -> Any:
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
         z3.Implies(s["rk"] == 0, z3.Not(s["rforced"])),
         z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
-        z3.Implies(dk == code(K.PLAY), s["forced"] == s.only_banned(s["dp"])),
-        z3.Implies(dk != code(K.PLAY), z3.Not(s["forced"])),
         *kept_facts(legality_of(lay), s),
         z3.Implies(dk != code(K.GAP), s["gap"] == -1),
     ]

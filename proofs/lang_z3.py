@@ -115,6 +115,7 @@ class Z3Back:
             "decider": lambda: s["dp"],
             "actor": lambda: s["actor"],
             "card": lambda: s["card"],
+            "forced_play": lambda: s["forced"],
             "banned": lambda: s["banned"],
             "nobody": lambda: -1,
             "no_card": lambda: -1,

@@ -99,7 +99,8 @@ def _corruptions(game: Game, s: State) -> list[State]:
     n = game.n
     out = [replace(s, scores=(game.target, *s.scores[1:])),
            replace(s, played=(s.played[0] + 3 * game.six * n, *s.played[1:])),
-           replace(s, king_in_force=game.spec.roles.index("marshal"))]
+           replace(s, king_in_force=game.spec.roles.index("marshal")),
+           replace(s, decision=replace(s.decision, forced=not s.decision.forced))]  # decisions-well-formed
     if s.hands[0]:
         out.append(replace(s, displays=(s.displays[0] + s.hands[0], *s.displays[1:])))
         out.append(replace(s, hands=((), *s.hands[1:])))

@@ -63,6 +63,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
     _P("decider", (), "seat", "the player the pending decision is for (for a draw, the player who draws; nobody "
        "for a deal or once the game is over)", "D.decision.player"),
     _P("card", (), "card", "the card played this turn", "D.last_card"),
+    _P("forced_play", (), "bool", "whether the pending decision is a play forced on the player (a hand of banned "
+       "Jesters, king.jester-forced)", "D.decision.forced"),
     _P("banned", (), "role", "the role banned by the King card in force (none: -1)", "D.king_in_force"),
     _P("nobody", (), "seat", "no player (-1)", "-1"),
     _P("target", (), "int", "the score that ends the game for this number of players", "TARGET"),
@@ -177,6 +179,7 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
 ALONE: Mapping[str, str] = {
     "nobody": "the word for no player; a value, not logic",
     "forced_whisper": "reads how the position records the round's end (a whisper forced by banned Jesters)",
+    "forced_play": "reads what the position records of the pending play (forced on a hand of banned Jesters)",
     "follows": "looks up the declared flow of spec/flow.yaml, which is data; the primitive adds no logic",
     "can_act": "asks the engine for the legal actions of the position, that is every rule of legality as "
                "declared; composing it here would write those rules a second time",
