@@ -50,7 +50,8 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
     """What ``ob`` states, as sentences: its statement, then for each invariant it
     establishes the invariant's statement with its clause ids and, where the invariant is
     declared in the rule language, the declaration the proof compiles to Z3 (its named
-    parts, its expression and its lemmas)."""
+    parts, its expression and its lemmas); for an obligation named after a lemma
+    (decisions-well-formed, deck-reserve), that lemma's statement and declaration."""
     words = [ob.statement[:1].upper() + ob.statement[1:].rstrip(".") + "."]
     for inv_id in ob.invariants:
         inv = spec.invariants.get(inv_id)
@@ -66,6 +67,13 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
                 words.append(f"  declared (spec/invariants.yaml): {show(parse(inv.holds))}")
             for lem in inv.lemmas:
                 words.append(f"  lemma {lem.id}: {lem.statement} Declared: {show(parse(lem.holds))}")
+    for inv in spec.invariants.values():  # an obligation proving a lemma of its own name
+        if inv.id in ob.invariants:
+            continue
+        for lem in inv.lemmas:
+            if lem.id == ob.name:
+                words.append(f"Lemma {lem.id} of invariant {inv.id}: {lem.statement}")
+                words.append(f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}")
     return words
 
 

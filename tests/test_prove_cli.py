@@ -73,6 +73,19 @@ def test_explain_of_an_invariant_quotes_its_statement_and_clauses(spec: Spec) ->
     assert any(inv.statement in w and all(c in w for c in inv.clauses) for w in words[1:])
 
 
+def test_explain_of_a_lemma_s_obligation_gives_its_declaration(spec: Spec) -> None:
+    """An obligation that proves a strengthening lemma (named after it) shows the lemma's
+    statement and the expression declared in spec/invariants.yaml, as an invariant's does."""
+    from palast.lang.syntax import parse, show
+
+    lemma = "decisions-well-formed"
+    ob = next(o for o in all_obligations(spec) if o.name == lemma)
+    owner, lem = next((inv, x) for inv in spec.invariants.values() for x in inv.lemmas if x.id == lemma)
+    words = statement_words(spec, ob)
+    assert f"Lemma {lemma} of invariant {owner.id}: {lem.statement}" in words
+    assert f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}" in words
+
+
 def test_explain_of_an_unknown_name_lists_close_ones() -> None:
     res = CliRunner().invoke(main, ["prove", "--explain", "card-conservatoin"])
     assert res.exit_code == 2
