@@ -118,10 +118,11 @@ class Statements(Places):
             fields = getattr(x, "__dataclass_fields__", None)
             return fields is not None and any(holds(getattr(x, f)) for f in fields if f != "exceptions")
 
+        root = self.lay.game.spec.root
         for r in self.prog.rules.values():
             if holds(r):
                 where = ".".join(str(k) for k in r.path)
-                return f"rule {r.rule} ({r.file}, {where}), `{show(node)}`: "
+                return f"rule {r.rule} ({root / r.file}, {where}), `{show(node)}`: "
         return f"`{show(node)}`: "
 
     def last_colour(self) -> Any:

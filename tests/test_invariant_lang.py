@@ -285,16 +285,34 @@ def test_a_step_invariant_reads_the_position_before(spec: Spec) -> None:
         failure(game, "scores-rise-slowly", t)
 
 
+#: Lemmas known to be false in play with a rule module on, which the module does not declare
+#: (a module declares broken invariants, and the proofs do not run with a module), each with why.
+FALSE_WITH_A_MODULE = {
+    "plays-within-progress": "the fan module's Dwarf destroys a displayed Jester, so displays shrink while the "
+                             "cards played do not; round-is-bounded, whose lemma it is, is not proved with the module",
+}
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_lemmas_hold_in_every_position_of_real_play(spec: Spec, n: int) -> None:
     """The engine does not check lemmas (a constructed position need not satisfy them), so
-    this does: every lemma holds in every position of games from a real deal."""
-    lemmas = [p.id for p in declared(spec) if p.lemma]
-    for ruleset in spec.rulesets:
-        game = make_game(spec, ruleset, n, check=False)
+    this does: every lemma holds in every position of games from a real deal, under every
+    ruleset and named house ruleset (a rule module's included), but the lemmas of an
+    invariant the ruleset declares broken (its prove list, a reading's breaks) or a module
+    in play declares broken (state_problems leaves those out)."""
+    from palast.formats.house import resolve
+    from proofs.obligation import refuted
+
+    for ruleset in [*spec.rulesets, *spec.house_rulesets]:
+        gone = refuted(spec, ruleset)  # what the ruleset's prove list or readings declare broken
+        rs_spec = spec if ruleset in spec.rulesets else resolve(spec, ruleset)
+        moduled = any(rs_spec.reading(ruleset, m.point) == m.reading for m in rs_spec.modules.values())
+        lemmas = [p.id for p in declared(spec) if p.lemma and p.invariant not in gone
+                  and not (moduled and p.id in FALSE_WITH_A_MODULE)]
+        game = make_game(rs_spec, ruleset, n, check=False)
         for s in _positions(game, range(3), every=1):
             problems = [x for x in state_problems(game, s, lemmas=True) if x[0] in lemmas]
-            assert not problems, problems
+            assert not problems, (ruleset, problems)
 
 
 SIXTH = (Path(__file__).resolve().parent.parent / "examples" / "sixth-card-played.yaml").read_text(encoding="utf-8")

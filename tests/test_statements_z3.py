@@ -463,5 +463,5 @@ def test_an_expression_the_model_cannot_compile_is_named_with_its_rule(tmp_path:
     lay = Layout(make_game(load_spec(root), "reference", 3), "role")
     with pytest.raises(NotCompiled) as got:
         Transition(lay).step(ZState.fresh(lay, "s"), Label.fresh(lay, "a"), K.PLAY)
-    assert str(got.value).startswith("rule turn.empty-hand (rules.yaml, rules.")
+    assert str(got.value).startswith(f"rule turn.empty-hand ({root / 'rules.yaml'}, rules.")
     assert "`empty(hand(actor)) and neutral(first(hand(actor)))`: colours are forgotten" in str(got.value)
