@@ -13,7 +13,7 @@ in none fails the differential check, unless
 
 * an obligation that must end in no-such-state under the ruleset compared shows its
   situation never arises in a real game (:func:`proofs.reachability.never_reached`, from
-  :data:`proofs.reachability.RULES_NEVER_REACHED` and the results the obligations must end
+  :func:`proofs.reachability.rules_never_reached` and the results the obligations must end
   in there; the check then rests on that obligation, and fails when it does), or
 * the ruleset's reading says it does not apply (:func:`palast.lang.blocks.withdrawn`).
 """

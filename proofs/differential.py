@@ -51,8 +51,8 @@ from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
 from proofs.obligation import Obligation, Options, Outcome, check, solver
-from proofs.reachability import RULES_NEVER_REACHED
 from proofs.reachability import never_reached as excusing
+from proofs.reachability import rules_never_reached
 from proofs.search import WITNESS_DIR
 from proofs.transition import ACTION_KINDS, Label, Transition
 
@@ -348,7 +348,7 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         ``counterexample`` with the first disagreement, ``unknown`` naming the rules that
         fire in no compared position; the outcome carries the coverage per rule and the
         excuses used (rule, obligation). When every rule firing nowhere is one an
-        obligation of :data:`~proofs.reachability.RULES_NEVER_REACHED` could show never
+        obligation of :func:`~proofs.reachability.rules_never_reached` could show never
         reached, the ``unknown`` carries those as ``pending`` excuses, which the runner
         settles by that obligation's result in the same run (:func:`proofs.runner.settle`).
     """
@@ -387,11 +387,12 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
     if cov.missing:
         said = (f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check says nothing about "
                 f"them; {cov.line()}")
-        could = {r: ob for ob, rules in RULES_NEVER_REACHED.items() for r in rules}
+        asked = rules_never_reached(spec)
+        could = {r: ob for ob, rules in asked.items() for r in rules}
         if only is None or any(r not in could for r in cov.missing):
             return Outcome("unknown", said, coverage=cov.counts, excused=cov.excused)
         pending = tuple((r, could[r]) for r in cov.missing)
-        settled = coverage(spec, fired_sets, {**never_reached, **{ob: RULES_NEVER_REACHED[ob] for _, ob in pending}},
+        settled = coverage(spec, fired_sets, {**never_reached, **{ob: asked[ob] for _, ob in pending}},
                            gone)
         return Outcome("unknown", said, coverage=cov.counts, excused=cov.excused, pending=pending,
                        settled=f"{agree}; {settled.line()}")

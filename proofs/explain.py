@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from palast.errors import InputError
 from palast.lang.syntax import parse, show
@@ -66,15 +66,23 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
                               f"{branch})" for name, text in block[branch]["let"].items()]
                 words.append(f"  declared (spec/invariants.yaml): {show(parse(inv.holds))}")
             for lem in inv.lemmas:
-                words.append(f"  lemma {lem.id}: {lem.statement} Declared: {show(parse(lem.holds))}")
+                words.append(f"  lemma {lem.id}: {lem.statement} Declared: {show(parse(lem.holds))}"
+                             + _colours(lem))
     for inv in spec.invariants.values():  # an obligation proving a lemma of its own name
         if inv.id in ob.invariants:
             continue
         for lem in inv.lemmas:
             if lem.id == ob.name:
                 words.append(f"Lemma {lem.id} of invariant {inv.id}: {lem.statement}")
-                words.append(f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}")
+                words.append(f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}" + _colours(lem))
     return words
+
+
+def _colours(lem: Any) -> str:
+    """A lemma's ``colours`` part in words, as a sentence to append ('' when it has none)."""
+    if lem.colours is None:
+        return ""
+    return f" About colours (assumed and proved at the card level only): {show(parse(lem.colours))}"
 
 
 def lemmas(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str, str]]:

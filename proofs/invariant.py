@@ -175,10 +175,10 @@ def well_formed(s: ZState) -> Any:
       before the game is over;
     * what a pending decision keeps (:func:`proofs.kept.kept_facts`, derived from the
       declared ``choose`` statements) and, for each decision a role's action asks for
-      (its choices in spec/roles.yaml), that the card just played has that role;
-    * still written here: at the card level a next-player decision follows a neutral card
-      (turn.next.neutral-tie; colours are not in the role-level encoding, where the
-      declared lemma is compiled too)."""
+      (its choices in spec/roles.yaml), that the card just played has that role.
+
+    At the role level the lemma's ``colours`` part (a next-player decision follows a
+    neutral card) is left out (:func:`proofs.lang_z3.declared`)."""
     from proofs.lang_z3 import declared
 
     lay = s.lay
@@ -198,9 +198,6 @@ def well_formed(s: ZState) -> Any:
     ]
     for kind, role in by_role.items():
         parts.append(z3.Implies(dk == code(kind), s.role_is(last, role)))
-    if lay.level == "card":
-        neutral = [k.index for k in lay.kinds if k.seat < 0]
-        parts.append(z3.Implies(dk == code(K.NEXT_PLAYER), z3.Or([last == k for k in neutral])))
     return z3.And(parts)
 
 

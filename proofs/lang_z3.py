@@ -517,7 +517,7 @@ _TEXTS: dict[str, Node] = {}
 _FREE: dict[int, tuple[Node, tuple[str, ...]]] = {}
 
 
-_PARSED: dict[tuple[int, tuple[str, ...]], tuple[Any, dict[str, Node]]] = {}
+_PARSED: dict[tuple[int, tuple[str, ...], bool], tuple[Any, dict[str, Node]]] = {}
 #: compiled terms per symbolic position, by property and the position's field terms (a
 #: proof asks for the same property of the same position once per case it checks)
 _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple[int, ...]], Any]] = (
@@ -527,7 +527,8 @@ _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple
 def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     """The Z3 term of the declared property ``prop_id`` (an invariant's ``holds`` or a
     lemma of ``spec/invariants.yaml``) on ``s`` (for a step invariant: of the action from
-    ``before`` to ``s``).
+    ``before`` to ``s``). At the role level, which forgets colours, a lemma's ``colours``
+    part is left out: its ``holds`` alone is compiled.
 
     :raises KeyError: when the spec declares no such property.
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
@@ -539,10 +540,13 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     spec = game.spec
     branches = tuple(game_reading(game, str(inv.readings["point"])) for inv in spec.invariants.values()
                      if inv.readings)
-    got = _PARSED.get((id(spec), branches))
+    got = _PARSED.get((id(spec), branches, s.lay.level == "role"))
     if got is None or got[0] is not spec:
-        got = _PARSED[id(spec), branches] = (spec, {p.id: p.node for p in all_declared(
-            spec, lambda point: game_reading(game, point))})
+        # the role-level model forgets colours: a lemma's colours part is left to the card level
+        role = s.lay.level == "role"
+        got = _PARSED[id(spec), branches, role] = (spec, {
+            p.id: p.colourless if role and p.colourless is not None else p.node
+            for p in all_declared(spec, lambda point: game_reading(game, point))})
     key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
     terms = _TERMS.get(s)
     if terms is None:

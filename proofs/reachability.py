@@ -1,41 +1,31 @@
 """Reachability questions: witnesses from real deals, or proofs that no such position exists.
 
-* **maid-empty-deck** — no-such-state, by induction: inside a round, the draw deck plus
-  the Maids and Guards displayed (minus a pending take-back, plus a pending Maid draw) is
-  at least the draw deck right after a deal (:func:`deck_reserve`). A Maid's draw takes
-  one card only after a Maid entered a display; a card leaves the displays only by a
-  Guard's take-back, and a Guard never leaves the displays (a swap moves it to another
-  display). No display holds two Maids or two Guards, so the deck never falls below
-  ``deck after deal - 2 × players`` (``players + 14 - 2 × players > 0`` for the spec's card
-  counts): a Maid always draws. The lead's reading "at most 2 × players draws" holds; its
-  reason "Guards never leave a display" is true of *the* displays, not of each one.
-* **empty-hand** — no-such-state: no action of any kind, from a position satisfying the
-  strengthening, leaves a player to move with an empty hand (variation point
-  no-card-to-play) or starts a Wizard or Maid without the cards its action needs
-  (action-impossible): every hand plus display holds six cards and no display six during a
-  round. So the encoding's handling of these two points is never used in a real game, and
-  the differential check cannot (and need not) exercise it.
-* **guard-void** — stated for every ruleset: can a Guard's action be void, no card of its
-  player's display to take back (role.guard.void)? no-such-state where Z3 shows that no play
-  from a position satisfying the strengthening leaves a Guard nothing to take back, as
-  under guard-other-card's reading itself-too, where the Guard itself is always there to
-  take back; otherwise the stored witness (:func:`guard_void_question`: a Guard played as
-  the first card of its player's display), replayed by the engine under the ruleset. It
-  expects a witness, which assumes nothing; a named house ruleset's ``prove`` list may
-  declare no-such-state (house-guard does), which rests on the strengthening.
+* the questions of ``reachability`` in ``spec/invariants.yaml`` (maid-empty-deck,
+  empty-hand, guard-void): does any of the rules a question names ever fire? Z3 is asked
+  whether an action of any kind, from a position satisfying the strengthening, makes one
+  of them fire (its ``rule:RULE`` flag, :mod:`proofs.statements_z3`); if none can, the answer
+  is no-such-state, and the rules never fire in a game from a real deal. Otherwise a
+  question that declares a witness has it checked (:func:`reach_question`: a stored game
+  whose last action fires one of the rules, replayed by the engine); one that expects
+  no-such-state fails, naming the action kind and player count. A named house ruleset's
+  ``prove`` list may expect another answer (house-guard: no Guard is void).
+* **deck-reserve** — the lemma that maid-empty-deck rests on, proved by induction: inside a
+  round, the draw deck plus the Maids and Guards displayed (minus a pending take-back, plus
+  a pending Maid draw) is at least the draw deck right after a deal (:func:`deck_reserve`).
 * **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
   **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
 
-:data:`RULES_NEVER_REACHED` names the rules each of these obligations shows never fire when
-it ends in no-such-state; :func:`never_reached` the ones that excuse their rules under a
+:func:`never_reached` names the reachability questions that excuse their rules under a
 ruleset, where the differential check's coverage (:mod:`proofs.coverage`) rests on them.
-Clauses: A.role.maid, B.role.zofe, A.play.turn, B.turn.play, A.role.wizard, B.role.zauberer,
-A.king.jester, A.role.courtesan, B.role.mundschenk, A.end.noaction, B.turn.action,
-A.gameend.winner, B.gameend.winner, A.goal, A.end.whisper, A.role.captain, B.role.waechter.
+Clauses: those of each reachability question (spec/invariants.yaml), and A.king.jester,
+A.role.courtesan, B.role.mundschenk, A.end.noaction, B.turn.action, A.gameend.winner,
+B.gameend.winner, A.goal, A.end.whisper for the witness questions.
 """
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -71,30 +61,30 @@ def deck_reserve(s: ZState) -> Any:
     return declared(s, "deck-reserve")
 
 
-def _run_maid(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "rule:role.maid.empty-deck")))
-    if ok:
-        ok, where = prove_step(spec, ruleset, (K.DISCARD,), lambda ctx, k: ctx.t["dk"] == code(K.DRAW))
-    if not ok:
-        return Outcome("witness", f"a Maid meets an empty draw deck ({where}) in a position satisfying the "
+def _never_fires(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> tuple[bool, str]:
+    """Whether no action of any kind, from a position satisfying the strengthening, makes
+    one of ``rules`` fire (:func:`proofs.invariant.prove_step`, every player count).
+
+    :returns: ``(True, the player counts)`` or ``(False, where one fires)``.
+    """
+    return prove_step(spec, ruleset, ACTION_KINDS,
+                      lambda ctx, k: z3.And([z3.Not(ctx.flag(k, f"rule:{rule}")) for rule in rules]))
+
+
+def _run_reachability(spec: Spec, opts: Options, ruleset: str, question: str) -> Outcome:
+    r = spec.reachability[question]
+    rules = ", ".join(r.fires)
+    never, where = _never_fires(spec, ruleset, r.fires)
+    if never:
+        return Outcome("no-such-state", f"no action from a position satisfying the strengthening makes {rules} "
+                                        f"fire ({where})")
+    if r.witness is None:
+        return Outcome("witness", f"an action makes {rules} fire ({where}) from a position satisfying the "
                                   "strengthening")
-    return Outcome("no-such-state", f"no Maid's action meets an empty draw deck and every discard is followed by "
-                                    f"a draw ({where}; deck-reserve)")
-
-
-#: Paths through the variation points no-card-to-play and action-impossible: a player to
-#: move with an empty hand; a Wizard or Maid with no cards to work with.
-EMPTY_HAND_FLAGS = ("gap:play.empty_hand", "point:action-impossible")
-
-
-def _run_empty_hand(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, ACTION_KINDS,
-                           lambda ctx, k: z3.And([z3.Not(ctx.flag(k, f)) for f in EMPTY_HAND_FLAGS]))
-    if not ok:
-        return Outcome("witness", f"an action reaches no-card-to-play or action-impossible ({where}) in a "
-                                  "position satisfying the strengthening")
-    return Outcome("no-such-state", f"no action leaves a player to move with an empty hand or a Wizard or Maid "
-                                    f"without cards ({where}; hand-plus-display, display-below-six)")
+    out = verify(spec, reach_question(spec, question), ruleset, opts.out_dir if opts.search else None)
+    if out.result != "witness":
+        return Outcome(out.result, f"Z3 finds an action making {rules} fire ({where}), but {out.detail}", out.files)
+    return out
 
 
 # ---------------------------------------------------------------------- engine checks
@@ -135,9 +125,14 @@ def _cupbearer_void_check(game: Game, steps: list[Step]) -> str | None:
     return None if holding >= 2 else f"only {holding} display(s) hold a card other than the Cupbearer"
 
 
-def _guard_void_check(game: Game, steps: list[Step]) -> str | None:
-    voids = [e for e in steps[-1].events if e.kind == "action_void" and e.rule == "role.guard.void"]
-    return None if voids else "its last action is not a Guard's play with nothing to take back (role.guard.void)"
+def _fires_check(rules: tuple[str, ...]) -> Callable[[Game, list[Step]], str | None]:
+    """The engine's check of a reachability witness: its last action fires one of ``rules``
+    (an event of the last step names it)."""
+    def check(game: Game, steps: list[Step]) -> str | None:
+        if any(e.rule in rules for e in steps[-1].events):
+            return None
+        return f"its last action fires none of {', '.join(rules)}"
+    return check
 
 
 def _sixth_check(game: Game, steps: list[Step]) -> str | None:
@@ -295,7 +290,6 @@ CLAUSES = {
     "banned-jesters-only": "Clauses: A.king.jester (102-103), A.role.jester (91-92), B.role.hofnarr, B.king.",
     "cupbearer-void-two-displays": "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72).",
     "sixth-played-not-displayed": "Clauses: A.end.noaction (62), B.turn.action (33-34), B.end.six.",
-    "guard-void": "Clauses: A.role.captain (88-89), B.role.waechter (74-76).",
     "tiebreak-a-b-differ": ("Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54); voluntary-whisper:\n"
                             "A.goal (17-18), A.end.whisper (54-57)."),
 }
@@ -346,31 +340,25 @@ def questions() -> list[Question]:
     ]
 
 
-def guard_void_question() -> Question:
-    """The witness of guard-void: from a real deal, a Guard whose action is void
-    (role.guard.void), replayed under the three rulesets of the spec."""
-    return Question(
-        "guard-void", "A Guard with nothing to take back",
-        "Can a Guard's action be void, with no card of its player's display to take back?",
-        "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine.\n"
-        "A Guard is played as the first card of its player's display: the only card there is the\n"
-        "Guard just played, so it takes nothing back (role.guard.void). Under a ruleset that\n"
-        "lets a Guard take itself back (guard-other-card: itself-too) this never happens.\n"
-        + CLAUSES["guard-void"],
-        "reference", ("source-a", "source-b", "reference"), 3, lambda u, i: u.flag(i, "rule:role.guard.void"),
-        _guard_void_check, max_steps=3)
+def reach_question(spec: Spec, question: str) -> Question:
+    """The witness question of the reachability question ``question`` (one that declares a
+    ``witness`` in spec/invariants.yaml): from a real deal, an action that makes one of its
+    rules fire, replayed by the engine under the rulesets it names.
 
-
-def _run_guard_void(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, k: z3.Not(ctx.flag(k, "rule:role.guard.void")))
-    if ok:
-        return Outcome("no-such-state", f"no play leaves a Guard nothing to take back ({where}; the Guard's "
-                                        "options hold a card whenever its action is carried out)")
-    out = verify(spec, guard_void_question(), ruleset, opts.out_dir if opts.search else None)
-    if out.result != "witness":
-        return Outcome(out.result, f"Z3 finds a play leaving a Guard nothing to take back ({where}), but "
-                                   f"{out.detail}", out.files)
-    return out
+    :raises KeyError: when the spec has no such question; ``ValueError`` when it declares no
+        witness.
+    """
+    r = spec.reachability[question]
+    w = r.witness
+    if w is None:
+        raise ValueError(f"the reachability question {question} declares no witness")
+    comment = "\n".join(textwrap.wrap(
+        "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine. "
+        f"{r.statement} Clauses: {spec.cite(r.clauses)}."))
+    rules = r.fires
+    return Question(r.id, w.title, r.question, comment, w.ruleset, w.rulesets, w.players,
+                    lambda u, i: z3.Or([u.flag(i, f"rule:{rule}") for rule in rules]), _fires_check(rules),
+                    max_steps=w.max_steps)
 
 
 def _run_reserve(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -382,31 +370,29 @@ def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outc
     return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
 
 
-#: The rules each obligation shows never fire in a game from a real deal when it ends in
-#: no-such-state: under a ruleset where it must end so (:func:`never_reached`) the
-#: differential check may find them in no position (:mod:`proofs.coverage`) and then rests
-#: on the obligation.
-RULES_NEVER_REACHED: dict[str, tuple[str, ...]] = {
-    "maid-empty-deck": ("role.maid.empty-deck",),
-    "empty-hand": ("turn.empty-hand", "role.wizard.void", "role.maid.void"),
-    "guard-void": ("role.guard.void",),
-}
+def rules_never_reached(spec: Spec) -> dict[str, tuple[str, ...]]:
+    """Every reachability question of spec/invariants.yaml -> the rules it asks about: the
+    ones it shows never fire where its obligation ends in no-such-state."""
+    return {r.id: r.fires for r in spec.reachability.values()}
 
 
 def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
-    """The entries of :data:`RULES_NEVER_REACHED` that excuse their rules under ``ruleset``:
-    those whose obligation must end in no-such-state there, as a named house ruleset's
-    ``prove`` list declares it (:func:`proofs.obligation.house_prove_lists`; an obligation it
-    does not list excuses nothing), else as this family states it (:func:`obligations`).
+    """The reachability questions (spec/invariants.yaml) that excuse their rules under
+    ``ruleset``: those whose obligation must end in no-such-state there, as a named house
+    ruleset's ``prove`` list declares it (:func:`proofs.obligation.house_prove_lists`; an
+    obligation it does not list excuses nothing), else as the question expects. The
+    differential check's coverage (:mod:`proofs.coverage`) rests on them for rules that fire
+    in none of its positions.
 
-    :returns: obligation name → the rules it excuses, in :data:`RULES_NEVER_REACHED`'s order.
+    :returns: question id → the rules it shows never fire, in the spec's order.
     """
     listed = house_prove_lists(spec)
-    if ruleset in listed:
-        expect = listed[ruleset]
-    else:
-        expect = {ob.name: ob.expect for ob in obligations(spec) if ob.ruleset == ruleset}
-    return {ob: rules for ob, rules in RULES_NEVER_REACHED.items() if expect.get(ob) == "no-such-state"}
+    out = {}
+    for r in spec.reachability.values():
+        expect = listed[ruleset].get(r.id) if ruleset in listed else r.expect
+        if expect == "no-such-state":
+            out[r.id] = r.fires
+    return out
 
 
 def obligations(spec: Spec) -> list[Obligation]:
@@ -414,25 +400,17 @@ def obligations(spec: Spec) -> list[Obligation]:
     listed = house_prove_lists(spec)
     out = []
     for r in spec.rulesets:
-        # a no-such-state answer rests on the strengthening; the witness assumes nothing
-        void_needs = STRENGTHENING if listed.get(r, {}).get("guard-void") == "no-such-state" else ()
         out.append(Obligation("deck-reserve", r, "proved",
                               "inside a round the draw deck plus Maids and Guards displayed never falls below the "
                               "deck after the deal",
                               partial(_run_reserve, ruleset=r), FAMILY, ("hand-plus-display",),
                               needs=STRENGTHENING))
-        out.append(Obligation("maid-empty-deck", r, "no-such-state",
-                              "no Maid is played on an empty draw deck in a game from a real deal",
-                              partial(_run_maid, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-        out.append(Obligation("empty-hand", r, "no-such-state",
-                              "no game from a real deal reaches no-card-to-play or action-impossible: nobody "
-                              "must play with an empty hand, no Wizard or Maid lacks cards to work with",
-                              partial(_run_empty_hand, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-        out.append(Obligation("guard-void", r, "witness",
-                              "a Guard's action can be void, no card of its player's display to take back "
-                              "(role.guard.void): a witness from a real deal, or no-such-state where no play leaves a "
-                              "Guard nothing to take back",
-                              partial(_run_guard_void, ruleset=r), FAMILY, (), needs=void_needs))
+        for rq in spec.reachability.values():
+            # a no-such-state answer rests on the strengthening; a witness assumes nothing
+            expect = listed.get(r, {}).get(rq.id, rq.expect)
+            out.append(Obligation(rq.id, r, rq.expect, rq.question,
+                                  partial(_run_reachability, ruleset=r, question=rq.id), FAMILY, (),
+                                  needs=STRENGTHENING if expect == "no-such-state" else ()))
     for q in questions():
         for r in q.rulesets:
             out.append(Obligation(q.name, r, "witness", q.question,

@@ -376,3 +376,54 @@ def test_an_invariant_reads_the_games_own_reading_when_a_test_overrides_it(spec:
     assert failure(game, "next-player", after, s) is None
     asked = replace(after, decision=replace(after.decision, kind=K.NEXT_PLAYER))
     assert failure(game, "next-player", asked, s) is not None
+
+
+def test_a_lemmas_colours_part_is_checked_by_the_engine_and_proved_at_the_card_level_only(spec: Spec) -> None:
+    """decisions-well-formed's ``colours`` part (a next player is chosen only after a
+    neutral card): a next-player decision after a coloured card breaks it in the engine
+    and in the card-level Z3 term; the role-level term, which forgets colours, leaves the
+    part out and holds there, while it still reads the rest of the lemma (a corruption of
+    who decides breaks it at both levels)."""
+    game = make_game(spec, "reference", 3, check=False)
+    cards = game.cards
+    lay, coarse = Layout(game, "card"), Layout(game, "role")
+    found = 0
+    for s in _positions(game, range(40), every=1):
+        if s.decision.kind is not K.NEXT_PLAYER:
+            continue
+        assert cards.is_neutral(s.last_card)
+        assert failure(game, "decisions-well-formed", s) is None
+        assert _z3_truth(lay, "decisions-well-formed", s) and _z3_truth(coarse, "decisions-well-formed", s)
+        # the same role in a colour: the card laid is a coloured card now
+        coloured = next(c for c in game.all_cards if cards.role_of(c) == cards.role_of(s.last_card)
+                        and not cards.is_neutral(c))
+        swap = {s.last_card: coloured, coloured: s.last_card}
+
+        def moved(zone: tuple[int, ...], keep_sorted: bool = False, swap: dict[int, int] = swap) -> tuple[int, ...]:
+            out = [swap.get(c, c) for c in zone]
+            return tuple(sorted(out) if keep_sorted else out)
+        t = replace(s, last_card=coloured, hands=tuple(moved(h, True) for h in s.hands),
+                    displays=tuple(map(moved, s.displays)), deck=moved(s.deck), discard=moved(s.discard),
+                    deck_bottom=moved(s.deck_bottom), unseen=moved(s.unseen, True))
+        why = failure(game, "decisions-well-formed", t)
+        assert why is not None and "neutral" in why, why
+        assert not _z3_truth(lay, "decisions-well-formed", t)
+        assert _z3_truth(coarse, "decisions-well-formed", t)
+        # the rest of the lemma is compiled at the role level
+        u = replace(s, decision=replace(s.decision, player=(s.decision.player + 1) % game.n))
+        assert not _z3_truth(coarse, "decisions-well-formed", u) and not _z3_truth(lay, "decisions-well-formed", u)
+        found += 1
+        if found >= 3:
+            break
+    assert found, "no next-player decision in 40 games"
+
+
+def test_spec_check_reports_a_broken_colours_part_at_its_place(tmp_path: Path) -> None:
+    root = _spec_copy(tmp_path, "colours: decision != next_player or neutral(card)",
+                      "colours: decision != next_player or neutrall(card)")
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert "lemmas[0].colours" in out and "unknown primitive 'neutrall'" in out, out
+    assert "Traceback" not in out

@@ -14,13 +14,13 @@ from click.testing import CliRunner
 from palast.cli import main
 from palast.engine.state import DecisionKind
 from palast.formats.scenario import load_scenario
-from palast.spec.load import Spec
+from palast.spec.load import Spec, load_spec
 from proofs.cupbearer import actor_whisper_question
 from proofs.differential import Differ, random_positions
 from proofs.encoding import ZState
 from proofs.invariant import make_game, prove_invariant, role_with_action
 from proofs.obligation import Obligation, Options, Outcome, Unknown, check, refuted, solver
-from proofs.reachability import guard_void_question, questions, tiebreak_winners
+from proofs.reachability import questions, reach_question, tiebreak_winners
 from proofs.runner import all_obligations, run, run_one
 from proofs.witness import verify, witness_file
 
@@ -289,7 +289,9 @@ def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     assert "swap" in stale.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("q", [*questions(), actor_whisper_question(), guard_void_question()],
+@pytest.mark.parametrize("q", [*questions(), actor_whisper_question(),
+                               *(reach_question(load_spec(), r) for r in load_spec().reachability
+                                 if load_spec().reachability[r].witness is not None)],
                          ids=lambda q: q.file_stem)
 def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
     """Every stored witness loads as a scenario and the engine's check holds under each

@@ -83,7 +83,11 @@ def test_explain_of_a_lemma_s_obligation_gives_its_declaration(spec: Spec) -> No
     owner, lem = next((inv, x) for inv in spec.invariants.values() for x in inv.lemmas if x.id == lemma)
     words = statement_words(spec, ob)
     assert f"Lemma {lemma} of invariant {owner.id}: {lem.statement}" in words
-    assert f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}" in words
+    declared = next(w for w in words if w.startswith("  declared (spec/invariants.yaml): "))
+    assert declared.startswith(f"  declared (spec/invariants.yaml): {show(parse(lem.holds))}")
+    # and its part about colours, said to be left to the card level
+    assert lem.colours is not None
+    assert declared.endswith(f"About colours (assumed and proved at the card level only): {show(parse(lem.colours))}")
 
 
 def test_explain_of_an_unknown_name_lists_close_ones() -> None:
@@ -328,7 +332,7 @@ def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spe
     the spec's rulesets, excuses nothing there, and excuses role.guard.void under
     house-guard, whose prove list declares it no-such-state."""
     from proofs.explain import lemmas
-    from proofs.reachability import RULES_NEVER_REACHED, never_reached
+    from proofs.reachability import never_reached, rules_never_reached
 
     obs = all_obligations(spec)
     diffs = [o for o in obs if o.name == "differential"]
@@ -341,7 +345,7 @@ def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spe
         assert all(o.expect == "no-such-state" for o in obs if o.name in excusing and o.ruleset == ob.ruleset)
         assert [o.expect for o in obs if o.key == f"guard-void@{ob.ruleset}"] == (
             ["no-such-state"] if ob.ruleset == "house-guard" else ["witness"])
-    assert "guard-void" in RULES_NEVER_REACHED
+    assert rules_never_reached(spec)["guard-void"] == ("role.guard.void",)
 
 
 def test_the_coverage_table_says_why_per_ruleset(spec: Spec) -> None:
@@ -424,3 +428,49 @@ def test_json_lists_and_refuses_as_json() -> None:
         assert res.exit_code == 2, res.output
         err = json.loads(res.stdout)["error"]
         assert err["place"] == place and "nope" in err["message"]
+
+
+REACH_GUARD = '''    fires: [role.guard.void]
+    expect: witness
+    witness:
+      title: A Guard with nothing to take back
+      ruleset: reference
+      rulesets: [source-a, source-b, reference]
+      players: 3
+      max_steps: 3
+'''
+
+
+def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(tmp_path: Path) -> None:
+    """The reachability questions are read from spec/invariants.yaml: declaring that
+    role.guard.void never fires (it does, under source-a) makes guard-void fail there,
+    naming the action and player count; declaring a question about a rule that cannot fire
+    from a real deal (turn.empty-hand) passes as no-such-state."""
+    from tests.spec_copy import edited_spec
+
+    root = edited_spec(tmp_path, "invariants.yaml", REACH_GUARD,
+                       "    fires: [role.guard.void]\n    expect: no-such-state\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "guard-void", "-r", "source-a", "-v"])
+    assert res.exit_code == 1, res.output
+    assert "guard-void" in res.output and "witness" in res.output
+    assert "an action makes role.guard.void fire (3 players, play)" in res.output, res.output
+    root = edited_spec(tmp_path / "b", "invariants.yaml", REACH_GUARD,
+                       "    fires: [turn.empty-hand]\n    expect: no-such-state\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "guard-void", "-r", "source-a", "-v"])
+    assert res.exit_code == 0, res.output
+    assert "makes turn.empty-hand fire (3, 4, 5 players)" in res.output, res.output
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    ("    fires: [role.guard.voids]\n" + REACH_GUARD.split("\n", 1)[1], "unknown rule 'role.guard.voids'"),
+    ("    fires: [role.guard.void]\n    expect: witness\n", "give a witness"),
+    (REACH_GUARD.replace("ruleset: reference", "ruleset: referee"), "unknown ruleset 'referee'"),
+])
+def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, new: str, said: str) -> None:
+    from tests.spec_copy import edited_spec
+
+    root = edited_spec(tmp_path, "invariants.yaml", REACH_GUARD, new)
+    res = CliRunner().invoke(main, ["--spec", str(root), "spec", "check"])
+    assert res.exit_code == 1, res.output
+    assert "invariants.yaml" in res.output and "reachability[2]" in res.output and said in res.output, res.output
+    assert "Traceback" not in res.output

@@ -33,6 +33,9 @@ class Declared:
         before it).
     :ivar names: the invariant's ``let`` names and the expressions they stand for in
         :attr:`node` (the very nodes, so a failure can be explained by name).
+    :ivar colourless: for a lemma with a ``colours`` part, :attr:`node` without it (its
+        ``holds`` alone: what a model that forgets colours compiles); ``None`` otherwise,
+        where :attr:`node` is the whole property.
     """
 
     id: str
@@ -43,6 +46,7 @@ class Declared:
     path: tuple[str | int, ...]
     step: bool = False
     names: tuple[tuple[str, Node], ...] = ()
+    colourless: Node | None = None
 
 
 def decision_numbers(spec: Any) -> dict[str, int]:
@@ -134,8 +138,12 @@ def declared(spec: Any, reading_of: Callable[[str], str] | None = None) -> list[
             out.append(Declared(inv.id, inv.id, False, inv.holds, expand(parse(inv.holds), named),
                                 ("invariants", i, "holds"), inv.kind == "step", tuple(named.items())))
         for j, lem in enumerate(inv.lemmas):
-            out.append(Declared(lem.id, inv.id, True, lem.holds, parse(lem.holds),
-                                ("invariants", i, "lemmas", j, "holds")))
+            node = parse(lem.holds)
+            if lem.colours is None:
+                out.append(Declared(lem.id, inv.id, True, lem.holds, node, ("invariants", i, "lemmas", j, "holds")))
+            else:
+                out.append(Declared(lem.id, inv.id, True, lem.holds, Node("and", "", (node, parse(lem.colours))),
+                                    ("invariants", i, "lemmas", j, "holds"), colourless=node))
     if len(_DECLARED) >= 64:
         _DECLARED.clear()
     _DECLARED[id(invariants), branches] = (invariants, tuple(out))
@@ -165,6 +173,8 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
                                                                   "or lemma"))
             seen.add(lem.id)
             texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
+            if lem.colours is not None:
+                texts.append((("invariants", i, "lemmas", j, "colours"), lem.colours))
         block = inv.readings
         branches: list[str | None] = [None]
         if block:

@@ -35,6 +35,8 @@ def _invariant_texts(inv: Any) -> Iterator[str]:
             yield from branch["let"].values()
     for lem in inv.lemmas:
         yield lem.holds
+        if lem.colours is not None:
+            yield lem.colours
 
 
 def primitive_uses(spec: Any) -> dict[str, tuple[str, ...]]:

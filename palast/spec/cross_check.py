@@ -207,7 +207,29 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
         if inv.holds is None:
             at("invariants.yaml", ["invariants", i, "id"],
                f"invariant {inv.id!r} declares no expression (holds): say what it claims, in the rule language")
+    _reachability_problems(spec, at)
     return problems
+
+
+def _reachability_problems(spec: Spec, at: Any) -> None:
+    """The reachability questions of ``invariants.yaml`` name rules and rulesets of the spec,
+    an id no invariant or lemma has, and a stored game exactly where they expect a witness."""
+    taken = {*spec.invariants, *(lem.id for inv in spec.invariants.values() for lem in inv.lemmas)}
+    for i, r in enumerate(spec.reachability.values()):
+        where = ["reachability", i]
+        if r.id in taken:
+            at("invariants.yaml", [*where, "id"], f"{r.id!r} is already the id of an invariant or lemma")
+        for j, rule in enumerate(r.fires):
+            if rule not in spec.rules:
+                at("invariants.yaml", [*where, "fires", j], f"unknown rule {rule!r}")
+        if (r.witness is None) != (r.expect != "witness"):
+            at("invariants.yaml", where, "give a witness (its title, rulesets and search bound) exactly when the "
+                                         "answer expected is witness")
+        if r.witness is not None:
+            for key, ids in (("ruleset", (r.witness.ruleset,)), ("rulesets", r.witness.rulesets)):
+                for rs in ids:
+                    if rs not in spec.rulesets:
+                        at("invariants.yaml", [*where, "witness", key], f"unknown ruleset {rs!r}")
 
 
 def _game_problems(spec: Spec, at: Any) -> None:

@@ -14,11 +14,24 @@ import sys
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from palast.errors import SpecError
 from palast.spec.flow import parse_flow
 from palast.spec.house_rulesets import read_house_rulesets
-from palast.spec.model import OPEN, Clause, Invariant, Lemma, Reading, RoleAction, Rule, Spec, VariationPoint
+from palast.spec.model import (
+    OPEN,
+    Clause,
+    Invariant,
+    Lemma,
+    Reachability,
+    ReachWitness,
+    Reading,
+    RoleAction,
+    Rule,
+    Spec,
+    VariationPoint,
+)
 from palast.spec.modules import FOLDER as MODULES
 from palast.spec.modules import module_files, read_modules, rule_entries
 from palast.spec.schemas import schema_errors
@@ -205,7 +218,7 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
     rulesets = {r["id"]: r for r in rs["rulesets"]}
     invariants = {
         i["id"]: Invariant(i["id"], i["kind"], i["statement"], tuple(i["clauses"]), i.get("established_by", {}),
-                           i.get("holds"), tuple(Lemma(x["id"], x["statement"], x["holds"])
+                           i.get("holds"), tuple(Lemma(x["id"], x["statement"], x["holds"], x.get("colours"))
                                                  for x in i.get("lemmas", ())), dict(i.get("let", {})),
                            dict(i.get("readings", {})))
         for i in docs["invariants.yaml"].data["invariants"]
@@ -215,4 +228,17 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 parse_visibility(docs["visibility.yaml"].data), read_house_rulesets(rs),
                 parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data,
                            [(n, d.data) for n, d in sorted(docs.items()) if n.startswith(MODULES + "/")]),
-                read_modules(docs), parse_state(docs["state.yaml"].data))
+                read_modules(docs), parse_state(docs["state.yaml"].data),
+                _reachability(docs["invariants.yaml"].data.get("reachability", ())))
+
+
+def _reachability(entries: Any) -> dict[str, Reachability]:
+    """The ``reachability`` questions of ``spec/invariants.yaml`` (schema-valid), by id."""
+    out = {}
+    for r in entries:
+        w = r.get("witness")
+        out[r["id"]] = Reachability(
+            r["id"], r["question"], r["statement"], tuple(r["clauses"]), tuple(r["fires"]), r["expect"],
+            ReachWitness(w["title"], w["ruleset"], tuple(w["rulesets"]), int(w["players"]), int(w["max_steps"]))
+            if w else None)
+    return out

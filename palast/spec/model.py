@@ -137,11 +137,59 @@ class Lemma:
     :ivar id: its id (unique among invariants and lemmas).
     :ivar statement: what it says, in words.
     :ivar holds: the rule-language expression that is true in every position.
+    :ivar colours: a further expression, true in every position, that speaks of the cards'
+        colours (the colour of a card, a neutral card): the engine checks it with
+        :attr:`holds`; the proofs assume and prove it only at the card level, since the
+        role-level model forgets colours. ``None`` when the lemma has no such part.
     """
 
     id: str
     statement: str
     holds: str
+    colours: str | None = None
+
+
+@dataclass(frozen=True)
+class ReachWitness:
+    """The stored game that answers a reachability question ``witness``
+    (``proofs/witnesses/ID.yaml``).
+
+    :ivar title: the scenario's title.
+    :ivar ruleset: the ruleset whose Z3 transition the search uses.
+    :ivar rulesets: the rulesets the engine must replay it under.
+    :ivar players: the player count.
+    :ivar max_steps: the search bound, in actions.
+    """
+
+    title: str
+    ruleset: str
+    rulesets: tuple[str, ...]
+    players: int
+    max_steps: int
+
+
+@dataclass(frozen=True)
+class Reachability:
+    """A question whether some rules ever fire in a game from a real deal
+    (``reachability`` in ``spec/invariants.yaml``), answered by ``palast prove``.
+
+    :ivar id: the obligation's name.
+    :ivar question: the question, in a sentence.
+    :ivar statement: the answer in words, and why.
+    :ivar clauses: the clause ids it rests on.
+    :ivar fires: the rule ids asked about.
+    :ivar expect: ``no-such-state`` (none of them fires) or ``witness`` (a stored game shows
+        one firing), under the spec's rulesets.
+    :ivar witness: for ``witness``: the stored game's title, rulesets and search bound.
+    """
+
+    id: str
+    question: str
+    statement: str
+    clauses: tuple[str, ...]
+    fires: tuple[str, ...]
+    expect: str
+    witness: ReachWitness | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +248,8 @@ class Spec:
     #: the position: zones, counters and what the machinery keeps (``spec/state.yaml``;
     #: :mod:`palast.spec.state`)
     state: StateDecl = field(repr=False, default_factory=StateDecl)
+    #: the reachability questions of ``spec/invariants.yaml``, by id
+    reachability: Mapping[str, Reachability] = field(default_factory=dict)
 
     # -- numbers -----------------------------------------------------------------
     @property

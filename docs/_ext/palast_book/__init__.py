@@ -10,8 +10,9 @@ spec file rebuilds exactly the pages that show it.
 Directives: ``palast-components``, ``palast-rules TOPIC``, ``palast-role ROLE``,
 ``palast-rulesets``, ``palast-turn-diagram``, ``palast-variation-table``,
 ``palast-variation-point ID``, ``palast-rulings``, ``palast-ruling ID``,
-``palast-invariants``, ``palast-clause-index``, ``palast-toctree KIND``, ``palast-knowledge``, ``palast-state``,
-``palast-primitives``, ``palast-statements``, ``palast-steps``, ``palast-declared-rules``,
+``palast-invariants``, ``palast-reachability``, ``palast-clause-index``, ``palast-toctree KIND``,
+``palast-knowledge``, ``palast-state``, ``palast-primitives``, ``palast-statements``,
+``palast-steps``, ``palast-declared-rules``,
 ``palast-declaration RULE``.
 Role: ``{clauses}`` — clause citations in prose, e.g. ``{clauses}`A.meta B.meta```.
 """
@@ -105,6 +106,7 @@ DIRECTIVES: dict[str, Any] = {
     "palast-variation-table": register.VariationTableDirective,
     "palast-variation-point": register.VariationPointDirective,
     "palast-invariants": register.InvariantsDirective,
+    "palast-reachability": register.ReachabilityDirective,
     "palast-clause-index": register.ClauseIndexDirective,
     "palast-sources": register.SourcesDirective,
     "palast-scenario-keys": scenario_keys.ScenarioKeysDirective,

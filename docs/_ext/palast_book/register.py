@@ -297,6 +297,12 @@ class InvariantsDirective(SpecDirective):
                                        text(" (a strengthening its proof needs, itself checked and proved): ",
                                             "pal-muted"), nodes.Text(lem.statement))
                 sec += nodes.literal_block(show(parse(lem.holds)), show(parse(lem.holds)), classes=["pal-holds"])
+                if lem.colours is not None:
+                    sec += nodes.paragraph("", "", text("Its part about colours (checked by the engine; the proofs "
+                                                        "assume and prove it at the card level only, since the "
+                                                        "role-level model forgets colours):", "pal-muted"))
+                    sec += nodes.literal_block(show(parse(lem.colours)), show(parse(lem.colours)),
+                                               classes=["pal-holds"])
             proved = list((inv.established_by or {}).get("proved_by", []))
             live = caught.get(inv.id, ())
             if not live:
@@ -311,5 +317,38 @@ class InvariantsDirective(SpecDirective):
                  if inv.holds is None else "after every action in check mode, from the declaration above"],
             ]
             sec += table(["how", "by what"], rows, widths=[3, 8], classes=["pal-narrow"])
+            out.append(sec)
+        return out
+
+
+class ReachabilityDirective(SpecDirective):
+    """``{palast-reachability}``: each reachability question of ``spec/invariants.yaml``
+    (``reachability``): the question, the answer with its clauses, the rules it asks about,
+    and the answer ``palast prove`` must give under each ruleset (a named house ruleset's
+    ``prove`` list may say otherwise)."""
+
+    reads: ClassVar[tuple[str, ...]] = ("invariants.yaml", "rulesets.yaml")
+
+    def run(self) -> list[nodes.Node]:
+        spec = self.spec()
+        out: list[nodes.Node] = []
+        for r in spec.reachability.values():
+            target = self.target("reachability", r.id, r.id)
+            sec = nodes.section(ids=target["ids"])
+            sec += nodes.title(r.id, r.id)
+            sec += nodes.paragraph("", "", text("Question: ", "pal-muted"), nodes.Text(r.question))
+            sec += self.cited(spec, r.statement, r.clauses)
+            answers = {rs: r.expect for rs in spec.rulesets}
+            for hid, entry in spec.house_rulesets.items():
+                said = dict(entry.get("prove") or {}).get(r.id)
+                if said is not None:
+                    answers[hid] = str(said)
+            rows: list[list[Any]] = [
+                ["the rules asked about", joined([self.ref("rule", x, x) for x in r.fires])],
+                ["palast prove must answer", joined([nodes.Text(f"{rs}: {a}") for rs, a in answers.items()])],
+            ]
+            if r.witness is not None:
+                rows.append(["the stored game", literal(f"proofs/witnesses/{r.id}.yaml")])
+            sec += table(["what", ""], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
         return out
