@@ -61,6 +61,8 @@ class Statements(Places):
     lay: Any
     n: int
     nk: int
+    #: the expression back-ends by the field terms they read (:meth:`_back`)
+    _backs: dict[tuple[int, ...], tuple[tuple[Any, ...], Z3Back]]
 
     # the hooks the transition gives
     def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
@@ -95,9 +97,26 @@ class Statements(Places):
     def _reading(self, point: str) -> str:
         return str(self.lay.reading(self._parameter(point)))
 
+    def _back(self, d: ZState) -> Z3Back:
+        """The expression back-end for ``d`` as it is now: one per set of field terms (and
+        colour of the card played), so that its memo of calls and binders serves every
+        expression read on the same position (the terms are kept alive with it, so their
+        ids are not reused)."""
+        colour = self.last_colour()
+        terms = (*d.f.values(), colour)
+        key = tuple(map(id, terms))
+        cache: dict[tuple[int, ...], tuple[tuple[Any, ...], Z3Back]] | None = getattr(self, "_backs", None)
+        if cache is None:
+            cache = {}
+            self._backs = cache
+        got = cache.get(key)
+        if got is None:  # on a copy of the fields: ``d`` is a draft that changes later
+            got = cache[key] = (terms, Z3Back(ZState(d.lay, dict(d.f)), last_colour=colour))
+        return got[1]
+
     def _value(self, d: ZState, node: Node, env: Mapping[str, Any]) -> Any:
         try:
-            return Z3Back(d, last_colour=self.last_colour())._value(node, dict(env), {})
+            return self._back(d)._value(node, dict(env), {})
         except NotCompiled as exc:
             if exc.args and str(exc.args[0]).startswith("rule "):  # named where it was first caught
                 raise
