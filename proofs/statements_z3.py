@@ -24,7 +24,7 @@ path it is on, and each rule entered whose readings concern a variation point th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -33,7 +33,7 @@ from palast.engine.chains import Chain, effective
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, walk
-from palast.lang.syntax import Node, parse, show
+from palast.lang.syntax import ExpressionError, Node, parse, show
 from proofs.encoding import ZState, branch, code
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
@@ -50,6 +50,28 @@ Cont = Callable[[ZState, dict[str, Any]], ZState]
 #: base game; a rule module's steps are not in the model, :mod:`proofs.modules`).
 COMPILED_STEPS = ("deal", "setup", "round-start", "starter", "action", "role-action", "reveal-king", "turn",
                   "turn-end", "next-player")
+
+def _key_path(raw: Any, node: Node) -> list[str | int] | None:
+    """The key path, inside a rule's block ``raw`` as written, of the expression text that
+    holds ``node`` (as itself or as a part): ``[]`` for ``raw`` itself, ``None`` where no
+    text does."""
+    if isinstance(raw, str):
+        try:
+            got = parse(raw)
+        except ExpressionError:
+            return None
+
+        def has(x: Node) -> bool:
+            return x == node or any(has(a) for a in x.args)
+        return [] if has(got) else None
+    items: Iterable[tuple[Any, Any]] = (raw.items() if isinstance(raw, Mapping)
+                                        else enumerate(raw) if isinstance(raw, list) else ())
+    for k, v in items:
+        inner = _key_path(v, node)
+        if inner is not None:
+            return [k, *inner]
+    return None
+
 
 class Statements(Places):
     """The statements of the do-style rules of one layout's game, carried out on symbolic
@@ -137,11 +159,21 @@ class Statements(Places):
             fields = getattr(x, "__dataclass_fields__", None)
             return fields is not None and any(holds(getattr(x, f)) for f in fields if f != "exceptions")
 
-        root = self.lay.game.spec.root
+        spec = self.lay.game.spec
         for r in self.prog.rules.values():
             if holds(r):
-                where = ".".join(str(k) for k in r.path)
-                return f"rule {r.rule} ({root / r.file}, {where}), `{show(node)}`: "
+                doc = spec.documents.get(r.file)
+                block: Any = doc.data if doc is not None else None
+                for k in r.path:
+                    if isinstance(block, Mapping):
+                        block = block.get(k)
+                    elif isinstance(block, list) and isinstance(k, int) and 0 <= k < len(block):
+                        block = block[k]
+                    else:
+                        block = None
+                path = [*r.path, *(_key_path(block, node) or [])]
+                where = doc.place(path) if doc is not None and doc.root is not None else ".".join(map(str, path))
+                return f"rule {r.rule} ({spec.root / r.file}: {where}), `{show(node)}`: "
         return f"`{show(node)}`: "
 
     def last_colour(self) -> Any:

@@ -427,3 +427,28 @@ def test_spec_check_reports_a_broken_colours_part_at_its_place(tmp_path: Path) -
     assert r.returncode == 1, out
     assert "lemmas[0].colours" in out and "unknown primitive 'neutrall'" in out, out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize(("file", "old", "new", "typo"), [
+    # in the seventh line of a lemma's long folded expression
+    ("invariants.yaml", "and (not game_over or ended)", "and (not gameover or ended)", "gameover"),
+    # in the second line of a rule's `when` (a do-style rule, checked by the statement checks)
+    ("rules.yaml", "and any(c in playable, role(c) not in roles(display(actor)))",
+     "and any(c in playable, role(c) not in rolez(display(actor)))", "rolez"),
+])
+def test_spec_check_places_an_error_inside_a_long_expression_at_its_own_line(
+        tmp_path: Path, file: str, old: str, new: str, typo: str) -> None:
+    """An unknown name inside an expression that YAML joins from several lines is reported
+    at the line and column of the name as the file writes it, not at the start of the
+    value, and the message quotes the expression from there on, not all of it."""
+    root = _spec_copy(tmp_path, old, new) if file == "invariants.yaml" else edited_spec(tmp_path, file, old, new)
+    lines = (root / file).read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if typo in text)
+    column = lines[line - 1].index(typo) + 1
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out
+    assert f"{file}: line {line}, column {column} (" in out, out
+    assert repr(typo) in out and "Traceback" not in out
+    assert len(max(out.splitlines(), key=len)) < 300, out  # not the whole joined expression

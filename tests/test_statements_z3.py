@@ -463,5 +463,9 @@ def test_an_expression_the_model_cannot_compile_is_named_with_its_rule(tmp_path:
     lay = Layout(make_game(load_spec(root), "reference", 3), "role")
     with pytest.raises(NotCompiled) as got:
         Transition(lay).step(ZState.fresh(lay, "s"), Label.fresh(lay, "a"), K.PLAY)
-    assert str(got.value).startswith(f"rule turn.empty-hand ({root / 'rules.yaml'}, rules.")
+    # the file, the line of the expression and its key
+    line = next(i for i, text in enumerate((root / "rules.yaml").read_text(encoding="utf-8").splitlines(), 1)
+                if "neutral(first(hand(actor)))" in text)
+    assert str(got.value).startswith(f"rule turn.empty-hand ({root / 'rules.yaml'}: line {line}, column 13 (rules[")
+    assert ".logic.when)), `" in str(got.value)
     assert "`empty(hand(actor)) and neutral(first(hand(actor)))`: colours are forgotten" in str(got.value)

@@ -69,8 +69,9 @@ class _LineDocument(Document):
     line: str = ""
     columns: dict[tuple[PathPart, ...], int] = field(default_factory=dict)
 
-    def place(self, path: Sequence[PathPart]) -> str:
-        """``"column C (hands.red[0])"`` for the value at ``path`` (or the nearest one written)."""
+    def place(self, path: Sequence[PathPart], column: int | None = None) -> str:
+        """``"column C (hands.red[0])"`` for the value at ``path`` (or the nearest one
+        written); ``column`` (within a value) is not used: a line's values are words."""
         p = tuple(path)
         col = next((self.columns[p[:k]] for k in range(len(p), 0, -1) if p[:k] in self.columns), 1)
         where = format_path(path)

@@ -51,14 +51,14 @@ class _Ctx:
     events: frozenset[str]
     roles: Mapping[str, str]
     effect_rules: Mapping[str, str]  # rule id -> its step, for effect-style rules
-    out: list[tuple[str, tuple[str | int, ...], str]]
+    out: list[tuple[str, tuple[str | int, ...], str, int | None]]
     file: str = ""
     base: tuple[str | int, ...] = ()
     #: the let values of the rules applied, by name (an each-let's parts are bound by a choose)
     lets: dict[str, Node] = field(default_factory=dict)
 
-    def report(self, path: tuple[str | int, ...], msg: str) -> None:
-        self.out.append((self.file, (*self.base, *path), msg))
+    def report(self, path: tuple[str | int, ...], msg: str, column: int | None = None) -> None:
+        self.out.append((self.file, (*self.base, *path), msg, column))
 
 
 def _kind(ctx: _Ctx, node: Node, env: Mapping[str, str], path: tuple[str | int, ...], want: str | None,
@@ -68,7 +68,7 @@ def _kind(ctx: _Ctx, node: Node, env: Mapping[str, str], path: tuple[str | int, 
         check(node, set(env) | set(ctx.roles))
         got = infer(node, env, ctx.roles)
     except ExpressionError as exc:
-        ctx.report(path, f"{exc} (column {exc.column})")
+        ctx.report(path, f"{exc} (column {exc.column} of the expression)", exc.column)
         return "any"
     if want is not None and got not in (want, "any") and not (want == "cards|card" and got in ("cards", "card")):
         ctx.report(path, f"{what} must be {want.replace('|', ' or ')}, not {got}")
@@ -240,20 +240,23 @@ def _names(node: Node) -> set[str]:
 
 
 def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],
-             effect_rules: Mapping[str, str]) -> list[tuple[str, tuple[str | int, ...], str]]:
+             effect_rules: Mapping[str, str]) -> list[tuple[str, tuple[str | int, ...], str, int | None]]:
     """Check every do-style logic block of ``spec``.
 
     :param decisions: the declared decision names; :param events: the event kinds;
         :param effect_rules: the rules declared with effect keys -> their steps.
-    :returns: ``(file, key path, message)`` per problem.
+    :returns: ``(file, key path, message, column of the place in an expression's text or
+        None)`` per problem.
     """
-    out: list[tuple[str, tuple[str | int, ...], str]] = []
+    out: list[tuple[str, tuple[str | int, ...], str, int | None]] = []
     rules: dict[str, DoRule] = {}
     for rid, raw, file, path, role in _declared(spec):
         try:
             rules[rid] = parse_rule(rid, raw, file, path, role)
         except StatementError as exc:
-            out.append((file, (*path, *exc.path), f"{exc}" + (f" (column {exc.column})" if exc.column > 1 else "")))
+            out.append((file, (*path, *exc.path),
+                        f"{exc}" + (f" (column {exc.column} of the expression)" if exc.column > 1 else ""),
+                        exc.column if exc.column > 1 else None))
     prog = Program(rules, {})
     for r in rules.values():
         if r.exception_of is None:

@@ -11,12 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from palast.lang.compiler import check
 from palast.lang.kinds import infer
 from palast.lang.primitives import PRIMITIVES
-from palast.lang.syntax import ExpressionError, Node, parse
+from palast.lang.syntax import ExpressionError, Node, at_text, parse
+
+
+class Problem(NamedTuple):
+    """What ``palast spec check`` reports of a declaration: the key path, the message and,
+    for an expression, the column (from 1) of the place in its text (so the report can
+    name that place's line in the file)."""
+
+    path: tuple[str | int, ...]
+    message: str
+    column: int | None = None
+
+
+def expression_problem(path: tuple[str | int, ...], exc: ExpressionError, text: str) -> Problem:
+    """The problem of an expression ``text`` that ``exc`` refuses, at ``path``: the message
+    quotes the text from the place on (a long text only in part) and carries the column."""
+    return Problem(path, f"{exc} ({at_text(text, exc.column)})", exc.column)
 
 
 @dataclass(frozen=True)
@@ -155,13 +171,13 @@ def declared(spec: Any, reading_of: Callable[[str], str] | None = None) -> list[
 _DECLARED: dict[tuple[int, tuple[str | None, ...]], tuple[Mapping[str, Any], tuple[Declared, ...]]] = {}
 
 
-def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
+def problems(spec: Any) -> list[Problem]:
     """What is wrong with the declared invariants: an expression that does not parse, uses
     an unknown name, or is not a condition; a lemma id that repeats an id.
 
     :returns: (key path in ``spec/invariants.yaml``, message) per problem.
     """
-    out: list[tuple[tuple[str | int, ...], str]] = []
+    out: list[Problem] = []
     kinds = constant_kinds(spec)
     seen = set(spec.invariants)
     for i, inv in enumerate(spec.invariants.values()):
@@ -169,8 +185,8 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
             [(("invariants", i, "holds"), inv.holds)] if inv.holds is not None else [])
         for j, lem in enumerate(inv.lemmas):
             if lem.id in seen:
-                out.append((("invariants", i, "lemmas", j, "id"), f"{lem.id!r} is already the id of an invariant "
-                                                                  "or lemma"))
+                out.append(Problem(("invariants", i, "lemmas", j, "id"),
+                                   f"{lem.id!r} is already the id of an invariant or lemma"))
             seen.add(lem.id)
             texts.append((("invariants", i, "lemmas", j, "holds"), lem.holds))
             if lem.colours is not None:
@@ -180,21 +196,22 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
         if block:
             vp = spec.variation_points.get(block["point"])
             if vp is None:
-                out.append((("invariants", i, "readings", "point"), f"unknown variation point {block['point']!r}"))
+                out.append(Problem(("invariants", i, "readings", "point"),
+                                   f"unknown variation point {block['point']!r}"))
                 continue
             known = [r.id for r in vp.readings] + ["open"]
             given = [str(r) for r in block if r != "point"]
             for r in given:
                 if r not in known:
-                    out.append((("invariants", i, "readings", r), f"{vp.id} has no reading {r!r} "
+                    out.append(Problem(("invariants", i, "readings", r), f"{vp.id} has no reading {r!r} "
                                                                  f"(its readings: {', '.join(known)})"))
             missing = [r for r in known if r not in block]
             if missing:
-                out.append((("invariants", i, "readings"), f"gives no let for {', '.join(missing)} of {vp.id}: "
+                out.append(Problem(("invariants", i, "readings"), f"gives no let for {', '.join(missing)} of {vp.id}: "
                                                            "every reading of the point, and open, needs one"))
             names = [tuple(block[r]["let"]) for r in given if r in known]
             if names and any(n != names[0] for n in names):
-                out.append((("invariants", i, "readings"), "every branch must give the same names, in the same "
+                out.append(Problem(("invariants", i, "readings"), "every branch must give the same names, in the same "
                                                            "order"))
             branches = [r for r in given if r in known]
         for branch in branches:
@@ -203,10 +220,10 @@ def problems(spec: Any) -> list[tuple[tuple[str | int, ...], str]]:
 
 
 def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | int, ...], str]],
-                     branch: str | None, kinds: Any) -> list[tuple[tuple[str | int, ...], str]]:
+                     branch: str | None, kinds: Any) -> list[Problem]:
     """The problems of invariant ``inv`` (number ``i``) with its ``let`` and, when given, the
     ``let`` of its readings branch ``branch``."""
-    out: list[tuple[tuple[str | int, ...], str]] = []
+    out: list[Problem] = []
     named: dict[str, Node] = {}
     own: list[tuple[tuple[str | int, ...], str, str]] = [(("invariants", i, "let", name), name, text)
                                                           for name, text in inv.let.items()]
@@ -215,17 +232,17 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
                 for name, text in inv.readings[branch]["let"].items()]
     for where, name, text in own:
         if name in named:
-            out.append((where, f"the name {name!r} is given twice (a let and a readings branch may not name the "
+            out.append(Problem(where, f"the name {name!r} is given twice (a let and a readings branch may not name the "
                                "same part)"))
             continue
         if name in PRIMITIVES or name in kinds:
-            out.append((where, f"the name {name!r} is a primitive or a constant of the language: give the part "
+            out.append(Problem(where, f"the name {name!r} is a primitive or a constant of the language: give the part "
                                "a name of its own"))
             continue
         try:
             named[name] = expand(parse(text), named)  # checked where holds uses it
         except ExpressionError as exc:
-            out.append((where, f"{exc} (column {exc.column} of {text!r})"))
+            out.append(expression_problem(where, exc, text))
             named[name] = Node("int", 0)
     for path, text in texts:
         try:
@@ -240,7 +257,7 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
             if got not in ("bool", "any"):
                 raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
         except ExpressionError as exc:
-            out.append((path, f"{exc} (column {exc.column} of {text!r})"))
+            out.append(expression_problem(path, exc, text))
     return out
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from palast.lang.compiler import Compiler, check
 from palast.lang.kinds import infer
-from palast.lang.syntax import ExpressionError, Node, parse
+from palast.lang.syntax import ExpressionError, Node, at_text, parse
 
 #: The word a ruleset uses for a variation point it leaves open (``palast.spec.load.OPEN``).
 OPEN = "open"
@@ -124,7 +124,7 @@ def expressions(decl: Declared) -> Iterator[tuple[tuple[str | int, ...], str, tu
                 yield (*prefix, "decide", key), eff["decide"][key], ()
 
 
-def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
+def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str, int | None]]:
     """Check every logic block of ``spec``: each expression parses and uses only
     primitives, role ids and the names in scope; an exception names a rule of the same
     step; a readings block names a variation point and gives a reading the point has; the
@@ -132,9 +132,10 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
     tie-break it used in them; the problem is placed at the reading, in
     ``variation_points.yaml``).
 
-    :returns: (place of the block, key path inside it, message) per problem.
+    :returns: (place of the block, key path inside it, message, column of the place in an
+        expression's text or None) per problem.
     """
-    out: list[tuple[Place, tuple[str | int, ...], str]] = []
+    out: list[tuple[Place, tuple[str | int, ...], str, int | None]] = []
     decls = declarations(spec)
     by_rule = {d.rule: d for d in decls}
     roles = set(spec.roles)
@@ -151,7 +152,7 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
     for d in decls:
         base = by_rule.get(d.exception_of) if d.exception_of else None
         if d.exception_of and (base is None or base.step != d.step):
-            out.append((d.place, ("exception_of",), f"{d.exception_of!r} is no rule with logic of step {d.step}"))
+            out.append((d.place, ("exception_of",), f"{d.exception_of!r} is no rule with logic of step {d.step}", None))
         scope = set(roles)
         if base is not None:
             scope |= set(base.raw.get("let") or {})
@@ -159,7 +160,8 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
         for reading, eff in (d.raw.get("readings") or {}).items():
             if reading != "point" and isinstance(eff, Mapping) and tuple(eff.get("let") or {}) != reading_lets(d.raw):
                 out.append((d.place, ("readings", reading, "let"),
-                            f"every reading must name the same values ({', '.join(reading_lets(d.raw)) or 'none'})"))
+                            f"every reading must name the same values ({', '.join(reading_lets(d.raw)) or 'none'})",
+                            None))
         for path, text, extra in expressions(d):
             names = scope | set(extra)
             if path[0] == "let":
@@ -182,53 +184,53 @@ def problems(spec: Any) -> list[tuple[Place, tuple[str | int, ...], str]]:
                 if want is not None and got not in (want, "any"):
                     raise ExpressionError(f"{path[-1]} must be {want}, not {got}", 1)
             except ExpressionError as exc:
-                out.append((d.place, path, f"{exc} (column {exc.column} of {text!r})"))
+                out.append((d.place, path, f"{exc} ({at_text(text, exc.column)})", exc.column))
         for key in READING_BLOCKS:
             block = d.raw.get(key)
             if not block:
                 continue
             vp = spec.variation_points.get(block.get("point"))
             if vp is None:
-                out.append((d.place, (key, "point"), f"unknown variation point {block.get('point')!r}"))
+                out.append((d.place, (key, "point"), f"unknown variation point {block.get('point')!r}", None))
                 continue
             known = {r.id for r in vp.readings}
             for reading in block:
                 if reading != "point" and reading not in known:
                     out.append((d.place, (key, reading), f"{vp.id} has no reading {reading!r} "
-                                                        f"(its readings: {', '.join(sorted(known))})"))
+                                                        f"(its readings: {', '.join(sorted(known))})", None))
             missing = sorted(known - set(block))
             if missing:
                 out.append((d.place, (key,), f"gives no effect for reading(s) {', '.join(missing)} of {vp.id}: "
-                                             "every reading of the point needs one"))
+                                             "every reading of the point needs one", None))
             if vp.id not in spec.rules[d.rule].variation_points:
                 out.append((d.place, (key, "point"), f"{vp.id} is not among the variation points the rule "
-                                                    f"{d.rule} names (variation_points)"))
+                                                    f"{d.rule} names (variation_points)", None))
             if key == "tiebreak":
                 out.extend(_unworded(spec, vp, d.rule))
     return out
 
 
-def _unworded(spec: Any, vp: Any, rule: str) -> list[tuple[Place, tuple[str | int, ...], str]]:
+def _unworded(spec: Any, vp: Any, rule: str) -> list[tuple[Place, tuple[str | int, ...], str, int | None]]:
     """A problem for each reading of ``vp`` without ``words``, and for words another reading
     of ``vp`` has already, placed at the reading in ``variation_points.yaml``: ``rule``
     breaks ties by the point, and the end of a game names the tie-break it used to readers
     in its reading's words, which must tell the readings apart."""
     points = spec.documents["variation_points.yaml"].data["variation_points"]
     i = next(k for k, raw in enumerate(points) if raw["id"] == vp.id)
-    out: list[tuple[Place, tuple[str | int, ...], str]] = []
+    out: list[tuple[Place, tuple[str | int, ...], str, int | None]] = []
     said: dict[str, str] = {}
     for j, r in enumerate(vp.readings):
         place = Place("variation_points.yaml", ("variation_points", i, "readings", j))
         if not r.words:
             out.append((place, ("id",), f"reading {r.id} of {vp.id} has no words: rule {rule} breaks ties by {vp.id}, "
                                         "and the end of a game names the tie-break used in its reading's words (give "
-                                        "it words, e.g. 'most cards displayed')"))
+                                        "it words, e.g. 'most cards displayed')", None))
         elif r.words in {x.id for x in vp.readings} or "_" in r.words:
             out.append((place, ("words",), f"reading {r.id} of {vp.id} has the words '{r.words}', which read as an "
-                                           "id, not as words for readers (e.g. 'most cards displayed')"))
+                                           "id, not as words for readers (e.g. 'most cards displayed')", None))
         elif r.words in said:
             out.append((place, ("words",), f"reading {r.id} of {vp.id} has the words of reading {said[r.words]} "
-                                           f"('{r.words}'): a reader could not tell the two tie-breaks apart"))
+                                           f"('{r.words}'): a reader could not tell the two tie-breaks apart", None))
         else:
             said[r.words] = r.id
     return out

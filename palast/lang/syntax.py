@@ -61,6 +61,17 @@ class ExpressionError(InputError):
         self.column = column
 
 
+def at_text(text: str, column: int) -> str:
+    """``"at 'gameover or ended) and …'"``: ``text`` from character ``column`` (from 1) on,
+    on one line and cut after 40 characters; the whole text when ``column`` is 1 and it is
+    short."""
+    flat = " ".join(text.split())
+    if column <= 1 and len(flat) <= 60:
+        return f"in {flat!r}"
+    rest = " ".join(text[max(column - 1, 0):].split())
+    return f"at {(rest[:40] + ' …') if len(rest) > 40 else rest!r}"
+
+
 def parse(text: str) -> Node:
     """Parse the expression ``text``.
 

@@ -49,8 +49,8 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     problems: list[str] = []
     docs = spec.documents
 
-    def at(fname: str, path: list[str | int], msg: str) -> None:
-        problems.append(f"{docs[fname].file}: {docs[fname].place(path)}: {msg}")
+    def at(fname: str, path: list[str | int], msg: str, column: int | None = None) -> None:
+        problems.append(f"{docs[fname].file}: {docs[fname].place(path, column)}: {msg}")
 
     # clauses and sources
     seen_clauses: set[str] = set()
@@ -181,8 +181,8 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     # the rules' logic blocks (the rule language)
     from palast.lang.logic import declarations
     from palast.lang.logic import problems as logic_problems
-    for place, inner, msg in logic_problems(spec):
-        at(place.file, [*place.path, *inner], msg)
+    for place, inner, msg, column in logic_problems(spec):
+        at(place.file, [*place.path, *inner], msg, column)
     if rulings:
         problems.extend(ruling_reference_problems(spec))
     # who sees what (spec/visibility.yaml)
@@ -194,15 +194,15 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     # the rules declared with statements (do blocks)
     from palast.lang.block_checks import problems as block_problems
     effect_rules = {d.rule: d.step for d in declarations(spec)}
-    for fname, where, msg in block_problems(spec, frozenset(spec.flow.decisions), frozenset(spec.visibility.effects),
-                                            effect_rules):
-        at(fname, list(where), msg)
+    for fname, where, msg, column in block_problems(spec, frozenset(spec.flow.decisions),
+                                                    frozenset(spec.visibility.effects), effect_rules):
+        at(fname, list(where), msg, column)
     flow_problems(spec, at)
 
     # invariants
     from palast.lang.invariant_exprs import problems as invariant_problems
-    for where, msg in invariant_problems(spec):
-        at("invariants.yaml", list(where), msg)
+    for where, msg, column in invariant_problems(spec):
+        at("invariants.yaml", list(where), msg, column)
     for i, inv in enumerate(spec.invariants.values()):
         if inv.holds is None:
             at("invariants.yaml", ["invariants", i, "id"],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -96,17 +96,23 @@ class Document:
 
     :ivar data: the document as dicts, lists and scalars (``None`` for an empty file).
     :ivar file: the file name used in messages.
+    :ivar text: the document's text, where it was parsed from one (to place a character
+        of a text value: :meth:`place`).
     """
 
     data: Any
     file: str
     root: yaml.Node | None
+    text: str = field(default="", kw_only=True, repr=False)
 
-    def place(self, path: Sequence[PathPart]) -> str:
+    def place(self, path: Sequence[PathPart], column: int | None = None) -> str:
         """Return ``"line L, column C (a.b[2])"`` for the value at ``path``.
 
         The deepest node on the path that exists is used, so a missing key is reported
-        at the mapping that lacks it.
+        at the mapping that lacks it. With ``column`` (from 1) the place is that of the
+        ``column``-th character of the text value at ``path`` as the file writes it, across
+        the lines of a plain or block scalar (``>-``, ``|``) that YAML joins; where it
+        cannot be followed (a quoted value, a path that is not a text), the value's start.
         """
         node = self.root
         mark = node.start_mark if node is not None else None
@@ -120,6 +126,10 @@ class Document:
         if mark is None:
             return where or "top level"
         loc = f"line {mark.line + 1}, column {mark.column + 1}"
+        if column is not None and isinstance(node, yaml.ScalarNode) and node.end_mark is not None:
+            pos = _scalar_pos(self.text, node, column - 1)
+            if pos is not None:
+                loc = _text_place(self.text, pos)
         return f"{loc} ({where})" if where else loc
 
     def place_key(self, path: Sequence[PathPart], key: PathPart) -> str:
@@ -251,6 +261,40 @@ _ODD_BREAKS = {"\x85": "next-line character (U+0085)", "\u2028": "line-separator
                "\u2029": "paragraph-separator character (U+2029)"}
 
 
+def _scalar_pos(text: str, node: yaml.ScalarNode, offset: int) -> int | None:
+    """The position in ``text`` of character ``offset`` of the value of the plain or block
+    scalar ``node``: the value's characters are matched to the source's in order, a run of
+    white space (a line break and the next line's indent, which YAML folds) matching any
+    run of white space. ``None`` for a quoted scalar, an offset outside the value, or a
+    source that does not match (the text is not the one parsed)."""
+    value = str(node.value)
+    if node.style not in (None, "", ">", "|") or not 0 <= offset < len(value) or value[offset].isspace():
+        return None
+    start, end = node.start_mark.index, node.end_mark.index
+    if end > len(text):
+        return None
+    j = start
+    if node.style in (">", "|"):  # the value begins on the line after the indicator
+        j = text.find("\n", start, end) + 1
+        if j == 0:
+            return None
+    i = 0
+    while True:
+        if value[i].isspace():
+            while i < len(value) and value[i].isspace():
+                i += 1
+        while j < end and text[j] in " \t\r\n":
+            j += 1
+        if i > offset or i >= len(value):
+            return None
+        if j >= end or text[j] != value[i]:
+            return None
+        if i == offset:
+            return j
+        i += 1
+        j += 1
+
+
 def _text_place(text: str, pos: int) -> str:
     """``"line L, column C"`` of character ``pos`` of ``text``, counting lines as editors do."""
     return f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
@@ -359,7 +403,7 @@ def parse_yaml(text: str, file: str) -> Document:
         raise InputError(f"not valid YAML: {problem}", file, place) from None
     except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
         raise InputError(f"not valid YAML: a value cannot be read ({exc})", file) from None
-    return Document(data, file, root)
+    return Document(data, file, root, text=text)
 
 
 def read_text(path: Path | str, max_bytes: int = MAX_BYTES, *, kind: str = "YAML files") -> str:
