@@ -34,8 +34,9 @@ NOT_YET_DECLARED: dict[str, list[str]] = {}
 #:   (reachability.py: the rule ids of a void Cupbearer and the King deck's reshuffle; the
 #:   questions whether rules fire at all are declared in spec/invariants.yaml);
 #: - the engine parameters those hand-written parts read (reachability.py),
-#:   and the mutation harness's list of parameters a mutant of which no position can
-#:   expose (mutation.py);
+#:   and the one engine detail the mutation harness excuses by hand (mutation.py: an open
+#:   maid-discard-to behaves as discard-pile; the points never reached come from the
+#:   reachability questions);
 #: - names that are reading ids or roles by coincidence: ``shared`` (a result field),
 #:   ``whisper`` (a round end's kind), ``turn-end`` (a step), ``all`` (a primitive),
 #:   ``cupbearer`` (the name of an obligation family, cupbearer.py and runner.py);
@@ -50,8 +51,7 @@ PROOFS_NOT_YET_DECLARED: dict[str, list[str]] = {
     "explain.py": ["number 5"],
     "invariant.py": ["number 2", "reading id shared"],
     "lang_z3.py": ["number 2", "number 3", "reading id all", "reading id whisper"],
-    "mutation.py": ["number 160", "parameter action.impossible", "parameter maid.discard_to",
-                    "parameter maid.empty_deck", "parameter play.empty_hand"],
+    "mutation.py": ["number 160", "parameter maid.discard_to"],
     "obligation.py": ["number 20070101", "number 300000", "number 500000000"],
     "reachability.py": ["number 10", "number 2", "number 3", "number 4", "number 5", "number 6", "number 8",
                         "parameter jester.forced", "reading id whisper",
