@@ -34,6 +34,7 @@ from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, walk
 from palast.lang.syntax import ExpressionError, Node, parse, show
+from palast.spec.yamlio import data_at
 from proofs.encoding import ZState, branch, code
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
@@ -163,14 +164,7 @@ class Statements(Places):
         for r in self.prog.rules.values():
             if holds(r):
                 doc = spec.documents.get(r.file)
-                block: Any = doc.data if doc is not None else None
-                for k in r.path:
-                    if isinstance(block, Mapping):
-                        block = block.get(k)
-                    elif isinstance(block, list) and isinstance(k, int) and 0 <= k < len(block):
-                        block = block[k]
-                    else:
-                        block = None
+                block = data_at(doc.data, r.path) if doc is not None else None
                 path = [*r.path, *(_key_path(block, node) or [])]
                 where = doc.place(path) if doc is not None and doc.root is not None else ".".join(map(str, path))
                 return f"rule {r.rule} ({spec.root / r.file}: {where}), `{show(node)}`: "

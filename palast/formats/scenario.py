@@ -31,7 +31,7 @@ from palast.errors import IllegalActionError, InputError, NotationError, Scenari
 from palast.formats.house import JOIN, known, own_rulesets, parse_name, resolve_all
 from palast.spec.cards import Cards
 from palast.spec.load import Spec
-from palast.spec.yamlio import Document, PathPart, format_path, parse_yaml, read_yaml
+from palast.spec.yamlio import Document, PathPart, data_at, format_path, parse_yaml, read_yaml
 
 #: The scenario key to point at when a state invariant fails on a scenario's position.
 
@@ -214,14 +214,7 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
 
     :raises ScenarioError: listing every problem found.
     """
-    data: Any = doc.data
-    for part in base:
-        if isinstance(data, dict):
-            data = data.get(part)
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
-            data = None
+    data: Any = data_at(doc.data, base)
     if not isinstance(data, dict):
         empty = "the file holds no YAML value (it is empty or only comments); " if doc.root is None else ""
         raise ScenarioError(empty + "a scenario must be a mapping with at least 'players' and 'to_move'",

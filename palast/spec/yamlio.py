@@ -162,6 +162,20 @@ def json_keys(data: Any) -> Any:
     return data
 
 
+def data_at(data: Any, path: Sequence[PathPart]) -> Any:
+    """The value at key path ``path`` in ``data`` (plain YAML data: dicts, lists, scalars),
+    or ``None`` where the path leads nowhere (a missing key, an index out of range, a
+    scalar on the way)."""
+    for part in path:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
 def format_path(path: Sequence[PathPart]) -> str:
     """Render a key path as ``hands.red[0]``."""
     out = ""
