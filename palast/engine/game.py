@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat, starmap
 from math import factorial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -192,9 +193,9 @@ class Game(RoleActions):
         equally likely (drawn from ``rng``); with ``deck_order``, the draw deck's order too.
         It is remembered as sampled, so :meth:`place_deal` places it without checking it
         again."""
-        rnd = rng.random
         pool = self.all_cards
-        keys = [rnd() for _ in pool]
+        # one random key per card, drawn in card order (called in C, not in a Python loop)
+        keys = list(starmap(rng.random, repeat((), len(pool))))
         # the cards in the order of their random keys: a uniformly random shuffle
         cards: tuple[int, ...] = itemgetter(*sorted(range(len(pool)), key=keys.__getitem__))(pool)
         hands = tuple([tuple(sorted(cards[i:i + hs])) for i in range(0, self.n * hs, hs)])

@@ -28,6 +28,9 @@ class Places:
         #: name -> (the zone, True for the place under a deck)
         self.named: dict[str, tuple[ZoneDecl, bool]] = {z.name: (z, False) for z in decl.zones}
         self.named.update({z.under: (z, True) for z in decl.zones if z.under})
+        #: name -> the fields of the deck it names (:meth:`ZoneDecl.deck_fields`), looked up once
+        self.decks: dict[str, tuple[str, str, str, str | None]] = {
+            name: z.deck_fields() for name, (z, _) in self.named.items() if z.order == "deck"}
 
     def zone(self, name: str) -> ZoneDecl:
         """The zone a statement names ``name``.
@@ -119,7 +122,7 @@ class Places:
     def shuffle_into(self, d: Draft, name: str, cards: tuple[int, ...]) -> None:
         """Add ``cards`` face down to the deck named ``name``, whose whole order is then
         unknown (its known cards and the cards whose place is not fixed join them)."""
-        top, hidden, unseen, bottom = self.named[name][0].deck_fields()
+        top, hidden, unseen, bottom = self.decks[name]
         pool = getattr(d, unseen) + getattr(d, top) + (getattr(d, bottom) if bottom else ()) + cards
         setattr(d, unseen, tuple(sorted(pool)))
         setattr(d, top, ())
@@ -130,7 +133,7 @@ class Places:
     def draw_known(self, d: Draft, name: str) -> int | None:
         """Take the top card of the deck named ``name`` when it is known (the known top, or a
         card under a hidden part that is gone); ``None`` otherwise."""
-        top, hidden, _, bottom = self.named[name][0].deck_fields()
+        top, hidden, _, bottom = self.decks[name]
         known = getattr(d, top)
         if known:
             setattr(d, top, known[1:])
@@ -143,18 +146,18 @@ class Places:
 
     def hidden(self, d: Draft | Any, name: str) -> int:
         """How many cards of the deck named ``name`` lie face down in an unknown order."""
-        _, hidden, _, _ = self.named[name][0].deck_fields()
+        _, hidden, _, _ = self.decks[name]
         return int(getattr(d, hidden))
 
     def unknown(self, d: Draft | Any, name: str) -> tuple[int, ...]:
         """The cards a draw from the unknown part of the deck named ``name`` may give."""
-        _, _, unseen, _ = self.named[name][0].deck_fields()
+        _, _, unseen, _ = self.decks[name]
         return tuple(getattr(d, unseen))
 
     def take_unknown(self, d: Draft, name: str, c: int) -> bool:
         """Take ``c`` from the unknown part of the deck named ``name``; ``False`` when it
         cannot be there."""
-        _, hidden, unseen, _ = self.named[name][0].deck_fields()
+        _, hidden, unseen, _ = self.decks[name]
         pool = getattr(d, unseen)
         if c not in pool or getattr(d, hidden) <= 0:
             return False
