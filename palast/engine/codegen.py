@@ -53,6 +53,9 @@ class BlockCompiler:
         self.fixed = type(self.game.params) is Readings
         #: generated source per chain key (and ``step:NAME`` for selectors), for reading
         self.sources: dict[str, str] = {}
+        #: per do-step, the body of its selector (lines at indent 0) as a block applying the
+        #: step writes it in place of a call (:meth:`inline_selector`)
+        self._bodies: dict[str, list[str]] = {}
         self.namespace: dict[str, Any] = {
             "__builtins__": {f.__name__: f for f in (len, tuple, dict, sum, any, all, max, min, range, sorted, set,
                                                       list, isinstance)},
@@ -148,8 +151,34 @@ class BlockCompiler:
             src.add(inside, "_e(D, " + "".join(f"v_{n}, " for n in tree) + ")")
             src.add(inside, "break" if every else "return True")
         src.add(body, "return True" if every else "return None")
+        if not every:
+            self._bodies[step] = [line[len("    "):] for line in src.lines[1:]]
         self.build(src, f"{'every' if every else 'step'}:{step}")
         return self.namespace[name]  # type: ignore[no-any-return]
+
+    def inline_selector(self, step: str, ind: int) -> list[str] | None:
+        """The lines (indented ``ind`` levels) that apply do-step ``step`` in a block, in
+        place of ``_g = SELECTOR(D)`` followed by ``R.not_applied`` when ``_g`` is not
+        ``True`` and ``return``: the selector's own body, each ``return`` of it ending the
+        block instead (after ``R.not_applied`` for a gap or no rule). The same work with one
+        call fewer (a fast path); ``None`` for a step that has no selector body kept."""
+        body = self._bodies.get(step)
+        if body is None:
+            return None
+        out: list[str] = []
+        for line in body:
+            text = line.lstrip(" ")
+            pad = "    " * ind + line[:len(line) - len(text)]
+            if text.startswith("return"):
+                value = text[len("return"):].strip()
+                if value not in ("True", "None") and not value.startswith("('gap', "):
+                    raise ValueError(f"a selector returns {value!r}")  # pragma: no cover - written above
+                if value != "True":
+                    out.append(f"{pad}R.not_applied(D, {step!r}, {value})")
+                out.append(f"{pad}return")
+            else:
+                out.append(pad + text)
+        return out
 
     def _enter(self, src: GeneratedSource, r: DoRule, scope: dict[str, str], ind: int, skip: str,
                table: list[tuple[str, int, tuple[tuple[int, int, tuple[str, ...]], ...]]]) -> None:

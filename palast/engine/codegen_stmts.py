@@ -274,6 +274,10 @@ class StatementCompiler:
     def dispatch(self, step: str, ind: int) -> None:
         """Apply do-step ``step`` inline: its selector, then the chain's compiled entry."""
         src = self.src
+        inline = self.comp.inline_selector(step, ind)
+        if inline is not None:  # its selector's body in place of a call to it
+            src.lines.extend(inline)
+            return
         sel = self.ref(self.runner.selectors[step])
         src.add(ind, f"_g = {sel}(D)")
         src.add(ind, "if _g is not True:")
