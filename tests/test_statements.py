@@ -131,3 +131,21 @@ def test_a_negative_number_of_cards_to_pick_is_a_rules_error_not_a_traceback(tmp
                           "examples/wizard-hands-2-and-4.yaml"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert run.returncode == 2, run.stdout + run.stderr
     assert "the rules ask for the picks of -1 cards" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_decision_made_anew_by_the_generated_rules_is_the_dataclass_one() -> None:
+    """``new_decision`` (the fast path the generated rules open decisions with) makes a
+    decision equal to the dataclass's, with the same hash, fields and pickled form, and as
+    frozen."""
+    import dataclasses
+    import pickle
+
+    from palast.engine.state import DECISION_FIELDS, Decision, DecisionKind, new_decision
+
+    values = (DecisionKind.SWAP, 1, 2, 3, (4, 5), (0, 2), True, "p", ("a", "b"), ((1, 2),), "r|s|t", ("f",))
+    made, standard = new_decision(*values), Decision(*values)
+    assert made == standard and hash(made) == hash(standard) and type(made) is Decision
+    assert tuple(getattr(made, f) for f in DECISION_FIELDS) == values
+    assert pickle.loads(pickle.dumps(made)) == standard and repr(made) == repr(standard)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.player = 2  # type: ignore[misc]

@@ -27,6 +27,7 @@ from palast.engine.codegen_stmts import StatementCompiler
 from palast.engine.draft import insert_sorted, remove_one
 from palast.engine.events import Event
 from palast.engine.params import Readings
+from palast.engine.state import new_decision
 from palast.errors import RulesError
 from palast.lang.blocks import DoRule
 from palast.lang.compiler import shared_source
@@ -61,7 +62,7 @@ class BlockCompiler:
                                                       list, isinstance)},
             **RUNTIME, **self.game.lang_constants,
             "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted,
-            "RulesError": RulesError,
+            "RulesError": RulesError, "NEW_DECISION": new_decision,
         }
 
     # ------------------------------------------------------------------ helpers

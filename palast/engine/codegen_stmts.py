@@ -6,12 +6,13 @@ statements after a ``step`` into a continuation."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
 from palast.engine.codegen_source import FRESH_FIELDS, CompiledChain, GeneratedSource, Item
-from palast.engine.state import DecisionKind
+from palast.engine.state import DECISION_FIELDS, Decision, DecisionKind
 from palast.lang.primitives import PRIMITIVES
 from palast.lang.statements import TARGET_FIELDS, Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
@@ -307,8 +308,12 @@ class StatementCompiler:
             by = self.expr(s.keys["by"], scope)
             # a decision that keeps a collection is made anew, any other is shared
             if keep_choices or any(slot in FRESH_FIELDS for slot in s.keys["keep"]):
-                src.add(ind, f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, "
-                             f"tuple(D.frames), ({fields}))")
+                given = dict(kept_values)
+                if keep_choices:
+                    given["choices"] = f"tuple({self.expr(s.keys['options'], scope)})"
+                made = _made_anew(kref, by, pts, key, given)
+                src.add(ind, f"D.decision = {made}" if made is not None else
+                        f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, tuple(D.frames), ({fields}))")
             else:
                 varying = [by, "tuple(D.frames)", *(value for _, value in kept_values)]
                 self._shared(f"G.shared_decision({kref}, {by}, {pts!r}, {key!r}, tuple(D.frames), ({fields}))",
@@ -424,6 +429,24 @@ class StatementCompiler:
         self.seq(rest, rscope, pts, 1)
         src.finish()
         self.pending_resumes[key] = (res, None)
+
+
+#: the fields of a decision a statement may keep, with the value a decision has that does not
+#: keep it (as :class:`~palast.engine.state.Decision` declares them)
+_KEPT_DEFAULTS = {f.name: repr(f.default) for f in dataclasses.fields(Decision)
+                  if f.name not in ("kind", "player", "points", "rule", "frames")}
+
+
+def _made_anew(kind: str, by: str, pts: tuple[str, ...], key: str, kept: Mapping[str, str]) -> str | None:
+    """The source that makes a decision anew with :func:`~palast.engine.state.new_decision`
+    (every field given in order): ``kind`` and ``by`` (sources), the variation points
+    ``pts``, the resume key ``key`` and the sources of the fields ``kept``; ``None`` when it
+    keeps a field that is not one of those (then ``G.open_decision`` makes it)."""
+    if any(slot not in _KEPT_DEFAULTS for slot in kept):
+        return None
+    values = {**_KEPT_DEFAULTS, **kept, "kind": kind, "player": by, "points": repr(pts), "rule": repr(key),
+              "frames": "tuple(D.frames)"}
+    return f"NEW_DECISION({', '.join(values[name] for name in DECISION_FIELDS)})"
 
 
 def _used(s: Stmt, parts: Mapping[str, tuple[tuple[Stmt, ...], str]], seen: Iterable[str] = ()) -> set[str]:
