@@ -333,7 +333,7 @@ class Runner:
 
         :raises RulesError: when no rule of the step applies (the spec's flow is broken).
         """
-        d.frames = []
+        d.frames = ()
         self.run_step(step, d)
 
     def run_step(self, step: str, d: Draft) -> None:
@@ -390,7 +390,8 @@ class Runner:
         """
         if not d.frames:
             raise RulesError("statements ended with nowhere to go on (end a turn with goto: turn-over)", "spec/")
-        key = d.frames.pop()
+        key = d.frames[-1]
+        d.frames = d.frames[:-1]
         cont = self.conts.get(key)
         if cont is None:
             self._compile_for(key)

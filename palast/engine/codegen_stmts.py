@@ -98,7 +98,8 @@ class StatementCompiler:
                 else:  # go on where the innermost step was applied
                     src.add(ind, "if not D.frames:")
                     src.add(ind + 1, "R.end(D)")
-                    src.add(ind, "_k = D.frames.pop()")
+                    src.add(ind, "_k = D.frames[-1]")
+                    src.add(ind, "D.frames = D.frames[:-1]")
                     src.add(ind, "_n = CONTS.get(_k)")
                     src.add(ind, "if _n is None:")
                     src.add(ind + 1, "_n = R.cont_for(_k)")
@@ -157,13 +158,13 @@ class StatementCompiler:
                 if h == "step" and str(s.arg) not in self.comp.game.effect_steps:
                     return
             elif h == "goto":
-                src.add(ind, "D.frames = []")
+                src.add(ind, "D.frames = ()")
                 self.dispatch(self.runner.junction_steps[str(s.arg)], ind)
                 return
             elif h == "turn":
                 src.add(ind, f"D.actor = {self.expr(s.arg, scope)}")
                 src.add(ind, "D.last_card = -1")
-                src.add(ind, "D.frames = []")
+                src.add(ind, "D.frames = ()")
                 self.dispatch(self.runner.turn_step, ind)
                 return
             elif h == "end_round":
@@ -265,7 +266,7 @@ class StatementCompiler:
             return
         fname = self.comp._uid("cont_")
         self.pending_conts[key] = fname
-        src.add(ind, f"D.frames.append({key!r})")
+        src.add(ind, f"D.frames = D.frames + ({key!r},)")
         self.dispatch(step, ind)
         self.fresh = False
         src.begin(f"def {fname}(D):")
@@ -313,18 +314,18 @@ class StatementCompiler:
                     given["choices"] = f"tuple({self.expr(s.keys['options'], scope)})"
                 made = _made_anew(kref, by, pts, key, given)
                 src.add(ind, f"D.decision = {made}" if made is not None else
-                        f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, tuple(D.frames), ({fields}))")
+                        f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, D.frames, ({fields}))")
             else:
-                varying = [by, "tuple(D.frames)", *(value for _, value in kept_values)]
-                self._shared(f"G.shared_decision({kref}, {by}, {pts!r}, {key!r}, tuple(D.frames), ({fields}))",
+                varying = [by, "D.frames", *(value for _, value in kept_values)]
+                self._shared(f"G.shared_decision({kref}, {by}, {pts!r}, {key!r}, D.frames, ({fields}))",
                              varying, ind)
             opt = s.keys["options"]
             if self.fresh and opt.op == "name" and str(opt.value) in scope:
                 # the options as the rules just computed them, for playouts (Draft.options)
                 src.add(ind, f"D.options = {scope[str(opt.value)]}")
         else:
-            self._shared(f"G.shared_decision({kref}, -1, {pts!r}, {key!r}, tuple(D.frames), ())",
-                         ["tuple(D.frames)"], ind)
+            self._shared(f"G.shared_decision({kref}, -1, {pts!r}, {key!r}, D.frames, ())",
+                         ["D.frames"], ind)
         src.add(ind, "return")
         # the resume: names kept and needed computed again, the value bound, then the rest
         binds: list[str] = []
@@ -351,7 +352,7 @@ class StatementCompiler:
         for j, p in enumerate(parts):
             src.add(1, f"v_{p} = value[{j}]")
             inner[p] = f"v_{p}"
-        src.add(1, "D.frames = list(_dec.frames)")
+        src.add(1, "D.frames = _dec.frames")
         self.seq(rest, inner, pts, 1)
         src.finish()
         opts: str | None = None
@@ -396,7 +397,7 @@ class StatementCompiler:
         src.add(ind + 1 + 1,
                 f"raise RulesError('a draw from an empty {deck}: the rules must not draw from it', 'spec/')")
         src.add(ind + 1, f"D.decision = G.shared_decision({kref}, {self.expr(s.keys['by'], scope)}, {pts!r}, "
-                         f"{key!r}, tuple(D.frames), ())")
+                         f"{key!r}, D.frames, ())")
         src.add(ind + 1, "return")
         inner = dict(scope)
         if to is not None:
@@ -425,7 +426,7 @@ class StatementCompiler:
         if name:
             src.add(1, f"v_{name} = value")
             rscope[name] = f"v_{name}"
-        src.add(1, "D.frames = list(_dec.frames)")
+        src.add(1, "D.frames = _dec.frames")
         self.seq(rest, rscope, pts, 1)
         src.finish()
         self.pending_resumes[key] = (res, None)
@@ -445,7 +446,7 @@ def _made_anew(kind: str, by: str, pts: tuple[str, ...], key: str, kept: Mapping
     if any(slot not in _KEPT_DEFAULTS for slot in kept):
         return None
     values = {**_KEPT_DEFAULTS, **kept, "kind": kind, "player": by, "points": repr(pts), "rule": repr(key),
-              "frames": "tuple(D.frames)"}
+              "frames": "D.frames"}
     return f"NEW_DECISION({', '.join(values[name] for name in DECISION_FIELDS)})"
 
 

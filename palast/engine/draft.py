@@ -65,7 +65,7 @@ class Draft:
     marks: tuple[int, ...]
     events: list[Event] | None
     #: where play goes on after the steps being applied (keys of the runner's continuations)
-    frames: list[str]
+    frames: tuple[str, ...]
     #: the options of the decision just opened, when the rules had them at hand (a value
     #: they computed on this very position); ``None`` otherwise. Only
     #: :meth:`~palast.engine.game.Game.playout` reads it (and clears it): the options
@@ -96,7 +96,7 @@ class Draft:
         self.result = s.result
         self.marks = s.marks
         self.events = [] if record else None
-        self.frames = []
+        self.frames = ()
         self.options = None
 
     def freeze(self) -> State:
