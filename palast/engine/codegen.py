@@ -59,7 +59,7 @@ class BlockCompiler:
         self._bodies: dict[str, list[str]] = {}
         self.namespace: dict[str, Any] = {
             "__builtins__": {f.__name__: f for f in (len, tuple, dict, sum, any, all, max, min, range, sorted, set,
-                                                      list, isinstance)},
+                                                      list, isinstance, KeyError)},
             **RUNTIME, **self.game.lang_constants,
             "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted,
             "RulesError": RulesError, "NEW_DECISION": new_decision,
@@ -143,8 +143,10 @@ class BlockCompiler:
             self._enter(src, r, scope, inside, "break", table)
             self._exceptions(src, r, scope, inside, table)
             ent = src.ref(entries)
-            src.add(inside, f"_e = {ent}.get(_b)")
-            src.add(inside, "if _e is None:")
+            # looked up by subscript (no method call), made on the first miss only
+            src.add(inside, "try:")
+            src.add(inside + 1, f"_e = {ent}[_b]")
+            src.add(inside, "except KeyError:")
             src.add(inside + 1, f"_e = {ent}[_b] = R.entry_for(R.decode({src.ref(table)}, _b), "
                                 f"{src.ref(tuple(tree))}{', True' if every else ''})")
             src.add(inside, "if R.trace is not None:")

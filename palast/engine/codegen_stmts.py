@@ -100,8 +100,9 @@ class StatementCompiler:
                     src.add(ind + 1, "R.end(D)")
                     src.add(ind, "_k = D.frames[-1]")
                     src.add(ind, "D.frames = D.frames[:-1]")
-                    src.add(ind, "_n = CONTS.get(_k)")
-                    src.add(ind, "if _n is None:")
+                    src.add(ind, "try:")
+                    src.add(ind + 1, "_n = CONTS[_k]")
+                    src.add(ind, "except KeyError:")
                     src.add(ind + 1, "_n = R.cont_for(_k)")
                     src.add(ind, "_n(D)")
                 return
@@ -372,12 +373,13 @@ class StatementCompiler:
         """Set ``D.decision`` to the shared decision the source ``make`` opens, looked up
         first in a table of this statement's own, by the sources ``varying`` (the values
         that differ between the positions that reach it): the same object, found without
-        a call (a fast path)."""
+        a call (a fast path; by subscript, made on the first miss only)."""
         table = self.ref({})
         src = self.src
         src.add(ind, f"_k = ({', '.join(varying)},)")
-        src.add(ind, f"_d = {table}.get(_k)")
-        src.add(ind, "if _d is None:")
+        src.add(ind, "try:")
+        src.add(ind + 1, f"_d = {table}[_k]")
+        src.add(ind, "except KeyError:")
         src.add(ind + 1, f"_d = {table}[_k] = {make}")
         src.add(ind, "D.decision = _d")
 

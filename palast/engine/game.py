@@ -30,6 +30,7 @@ from palast.errors import IllegalActionError
 if TYPE_CHECKING:
     import random
 
+    from palast.engine.blocks import Resume
     from palast.engine.views import Observation
 
 K = DecisionKind
@@ -262,7 +263,11 @@ class Game(RoleActions):
         chance = CHANCE_KINDS
         while d.decision.kind not in terminal and n != limit:
             dec = d.decision
-            r = resumes.get(dec.rule) or resume_of(dec, d)
+            r: Resume | None
+            try:
+                r = resumes[dec.rule]
+            except KeyError:  # not compiled yet, or a decision made outside the engine
+                r = resume_of(dec, d)
             if r is None:
                 raise ValueError(f"nothing waits for the {dec.kind.value} decision")
             if dec.kind in chance:
