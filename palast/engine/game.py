@@ -261,16 +261,19 @@ class Game(RoleActions):
         resumes = self.runner.resumes
         rnd = rng.random
         chance = CHANCE_KINDS
-        while d.decision.kind not in terminal and n != limit:
+        while True:
             dec = d.decision
+            kind = dec.kind
+            if kind in terminal or n == limit:
+                break
             r: Resume | None
             try:
                 r = resumes[dec.rule]
             except KeyError:  # not compiled yet, or a decision made outside the engine
                 r = resume_of(dec, d)
-            if r is None:
-                raise ValueError(f"nothing waits for the {dec.kind.value} decision")
-            if dec.kind in chance:
+                if r is None:
+                    raise ValueError(f"nothing waits for the {kind.value} decision") from None
+            if kind in chance:
                 d.options = None
                 if r.deck == "deal":  # a deal drawn here is legal: carried out without a second check
                     r.go(d, deal(rng, True, dealt(r, d)))

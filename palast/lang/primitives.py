@@ -261,12 +261,16 @@ def _arrangements(items: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]
 def _fewest(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
     """The elements of ``items`` whose key (``keys``, in the same order) is smallest."""
     low = min(keys)
+    if keys.count(low) == 1 and len(keys) == len(items) and items.__class__ is tuple:
+        return (items[keys.index(low)],)  # one element has it: a fast path
     return tuple([x for x, k in zip(items, keys, strict=True) if k == low])
 
 
 def _most(items: tuple[int, ...], keys: list[int]) -> tuple[int, ...]:
     """The elements of ``items`` whose key (``keys``, in the same order) is largest."""
     high = max(keys)
+    if keys.count(high) == 1 and len(keys) == len(items) and items.__class__ is tuple:
+        return (items[keys.index(high)],)  # one element has it: a fast path
     return tuple([x for x, k in zip(items, keys, strict=True) if k == high])
 
 
