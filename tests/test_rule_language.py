@@ -259,6 +259,41 @@ def test_each_binds_what_its_conditions_hoist(spec: Spec, monkeypatch: pytest.Mo
     assert fast == plain and any(fast)
 
 
+def test_each_tests_a_common_first_part_once_and_loops_over_lists(spec: Spec,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Conditions of an ``each`` that begin with the same ``A or ...`` are written as one
+    (``A`` tested once) and a part's collection the loop only visits is left a list
+    (:mod:`palast.lang.each_fast`): the options are those the plain code computes, in order."""
+    from palast.engine import Game
+    from palast.lang import compiler
+    from palast.lang.syntax import each_node
+    from tests.positions import random_walk
+
+    game = Game(spec, "reference", list(spec.player_colours[:4]))
+    roles = {r: i for i, r in enumerate(spec.roles)}
+    states = [s for seed in range(5) for s, _ in random_walk(game, seed, 40)]
+
+    def values() -> tuple[str, list[object]]:
+        node = each_node([("a", parse("players")), ("b", parse("filter(q in players, seat(q) > seat(a))")),
+                          ("x", parse("in_order(distinct(display(a)))")), ("y", parse("display(b)"))],
+                         [(parse("role(x) == role(y) or role(y) not in roles(display(a)) or a == actor"), None),
+                          (parse("role(x) == role(y) or role(y) not in roles(display(a)) or a != actor"), None),
+                          (parse("role(x) == role(y) or role(x) not in roles(display(b))"), None),
+                          (parse("x != y or a == actor"), None)])
+        comp = Compiler(game.lang_constants, roles)
+        slot = comp.add(node)
+        comp.build()
+        return compiler.python_source(node, {}, roles), [slot[0](s) for s in states]
+
+    fast_source, fast = values()
+    monkeypatch.setattr(compiler, "factored", lambda tests: tests)
+    monkeypatch.setattr(compiler, "iterable", lambda src: src)
+    plain_source, plain = values()
+    assert fast_source.count("(_role_x == _role_y)") == 1 < plain_source.count("(_role_x == _role_y)")
+    assert "for v_b in [" in fast_source and "for v_b in tuple([" in plain_source
+    assert fast == plain and any(fast)
+
+
 def test_first_of_an_empty_collection_is_a_clear_error(tmp_path: Path) -> None:
     """A declaration ``palast spec check`` accepts but that takes ``first`` of an empty
     collection while a game runs (the next player: the first of no player) stops ``play``

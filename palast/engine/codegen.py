@@ -230,16 +230,19 @@ class BlockCompiler:
                 inner = dict(scope)
                 for name, node in br.lets:
                     src.add(at, f"v_{name} = {self.expr(node, inner)}")
-                    inner[name] = f"v_{name}"
+                    inner[name] = (not var and _literal(node)) or f"v_{name}"
                 if br.when is not None:  # under this reading the rule applies only where it holds
                     src.add(at, f"if not ({self.expr(br.when, inner)}):")
                     src.add(at + 1, skip)
             for br in rb.branches.values():
                 for name, _ in br.lets:
                     scope[name] = f"v_{name}"
+            if not var and value in rb.branches:  # a constant reading: its constant names as written
+                for name, node in rb.branches[value].lets:
+                    scope[name] = _literal(node) or scope[name]
         for name, node in r.lets:
             src.add(ind, f"v_{name} = {self.expr(node, scope)}")
-            scope[name] = f"v_{name}"
+            scope[name] = _literal(node) or f"v_{name}"
         bit = 1 << offset
         bits = []
         for (at, _, branches), (var, value) in zip(blocks, took, strict=True):
@@ -291,6 +294,15 @@ class BlockCompiler:
         for key, fname in ctx.pending_conts.items():
             out.conts[key] = self.namespace[fname]
         return out
+
+
+def _literal(node: Node) -> str:
+    """The Python literal of a name given a number or ``true``/``false`` (written in its
+    place in the expressions after it, where Python folds what it decides: the same values,
+    fewer steps), or ``""`` for a name given anything else."""
+    if node.op == "bool" or (node.op == "int" and isinstance(node.value, int) and node.value >= 0):
+        return repr(node.value)
+    return ""
 
 
 def _tree_names(r: DoRule) -> list[str]:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
+from palast.lang.each_fast import factored, iterable
 from palast.lang.primitives import PRIMITIVES, RUNTIME
 from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, show
 
@@ -164,6 +165,7 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             if lv >= 0:
                 c = _hoist_levels(c, order[lv], order, level, known, constants, binds, seen)
             tests.setdefault(lv, []).append(c)
+        tests = {lv: factored(ts) for lv, ts in tests.items()}
         scope = dict(params)
         scope.update({h: h for h in seen.values()})
         scope.update({a: a for a in alias})
@@ -177,9 +179,9 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             if at < lv - 1 and _builds(coll) and not _reads_old(coll):
                 _HOIST_COUNTER[0] += 1
                 name = f"_h{_HOIST_COUNTER[0]}"
-                early.setdefault(at, []).append(f"for {name} in ({src},)")
+                early.setdefault(at, []).append(f"for {name} in ({iterable(src)},)")
                 src = name
-            colls.append(src)
+            colls.append(iterable(src))
         # what reads no part is bound before the first part (a comprehension starts with a for)
         clauses: list[str] = [*binds.get(-1, []), *early.get(-1, [])]
         for lv in range(len(parts) + 1):
