@@ -5,7 +5,6 @@ Nothing here names a zone or a counter.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from palast.spec.state import StateDecl, ZoneDecl
@@ -41,24 +40,6 @@ def start_fields(decl: StateDecl, n: int, all_cards: tuple[int, ...], king_cards
     return out
 
 
-def _const(value: Any) -> Callable[[Any], Any]:
-    """A function giving ``value``, whatever it is given."""
-    return lambda _: value
-
-
-def _each(value: Any, n: int) -> Callable[[Any], Any]:
-    """A function giving a new list of ``n`` times ``value`` (one per seat)."""
-    return lambda _: [value] * n
-
-
-def _one_more(old: int) -> int:
-    return old + 1
-
-
-def _each_one_more(old: list[int]) -> list[int]:
-    return [x + 1 for x in old]
-
-
 class Dealing:
     """Where a deal puts the cards and what else it sets, from the declarations.
 
@@ -73,33 +54,38 @@ class Dealing:
         self.hands = dealt.fields[0]
         top, hidden, unseen, under = rest.deck_fields()
         self.deck = (top, hidden, unseen)
-        #: what the deal sets besides: field -> a function making its new value
-        self._sets: list[tuple[str, Callable[[Any], Any]]] = []
+        self._n = n
+        #: what the deal sets besides, by the kind of new value: field -> the value (the
+        #: same object each deal: an immutable one), field -> the value each seat gets in a
+        #: new list, and the fields made one more (a counter of the game, or of each seat)
+        self._values: list[tuple[str, Any]] = []
+        self._lists: list[tuple[str, Any]] = []
+        self._more: list[tuple[str, bool]] = []
         if under is not None:
-            self._sets.append((under, _const(())))
+            self._values.append((under, ()))
         for z in decl.zones:
             if z.deal == "empty":
-                self._sets.extend(self._emptied(z, n))
+                self._emptied(z)
         for c in decl.counters:
             f = c.fields[0]
             if c.deal in ("zero", "none"):
                 value: Any = () if c.kind == "colours" else COUNTER_VALUES[c.deal]
-                self._sets.append((f, _each(value, n) if c.per_player else _const(value)))
+                (self._lists if c.per_player else self._values).append((f, value))
             elif c.deal == "one more":
-                self._sets.append((f, _each_one_more if c.per_player else _one_more))
+                self._more.append((f, c.per_player))
         for m in decl.machine:
             if m.deal == "cleared":
-                self._sets.extend((f, _const(None)) for f in m.fields)
+                self._values.extend((f, None) for f in m.fields)
 
-    @staticmethod
-    def _emptied(z: ZoneDecl, n: int) -> list[tuple[str, Callable[[Any], Any]]]:
+    def _emptied(self, z: ZoneDecl) -> None:
+        """Note the fields a deal empties for zone ``z`` (``deal: empty``)."""
         if z.order == "deck":
             top, hidden, unseen, under = z.deck_fields()
-            out = [(top, _const(())), (hidden, _const(0)), (unseen, _const(()))]
-            return out + ([(under, _const(()))] if under is not None else [])
-        if z.order == "one":
-            return [(z.fields[0], _const(-1))]
-        return [(z.fields[0], _each((), n) if z.per_player else _const(()))]
+            self._values.extend([(top, ()), (hidden, 0), (unseen, ())] + ([(under, ())] if under is not None else []))
+        elif z.order == "one":
+            self._values.append((z.fields[0], -1))
+        else:
+            (self._lists if z.per_player else self._values).append((z.fields[0], ()))
 
     def place(self, d: Any, hands: list[tuple[int, ...]], top: tuple[int, ...], hidden: int,
               unseen: tuple[int, ...]) -> None:
@@ -111,5 +97,11 @@ class Dealing:
         setattr(d, t, top)
         setattr(d, h, hidden)
         setattr(d, u, unseen)
-        for f, make in self._sets:
-            setattr(d, f, make(getattr(d, f)))
+        for f, value in self._values:
+            setattr(d, f, value)
+        n = self._n
+        for f, value in self._lists:
+            setattr(d, f, [value] * n)
+        for f, each in self._more:
+            old = getattr(d, f)
+            setattr(d, f, [x + 1 for x in old] if each else old + 1)
