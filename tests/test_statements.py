@@ -149,3 +149,27 @@ def test_a_decision_made_anew_by_the_generated_rules_is_the_dataclass_one() -> N
     assert pickle.loads(pickle.dumps(made)) == standard and repr(made) == repr(standard)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.player = 2  # type: ignore[misc]
+
+
+def test_a_name_an_exception_may_give_is_read_as_it_runs_after_it(tmp_path: Path) -> None:
+    """A selector writes a name given ``true`` or ``false`` as that literal in the
+    expressions after it; after an exception that may give the name another value (the
+    forced play a hand of banned Jesters gives), it reads the variable again. Made to read
+    ``forced``, the duplicate-play exception applies where the rules as interpreted
+    (:meth:`Runner.select`) say it does: the chain each play decision records is theirs."""
+    from palast.engine.draft import Draft
+    from tests.positions import random_walk
+
+    when = "any(c in playable, role(c) in roles(display(actor)))"
+    copy = edited_spec(tmp_path, "rules.yaml", "        " + when, "        not forced and " + when)
+    spec = load_spec(copy)
+    game = Game(spec, "reference", list(spec.player_colours[:4]))
+    chains = []
+    for seed in range(8):
+        for state, _ in random_walk(game, seed, 60):
+            if state.decision.kind.value == "play":
+                chosen = game.runner.select("turn", Draft(state))
+                assert chosen is not None and not hasattr(chosen, "point")
+                assert state.decision.rule.split("|")[0] == chosen.chain.key  # type: ignore[union-attr]
+                chains.append(chosen.chain.key)  # type: ignore[union-attr]
+    assert any("turn.play.duplicate" in key for key in chains)

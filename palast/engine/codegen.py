@@ -267,7 +267,11 @@ class BlockCompiler:
             self._enter(src, x, inner, deeper, "break", table)
             self._exceptions(src, x, inner, deeper, table)
             src.add(deeper, "break")
-            scope.update(inner)
+            # after it, a name the exception may have given is its variable (a literal holds
+            # only where the exception applied, or only where it did not)
+            for name, value in inner.items():
+                if scope.get(name) != value:
+                    scope[name] = f"v_{name}"
 
     # ------------------------------------------------------------------ blocks
     def block(self, chain: Chain, args: tuple[str, ...], *, every: bool = False) -> CompiledChain:
