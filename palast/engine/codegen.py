@@ -18,6 +18,7 @@ for reading. The statements of a chain are compiled by :mod:`palast.engine.codeg
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +62,7 @@ class BlockCompiler:
             "__builtins__": {f.__name__: f for f in (len, tuple, dict, sum, any, all, max, min, range, sorted, set,
                                                       list, isinstance, KeyError)},
             **RUNTIME, **self.game.lang_constants,
-            "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted,
+            "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted, "_bl": bisect_left,
             "RulesError": RulesError, "NEW_DECISION": new_decision,
         }
 

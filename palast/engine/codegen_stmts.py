@@ -218,7 +218,12 @@ class StatementCompiler:
         if under or z.order not in ("sorted", "laid"):
             return f"R.put(D, {name!r}, {seat}, _c)"
         where = f"D.{f}[{seat}]" if z.per_player else f"D.{f}"
-        return f"{where} = _ins({where}, _c)" if z.order == "sorted" else f"{where} = {where} + (_c,)"
+        if z.order != "sorted":
+            return f"{where} = {where} + (_c,)"
+        # insert_sorted written out (no call): before any equal card, as bisect_left finds it
+        if z.per_player:
+            return f"_s = {seat}; _z = D.{f}[_s]; _i = _bl(_z, _c); D.{f}[_s] = _z[:_i] + (_c,) + _z[_i:]"
+        return f"_z = D.{f}; _i = _bl(_z, _c); D.{f} = _z[:_i] + (_c,) + _z[_i:]"
 
     def move(self, s: Stmt, scope: Mapping[str, str], ind: int) -> None:
         src = self.src
