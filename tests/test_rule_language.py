@@ -262,8 +262,9 @@ def test_each_binds_what_its_conditions_hoist(spec: Spec, monkeypatch: pytest.Mo
 def test_each_tests_a_common_first_part_once_and_loops_over_lists(spec: Spec,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Conditions of an ``each`` that begin with the same ``A or ...`` are written as one
-    (``A`` tested once) and a part's collection the loop only visits is left a list
-    (:mod:`palast.lang.each_fast`): the options are those the plain code computes, in order."""
+    (``A`` tested once), a part's collection the loop only visits is left a list
+    (:mod:`palast.lang.each_fast`) and a part chosen from a filter tests the filter's
+    condition in the loop: the options are those the plain code computes, in order."""
     from palast.engine import Game
     from palast.lang import compiler
     from palast.lang.syntax import each_node
@@ -288,9 +289,12 @@ def test_each_tests_a_common_first_part_once_and_loops_over_lists(spec: Spec,
     fast_source, fast = values()
     monkeypatch.setattr(compiler, "factored", lambda tests: tests)
     monkeypatch.setattr(compiler, "iterable", lambda src: src)
+    monkeypatch.setattr(compiler, "_flat_filter", lambda coll: False)
     plain_source, plain = values()
     assert fast_source.count("(_role_x == _role_y)") == 1 < plain_source.count("(_role_x == _role_y)")
-    assert "for v_b in [" in fast_source and "for v_b in tuple([" in plain_source
+    assert "for v_b in P if (v_b > v_a)" in fast_source and "for v_b in tuple([" in plain_source
+    assert "(sorted(set(D.displays[v_a])),)" in fast_source
+    assert "(tuple(sorted(set(D.displays[v_a]))),)" in plain_source
     assert fast == plain and any(fast)
 
 

@@ -173,14 +173,22 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
         # right after the last part it reads and the tests of that part
         early: dict[int, list[str]] = {}
         colls: list[str] = []
-        for lv, (_part, coll) in enumerate(parts):
+        # a part chosen from a filter whose condition builds nothing loops over the filter's
+        # collection and tests its condition on the part (no list of the filter built first)
+        kept: dict[int, str] = {}
+        for lv, (part, coll) in enumerate(parts):
             at = level(coll)
-            src = python_source(coll, {**scope, **{p: f"v_{p}" for p in order[:lv]}}, constants)
+            before = {**scope, **{p: f"v_{p}" for p in order[:lv]}}
+            src = python_source(coll, before, constants)
             if at < lv - 1 and _builds(coll) and not _reads_old(coll):
                 _HOIST_COUNTER[0] += 1
                 name = f"_h{_HOIST_COUNTER[0]}"
                 early.setdefault(at, []).append(f"for {name} in ({iterable(src)},)")
                 src = name
+            elif _flat_filter(coll):
+                var, pool, cond = coll.args
+                src = python_source(pool, before, constants)
+                kept[lv] = python_source(cond, {**before, str(var.value): f"v_{part}"}, constants)
             colls.append(iterable(src))
         # what reads no part is bound before the first part (a comprehension starts with a for)
         clauses: list[str] = [*binds.get(-1, []), *early.get(-1, [])]
@@ -188,6 +196,8 @@ def python_source(node: Node, params: Mapping[str, str], constants: Mapping[str,
             if lv < len(parts):
                 part = parts[lv][0]
                 clauses.append(f"for v_{part} in {colls[lv]}")
+                if lv in kept:
+                    clauses.append(f"if {kept[lv]}")
                 scope[part] = f"v_{part}"
             clauses.extend(binds.get(lv, []))
             clauses.extend(f"if {python_source(c, scope, constants)}" for c in tests.get(lv, []))
@@ -214,6 +224,13 @@ _BUILDS = frozenset(name for name, p in PRIMITIVES.items()
 #: What may fail or need not be computed when a loop runs no time: never moved before a loop.
 _EAGER_UNSAFE = frozenset({"first"})
 _HOIST_COUNTER = [0]
+
+
+def _flat_filter(coll: Node) -> bool:
+    """Whether the part of an ``each`` chosen from ``coll`` loops over the collection of the
+    filter ``coll`` is, testing its condition on the part: ``coll`` is a ``filter`` whose
+    condition builds no collection (one it would compute once per filter, before its loop)."""
+    return coll.op == "bind" and coll.value == "filter" and not _builds(coll.args[2])
 
 
 def _builds(node: Node) -> bool:
