@@ -157,7 +157,6 @@ def test_a_name_an_exception_may_give_is_read_as_it_runs_after_it(tmp_path: Path
     forced play a hand of banned Jesters gives), it reads the variable again. Made to read
     ``forced``, the duplicate-play exception applies where the rules as interpreted
     (:meth:`Runner.select`) say it does: the chain each play decision records is theirs."""
-    from palast.engine.draft import Draft
     from tests.positions import random_walk
 
     when = "any(c in playable, role(c) in roles(display(actor)))"
@@ -168,7 +167,7 @@ def test_a_name_an_exception_may_give_is_read_as_it_runs_after_it(tmp_path: Path
     for seed in range(8):
         for state, _ in random_walk(game, seed, 60):
             if state.decision.kind.value == "play":
-                chosen = game.runner.select("turn", Draft(state))
+                chosen = game.runner.select("turn", state)  # type: ignore[arg-type]  # it reads the fields
                 assert chosen is not None and not hasattr(chosen, "point")
                 assert state.decision.rule.split("|")[0] == chosen.chain.key  # type: ignore[union-attr]
                 chains.append(chosen.chain.key)  # type: ignore[union-attr]
