@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from palast.engine.chains import Chain, chain_lets
 from palast.engine.codegen_source import CompiledChain, GeneratedSource, Item, code_of
 from palast.engine.codegen_stmts import StatementCompiler
-from palast.engine.draft import insert_sorted, remove_one
+from palast.engine.draft import remove_one
 from palast.engine.events import Event
 from palast.engine.params import Readings
 from palast.engine.state import new_decision
@@ -62,7 +62,7 @@ class BlockCompiler:
             "__builtins__": {f.__name__: f for f in (len, tuple, dict, sum, any, all, max, min, range, sorted, set,
                                                       list, isinstance, KeyError)},
             **RUNTIME, **self.game.lang_constants,
-            "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_ins": insert_sorted, "_bl": bisect_left,
+            "G": self.game, "R": runner, "Event": Event, "_rm": remove_one, "_bl": bisect_left,
             "RulesError": RulesError, "NEW_DECISION": new_decision,
         }
 
