@@ -51,8 +51,15 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
     establishes the invariant's statement with its clause ids and, where the invariant is
     declared in the rule language, the declaration the proof compiles to Z3 (its named
     parts, its expression and its lemmas); for an obligation named after a lemma
-    (decisions-well-formed, deck-reserve), that lemma's statement and declaration."""
-    words = [ob.statement[:1].upper() + ob.statement[1:].rstrip(".") + "."]
+    (decisions-well-formed, deck-reserve), that lemma's statement and declaration; for a
+    reachability question, its declared answer and the rules it asks about."""
+    statement = ob.statement[:1].upper() + ob.statement[1:]
+    words = [statement if statement.endswith(("?", ".")) else statement + "."]
+    asked = spec.reachability.get(ob.name)
+    if asked is not None:  # a reachability question: its answer as declared, and the rules asked about
+        words.append(f"Declared answer ({asked.expect} under the spec's rulesets): {asked.statement} "
+                     f"[{', '.join(asked.clauses)}]")
+        words.append(f"  the rules asked about: {', '.join(asked.fires)}")
     for inv_id in ob.invariants:
         inv = spec.invariants.get(inv_id)
         if inv is not None:
@@ -82,7 +89,7 @@ def _colours(lem: Any) -> str:
     """A lemma's ``colours`` part in words, as a sentence to append ('' when it has none)."""
     if lem.colours is None:
         return ""
-    return f" About colours (assumed and proved at the card level only): {show(parse(lem.colours))}"
+    return f" About colours (proved at the card level, by {lem.id}.colours): {show(parse(lem.colours))}"
 
 
 def lemmas(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str, str]]:

@@ -350,11 +350,37 @@ def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, well_formed, name="decisions-well-formed", out_dir=opts.out_dir)
 
 
+#: The suffix of the obligations proving a lemma's ``colours`` part: ``LEMMA.colours``.
+COLOURS = ".colours"
+
+
+def _run_colours(spec: Spec, opts: Options, ruleset: str, lemma: str) -> Outcome:
+    # the part alone is inductive: assumed before each action (and nothing else), shown after
+    from proofs.lang_z3 import colours_part
+
+    def part(s: ZState) -> Any:
+        return colours_part(s, lemma)
+
+    return prove_invariant(spec, ruleset, part, level="card", name=f"{lemma}{COLOURS}", out_dir=opts.out_dir,
+                           assume=part)
+
+
 def obligations(spec: Spec) -> list[Obligation]:
-    """The obligation of the decision well-formedness conjunct, one per ruleset."""
-    return [Obligation("decisions-well-formed", r, "proved",
-                       "the pending decision always fits the position (who decides, the card just played, "
-                       "the Wizard's partner and count)",
-                       partial(_run_wf, ruleset=r), "invariant", (),
-                       needs=STRENGTHENING)
-            for r in spec.rulesets]
+    """The obligation of the decision well-formedness conjunct, one per ruleset; and, for
+    each lemma with a ``colours`` part (which the role level, where the lemma is proved,
+    leaves out), one proving that part at the card level by induction on itself."""
+    from palast.lang.invariant_exprs import declared
+
+    out = [Obligation("decisions-well-formed", r, "proved",
+                      "the pending decision always fits the position (who decides, the card just played, "
+                      "the Wizard's partner and count)",
+                      partial(_run_wf, ruleset=r), "invariant", (),
+                      needs=STRENGTHENING)
+           for r in spec.rulesets]
+    for p in declared(spec):
+        if p.colourless is not None:
+            out += [Obligation(f"{p.id}{COLOURS}", r, "proved",
+                               f"the part of lemma {p.id} about colours holds in every position (card level)",
+                               partial(_run_colours, ruleset=r, lemma=p.id), "invariant", (), runs_as="turn")
+                    for r in spec.rulesets]
+    return out

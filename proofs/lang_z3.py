@@ -524,6 +524,24 @@ _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple
     weakref.WeakKeyDictionary())
 
 
+def colours_part(s: ZState, prop_id: str) -> Any:
+    """The Z3 term of the ``colours`` part alone of the lemma ``prop_id`` on ``s`` (a
+    card-level position: only the card level knows colours), ``True`` for a lemma without
+    one.
+
+    :raises KeyError: when the spec declares no such lemma.
+    :raises NotCompiled: at the role level, or for a primitive without a Z3 meaning.
+    """
+    from palast.lang.invariant_exprs import declared as all_declared
+
+    if s.lay.level == "role":
+        raise NotCompiled("colours are forgotten at the role level: a colours part is proved at the card level")
+    prop = next(p for p in all_declared(s.lay.game.spec) if p.id == prop_id)
+    if prop.colourless is None:
+        return True
+    return _b(Z3Back(s).compile(prop.node.args[1]))
+
+
 def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     """The Z3 term of the declared property ``prop_id`` (an invariant's ``holds`` or a
     lemma of ``spec/invariants.yaml``) on ``s`` (for a step invariant: of the action from

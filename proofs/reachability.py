@@ -40,6 +40,7 @@ from proofs.encoding import ROUND_ENDS, ZState, code, ite, maximum, total
 from proofs.invariant import (
     STRENGTHENING,
     context,
+    player_counts,
     prove_invariant,
     prove_step,
 )
@@ -71,16 +72,33 @@ def _never_fires(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> tuple[bool
                       lambda ctx, k: z3.And([z3.Not(ctx.flag(k, f"rule:{rule}")) for rule in rules]))
 
 
+def unmarked(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> list[str]:
+    """The rules of ``rules`` that no action of the role-level model marks with a
+    ``rule:RULE`` flag under ``ruleset`` (at any player count): the model carries out their
+    effects without a path of their own (a round end, the game's end), so whether they fire
+    is not a question it can answer, and asking it would find them never firing."""
+    marked: set[str] = set()
+    for n in player_counts(spec):
+        ctx = context(spec, ruleset, n, "role")
+        for kind in ACTION_KINDS:
+            marked.update(ctx.rel[kind][1].flags)
+    return [r for r in rules if f"rule:{r}" not in marked]
+
+
 def _run_reachability(spec: Spec, opts: Options, ruleset: str, question: str) -> Outcome:
     r = spec.reachability[question]
     rules = ", ".join(r.fires)
+    blind = unmarked(spec, ruleset, r.fires)
+    if blind:
+        return Outcome("error", f"the model marks no path of {', '.join(blind)} (it carries such rules out without a "
+                                "flag of their own), so it cannot tell whether they fire: ask about rules it marks")
     never, where = _never_fires(spec, ruleset, r.fires)
     if never:
         return Outcome("no-such-state", f"no action from a position satisfying the strengthening makes {rules} "
                                         f"fire ({where})")
     if r.witness is None:
-        return Outcome("witness", f"an action makes {rules} fire ({where}) from a position satisfying the "
-                                  "strengthening")
+        return Outcome("unknown", f"an action from a position satisfying the strengthening makes {rules} fire "
+                                  f"({where}); that need not be a position of real play, and no game was searched")
     out = verify(spec, reach_question(spec, question), ruleset, opts.out_dir if opts.search else None)
     if out.result != "witness":
         return Outcome(out.result, f"Z3 finds an action making {rules} fire ({where}), but {out.detail}", out.files)
@@ -343,7 +361,7 @@ def questions() -> list[Question]:
 def reach_question(spec: Spec, question: str) -> Question:
     """The witness question of the reachability question ``question`` (one that declares a
     ``witness`` in spec/invariants.yaml): from a real deal, an action that makes one of its
-    rules fire, replayed by the engine under the rulesets it names.
+    rules fire, replayed by the engine under every ruleset of the spec.
 
     :raises KeyError: when the spec has no such question; ``ValueError`` when it declares no
         witness.
@@ -356,7 +374,7 @@ def reach_question(spec: Spec, question: str) -> Question:
         "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine. "
         f"{r.statement} Clauses: {spec.cite(r.clauses)}."))
     rules = r.fires
-    return Question(r.id, w.title, r.question, comment, w.ruleset, w.rulesets, w.players,
+    return Question(r.id, w.title, r.question, comment, w.ruleset, tuple(spec.rulesets), w.players,
                     lambda u, i: z3.Or([u.flag(i, f"rule:{rule}") for rule in rules]), _fires_check(rules),
                     max_steps=w.max_steps)
 

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -51,7 +52,27 @@ def stated_obligations(spec: Spec) -> list[Obligation]:
     for family in FAMILIES:
         out.extend(_module(family).obligations(spec))
     check_breaks(spec, out)
+    _check_reachability_names(spec, out)
     return apply_breaks(spec, out)
+
+
+def _check_reachability_names(spec: Spec, stated: list[Obligation]) -> None:
+    """Refuse a reachability question of spec/invariants.yaml named like an obligation of
+    another kind: both would run under one name and one result would hide the other.
+
+    :raises SpecError: naming each such question, at its place in the file.
+    """
+    from palast.errors import SpecError
+
+    count = Counter((ob.name, ob.ruleset) for ob in stated)
+    mine = [(i, r) for i, r in enumerate(spec.reachability.values())
+            if any(count[r.id, rs] > 1 for rs in spec.rulesets)]
+    if mine:
+        doc = spec.documents["invariants.yaml"]
+        i, r = mine[0]
+        raise SpecError(f"the reachability question {r.id!r} has the name of another obligation (palast prove "
+                        "--list lists them)" + (f"; so do {', '.join(x.id for _, x in mine[1:])}" if mine[1:] else ""),
+                        doc.file, doc.place(["reachability", i, "id"]))
 
 
 def all_obligations(spec: Spec) -> list[Obligation]:

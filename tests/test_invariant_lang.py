@@ -344,7 +344,7 @@ def test_an_invariant_reads_the_rulesets_reading(spec: Spec, ruleset: str) -> No
     ("      point: sixth-card-action\n", "      point: sixth-card-actoin\n",
      "(invariants[13].readings.point): unknown variation point 'sixth-card-actoin'"),
     ("sixth-played: {let: {sixth: played(mover) == six}}", "sixth-played: {let: {sixth: played(mover) == sx}}",
-     "(invariants[13].holds): unknown name 'sx'"),
+     "(invariants[13].readings.sixth-played.let.sixth): unknown name 'sx'"),
     ('      open: {let: {sixth: "false"}}\n', '      open: {let: {sixth: "false", mover: actor}}\n',
      "(invariants[13].readings.open.let.mover): the name 'mover' is given twice"),
     ("      mover: old(actor)\n", "      ended: \"false\"\n      mover: old(actor)\n",
@@ -432,6 +432,12 @@ def test_spec_check_reports_a_broken_colours_part_at_its_place(tmp_path: Path) -
 @pytest.mark.parametrize(("file", "old", "new", "typo"), [
     # in the seventh line of a lemma's long folded expression
     ("invariants.yaml", "and (not game_over or ended)", "and (not gameover or ended)", "gameover"),
+    # in a line indented further than the block (YAML keeps its break and indent)
+    ("invariants.yaml", "(1 if owes_draw or drew_nothing else 0)))", "(1 if owes_draw or drew_nothng else 0)))",
+     "drew_nothng"),
+    # in a let that holds uses: placed in the let, not in holds
+    ("invariants.yaml", "owes_draw: decision == draw and decider == p", "owes_draw: decision == draw and decidr == p",
+     "decidr"),
     # in the second line of a rule's `when` (a do-style rule, checked by the statement checks)
     ("rules.yaml", "and any(c in playable, role(c) not in roles(display(actor)))",
      "and any(c in playable, role(c) not in rolez(display(actor)))", "rolez"),

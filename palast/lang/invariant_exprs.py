@@ -9,6 +9,7 @@ invariant is written once. Clauses: those of each invariant (``spec/invariants.y
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -16,7 +17,7 @@ from typing import Any, NamedTuple
 from palast.lang.compiler import check
 from palast.lang.kinds import infer
 from palast.lang.primitives import PRIMITIVES
-from palast.lang.syntax import ExpressionError, Node, at_text, parse
+from palast.lang.syntax import ExpressionError, Node, at_text, one_line, parse
 
 
 class Problem(NamedTuple):
@@ -257,8 +258,21 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
             if got not in ("bool", "any"):
                 raise ExpressionError(f"an invariant must be a condition, not {got}", 1)
         except ExpressionError as exc:
-            out.append(expression_problem(path, exc, text))
+            out.append(_placed(path, exc, text, own))
     return out
+
+
+def _placed(path: tuple[str | int, ...], exc: ExpressionError, text: str,
+            lets: list[tuple[tuple[str | int, ...], str, str]]) -> Problem:
+    """The problem of ``holds`` (``text`` at ``path``) that ``exc`` refuses, placed in the
+    ``let`` it comes from where that is where the name it quotes stands at its column (a
+    let's expression keeps its own columns when ``holds`` uses it)."""
+    quoted = re.search(r"'([^']+)'", str(exc))
+    if quoted is not None and not one_line(text)[exc.column - 1:].startswith(quoted.group(1)):
+        for where, _name, let_text in lets:
+            if one_line(let_text)[exc.column - 1:].startswith(quoted.group(1)):
+                return expression_problem(where, exc, let_text)
+    return expression_problem(path, exc, text)
 
 
 def uses_old(node: Node) -> int | None:

@@ -61,14 +61,42 @@ class ExpressionError(InputError):
         self.column = column
 
 
+def one_line(text: str) -> str:
+    """``text`` as the parser reads it: its lines stripped and joined by single spaces
+    (an :class:`ExpressionError`'s column counts in this line)."""
+    return " ".join(line.strip() for line in text.strip().splitlines())
+
+
+def written_column(text: str, column: int) -> int:
+    """The column (from 1) in ``text`` as written of character ``column`` of
+    :func:`one_line` (``text``): the characters are matched in order, a run of white space
+    matching any run of white space. ``column`` itself where it points past the text or at
+    white space."""
+    line = one_line(text)
+    if not 1 <= column <= len(line) or line[column - 1].isspace():
+        return column
+    i = j = 0
+    while True:
+        while i < len(line) and line[i].isspace():
+            i += 1
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if i >= len(line) or j >= len(text) or line[i] != text[j] or i > column - 1:
+            return column
+        if i == column - 1:
+            return j + 1
+        i += 1
+        j += 1
+
+
 def at_text(text: str, column: int) -> str:
     """``"at 'gameover or ended) and …'"``: ``text`` from character ``column`` (from 1) on,
     on one line and cut after 40 characters; the whole text when ``column`` is 1 and it is
     short."""
-    flat = " ".join(text.split())
+    flat = one_line(text)
     if column <= 1 and len(flat) <= 60:
         return f"in {flat!r}"
-    rest = " ".join(text[max(column - 1, 0):].split())
+    rest = flat[max(column - 1, 0):]
     return f"at {(rest[:40] + ' …') if len(rest) > 40 else rest!r}"
 
 
@@ -91,7 +119,7 @@ def _parse(text: str) -> Node:
         raise ExpressionError("an expression must be non-empty text", 1)
     # an expression may run over several lines (YAML keeps the breaks of indented lines):
     # read it as one line, so columns count in that line
-    text = " ".join(line.strip() for line in text.strip().splitlines())
+    text = one_line(text)
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:

@@ -43,13 +43,19 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
     the rules' declarations implement; the discrepancy register's own rules and the
     rulings' references (:mod:`palast.spec.register`); every invariant declares its expression.
     """
+    from palast.lang.syntax import written_column
     from palast.spec.register import clause_refs, register_problems, ruling_reference_problems
     from palast.spec.sources import check_sources
+    from palast.spec.yamlio import data_at
 
     problems: list[str] = []
     docs = spec.documents
 
     def at(fname: str, path: list[str | int], msg: str, column: int | None = None) -> None:
+        # an expression's column counts in the text read as one line: where it is written
+        value = data_at(docs[fname].data, path) if column is not None else None
+        if isinstance(value, str) and column is not None:
+            column = written_column(value, column)
         problems.append(f"{docs[fname].file}: {docs[fname].place(path, column)}: {msg}")
 
     # clauses and sources
@@ -212,24 +218,28 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
 
 
 def _reachability_problems(spec: Spec, at: Any) -> None:
-    """The reachability questions of ``invariants.yaml`` name rules and rulesets of the spec,
-    an id no invariant or lemma has, and a stored game exactly where they expect a witness."""
+    """The reachability questions of ``invariants.yaml`` (as the file lists them: the spec
+    keeps one per id) have ids of their own, name rules and a ruleset of the spec, and give a
+    stored game exactly where they expect a witness."""
     taken = {*spec.invariants, *(lem.id for inv in spec.invariants.values() for lem in inv.lemmas)}
-    for i, r in enumerate(spec.reachability.values()):
+    seen: set[str] = set()
+    for i, entry in enumerate(spec.documents["invariants.yaml"].data.get("reachability") or []):
         where = ["reachability", i]
-        if r.id in taken:
-            at("invariants.yaml", [*where, "id"], f"{r.id!r} is already the id of an invariant or lemma")
-        for j, rule in enumerate(r.fires):
+        rid = entry["id"]
+        if rid in seen:
+            at("invariants.yaml", [*where, "id"], f"{rid!r} is already the id of a reachability question")
+        elif rid in taken:
+            at("invariants.yaml", [*where, "id"], f"{rid!r} is already the id of an invariant or lemma")
+        seen.add(rid)
+        for j, rule in enumerate(entry["fires"]):
             if rule not in spec.rules:
                 at("invariants.yaml", [*where, "fires", j], f"unknown rule {rule!r}")
-        if (r.witness is None) != (r.expect != "witness"):
-            at("invariants.yaml", where, "give a witness (its title, rulesets and search bound) exactly when the "
+        witness = entry.get("witness")
+        if (witness is None) != (entry["expect"] != "witness"):
+            at("invariants.yaml", where, "give a witness (its title, ruleset and search bound) exactly when the "
                                          "answer expected is witness")
-        if r.witness is not None:
-            for key, ids in (("ruleset", (r.witness.ruleset,)), ("rulesets", r.witness.rulesets)):
-                for rs in ids:
-                    if rs not in spec.rulesets:
-                        at("invariants.yaml", [*where, "witness", key], f"unknown ruleset {rs!r}")
+        if witness is not None and witness["ruleset"] not in spec.rulesets:
+            at("invariants.yaml", [*where, "witness", "ruleset"], f"unknown ruleset {witness['ruleset']!r}")
 
 
 def _game_problems(spec: Spec, at: Any) -> None:

@@ -239,6 +239,6 @@ def _reachability(entries: Any) -> dict[str, Reachability]:
         w = r.get("witness")
         out[r["id"]] = Reachability(
             r["id"], r["question"], r["statement"], tuple(r["clauses"]), tuple(r["fires"]), r["expect"],
-            ReachWitness(w["title"], w["ruleset"], tuple(w["rulesets"]), int(w["players"]), int(w["max_steps"]))
+            ReachWitness(w["title"], w["ruleset"], int(w["players"]), int(w["max_steps"]))
             if w else None)
     return out

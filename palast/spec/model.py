@@ -138,9 +138,10 @@ class Lemma:
     :ivar statement: what it says, in words.
     :ivar holds: the rule-language expression that is true in every position.
     :ivar colours: a further expression, true in every position, that speaks of the cards'
-        colours (the colour of a card, a neutral card): the engine checks it with
-        :attr:`holds`; the proofs assume and prove it only at the card level, since the
-        role-level model forgets colours. ``None`` when the lemma has no such part.
+        colours (the colour of a card, a neutral card): evaluated with :attr:`holds`
+        wherever the lemma is; the card-level proofs assume it and the obligation
+        ``LEMMA.colours`` proves it at the card level, since the role-level model forgets
+        colours. ``None`` when the lemma has no such part.
     """
 
     id: str
@@ -155,15 +156,14 @@ class ReachWitness:
     (``proofs/witnesses/ID.yaml``).
 
     :ivar title: the scenario's title.
-    :ivar ruleset: the ruleset whose Z3 transition the search uses.
-    :ivar rulesets: the rulesets the engine must replay it under.
+    :ivar ruleset: the ruleset whose Z3 transition the search uses (the engine replays the
+        game under every ruleset of the spec).
     :ivar players: the player count.
     :ivar max_steps: the search bound, in actions.
     """
 
     title: str
     ruleset: str
-    rulesets: tuple[str, ...]
     players: int
     max_steps: int
 

@@ -298,9 +298,9 @@ class InvariantsDirective(SpecDirective):
                                             "pal-muted"), nodes.Text(lem.statement))
                 sec += nodes.literal_block(show(parse(lem.holds)), show(parse(lem.holds)), classes=["pal-holds"])
                 if lem.colours is not None:
-                    sec += nodes.paragraph("", "", text("Its part about colours (checked by the engine; the proofs "
-                                                        "assume and prove it at the card level only, since the "
-                                                        "role-level model forgets colours):", "pal-muted"))
+                    sec += nodes.paragraph("", "", text("Its part about colours (the role-level model forgets "
+                                                        f"colours, so the obligation {lem.id}.colours proves it "
+                                                        "at the card level):", "pal-muted"))
                     sec += nodes.literal_block(show(parse(lem.colours)), show(parse(lem.colours)),
                                                classes=["pal-holds"])
             proved = list((inv.established_by or {}).get("proved_by", []))
