@@ -109,7 +109,8 @@ def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
                                   partial(_run, house=house, name=name, expect=expect, stated=stated,
                                           needs=needs, listed=tuple(listed)), FAMILY,
                                   inner.invariants if inner is not None else (), needs=needs,
-                                  cost=inner.cost if inner else 1.0, runs_as=inner.family if inner else ""))
+                                  cost=inner.cost if inner else 1.0,
+                                  runs_as=(inner.runs_as or inner.family) if inner else ""))
     return out
 
 

@@ -39,7 +39,8 @@ WITNESS = witness_path("round-is-bounded", HOUSE)
 #: and the differential check.
 LISTED = {"round-is-bounded": "counterexample", "card-conservation": "proved", "banned-role": "proved",
           "hand-plus-display": "proved", "no-repeated-role": "proved", "display-below-six": "proved",
-          "decisions-well-formed": "proved", "deck-reserve": "proved", "maid-empty-deck": "no-such-state",
+          "decisions-well-formed": "proved", "decisions-well-formed.colours": "proved", "deck-reserve": "proved",
+          "maid-empty-deck": "no-such-state",
           "empty-hand": "no-such-state", "guard-void": "no-such-state", "differential": "proved"}
 
 
@@ -51,6 +52,7 @@ def test_the_declaration_lists_what_runs(spec: Spec) -> None:
     # each runs as its own family's check, so the card-level ones share the card-level worker
     assert {ob.name: ob.runs_as for ob in obs}["differential"] == "differential"
     assert {ob.name: ob.runs_as for ob in obs}["card-conservation"] == "conservation"
+    assert {ob.name: ob.runs_as for ob in obs}["decisions-well-formed.colours"] == "turn"  # card level
     # with house-guard added (palast prove -r house-guard), still only the listed ones run under it
     rspec = resolve(spec, HOUSE)
     assert [ob.key for ob in all_obligations(rspec) if ob.ruleset == HOUSE] == [f"{n}@{HOUSE}" for n in LISTED]
