@@ -26,7 +26,7 @@ from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
 from proofs.encoding import DECISIONS, ZState, code
 from proofs.invariant import Context, context, in_round, strengthening
-from proofs.obligation import SEED, Outcome, check, solver
+from proofs.obligation import SEED, Outcome, Unknown, check, solver
 from proofs.transition import ACTION_KINDS, Label
 
 K = DecisionKind
@@ -280,7 +280,15 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         return Outcome("counterexample", f"{n} players; the stored counterexample still shows it: its start satisfies "
                                          "every proved invariant, each step is a Z3 step and the engine replays it",
                        (display_path(stored),))
-    path = find_path(u, tidy, bad, max_steps=max_steps) or find_path(u, start, bad, max_steps=max_steps)
+    def attempt(begin: Callable[[ZState], Any]) -> Trace | None:
+        # the incremental search is fast, but now and then spends its budget on a path it
+        # has in reach: then each length is searched on its own, equations eliminated first
+        try:
+            return find_path(u, begin, bad, max_steps=max_steps)
+        except Unknown:
+            return find_path(u, begin, bad, max_steps=max_steps, deep=True)
+
+    path = attempt(tidy) or attempt(start)
     if path is None:
         return Outcome("error", f"{n} players: the check fails, but no path of at most {max_steps} actions from a "
                                 "play decision shows it")
