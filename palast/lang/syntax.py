@@ -67,26 +67,33 @@ def one_line(text: str) -> str:
     return " ".join(line.strip() for line in text.strip().splitlines())
 
 
-def written_column(text: str, column: int) -> int:
-    """The column (from 1) in ``text`` as written of character ``column`` of
-    :func:`one_line` (``text``): the characters are matched in order, a run of white space
-    matching any run of white space. ``column`` itself where it points past the text or at
-    white space."""
-    line = one_line(text)
-    if not 1 <= column <= len(line) or line[column - 1].isspace():
-        return column
-    i = j = 0
+def position_in(written: str, text: str, offset: int, start: int = 0, end: int | None = None) -> int | None:
+    """Where character ``offset`` of ``text`` stands in ``written[start:end]``, the same
+    characters as written (over several lines, indented): the characters are matched in
+    order, a run of white space matching any run of white space. ``None`` where ``offset``
+    is outside ``text`` or on white space, or the two do not match."""
+    end = len(written) if end is None else end
+    if not 0 <= offset < len(text) or text[offset].isspace():
+        return None
+    i, j = 0, start
     while True:
-        while i < len(line) and line[i].isspace():
+        while i < len(text) and text[i].isspace():
             i += 1
-        while j < len(text) and text[j].isspace():
+        while j < end and written[j].isspace():
             j += 1
-        if i >= len(line) or j >= len(text) or line[i] != text[j] or i > column - 1:
-            return column
-        if i == column - 1:
-            return j + 1
+        if i > offset or i >= len(text) or j >= end or text[i] != written[j]:
+            return None
+        if i == offset:
+            return j
         i += 1
         j += 1
+
+
+def written_column(text: str, column: int) -> int:
+    """The column (from 1) in ``text`` as written of character ``column`` of
+    :func:`one_line` (``text``); ``column`` itself where it cannot be followed."""
+    pos = position_in(text, one_line(text), column - 1)
+    return column if pos is None else pos + 1
 
 
 def at_text(text: str, column: int) -> str:

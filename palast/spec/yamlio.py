@@ -277,36 +277,21 @@ _ODD_BREAKS = {"\x85": "next-line character (U+0085)", "\u2028": "line-separator
 
 def _scalar_pos(text: str, node: yaml.ScalarNode, offset: int) -> int | None:
     """The position in ``text`` of character ``offset`` of the value of the plain or block
-    scalar ``node``: the value's characters are matched to the source's in order, a run of
-    white space (a line break and the next line's indent, which YAML folds) matching any
-    run of white space. ``None`` for a quoted scalar, an offset outside the value, or a
-    source that does not match (the text is not the one parsed)."""
-    value = str(node.value)
-    if node.style not in (None, "", ">", "|") or not 0 <= offset < len(value) or value[offset].isspace():
+    scalar ``node`` (:func:`palast.lang.syntax.position_in`: YAML folds a line break and the
+    next line's indent into white space). ``None`` for a quoted scalar or where the source
+    does not match."""
+    from palast.lang.syntax import position_in
+
+    if node.style not in (None, "", ">", "|"):
         return None
     start, end = node.start_mark.index, node.end_mark.index
     if end > len(text):
         return None
-    j = start
     if node.style in (">", "|"):  # the value begins on the line after the indicator
-        j = text.find("\n", start, end) + 1
-        if j == 0:
+        start = text.find("\n", start, end) + 1
+        if start == 0:
             return None
-    i = 0
-    while True:
-        if value[i].isspace():
-            while i < len(value) and value[i].isspace():
-                i += 1
-        while j < end and text[j] in " \t\r\n":
-            j += 1
-        if i > offset or i >= len(value):
-            return None
-        if j >= end or text[j] != value[i]:
-            return None
-        if i == offset:
-            return j
-        i += 1
-        j += 1
+    return position_in(text, str(node.value), offset, start, end)
 
 
 def _text_place(text: str, pos: int) -> str:
