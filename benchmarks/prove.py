@@ -46,13 +46,12 @@ def _one_run(jobs: int) -> None:
 
 def _search() -> None:
     from palast.spec.load import load_spec
-    from proofs.cupbearer import actor_whisper_question
-    from proofs.reachability import questions
+    from proofs.reachability import witness_questions
     from proofs.witness import search
 
     spec = load_spec()
     with tempfile.TemporaryDirectory() as tmp:
-        for q in [*questions(), actor_whisper_question()]:
+        for q in witness_questions(spec):
             start = time.perf_counter()
             out = search(spec, q, Path(tmp))
             print(f"search {q.file_stem:42} {out.result:10} {time.perf_counter() - start:7.1f} s")

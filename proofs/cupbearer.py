@@ -6,8 +6,9 @@ every ruleset). Whether it may give the *actor* one is variation point
 reference) no swap does, which is proved; under ``whisper`` (source B's literal reading)
 one can: that reading declares it breaks ``cupbearer-actor-repeat``
 (spec/variation_points.yaml, ``breaks``), so the obligation expects the counterexample,
-replayed by the engine and written as a scenario; a witness shows it happens in a game
-from a real deal too.
+replayed by the engine and written as a scenario; the reachability question
+cupbearer-actor-whisper (spec/invariants.yaml) shows it happens in a game from a real deal
+too.
 Clauses: A.role.courtesan, B.role.mundschenk, B.end.whisper.
 """
 
@@ -18,14 +19,12 @@ from typing import Any
 
 import z3
 
-from palast.engine import Game, Step
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
-from proofs.encoding import ZState, code
+from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, Context, prove_step
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.search import Unroller, counterexample
-from proofs.witness import Question, verify
 
 K = DecisionKind
 FAMILY = "cupbearer"
@@ -76,42 +75,6 @@ def _run_actor(spec: Spec, opts: Options, ruleset: str) -> Outcome:
                  f"{ACTOR_REPEAT}) and the round ends as the actor's whisper. {COMMENT_CLAUSES}"))
 
 
-def _whisper_check(game: Game, steps: list[Step]) -> str | None:
-    last = steps[-1]
-    swaps = [e for e in last.events if e.kind == "cards_swapped"]
-    ends = [e for e in last.events if e.kind == "round_ended" and e.detail == "whisper"]
-    if not swaps or not ends or ends[0].player != swaps[0].player:
-        return "its last action is not a swap that ends the round as the actor's whisper"
-    actor = swaps[0].player
-    roles = [game.cards.role_of(c) for c in last.state.displays[actor]]
-    if len(set(roles)) == len(roles):
-        return "the actor's display does not repeat a role"
-    return None
-
-
-def actor_whisper_question() -> Question:
-    """From a real deal, a swap that gives the actor a repeated role (source B's reading)."""
-    return Question(
-        name="cupbearer-actor-whisper", title="A swap that makes the actor whisper",
-        question="Can a Cupbearer swap give its own player a repeated role in a game from a real deal?",
-        comment=("Witness found by Z3 (bounded model checking from the deal) and replayed by the engine.\n"
-                 "Under source-b the actor may swap a card that repeats a role in their own display; the\n"
-                 f"round ends at once as their whisper. {COMMENT_CLAUSES}"),
-        ruleset="source-b", rulesets=("source-b",), players=3,
-        goal=swap_ends_round, engine_check=_whisper_check, max_steps=6)
-
-
-def swap_ends_round(u: Unroller, i: int) -> Any:
-    """Step ``i`` is a swap that ends the round: a whisper, the only round end a swap can
-    cause (the actor's display repeats a role; role.cupbearer under cupbearer-actor-duplicate)."""
-    return z3.And(u.state(i)["dk"] == code(K.SWAP), u.flag(i, "whisper"))
-
-
-def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:
-    # the stored witness, or the one --search just wrote to the output directory
-    return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
-
-
 def obligations(spec: Spec) -> list[Obligation]:
     """This family's obligations."""
     out = []
@@ -122,8 +85,4 @@ def obligations(spec: Spec) -> list[Obligation]:
         out.append(Obligation(ACTOR_REPEAT, r, "proved",
                               "no Cupbearer swap repeats a role in the actor's display",
                               partial(_run_actor, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-    q = actor_whisper_question()
-    for r in q.rulesets:
-        out.append(Obligation(q.name, r, "witness", q.question,
-                              partial(_verify, question=q, ruleset=r), FAMILY, ()))
     return out

@@ -59,7 +59,12 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
     if asked is not None:  # a reachability question: its answer as declared, and the rules asked about
         words.append(f"Declared answer ({asked.expect} under the spec's rulesets): {asked.statement} "
                      f"[{', '.join(asked.clauses)}]")
-        words.append(f"  the rules asked about: {', '.join(asked.fires)}")
+        if asked.fires:
+            words.append(f"  the rules asked about: {', '.join(asked.fires)}")
+        if asked.reaches is not None:
+            words.append(f"  the position asked about (spec/invariants.yaml): {show(parse(asked.reaches))}")
+        for w in asked.witnesses:
+            words.append(f"  stored game for {', '.join(w.rulesets)}: proofs/witnesses/{w.file}")
     for inv_id in ob.invariants:
         inv = spec.invariants.get(inv_id)
         if inv is not None:

@@ -496,10 +496,11 @@ def _can_act(s: ZState) -> Any:
     return fn(s)
 
 
-def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> Any:
+def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None, before: ZState | None = None) -> Any:
     """The Z3 value of the declared expression ``text`` (a rule's logic, e.g. a choice's
     ``options``) on ``s``, with the names of ``env`` bound to the values given (e.g.
-    ``actor``): a term, a known value or a :class:`Coll`.
+    ``actor``): a term, a known value or a :class:`Coll`. With ``before`` (the position
+    before an action that reached ``s``), ``old(...)`` reads that position.
 
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
     """
@@ -508,7 +509,16 @@ def compile_text(s: ZState, text: str, env: Mapping[str, Any] | None = None) -> 
     node = _TEXTS.get(text)
     if node is None:
         node = _TEXTS[text] = parse(text)
-    return Z3Back(s)._value(node, dict(env or {}), {})
+    return Z3Back(s, before)._value(node, dict(env or {}), {})
+
+
+def compile_condition(s: ZState, text: str, before: ZState | None = None) -> Any:
+    """The Z3 term (a Boolean) of the declared condition ``text`` on ``s``, ``old(...)``
+    reading ``before`` (a reachability question's ``reaches``, spec/invariants.yaml).
+
+    :raises NotCompiled: when it uses a primitive without a Z3 meaning.
+    """
+    return _b(compile_text(s, text, before=before))
 
 
 _TEXTS: dict[str, Node] = {}

@@ -1,31 +1,31 @@
 """Reachability questions: witnesses from real deals, or proofs that no such position exists.
 
-* the questions of ``reachability`` in ``spec/invariants.yaml`` (maid-empty-deck,
-  empty-hand, guard-void): does any of the rules a question names ever fire? Z3 is asked
-  whether an action of any kind, from a position satisfying the strengthening, makes one
-  of them fire (its ``rule:RULE`` flag, :mod:`proofs.statements_z3`); if none can, the answer
-  is no-such-state, and the rules never fire in a game from a real deal. Otherwise a
-  question that declares a witness has it checked (:func:`reach_question`: a stored game
-  whose last action fires one of the rules, replayed by the engine); one that expects
-  no-such-state fails, naming the action kind and player count. A named house ruleset's
-  ``prove`` list may expect another answer (house-guard: no Guard is void).
+* the questions of ``reachability`` in ``spec/invariants.yaml``: can an action fire one of
+  the rules a question names (``fires``) and reach a position where its condition holds
+  (``reaches``, a rule-language expression; ``old(...)`` reads the position before)?
+  Under a ruleset one of its stored games answers (a witness, :func:`witness_questions`),
+  the game is replayed by the engine, which evaluates the same declaration on its last
+  action, and checked step by step against the Z3 transition (:mod:`proofs.witness`).
+  Elsewhere Z3 is asked whether an action of any kind, from a position satisfying the
+  strengthening, does it; if none can, the answer is no-such-state, and no game from a
+  real deal does it. A named house ruleset's ``prove`` list may expect another answer
+  (house-guard: no Guard is void).
 * **deck-reserve** — the lemma that maid-empty-deck rests on, proved by induction: inside a
   round, the draw deck plus the Maids and Guards displayed (minus a pending take-back, plus
   a pending Maid draw) is at least the draw deck right after a deal (:func:`deck_reserve`).
-* **banned-jesters-only**, **cupbearer-void-two-displays**, **sixth-played-not-displayed**,
-  **tiebreak-a-b-differ** — witnesses (:mod:`proofs.witness`).
 
+A witness's search is declared with it: its ruleset, bound, a ``sketch`` of the decisions to
+answer, rounds to find first (``rounds_before``), and ``alike`` (only steps every ruleset
+plays alike, :func:`same_everywhere`, the one part of a search written here).
 :func:`never_reached` names the reachability questions that excuse their rules under a
 ruleset, where the differential check's coverage (:mod:`proofs.coverage`) rests on them.
-Clauses: those of each reachability question (spec/invariants.yaml), and A.king.jester,
-A.role.courtesan, B.role.mundschenk, A.end.noaction, B.turn.action, A.gameend.winner,
-B.gameend.winner, A.goal, A.end.whisper for the witness questions.
+Clauses: those of each reachability question (spec/invariants.yaml).
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -33,10 +33,12 @@ import z3
 
 from palast.engine import Game, Step
 from palast.engine.actions import Action
-from palast.engine.state import DecisionKind
+from palast.engine.state import DecisionKind, State
+from palast.invariants.reach import condition, reached
 from palast.spec.load import Spec
+from palast.spec.model import Reachability, ReachWitness
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import ROUND_ENDS, ZState, code, ite, maximum, total
+from proofs.encoding import ZState, code
 from proofs.invariant import (
     STRENGTHENING,
     context,
@@ -44,15 +46,13 @@ from proofs.invariant import (
     prove_invariant,
     prove_step,
 )
-from proofs.lang_z3 import declared
+from proofs.lang_z3 import compile_condition, declared
 from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
 from proofs.transition import ACTION_KINDS
-from proofs.witness import Question, verify
+from proofs.witness import EngineCheck, Goal, Question, verify
 
 K = DecisionKind
-#: The number the encoding gives a round ended by a whisper.
-WHISPER = ROUND_ENDS.index("whisper")
 FAMILY = "reachability"
 
 
@@ -60,16 +60,6 @@ def deck_reserve(s: ZState) -> Any:
     """deck-reserve (a lemma of hand-plus-display), compiled from its declaration
     (:mod:`proofs.lang_z3`)."""
     return declared(s, "deck-reserve")
-
-
-def _never_fires(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> tuple[bool, str]:
-    """Whether no action of any kind, from a position satisfying the strengthening, makes
-    one of ``rules`` fire (:func:`proofs.invariant.prove_step`, every player count).
-
-    :returns: ``(True, the player counts)`` or ``(False, where one fires)``.
-    """
-    return prove_step(spec, ruleset, ACTION_KINDS,
-                      lambda ctx, k: z3.And([z3.Not(ctx.flag(k, f"rule:{rule}")) for rule in rules]))
 
 
 def unmarked(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> list[str]:
@@ -85,313 +75,180 @@ def unmarked(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> list[str]:
     return [r for r in rules if f"rule:{r}" not in marked]
 
 
+def expected(spec: Spec, ruleset: str, question: str) -> str:
+    """The answer the reachability question ``question`` must give under ``ruleset``: as a
+    named house ruleset's ``prove`` list says, else as the question expects."""
+    return house_prove_lists(spec).get(ruleset, {}).get(question, spec.reachability[question].expect)
+
+
 def _run_reachability(spec: Spec, opts: Options, ruleset: str, question: str) -> Outcome:
     r = spec.reachability[question]
-    rules = ", ".join(r.fires)
+    w = r.witness_for(ruleset)
+    if w is not None and expected(spec, ruleset, question) == "witness":
+        # a stored game from a real deal shows it: nothing to ask of the strengthening
+        return verify(spec, _question(spec, r, w), ruleset, opts.out_dir if opts.search else None)
+    what = _what(r)
     blind = unmarked(spec, ruleset, r.fires)
     if blind:
         return Outcome("error", f"the model marks no path of {', '.join(blind)} (it carries such rules out without a "
                                 "flag of their own), so it cannot tell whether they fire: ask about rules it marks")
-    never, where = _never_fires(spec, ruleset, r.fires)
+    never, where = _never_does(spec, ruleset, r)
     if never:
-        return Outcome("no-such-state", f"no action from a position satisfying the strengthening makes {rules} "
-                                        f"fire ({where})")
-    if r.witness is None:
-        return Outcome("unknown", f"an action from a position satisfying the strengthening makes {rules} fire "
-                                  f"({where}); that need not be a position of real play, and no game was searched")
-    out = verify(spec, reach_question(spec, question), ruleset, opts.out_dir if opts.search else None)
+        return Outcome("no-such-state", f"no action from a position satisfying the strengthening {what} ({where})")
+    if w is None:
+        return Outcome("unknown", f"an action from a position satisfying the strengthening {what} ({where}); that "
+                                  "need not be a position of real play, and no game was searched")
+    out = verify(spec, _question(spec, r, w), ruleset, opts.out_dir if opts.search else None)
     if out.result != "witness":
-        return Outcome(out.result, f"Z3 finds an action making {rules} fire ({where}), but {out.detail}", out.files)
+        return Outcome(out.result, f"Z3 finds an action that {what} ({where}), but {out.detail}", out.files)
     return out
 
 
-# ---------------------------------------------------------------------- engine checks
-
-def _played(step: Step) -> tuple[int, int]:
-    for e in step.events:
-        if e.kind == "card_played":
-            return e.player, e.card
-    raise AssertionError("the step plays no card")
-
-
-def _banned_jesters_check(game: Game, steps: list[Step]) -> str | None:
-    final = steps[-1].state
-    d = final.decision
-    banned = final.king_in_force
-    hand = final.hands[d.player] if d.player >= 0 else ()
-    if not hand or banned < 0 or game.playable_when_banned[banned]:
-        return "the player to act has no hand or no unplayable role is banned"
-    if any(game.cards.role_of(c) != banned for c in hand):
-        return "the player to act holds a card of another role"
-    forced = d.kind is K.PLAY and d.forced
-    gap = d.kind is K.GAP and d.point == game.params["jester.forced"].point
-    return None if forced or gap else "the engine neither forces the play nor stops at the variation point"
+def _what(r: Reachability) -> str:
+    """What question ``r`` asks of an action, in words."""
+    parts = [f"fires {', '.join(r.fires)}"] if r.fires else []
+    if r.reaches is not None:
+        parts.append(f"reaches {' '.join(r.reaches.split())}")
+    return " and ".join(parts)
 
 
-def _cupbearer_void_check(game: Game, steps: list[Step]) -> str | None:
-    last = steps[-1]
-    voids = [e for e in last.events if e.kind == "action_void" and e.rule == "role.cupbearer.void"]
-    if not voids:
-        return "its last play is not a Cupbearer whose action is void"
-    p, card = _played(last)
-    holding = 0
-    for seat, disp in enumerate(last.state.displays):
-        rest = list(disp)
-        if seat == p:
-            rest.remove(card)
-        holding += bool(rest)
-    return None if holding >= 2 else f"only {holding} display(s) hold a card other than the Cupbearer"
+def _never_does(spec: Spec, ruleset: str, r: Reachability) -> tuple[bool, str]:
+    """Whether no action of any kind, from a position satisfying the strengthening, does
+    what ``r`` asks (:func:`proofs.invariant.prove_step`, every player count).
+
+    :returns: ``(True, the player counts)`` or ``(False, where one does)``.
+    """
+    def never(ctx: Any, k: DecisionKind) -> Any:
+        parts = [z3.Or([ctx.flag(k, f"rule:{rule}") for rule in r.fires])] if r.fires else []
+        if r.reaches is not None:
+            parts.append(compile_condition(ctx.t, r.reaches, before=ctx.s))
+        return z3.Not(z3.And(parts))
+    return prove_step(spec, ruleset, ACTION_KINDS, never)
 
 
-def _fires_check(rules: tuple[str, ...]) -> Callable[[Game, list[Step]], str | None]:
-    """The engine's check of a reachability witness: its last action fires one of ``rules``
-    (an event of the last step names it)."""
-    def check(game: Game, steps: list[Step]) -> str | None:
-        if any(e.rule in rules for e in steps[-1].events):
-            return None
-        return f"its last action fires none of {', '.join(rules)}"
-    return check
+# ---------------------------------------------------------------------- witnesses
+
+def _goal(r: Reachability) -> Goal:
+    """The Z3 goal of question ``r`` on step ``i`` of a path: it fires one of ``r.fires``
+    (if any) and reaches a position where ``r.reaches`` holds (if given)."""
+    def goal(u: Unroller, i: int) -> Any:
+        parts = [z3.Or([u.flag(i, f"rule:{rule}") for rule in r.fires])] if r.fires else []
+        if r.reaches is not None:
+            parts.append(compile_condition(u.state(i + 1), r.reaches, before=u.state(i)))
+        return z3.And(parts)
+    return goal
 
 
-def _sixth_check(game: Game, steps: list[Step]) -> str | None:
-    last = steps[-1]
-    p, _ = _played(last)
-    st = last.state
-    if st.played[p] != game.six or len(st.displays[p]) >= game.six or st.round_end is not None:
-        return "its last play is not a sixth card played that leaves the display below six cards"
-    return None
-
-
-def tiebreak_winners(game: Game, state: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The players each tie-break picks among those tied on the top score: most cards
-    displayed (source A) and most cards played this round (source B)."""
-    top = max(state.scores)
-    tied = [s for s in range(game.n) if state.scores[s] == top]
-    disp = max(len(state.displays[s]) for s in tied)
-    played = max(state.played[s] for s in tied)
-    return (tuple(s for s in tied if len(state.displays[s]) == disp),
-            tuple(s for s in tied if state.played[s] == played))
-
-
-def _tiebreak_check(game: Game, steps: list[Step]) -> str | None:
-    final = steps[-1].state
-    if final.result is None:
-        return "the game does not end"
-    by_a, by_b = tiebreak_winners(game, final)
-    if len(by_a) != 1 or len(by_b) != 1 or by_a == by_b:
-        return f"the tie-breaks pick {by_a} and {by_b}"
-    # which of the two the ruleset's tie-break picks is its rulings' question
-    # (game-end-tie-displayed-vs-played): here it is enough that it picks one of them
-    if final.result.winners not in (by_a, by_b):
-        return f"the engine names {final.result.winners}, neither tie-break's winner ({by_a}, {by_b})"
-    return None
-
-
-# ---------------------------------------------------------------------- Z3 goals
-
-def _only_banned_goal(u: Unroller, i: int) -> Any:
-    s = u.state(i + 1)
-    return z3.And(z3.Or(s["dk"] == code(K.PLAY), s["dk"] == code(K.GAP)), s.hand_size(s["dp"]) >= 1,
-                  s.only_banned(s["dp"]))
-
-
-def _tiebreak_goal(u: Unroller, i: int) -> Any:
-    f = u.state(i + 1)
-    lay = f.lay
-    n = lay.n
-    scores = [f[f"score{q}"] for q in range(n)]
-    top = maximum(scores)
-    tied = [x == top for x in scores]
-    played = [f[f"played{q}"] for q in range(n)]
-    shown = [f.zone_size(lay.disp[q]) for q in range(n)]
-    options = []
-    for x in range(n):
-        for y in range(n):
-            if x != y:
-                options.append(z3.And(
-                    tied[x], tied[y], *[z3.Implies(tied[q], played[q] < played[x]) for q in range(n) if q != x],
-                    *[z3.Implies(tied[q], shown[q] < shown[y]) for q in range(n) if q != y]))
-    return z3.And(f["dk"] == code(K.GAME_OVER), z3.Or(options))
+def _engine_check(r: Reachability) -> EngineCheck:
+    """The engine's check of a witness of ``r``: its last action does what ``r`` asks
+    (:func:`palast.invariants.reach.reached`, the same declaration evaluated by the engine)."""
+    def engine_check(game: Game, start: State, steps: list[Step]) -> str | None:
+        before = steps[-2].state if len(steps) >= 2 else start
+        problem = reached(game, r.fires, r.reaches, before, steps[-1].state, steps[-1].events)
+        return None if problem is None else f"its last action does not answer {r.id}: {problem}"
+    return engine_check
 
 
 #: Paths where no ruleset's reading makes a difference: no swap gives its actor a repeated
 #: role, no sixth card played, no King deck reshuffle, no void Cupbearer, no forced play of
 #: banned Jesters, no card repeating a role while the player could play one that does not
 #: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
-#: source B with these is played alike under every ruleset until its end.
+#: source B with these is played alike under every ruleset until its end (a witness's
+#: ``alike``).
 AVOID_FLAGS = ("rule:king.reshuffle", "rule:role.cupbearer.void", "voluntary_whisper")
 
 
 def same_everywhere(u: Unroller, i: int) -> Any:
-    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`, and no
-    swap that ends the round)."""
-    from proofs.cupbearer import swap_ends_round
-
-    s = u.state(i)
+    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`, no swap
+    that ends the round, no sixth card played that leaves the round running)."""
+    s, t = u.state(i), u.state(i + 1)
     flags = [*AVOID_FLAGS, *(f for f in u.flag_names if f.startswith("gap:"))]
+    sixth = z3.And(s["dk"] == code(K.PLAY), t.seat_field("played", s["dp"]) == s.lay.six,
+                   z3.Not(u.flag(i, "whisper")), z3.Not(u.flag(i, "six")))
+    swap_ends_round = z3.And(s["dk"] == code(K.SWAP), u.flag(i, "whisper"))
     return z3.And([z3.Not(u.flag(i, f)) for f in flags]
-                  + [z3.Not(u.state(i + 1)["forced"]),  # no play forced on a hand of banned Jesters
-                     z3.Not(swap_ends_round(u, i)), z3.Not(sixth_played(u, i)),
+                  + [z3.Not(t["forced"]),  # no play forced on a hand of banned Jesters
+                     z3.Not(swap_ends_round), z3.Not(sixth),
                      z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
 
 
-def void_swap_two_displays(u: Unroller, i: int) -> Any:
-    """Step ``i`` plays a Cupbearer whose action is void (role.cupbearer.void) while two
-    displays hold a card other than the one just played."""
-    s, t = u.state(i), u.state(i + 1)
-    lay = s.lay
-    holding = total(ite(t.zone_size(lay.disp[q]) - ite(s["dp"] == q, 1, 0) >= 1, 1, 0) for q in range(lay.n))
-    return z3.And(s["dk"] == code(K.PLAY), u.flag(i, "rule:role.cupbearer.void"), holding >= 2)
+def _side(w: ReachWitness) -> Goal | None:
+    """The condition on every step of the last search of witness ``w``: alike under every
+    ruleset (``alike``) and answering the decision ``sketch`` names for it."""
+    sketch = w.sketch
+    if not w.alike and not sketch:
+        return None
+
+    def side(u: Unroller, i: int) -> Any:
+        parts = [same_everywhere(u, i)] if w.alike else []
+        if sketch:
+            parts.append(u.state(i)["dk"] == code(K(sketch[i])) if i < len(sketch) else z3.BoolVal(False))
+        return z3.And(parts)
+    return side
 
 
-def sixth_played(u: Unroller, i: int) -> Any:
-    """Step ``i`` plays its player's sixth card of the round without ending the round (so
-    the card may act or not as sixth-card-action reads it)."""
-    s, after = u.state(i), u.state(i + 1)
-    return z3.And(s["dk"] == code(K.PLAY), after.seat_field("played", s["dp"]) == s.lay.six,
-                  z3.Not(u.flag(i, "whisper")), z3.Not(u.flag(i, "six")))
-
-
-#: The decision kinds of the final round of the tie-break witness. A tie-break can only
-#: split A and B if a tied player X played more cards and displays fewer than another
-#: tied player Y: displayed = played - take-backs (a swap keeps counts), so X took back at
-#: least two cards more than Y. X's second Guard needs the first out of X's display, which
-#: only a Cupbearer swap does. The round must end in a whisper by the third player, who
-#: under source A's voluntary-whisper reading may repeat a role only when every card they
-#: hold does: with at most five cards of a role in a three-player game that takes two
-#: plays of theirs first. Hence: deal, four plays (the whisperer's two among them), X's
-#: take-back, two plays (the second a Cupbearer), the swap, X's second Guard and
-#: take-back, the whisper.
-TIEBREAK_SKETCH = (K.DEAL, K.PLAY, K.PLAY, K.PLAY, K.PLAY, K.TAKE_BACK, K.PLAY, K.PLAY, K.SWAP, K.PLAY, K.TAKE_BACK,
-                   K.PLAY)
-#: The longest whisper round of the tie-break witness: its deal and three plays (a
-#: whisper that every ruleset allows needs the whisperer's two earlier plays, see above).
-WHISPER_ROUND = 4
-
-
-def _tiebreak_finder(spec: Spec, q: Question) -> list[Action]:
-    """Rounds of whispers by the first player until the others are one point short of
-    the target, then a final round (guided by :data:`TIEBREAK_SKETCH`) ending in a tie
-    the two tie-breaks split. Every round is a Z3 search from the engine's position."""
+def _rounds_finder(spec: Spec, q: Question, w: ReachWitness) -> list[Action]:
+    """Rounds searched one by one from the start of a game (each ending where
+    ``w.rounds_before.reaches`` holds, alike under every ruleset where ``w.alike``) until
+    ``w.rounds_before.until`` holds of the position reached, then the last search for the
+    question's goal (guided by ``w``'s sketch). Every round is a Z3 search from the engine's
+    position, replayed by the engine."""
+    rb = w.rounds_before
+    assert rb is not None
     ctx = context(spec, q.ruleset, q.players, "card")
     u = Unroller(ctx)
     game = ctx.game
     state = game.initial_state()
     actions: list[Action] = []
 
-    def search(goal: Any, steps: int, side: Any, deep: bool = False, least: int = 1) -> None:
+    def search(goal: Goal, steps: int, side: Goal | None, deep: bool = False, least: int = 1) -> None:
         nonlocal state
         start = abstract(ctx.lay, state)
         path = find_path(u, lambda s: z3.And(pin_state(s, start)), goal, max_steps=steps, min_steps=least, side=side,
                          deep=deep)
         if path is None:
-            raise AssertionError(f"no round of at most {steps} actions found")
+            raise AssertionError(f"no path of at most {steps} actions found")
         state = replay(game, state, path)[-1].state
         actions.extend(path.actions)
 
-    def whisper(u: Unroller, i: int) -> Any:
-        t = u.state(i + 1)
-        return z3.And(t["rk"] == WHISPER, t["rp"] == 0)
+    def round_end(u: Unroller, i: int) -> Any:
+        return compile_condition(u.state(i + 1), rb.reaches, before=u.state(i))
 
-    while max(state.scores) < game.target - 1:
-        search(whisper, WHISPER_ROUND, same_everywhere)
-
-    def guided(u: Unroller, i: int) -> Any:
-        sketch = u.state(i)["dk"] == code(TIEBREAK_SKETCH[i]) if i < len(TIEBREAK_SKETCH) else z3.BoolVal(False)
-        return z3.And(same_everywhere(u, i), sketch)
-
-    search(q.goal, len(TIEBREAK_SKETCH), guided, deep=True, least=len(TIEBREAK_SKETCH))
+    until = condition(game, rb.until)
+    while not until(state, state):
+        search(round_end, rb.max_steps, same_everywhere if w.alike else None)
+    search(q.goal, w.max_steps, q.side, deep=w.deep, least=w.min_steps)
     return actions
 
 
-CLAUSES = {
-    "banned-jesters-only": "Clauses: A.king.jester (102-103), A.role.jester (91-92), B.role.hofnarr, B.king.",
-    "cupbearer-void-two-displays": "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72).",
-    "sixth-played-not-displayed": "Clauses: A.end.noaction (62), B.turn.action (33-34), B.end.six.",
-    "tiebreak-a-b-differ": ("Clauses: A.gameend.winner (118-119), B.gameend.winner (53-54); voluntary-whisper:\n"
-                            "A.goal (17-18), A.end.whisper (54-57)."),
-}
-
-
-def questions() -> list[Question]:
-    """The reachability questions answered by witnesses."""
-    head = "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine.\n"
-    void_comment = (head + "A Cupbearer is played while two displays hold cards other than it, yet no swap is\n"
-                    "legal, so its action is void. " + CLAUSES["cupbearer-void-two-displays"])
-    return [
-        Question("banned-jesters-only", "The player to act holds only banned Jesters",
-                 "Can a player have to act while every card in their hand is a banned Jester?",
-                 head + "The last action leaves the player to act with only Jesters while the Jester is banned:\n"
-                 "source-a and the reference force the play as a whisper; source-b stops at the gap\n"
-                 "banned-jester-forced. " + CLAUSES["banned-jesters-only"],
-                 "reference", ("source-a", "source-b", "reference"), 3, _only_banned_goal, _banned_jesters_check,
-                 max_steps=5),
-        Question("cupbearer-void-two-displays", "No legal swap although two displays hold cards",
-                 "Can a Cupbearer find no legal swap while two displays hold cards other than it?",
-                 void_comment, "reference", ("source-a", "reference"), 3,
-                 void_swap_two_displays, _cupbearer_void_check, max_steps=6,
-                 stem="cupbearer-void-two-displays.any-two"),
-        Question("cupbearer-void-two-displays", "No legal swap although two displays hold cards",
-                 "Can a Cupbearer find no legal swap while two displays hold cards other than it?",
-                 void_comment, "source-b", ("source-b",), 3,
-                 void_swap_two_displays, _cupbearer_void_check, max_steps=6,
-                 stem="cupbearer-void-two-displays.actor-and-one"),
-        Question("sixth-played-not-displayed", "A sixth card played that is not the sixth displayed",
-                 "Can a player's sixth card played this round leave their display below six cards?",
-                 head + "A Guard took a card back, so the player's sixth card played is only their fifth\n"
-                 "displayed: under source-b it does not act (sixth-card-action), elsewhere it does.\n"
-                 + CLAUSES["sixth-played-not-displayed"],
-                 "reference", ("source-a", "source-b", "reference"), 3,
-                 sixth_played, _sixth_check, max_steps=10, min_steps=8, deep=True),
-        Question("tiebreak-a-b-differ", "The tie-breaks of source A and source B pick different winners",
-                 "Can a game end in a tie that source A's and source B's tie-breaks break differently?",
-                 "Witness found by Z3 round by round from the deal, replayed by the engine under every\n"
-                 "ruleset. The first player whispers until the others stand one point short of the target,\n"
-                 "each time only once every card they may play repeats a role in their display (so source A's\n"
-                 "voluntary-whisper reading allows it); in the last round one of the others takes two cards\n"
-                 "back with two Guards (a Cupbearer swap moved the first Guard away), so they played most but\n"
-                 "display fewest. Source A's tie-break (most displayed) and source B's (most played this\n"
-                 "round) pick different winners.\n"
-                 + CLAUSES["tiebreak-a-b-differ"],
-                 "source-b", ("source-a", "source-b", "reference"), 3, _tiebreak_goal, _tiebreak_check,
-                 finder=_tiebreak_finder),
-    ]
-
-
-def reach_question(spec: Spec, question: str) -> Question:
-    """The witness question of the reachability question ``question`` (one that declares a
-    ``witness`` in spec/invariants.yaml): from a real deal, an action that makes one of its
-    rules fire, replayed by the engine under every ruleset of the spec.
-
-    :raises KeyError: when the spec has no such question; ``ValueError`` when it declares no
-        witness.
-    """
-    r = spec.reachability[question]
-    w = r.witness
-    if w is None:
-        raise ValueError(f"the reachability question {question} declares no witness")
+def _question(spec: Spec, r: Reachability, w: ReachWitness) -> Question:
+    """The witness question of question ``r`` answered by its witness ``w``."""
     comment = "\n".join(textwrap.wrap(
         "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine. "
-        f"{r.statement} Clauses: {spec.cite(r.clauses)}."))
-    rules = r.fires
-    return Question(r.id, w.title, r.question, comment, w.ruleset, tuple(spec.rulesets), w.players,
-                    lambda u, i: z3.Or([u.flag(i, f"rule:{rule}") for rule in rules]), _fires_check(rules),
-                    max_steps=w.max_steps)
+        f"{' '.join(r.statement.split())} Clauses: {spec.cite(r.clauses)}."))
+    q = Question(r.id, w.title, r.question, comment, w.ruleset, w.rulesets, w.players, _goal(r), _engine_check(r),
+                 max_steps=w.max_steps, side=_side(w), min_steps=w.min_steps, deep=w.deep,
+                 stem=w.file.removesuffix(".yaml"))
+    if w.rounds_before is not None:
+        q = replace(q, finder=partial(_rounds_finder, w=w))
+    return q
+
+
+def witness_questions(spec: Spec) -> list[Question]:
+    """Every stored witness of the reachability questions of spec/invariants.yaml, as the
+    question it answers (one per witness: a question may have one per group of rulesets)."""
+    return [_question(spec, r, w) for r in spec.reachability.values() for w in r.witnesses]
 
 
 def _run_reserve(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, deck_reserve, name="deck-reserve", out_dir=opts.out_dir)
 
 
-def _verify(spec: Spec, opts: Options, question: Question, ruleset: str) -> Outcome:
-    # the stored witness, or the one --search just wrote to the output directory
-    return verify(spec, question, ruleset, opts.out_dir if opts.search else None)
-
-
 def rules_never_reached(spec: Spec) -> dict[str, tuple[str, ...]]:
-    """Every reachability question of spec/invariants.yaml -> the rules it asks about: the
-    ones it shows never fire where its obligation ends in no-such-state."""
-    return {r.id: r.fires for r in spec.reachability.values()}
+    """Every reachability question of spec/invariants.yaml that asks whether rules fire at
+    all (one without ``reaches``) -> those rules: the ones it shows never fire where its
+    obligation ends in no-such-state."""
+    return {r.id: r.fires for r in spec.reachability.values() if r.reaches is None and r.fires}
 
 
 def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
@@ -407,6 +264,8 @@ def never_reached(spec: Spec, ruleset: str) -> dict[str, tuple[str, ...]]:
     listed = house_prove_lists(spec)
     out = {}
     for r in spec.reachability.values():
+        if r.reaches is not None or not r.fires:  # it asks about more than whether they fire
+            continue
         expect = listed[ruleset].get(r.id) if ruleset in listed else r.expect
         if expect == "no-such-state":
             out[r.id] = r.fires
@@ -424,13 +283,11 @@ def obligations(spec: Spec) -> list[Obligation]:
                               partial(_run_reserve, ruleset=r), FAMILY, ("hand-plus-display",),
                               needs=STRENGTHENING))
         for rq in spec.reachability.values():
+            if r not in rq.asked_under(spec.rulesets):
+                continue
             # a no-such-state answer rests on the strengthening; a witness assumes nothing
             expect = listed.get(r, {}).get(rq.id, rq.expect)
             out.append(Obligation(rq.id, r, rq.expect, rq.question,
                                   partial(_run_reachability, ruleset=r, question=rq.id), FAMILY, (),
                                   needs=STRENGTHENING if expect == "no-such-state" else ()))
-    for q in questions():
-        for r in q.rulesets:
-            out.append(Obligation(q.name, r, "witness", q.question,
-                                  partial(_verify, question=q, ruleset=r), FAMILY, ()))
     return out

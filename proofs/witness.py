@@ -38,7 +38,7 @@ from proofs.search import WITNESS_DIR, Unroller, display_path, find_path, replay
 
 K = DecisionKind
 Goal = Callable[[Unroller, int], Any]
-EngineCheck = Callable[[Game, list[Step]], "str | None"]
+EngineCheck = Callable[[Game, State, list[Step]], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class Question:
     :ivar rulesets: the rulesets the witness must replay under.
     :ivar players: the player count.
     :ivar goal: the Z3 goal on the last step ``i`` of a path.
-    :ivar engine_check: the engine's own check of the replayed steps (None: it holds).
+    :ivar engine_check: the engine's own check of the replayed steps, given the game, the
+        position they start from and the steps (None: it holds).
     :ivar max_steps: the search bound.
     :ivar side: a condition on every step of the search.
     :ivar min_steps: the shortest path the search tries.
@@ -150,7 +151,7 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
     except InputError as exc:
         return Outcome("error", exc.message)
     _, steps = sc.position(game)
-    problem = q.engine_check(game, [s for _, s in steps])
+    problem = q.engine_check(game, start, [s for _, s in steps])
     if problem:
         return Outcome("error", f"the engine replays the witness but {problem}")
     if ruleset == q.ruleset:

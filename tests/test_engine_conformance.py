@@ -31,8 +31,9 @@ def _renamed_take_back(tmp_path: Path) -> Path:
                .replace("decision: take-back\n", "decision: take-back-card\n"))
         assert new != text
         f.write_text(new, encoding="utf-8")
-    f = dst / "invariants.yaml"  # the invariants name the decision too
-    f.write_text(f.read_text(encoding="utf-8").replace("take_back", "take_back_card"), encoding="utf-8")
+    f = dst / "invariants.yaml"  # the invariants name the decision too, and a witness's sketch
+    f.write_text(f.read_text(encoding="utf-8").replace("take_back", "take_back_card")
+                 .replace(" take-back,", " take-back-card,"), encoding="utf-8")
     return dst
 
 

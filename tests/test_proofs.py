@@ -15,12 +15,11 @@ from palast.cli import main
 from palast.engine.state import DecisionKind
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec, load_spec
-from proofs.cupbearer import actor_whisper_question
 from proofs.differential import Differ, random_positions
 from proofs.encoding import ZState
 from proofs.invariant import make_game, prove_invariant, role_with_action
 from proofs.obligation import Obligation, Options, Outcome, Unknown, check, refuted, solver
-from proofs.reachability import questions, reach_question, tiebreak_winners
+from proofs.reachability import witness_questions
 from proofs.runner import all_obligations, run, run_one
 from proofs.witness import verify, witness_file
 
@@ -281,7 +280,7 @@ def test_a_breaks_prove_cannot_honour_is_refused_at_its_place(tmp_path: Path, ed
 def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     """A stored file that no longer shows the failure is searched anew and rewritten."""
     stale = tmp_path / "cupbearer-actor-repeat.source-b.yaml"
-    q = next(q for q in questions() if q.name == "banned-jesters-only")
+    q = next(q for q in witness_questions(spec) if q.name == "banned-jesters-only")
     stale.write_text(witness_file(q).read_text(encoding="utf-8"), encoding="utf-8")
     ob = next(ob for ob in all_obligations(spec) if ob.key == "cupbearer-actor-repeat@source-b")
     line = run_one(spec, ob, Options(out_dir=tmp_path))
@@ -289,10 +288,7 @@ def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     assert "swap" in stale.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("q", [*questions(), actor_whisper_question(),
-                               *(reach_question(load_spec(), r) for r in load_spec().reachability
-                                 if load_spec().reachability[r].witness is not None)],
-                         ids=lambda q: q.file_stem)
+@pytest.mark.parametrize("q", witness_questions(load_spec()), ids=lambda q: q.file_stem)
 def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
     """Every stored witness loads as a scenario and the engine's check holds under each
     ruleset (the Z3 side of the check is part of ``palast prove``)."""
@@ -303,7 +299,7 @@ def test_stored_witnesses_replay(spec: Spec, q: object) -> None:
     for ruleset in q.rulesets:
         game = sc.game(spec, ruleset)
         _, steps = sc.position(game)
-        assert q.engine_check(game, [s for _, s in steps]) is None, ruleset
+        assert q.engine_check(game, sc.start(game), [s for _, s in steps]) is None, ruleset
 
 
 def test_the_void_guard_is_a_witness_under_every_ruleset_of_the_spec(spec: Spec) -> None:
@@ -319,13 +315,17 @@ def test_the_void_guard_is_a_witness_under_every_ruleset_of_the_spec(spec: Spec)
 
 
 def test_witness_verified_with_z3(spec: Spec) -> None:
-    q = next(q for q in questions() if q.name == "banned-jesters-only")
+    q = next(q for q in witness_questions(spec) if q.name == "banned-jesters-only")
     out = verify(spec, q, q.ruleset)
     assert out.result == "witness", out.detail
 
 
 def test_tiebreak_witness_splits_the_tiebreaks(spec: Spec) -> None:
-    q = next(q for q in questions() if q.name == "tiebreak-a-b-differ")
+    """The stored game of tiebreak-a-b-differ ends in a tie that source A's tie-break (most
+    displayed) and source B's (most played this round) break for different players, and each
+    ruleset's winner is its own source's pick (computed here from the final position, not from
+    the declaration the witness was checked against)."""
+    q = next(q for q in witness_questions(spec) if q.name == "tiebreak-a-b-differ")
     sc = load_scenario(witness_file(q), spec)
     winners = {}
     for ruleset in spec.rulesets:
@@ -333,8 +333,14 @@ def test_tiebreak_witness_splits_the_tiebreaks(spec: Spec) -> None:
         final, _ = sc.position(game)
         assert final.result is not None
         winners[ruleset] = final.result.winners
-    by_a, by_b = tiebreak_winners(game, final)
+    top = max(final.scores)
+    tied = [s for s in range(game.n) if final.scores[s] == top]
+    most_shown = max(len(final.displays[s]) for s in tied)
+    most_played = max(final.played[s] for s in tied)
+    by_a = tuple(s for s in tied if len(final.displays[s]) == most_shown)
+    by_b = tuple(s for s in tied if final.played[s] == most_played)
     assert winners["source-a"] == by_a != by_b == winners["source-b"]
+    assert len(by_a) == len(by_b) == 1
 
 
 def test_invariants_name_their_obligations(spec: Spec) -> None:

@@ -433,11 +433,14 @@ def test_json_lists_and_refuses_as_json() -> None:
 
 REACH_GUARD = '''    fires: [role.guard.void]
     expect: witness
-    witness:
-      title: A Guard with nothing to take back
-      ruleset: reference
-      players: 3
-      max_steps: 3
+    witnesses:
+      - title: A Guard with nothing to take back
+        ruleset: reference
+        players: 3
+        max_steps: 3
+'''
+REACH_SIXTH = '''      old(decision) == play and played(old(decider)) == six
+      and count(display(old(decider))) < six and not ended
 '''
 
 
@@ -454,7 +457,7 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
     assert res.exit_code == 1, res.output
     # a position satisfying the strengthening is not a game: the answer is not a witness
     assert re.search(r"guard-void +source-a +unknown", res.output), res.output
-    assert "makes role.guard.void fire (3 players, play); that need not be a position of real play" in res.output
+    assert "fires role.guard.void (3 players, play); that need not be a position of real play" in res.output
     # a rule the model carries out without a flag of its own cannot be asked about: before,
     # it was found never to fire (round.end.six fires in most rounds)
     root = edited_spec(tmp_path / "c", "invariants.yaml", REACH_GUARD,
@@ -467,19 +470,31 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
                        "    fires: [turn.empty-hand]\n    expect: no-such-state\n")
     res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "guard-void", "-r", "source-a", "-v"])
     assert res.exit_code == 0, res.output
-    assert "makes turn.empty-hand fire (3, 4, 5 players)" in res.output, res.output
+    assert "satisfying the strengthening fires turn.empty-hand (3, 4, 5 players)" in res.output, res.output
 
 
 @pytest.mark.parametrize(("old", "new", "said"), [
     (REACH_GUARD, "    fires: [role.guard.voids]\n" + REACH_GUARD.split("\n", 1)[1],
      "(reachability[2].fires[0]): unknown rule 'role.guard.voids'"),
-    (REACH_GUARD, "    fires: [role.guard.void]\n    expect: witness\n", "(reachability[2]): give a witness"),
+    (REACH_GUARD, "    fires: [role.guard.void]\n    expect: witness\n", "(reachability[2]): give witnesses"),
     (REACH_GUARD, REACH_GUARD.replace("ruleset: reference", "ruleset: referee"),
-     "(reachability[2].witness.ruleset): unknown ruleset 'referee'"),
+     "(reachability[2].witnesses[0].ruleset): unknown ruleset 'referee'"),
+    (REACH_SIXTH, REACH_SIXTH.replace("not ended", "not endded"), "(reachability[6].reaches): unknown name 'endded'"),
+    (REACH_SIXTH, "      count(display(old(decider)))\n", "(reachability[6].reaches): must be a condition, not int"),
+    ("until: highest(p in players, score(p)) >= target - 1", "until: old(round) >= 1",
+     "rounds_before.until): old(...) reads the position before an action"),
+    ("take-back, play]", "take-back, plays]", "sketch[11]): unknown decision 'plays'"),
+    ("        rulesets: [source-b]\n        players: 3\n        max_steps: 6\n  - id: cupbearer-actor-whisper",
+     "        rulesets: [source-b, reference]\n        players: 3\n        max_steps: 6\n"
+     "  - id: cupbearer-actor-whisper", "witnesses[1].rulesets[1]): another witness of cupbearer-void-two-displays "
+     "already answers it under reference"),
+    ("file: cupbearer-void-two-displays.actor-and-one.yaml", "file: cupbearer-void-two-displays.any-two.yaml",
+     "witnesses[1].file): cupbearer-void-two-displays.any-two.yaml is already the file of another witness"),
     # an id given twice: the second is refused at its own place (the spec keeps one per id)
     ("  - id: empty-hand\n", "  - id: maid-empty-deck\n",
      "(reachability[1].id): 'maid-empty-deck' is already the id of a reachability question"),
-], ids=["unknown-rule", "no-witness", "unknown-ruleset", "id-twice"])
+], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition",
+        "until-reads-old", "sketch-unknown-decision", "ruleset-twice", "file-twice", "id-twice"])
 def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, old: str, new: str, said: str) -> None:
     from tests.spec_copy import edited_spec
 

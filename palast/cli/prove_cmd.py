@@ -217,12 +217,10 @@ def _withdrawn(spec: Any, ruleset: str) -> dict[str, str]:
 
 def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: Any, quiet: bool) -> None:
     """Find the witnesses of the selected questions anew (before checking them)."""
-    from proofs.cupbearer import actor_whisper_question
-    from proofs.reachability import questions, reach_question
+    from proofs.reachability import witness_questions
     from proofs.witness import search
 
-    declared = [reach_question(spec, r.id) for r in spec.reachability.values() if r.witness is not None]
-    for q in [*questions(), actor_whisper_question(), *declared]:
+    for q in witness_questions(spec):
         if (only and q.name not in only) or (rulesets and not set(q.rulesets) & set(rulesets)):
             continue
         start = time.perf_counter()

@@ -219,10 +219,19 @@ def cross_check(spec: Spec, sources_dir: Path | None, *, rulings: bool = True) -
 
 def _reachability_problems(spec: Spec, at: Any) -> None:
     """The reachability questions of ``invariants.yaml`` (as the file lists them: the spec
-    keeps one per id) have ids of their own, name rules and a ruleset of the spec, and give a
-    stored game exactly where they expect a witness."""
+    keeps one per id) have ids of their own, name rules, rulesets and decisions of the spec,
+    state their conditions in the rule language, and give stored games (each file once, each
+    ruleset by one game, searched under one of its rulesets) exactly where they expect a
+    witness."""
+    from palast.lang.invariant_exprs import decision_numbers
+    from palast.lang.reach_exprs import reach_problems
+
+    for path, msg, column in reach_problems(spec):
+        at("invariants.yaml", list(path), msg, column)
     taken = {*spec.invariants, *(lem.id for inv in spec.invariants.values() for lem in inv.lemmas)}
     seen: set[str] = set()
+    files: set[str] = set()
+    decisions = decision_numbers(spec)
     for i, entry in enumerate(spec.documents["invariants.yaml"].data.get("reachability") or []):
         where = ["reachability", i]
         rid = entry["id"]
@@ -231,15 +240,43 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
         elif rid in taken:
             at("invariants.yaml", [*where, "id"], f"{rid!r} is already the id of an invariant or lemma")
         seen.add(rid)
-        for j, rule in enumerate(entry["fires"]):
+        for j, rule in enumerate(entry.get("fires", ())):
             if rule not in spec.rules:
                 at("invariants.yaml", [*where, "fires", j], f"unknown rule {rule!r}")
-        witness = entry.get("witness")
-        if (witness is None) != (entry["expect"] != "witness"):
-            at("invariants.yaml", where, "give a witness (its title, ruleset and search bound) exactly when the "
-                                         "answer expected is witness")
-        if witness is not None and witness["ruleset"] not in spec.rulesets:
-            at("invariants.yaml", [*where, "witness", "ruleset"], f"unknown ruleset {witness['ruleset']!r}")
+        witnesses = entry.get("witnesses") or []
+        if bool(witnesses) != (entry["expect"] == "witness"):
+            at("invariants.yaml", where, "give witnesses (each with its title, ruleset and search bound) exactly when "
+                                         "the answer expected is witness")
+        covered: set[str] = set()
+        for j, w in enumerate(witnesses):
+            wat = [*where, "witnesses", j]
+            if w["ruleset"] not in spec.rulesets:
+                at("invariants.yaml", [*wat, "ruleset"], f"unknown ruleset {w['ruleset']!r}")
+            for k, r in enumerate(w.get("rulesets", ())):
+                if r not in spec.rulesets:
+                    at("invariants.yaml", [*wat, "rulesets", k], f"unknown ruleset {r!r}")
+                elif r in covered:
+                    at("invariants.yaml", [*wat, "rulesets", k], f"another witness of {rid} already answers it "
+                                                                 f"under {r}")
+            rulesets = w.get("rulesets", list(spec.rulesets))
+            if "rulesets" in w and w["ruleset"] not in rulesets:
+                at("invariants.yaml", [*wat, "ruleset"], f"the search's ruleset {w['ruleset']} is not one of the "
+                                                         "rulesets the witness answers under (rulesets)")
+            if "rulesets" not in w and covered:
+                at("invariants.yaml", wat, "a witness without rulesets answers under every ruleset: another witness "
+                                           "of this question already answers under some")
+            covered.update(rulesets)
+            file = w.get("file", f"{rid}.yaml")
+            if file in files:
+                at("invariants.yaml", [*wat, *(["file"] if "file" in w else [])],
+                   f"{file} is already the file of another witness")
+            files.add(file)
+            for k, d in enumerate(w.get("sketch", ())):
+                if d not in decisions:
+                    at("invariants.yaml", [*wat, "sketch", k], f"unknown decision {d!r} (the decisions: "
+                                                                f"{', '.join(decisions)})")
+            if w.get("min_steps", 1) > w["max_steps"]:
+                at("invariants.yaml", [*wat, "min_steps"], "min_steps is above max_steps")
 
 
 def _game_problems(spec: Spec, at: Any) -> None:

@@ -28,6 +28,7 @@ from palast.spec.model import (
     ReachWitness,
     Reading,
     RoleAction,
+    RoundsBefore,
     Rule,
     Spec,
     VariationPoint,
@@ -229,16 +230,23 @@ def _build(root: Path, docs: Mapping[str, Document]) -> Spec:
                 parse_flow(docs["flow.yaml"].data, docs["roles.yaml"].data,
                            [(n, d.data) for n, d in sorted(docs.items()) if n.startswith(MODULES + "/")]),
                 read_modules(docs), parse_state(docs["state.yaml"].data),
-                _reachability(docs["invariants.yaml"].data.get("reachability", ())))
+                _reachability(docs["invariants.yaml"].data.get("reachability", ()), tuple(rulesets)))
 
 
-def _reachability(entries: Any) -> dict[str, Reachability]:
-    """The ``reachability`` questions of ``spec/invariants.yaml`` (schema-valid), by id."""
+def _reachability(entries: Any, rulesets: tuple[str, ...]) -> dict[str, Reachability]:
+    """The ``reachability`` questions of ``spec/invariants.yaml`` (schema-valid), by id; a
+    witness without ``rulesets`` covers ``rulesets`` (every ruleset of the spec)."""
     out = {}
     for r in entries:
-        w = r.get("witness")
+        witnesses = []
+        for w in r.get("witnesses", ()):
+            rb = w.get("rounds_before")
+            witnesses.append(ReachWitness(
+                w["title"], w["ruleset"], tuple(w.get("rulesets", rulesets)), int(w["players"]),
+                int(w["max_steps"]), str(w.get("file", f"{r['id']}.yaml")), int(w.get("min_steps", 1)),
+                bool(w.get("deep", False)), bool(w.get("alike", False)), tuple(w.get("sketch", ())),
+                RoundsBefore(rb["reaches"], rb["until"], int(rb["max_steps"])) if rb else None, "rulesets" not in w))
         out[r["id"]] = Reachability(
-            r["id"], r["question"], r["statement"], tuple(r["clauses"]), tuple(r["fires"]), r["expect"],
-            ReachWitness(w["title"], w["ruleset"], int(w["players"]), int(w["max_steps"]))
-            if w else None)
+            r["id"], r["question"], r["statement"], tuple(r["clauses"]), tuple(r.get("fires", ())), r["expect"],
+            r.get("reaches"), tuple(witnesses))
     return out

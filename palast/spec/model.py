@@ -4,7 +4,7 @@ that the engine, the proofs and the rulebook read. :mod:`palast.spec.load` build
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,36 +151,72 @@ class Lemma:
 
 
 @dataclass(frozen=True)
-class ReachWitness:
-    """The stored game that answers a reachability question ``witness``
-    (``proofs/witnesses/ID.yaml``).
+class RoundsBefore:
+    """Rounds a witness search finds one by one before its last search
+    (``rounds_before`` of a witness).
 
-    :ivar title: the scenario's title.
-    :ivar ruleset: the ruleset whose Z3 transition the search uses (the engine replays the
-        game under every ruleset of the spec).
-    :ivar players: the player count.
-    :ivar max_steps: the search bound, in actions.
+    :ivar reaches: the rule-language condition on the position that ends each round.
+    :ivar until: the condition on a position that stops the rounds.
+    :ivar max_steps: the search bound of each round, in actions.
     """
 
-    title: str
-    ruleset: str
-    players: int
+    reaches: str
+    until: str
     max_steps: int
 
 
 @dataclass(frozen=True)
+class ReachWitness:
+    """A stored game that answers a reachability question (one of its ``witnesses``).
+
+    :ivar title: the scenario's title.
+    :ivar ruleset: the ruleset whose Z3 transition the search uses.
+    :ivar rulesets: the rulesets the engine replays it under, where it answers the question
+        (when the declaration names none: every ruleset of the spec as loaded).
+    :ivar players: the player count.
+    :ivar max_steps: the search bound, in actions.
+    :ivar file: its file name in ``proofs/witnesses/``.
+    :ivar min_steps: the shortest game the search tries.
+    :ivar deep: search each length on its own (``proofs.search.find_path``).
+    :ivar alike: search only games every ruleset plays alike.
+    :ivar sketch: the decision names each action of the last search answers, in order
+        (empty: no guide).
+    :ivar rounds_before: rounds searched one by one before the last search, or ``None``.
+    :ivar every: True when the declaration names no ``rulesets``: the question is then asked
+        under every ruleset, house rulesets included (where no witness answers it, Z3 alone).
+    """
+
+    title: str
+    ruleset: str
+    rulesets: tuple[str, ...]
+    players: int
+    max_steps: int
+    file: str
+    min_steps: int = 1
+    deep: bool = False
+    alike: bool = False
+    sketch: tuple[str, ...] = ()
+    rounds_before: RoundsBefore | None = None
+    every: bool = True
+
+
+@dataclass(frozen=True)
 class Reachability:
-    """A question whether some rules ever fire in a game from a real deal
-    (``reachability`` in ``spec/invariants.yaml``), answered by ``palast prove``.
+    """A question whether some position is ever reached in a game from a real deal
+    (``reachability`` in ``spec/invariants.yaml``), answered by ``palast prove``: whether
+    an action fires one of the rules ``fires`` and reaches a position where ``reaches``
+    holds (each part optional, not both).
 
     :ivar id: the obligation's name.
     :ivar question: the question, in a sentence.
     :ivar statement: the answer in words, and why.
     :ivar clauses: the clause ids it rests on.
-    :ivar fires: the rule ids asked about.
-    :ivar expect: ``no-such-state`` (none of them fires) or ``witness`` (a stored game shows
-        one firing), under the spec's rulesets.
-    :ivar witness: for ``witness``: the stored game's title, rulesets and search bound.
+    :ivar fires: the rule ids asked about (empty: any action).
+    :ivar reaches: the rule-language condition on the position reached (``old(...)`` reads
+        the one before the action), or ``None``.
+    :ivar expect: ``no-such-state`` (no action does it) or ``witness`` (a stored game shows
+        one), under the spec's rulesets.
+    :ivar witnesses: for ``witness``: the stored games, each with its rulesets and search.
     """
 
     id: str
@@ -189,7 +225,20 @@ class Reachability:
     clauses: tuple[str, ...]
     fires: tuple[str, ...]
     expect: str
-    witness: ReachWitness | None = None
+    reaches: str | None = None
+    witnesses: tuple[ReachWitness, ...] = ()
+
+    def asked_under(self, spec_rulesets: Iterable[str]) -> tuple[str, ...]:
+        """The rulesets of ``spec_rulesets`` the question is asked under: every one, unless
+        each of its witnesses names its rulesets; then those they name."""
+        if not self.witnesses or any(w.every for w in self.witnesses):
+            return tuple(spec_rulesets)
+        named = {r for w in self.witnesses for r in w.rulesets}
+        return tuple(r for r in spec_rulesets if r in named)
+
+    def witness_for(self, ruleset: str) -> ReachWitness | None:
+        """The witness that answers the question under ``ruleset``, if any."""
+        return next((w for w in self.witnesses if ruleset in w.rulesets), None)
 
 
 @dataclass(frozen=True)

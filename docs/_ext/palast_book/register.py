@@ -323,9 +323,10 @@ class InvariantsDirective(SpecDirective):
 
 class ReachabilityDirective(SpecDirective):
     """``{palast-reachability}``: each reachability question of ``spec/invariants.yaml``
-    (``reachability``): the question, the answer with its clauses, the rules it asks about,
-    and the answer ``palast prove`` must give under each ruleset (a named house ruleset's
-    ``prove`` list may say otherwise)."""
+    (``reachability``): the question, the answer with its clauses, the rules and the
+    position it asks about (the declared condition, in the book's notation), the answer
+    ``palast prove`` must give under each ruleset it is asked under (a named house ruleset's
+    ``prove`` list may say otherwise) and the stored games."""
 
     reads: ClassVar[tuple[str, ...]] = ("invariants.yaml", "rulesets.yaml")
 
@@ -343,12 +344,16 @@ class ReachabilityDirective(SpecDirective):
                 said = dict(entry.get("prove") or {}).get(r.id)
                 if said is not None:
                     answers[hid] = str(said)
-            rows: list[list[Any]] = [
-                ["the rules asked about", joined([self.ref("rule", x, x) for x in r.fires])],
-                ["palast prove must answer", joined([nodes.Text(f"{rs}: {a}") for rs, a in answers.items()])],
-            ]
-            if r.witness is not None:
-                rows.append(["the stored game", literal(f"proofs/witnesses/{r.id}.yaml")])
+            asked = r.asked_under(spec.rulesets)
+            answers = {rs: a for rs, a in answers.items() if rs in asked or rs not in spec.rulesets}
+            rows: list[list[Any]] = []
+            if r.fires:
+                rows.append(["the rules asked about", joined([self.ref("rule", x, x) for x in r.fires])])
+            if r.reaches is not None:
+                rows.append(["the position reached", literal(show(parse(r.reaches)))])
+            rows.append(["palast prove must answer", joined([nodes.Text(f"{rs}: {a}") for rs, a in answers.items()])])
+            for w in r.witnesses:
+                rows.append([f"the stored game ({', '.join(w.rulesets)})", literal(f"proofs/witnesses/{w.file}")])
             sec += table(["what", ""], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
         return out

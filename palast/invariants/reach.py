@@ -1,0 +1,56 @@
+"""The conditions of the reachability questions (``reaches`` in ``spec/invariants.yaml``,
+:mod:`palast.lang.reach_exprs`) evaluated by the engine: whether an action reached a
+position a question asks about. ``proofs/`` compiles the same expressions to Z3 as a
+witness search's goal, so a question is written once. Clauses: those of each question.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from palast.engine.state import State
+from palast.lang.compiler import Compiler
+from palast.lang.invariant_exprs import constant_values
+from palast.lang.syntax import parse
+
+if TYPE_CHECKING:
+    from palast.engine.events import Event
+    from palast.engine.game import Game
+
+_FNS: weakref.WeakKeyDictionary[Game, dict[str, Callable[..., Any]]] = weakref.WeakKeyDictionary()
+
+
+def condition(game: Game, text: str) -> Callable[[State, State], bool]:
+    """The rule-language condition ``text`` (spec-checked: :mod:`palast.lang.reach_exprs`)
+    compiled for ``game``: a function of the position reached and the one before the action
+    (which ``old(...)`` reads) that returns whether it holds. Compiled once per game and text.
+
+    :raises ExpressionError: for a text that does not parse.
+    """
+    fns = _FNS.get(game)
+    if fns is None:
+        fns = _FNS[game] = {}
+    fn = fns.get(text)
+    if fn is None:
+        comp = Compiler(game.lang_constants, constant_values(game.spec))
+        slot = comp.add(parse(text), step=True)
+        comp.build()
+        fn = fns[text] = slot[0]
+    return lambda after, before: bool(fn(after, before))
+
+
+def reached(game: Game, fires: Sequence[str], reaches: str | None, before: State, after: State,
+            events: Sequence[Event]) -> str | None:
+    """Whether the action from ``before`` to ``after`` (with its ``events``) does what a
+    reachability question asks: fires one of the rules ``fires`` (an event names it; no rule
+    asked: any action) and reaches a position where ``reaches`` holds (``None``: any).
+
+    :returns: ``None`` when it does, else what it misses, in words.
+    """
+    if fires and not any(e.rule in fires for e in events):
+        return f"the action fires none of {', '.join(fires)}"
+    if reaches is not None and not condition(game, reaches)(after, before):
+        return f"the position it reaches is not one where {' '.join(reaches.split())}"
+    return None

@@ -1,0 +1,84 @@
+"""The reachability questions of spec/invariants.yaml that ask about a position (``reaches``)
+are checked from their declaration alone: the engine evaluates it on a stored witness's
+last action, Z3 compiles it as the search's goal and checks it at the witness's end, and
+``palast prove --search`` finds a game by it. A declaration the stored game does not
+answer fails its obligation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from palast.cli import main
+from palast.formats.scenario import load_scenario
+from palast.spec.load import Spec, load_spec
+from proofs.reachability import witness_questions
+from proofs.witness import verify, witness_file
+from tests.spec_copy import edited_spec
+
+#: the tie of tiebreak-a-b-differ: two players tied on the top score
+TIE = "x != y and score(x) == highest(p in players, score(p)) and score(y) == score(x)"
+
+
+def test_every_question_with_a_condition_has_its_witnesses_from_the_declaration(spec: Spec) -> None:
+    """One witness question per declared witness, named by the question, searched under
+    the witness's ruleset, replayed under its rulesets, stored in its file."""
+    qs = witness_questions(spec)
+    declared = [(r.id, w) for r in spec.reachability.values() for w in r.witnesses]
+    assert [(q.name, q.ruleset, q.rulesets, q.file_stem + ".yaml") for q in qs] == [
+        (rid, w.ruleset, w.rulesets, w.file) for rid, w in declared]
+    assert {"banned-jesters-only", "cupbearer-void-two-displays", "cupbearer-actor-whisper",
+            "sixth-played-not-displayed", "tiebreak-a-b-differ"} <= {q.name for q in qs}
+
+
+@pytest.mark.parametrize(("old", "new", "question", "ruleset"), [
+    # the stored tie is split the way the sources split it; declaring the two tie-breaks to
+    # agree (the same player picked) is false of it
+    (TIE, TIE.replace("x != y", "x == y"), "tiebreak-a-b-differ", "source-a"),
+    # the void Cupbearer leaves two other displays holding cards, not three
+    ("count(display(p)) > (1 if p == old(decider) else 0)) >= 2",
+     "count(display(p)) > (1 if p == old(decider) else 0)) >= 3", "cupbearer-void-two-displays", "reference"),
+    # the sixth card played leaves five displayed, not six
+    ("and count(display(old(decider))) < six and not ended", "and count(display(old(decider))) == six",
+     "sixth-played-not-displayed", "source-b"),
+], ids=["tiebreak", "cupbearer-void", "sixth"])
+def test_a_condition_the_stored_game_does_not_meet_fails_its_obligation(tmp_path: Path, old: str, new: str,
+                                                                        question: str, ruleset: str) -> None:
+    root = edited_spec(tmp_path, "invariants.yaml", old, new)
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", question, "-r", ruleset, "-v"])
+    assert res.exit_code == 1, res.output
+    assert re.search(rf"{question} +{ruleset} +error", res.output), res.output
+    assert f"its last action does not answer {question}: the position it reaches is not one where" in res.output
+
+
+def test_z3_checks_the_declared_condition_at_the_witness_end(tmp_path: Path) -> None:
+    """With the engine's check out of the way, the Z3 side alone refuses a witness whose
+    last action does not meet the declared condition (the goal is compiled from it)."""
+    root = edited_spec(tmp_path, "invariants.yaml", TIE, TIE.replace("x != y", "x == y"))
+    spec = load_spec(root)
+    q = next(q for q in witness_questions(spec) if q.name == "tiebreak-a-b-differ")
+    blind = replace(q, engine_check=lambda *_: None)
+    out = verify(spec, blind, q.ruleset)
+    assert (out.result, out.detail) == ("error", "the Z3 goal does not hold at the end of the witness")
+    # and with the declaration as it stands, the same check passes
+    real = next(q for q in witness_questions(load_spec()) if q.name == "tiebreak-a-b-differ")
+    assert verify(load_spec(), replace(real, engine_check=lambda *_: None), real.ruleset).result == "witness"
+
+
+def test_the_engine_evaluates_the_declaration_on_each_rulesets_replay(spec: Spec) -> None:
+    """banned-jesters-only under source-b ends at the gap banned-jester-forced, under the
+    others in a forced play: the one declaration (forced_play or stopped) covers both, and
+    a game that stops one action earlier answers it under no ruleset."""
+    q = next(q for q in witness_questions(spec) if q.name == "banned-jesters-only")
+    sc = load_scenario(witness_file(q), spec)
+    for ruleset in q.rulesets:
+        game = sc.game(spec, ruleset)
+        _, steps = sc.position(game)
+        states = [s for _, s in steps]
+        assert q.engine_check(game, sc.start(game), states) is None, ruleset
+        problem = q.engine_check(game, sc.start(game), states[:-1])
+        assert problem is not None and "does not answer banned-jesters-only" in problem, ruleset
