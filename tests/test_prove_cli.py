@@ -481,6 +481,8 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
      "(reachability[2].witnesses[0].ruleset): unknown ruleset 'referee'"),
     (REACH_SIXTH, REACH_SIXTH.replace("not ended", "not endded"), "(reachability[6].reaches): unknown name 'endded'"),
     (REACH_SIXTH, "      count(display(old(decider)))\n", "(reachability[6].reaches): must be a condition, not int"),
+    ("    fires: [role.cupbearer.void]\n    reaches: number(p in players, count(display(p)) > (1 if p == old(decider) "
+     "else 0)) >= 2\n", "", "(reachability[4]): say what the question asks about"),
     ("until: highest(p in players, score(p)) >= target - 1", "until: old(round) >= 1",
      "rounds_before.until): old(...) reads the position before an action"),
     ("take-back, play]", "take-back, plays]", "sketch[11]): unknown decision 'plays'"),
@@ -493,7 +495,7 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
     # an id given twice: the second is refused at its own place (the spec keeps one per id)
     ("  - id: empty-hand\n", "  - id: maid-empty-deck\n",
      "(reachability[1].id): 'maid-empty-deck' is already the id of a reachability question"),
-], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition",
+], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "asks-nothing",
         "until-reads-old", "sketch-unknown-decision", "ruleset-twice", "file-twice", "id-twice"])
 def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, old: str, new: str, said: str) -> None:
     from tests.spec_copy import edited_spec

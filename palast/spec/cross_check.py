@@ -240,6 +240,9 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
         elif rid in taken:
             at("invariants.yaml", [*where, "id"], f"{rid!r} is already the id of an invariant or lemma")
         seen.add(rid)
+        if "fires" not in entry and "reaches" not in entry:
+            at("invariants.yaml", where, "say what the question asks about: the rules (fires), the position an action "
+                                         "reaches (reaches), or both")
         for j, rule in enumerate(entry.get("fires", ())):
             if rule not in spec.rules:
                 at("invariants.yaml", [*where, "fires", j], f"unknown rule {rule!r}")
