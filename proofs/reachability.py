@@ -15,8 +15,8 @@
   a pending Maid draw) is at least the draw deck right after a deal (:func:`deck_reserve`).
 
 A witness's search is declared with it: its ruleset, bound, a ``sketch`` of the decisions to
-answer, rounds to find first (``rounds_before``), and ``alike`` (only steps every ruleset
-plays alike, :func:`same_everywhere`, the one part of a search written here).
+answer, rounds to find first (``rounds_before``), and ``alike`` (only steps that every
+ruleset it answers under plays alike: steps of each ruleset's Z3 transition at once).
 :func:`never_reached` names the reachability questions that excuse their rules under a
 ruleset, where the differential check's coverage (:mod:`proofs.coverage`) rests on them.
 Clauses: those of each reachability question (spec/invariants.yaml).
@@ -149,38 +149,33 @@ def _engine_check(r: Reachability) -> EngineCheck:
     return engine_check
 
 
-#: Paths where no ruleset's reading makes a difference: no swap gives its actor a repeated
-#: role, no sixth card played, no King deck reshuffle, no void Cupbearer, no forced play of
-#: banned Jesters, no card repeating a role while the player could play one that does not
-#: (voluntary-whisper), no gap, no Wizard exchanging zero cards. A game found under
-#: source B with these is played alike under every ruleset until its end (a witness's
-#: ``alike``).
-AVOID_FLAGS = ("rule:king.reshuffle", "rule:role.cupbearer.void", "voluntary_whisper")
+def _alike(spec: Spec, w: ReachWitness, goal: Goal | None = None) -> Goal:
+    """A witness's ``alike``: step ``i`` of a path searched under ``w.ruleset`` is also a step
+    of the Z3 transition of every other ruleset of ``w.rulesets``, from the same position,
+    by the same action, to the same position (the positions and actions of every ruleset's
+    :class:`~proofs.search.Unroller` are the same Z3 constants), so the rulesets play it
+    alike; a step where ``goal`` holds is exempt (the position asked about may be one where
+    the rulesets differ, as a game end their tie-breaks break differently)."""
+    others: list[Unroller] = []  # built on first use: only a search needs them
+
+    def alike(u: Unroller, i: int) -> Any:
+        if not others:
+            others.extend(Unroller(context(spec, r, w.players, "card")) for r in w.rulesets if r != w.ruleset)
+        same = z3.And([o.step(i) for o in others])
+        return same if goal is None else z3.Or(goal(u, i), same)
+    return alike
 
 
-def same_everywhere(u: Unroller, i: int) -> Any:
-    """Step ``i`` takes no path on which the rulesets differ (:data:`AVOID_FLAGS`, no swap
-    that ends the round, no sixth card played that leaves the round running)."""
-    s, t = u.state(i), u.state(i + 1)
-    flags = [*AVOID_FLAGS, *(f for f in u.flag_names if f.startswith("gap:"))]
-    sixth = z3.And(s["dk"] == code(K.PLAY), t.seat_field("played", s["dp"]) == s.lay.six,
-                   z3.Not(u.flag(i, "whisper")), z3.Not(u.flag(i, "six")))
-    swap_ends_round = z3.And(s["dk"] == code(K.SWAP), u.flag(i, "whisper"))
-    return z3.And([z3.Not(u.flag(i, f)) for f in flags]
-                  + [z3.Not(t["forced"]),  # no play forced on a hand of banned Jesters
-                     z3.Not(swap_ends_round), z3.Not(sixth),
-                     z3.Implies(s["dk"] == code(K.EXCHANGE_COUNT), u.label(i).a[0] >= 1)])
-
-
-def _side(w: ReachWitness) -> Goal | None:
-    """The condition on every step of the last search of witness ``w``: alike under every
-    ruleset (``alike``) and answering the decision ``sketch`` names for it."""
+def _side(spec: Spec, w: ReachWitness, goal: Goal) -> Goal | None:
+    """The condition on every step of the last search of witness ``w``: alike under its
+    rulesets up to the goal (``alike``) and answering the decision ``sketch`` names for it."""
     sketch = w.sketch
     if not w.alike and not sketch:
         return None
+    alike = _alike(spec, w, goal) if w.alike else None
 
     def side(u: Unroller, i: int) -> Any:
-        parts = [same_everywhere(u, i)] if w.alike else []
+        parts = [alike(u, i)] if alike is not None else []
         if sketch:
             parts.append(u.state(i)["dk"] == code(K(sketch[i])) if i < len(sketch) else z3.BoolVal(False))
         return z3.And(parts)
@@ -216,7 +211,7 @@ def _rounds_finder(spec: Spec, q: Question, w: ReachWitness) -> list[Action]:
 
     until = condition(game, rb.until)
     while not until(state, state):
-        search(round_end, rb.max_steps, same_everywhere if w.alike else None)
+        search(round_end, rb.max_steps, _alike(spec, w) if w.alike else None)
     search(q.goal, w.max_steps, q.side, deep=w.deep, least=w.min_steps)
     return actions
 
@@ -226,8 +221,9 @@ def _question(spec: Spec, r: Reachability, w: ReachWitness) -> Question:
     comment = "\n".join(textwrap.wrap(
         "Witness found by Z3 (bounded model checking from the deal) and replayed by the engine. "
         f"{' '.join(r.statement.split())} Clauses: {spec.cite(r.clauses)}."))
-    q = Question(r.id, w.title, r.question, comment, w.ruleset, w.rulesets, w.players, _goal(r), _engine_check(r),
-                 max_steps=w.max_steps, side=_side(w), min_steps=w.min_steps, deep=w.deep,
+    goal = _goal(r)
+    q = Question(r.id, w.title, r.question, comment, w.ruleset, w.rulesets, w.players, goal, _engine_check(r),
+                 max_steps=w.max_steps, side=_side(spec, w, goal), min_steps=w.min_steps, deep=w.deep,
                  stem=w.file.removesuffix(".yaml"))
     if w.rounds_before is not None:
         q = replace(q, finder=partial(_rounds_finder, w=w))

@@ -82,3 +82,36 @@ def test_the_engine_evaluates_the_declaration_on_each_rulesets_replay(spec: Spec
         assert q.engine_check(game, sc.start(game), states) is None, ruleset
         problem = q.engine_check(game, sc.start(game), states[:-1])
         assert problem is not None and "does not answer banned-jesters-only" in problem, ruleset
+
+
+def _actions(spec: Spec, file_stem: str, ruleset: str) -> list[object]:
+    """The actions of a stored witness from the start of a game, its deal first."""
+    from palast.engine.actions import Deal
+    from palast.formats.notation import parse_action
+
+    sc = load_scenario(Path("proofs/witnesses") / f"{file_stem}.yaml", spec)
+    game = sc.game(spec, ruleset)
+    start = sc.start(game)
+    return [Deal(start.hands, None), *(parse_action(game, text) for text, _ in sc.actions)]
+
+
+def test_alike_admits_the_steps_every_ruleset_plays_the_same_and_refuses_the_others(spec: Spec) -> None:
+    """A witness's ``alike`` search condition is generic: a step is alike when it is a step
+    of every other ruleset's Z3 transition too, from and to the same positions. The stored
+    tie-break game is played alike up to its last action, which ends the game with winners
+    the rulesets pick differently; the last action of sixth-played-not-displayed (a sixth card
+    played, which acts under source-a and the reference but not under source-b) is not alike,
+    though the action before it is."""
+    from proofs.reachability import _alike
+    from proofs.witness import z3_admits
+
+    tie = spec.reachability["tiebreak-a-b-differ"].witnesses[0]
+    alike = _alike(spec, tie)
+    actions = _actions(spec, "tiebreak-a-b-differ", "source-b")
+    assert z3_admits(spec, "source-b", 3, actions[:-1], alike) is None
+    assert z3_admits(spec, "source-b", 3, actions, alike) == "the Z3 goal does not hold at the end of the witness"
+    six = replace(spec.reachability["sixth-played-not-displayed"].witnesses[0], ruleset="source-b")
+    actions = _actions(spec, "sixth-played-not-displayed", "source-b")
+    assert z3_admits(spec, "source-b", 3, actions[:-1], _alike(spec, six)) is None
+    assert z3_admits(spec, "source-b", 3, actions, _alike(spec, six)) == (
+        "the Z3 goal does not hold at the end of the witness")

@@ -178,7 +178,8 @@ class ReachWitness:
     :ivar file: its file name in ``proofs/witnesses/``.
     :ivar min_steps: the shortest game the search tries.
     :ivar deep: search each length on its own (``proofs.search.find_path``).
-    :ivar alike: search only games every ruleset plays alike.
+    :ivar alike: search only games its rulesets play alike (every action but the one
+        that reaches the position asked about has the same result under each).
     :ivar sketch: the decision names each action of the last search answers, in order
         (empty: no guide).
     :ivar rounds_before: rounds searched one by one before the last search, or ``None``.
