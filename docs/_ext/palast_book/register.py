@@ -349,11 +349,15 @@ class ReachabilityDirective(SpecDirective):
             rows: list[list[Any]] = []
             if r.fires:
                 rows.append(["the rules asked about", joined([self.ref("rule", x, x) for x in r.fires])])
-            if r.reaches is not None:
-                rows.append(["the position reached", literal(show(parse(r.reaches)))])
             rows.append(["palast prove must answer", joined([nodes.Text(f"{rs}: {a}") for rs, a in answers.items()])])
             for w in r.witnesses:
-                rows.append([f"the stored game ({', '.join(w.rulesets)})", literal(f"proofs/witnesses/{w.file}")])
+                rows.append(["stored game", nodes.inline("", "", literal(f"proofs/witnesses/{w.file}"),
+                                                         nodes.Text(f" (replayed under {', '.join(w.rulesets)})"))])
+            if r.reaches is not None:
+                sec += nodes.paragraph("", "", text("The position asked about, as declared (the engine evaluates it "
+                                                    "on a stored game's last action, the proofs compile it to Z3): ",
+                                                    "pal-muted"))
+                sec += nodes.literal_block(show(parse(r.reaches)), show(parse(r.reaches)), classes=["pal-holds"])
             sec += table(["what", ""], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
         return out
