@@ -452,7 +452,7 @@ class Statements(Places):
             self._move(d, self._value(d, s.arg, env), s.keys.get("from"), s.keys["to"], env)
             return nxt(d, env)
         if h == "set":
-            for target, seat, node in s.arg:  # in order, each on the position the one before left
+            for target, seat, node, _ in s.arg:  # in order, each on the position the one before left
                 counter = self.lay.counters.get(target)  # its field in the encoding is its name
                 if counter is None:
                     raise NotCompiled(f"the Z3 back-end does not encode the counter {target}")

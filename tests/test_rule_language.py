@@ -82,6 +82,12 @@ def test_compiled_expressions_compute_on_a_position() -> None:
     ("when: neutral(card)", "when: card == jester", "must be card, not role"),
     ("next: first(lowest)", "next: count(lowest)", "next is seat in the rule it bends, not int"),
     ("        player-who-played:\n", "        player-who-payed:\n", "player-who-played"),
+    # a set statement's counter: placed at its own key/value pair, the key written as in the file
+    ("played(actor): played(actor) + 1}", "played(actr): played(actor) + 1}",
+     "line 104, column 50 (rules[5].logic.do[2].set.played(actr)): unknown name 'actr' (column 8 of the "
+     "expression in played(actr))"),
+    ("played(actor): played(actor) + 1}", "played(actor): played(actr) + 1}",
+     "line 104, column 58 (rules[5].logic.do[2].set.played(actor)): unknown name 'actr'"),
     ("exception_of: turn.next.neutral", "exception_of: turn.next.nope",
      "is no rule with statements of step next-player"),
     # a rule that bends an exception of itself: reported, not followed round and round

@@ -115,7 +115,7 @@ class StatementCompiler:
                 self.fresh = False
             elif h == "set":
                 self.fresh = False
-                for tname, seat, value in s.arg:
+                for tname, seat, value, _ in s.arg:
                     v = self.expr(value, scope)
                     fname = TARGET_FIELDS[tname]
                     if seat is None:

@@ -62,13 +62,16 @@ class _Ctx:
 
 
 def _kind(ctx: _Ctx, node: Node, env: Mapping[str, str], path: tuple[str | int, ...], want: str | None,
-          what: str) -> str:
-    """The kind of ``node`` in ``env``; reports (and returns ``any``) where it is wrong."""
+          what: str, *, column: bool = True) -> str:
+    """The kind of ``node`` in ``env``; reports (and returns ``any``) where it is wrong, at
+    the place of the problem inside the text at ``path`` unless ``column`` is false (an
+    expression written in a key, not in the value at ``path``)."""
     try:
         check(node, set(env) | set(ctx.roles))
         got = infer(node, env, ctx.roles)
     except ExpressionError as exc:
-        ctx.report(path, f"{exc} (column {exc.column} of the expression)", exc.column)
+        where = "" if column else f" in {path[-1]}"
+        ctx.report(path, f"{exc} (column {exc.column} of the expression{where})", exc.column if column else None)
         return "any"
     if want is not None and got not in (want, "any") and not (want == "cards|card" and got in ("cards", "card")):
         ctx.report(path, f"{what} must be {want.replace('|', ' or ')}, not {got}")
@@ -168,10 +171,11 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                 if _check_block(ctx, body, env, rule, parts, may_wait, set(gone)):
                     stepped = True
         elif s.head == "set":
-            for tname, seat, value in s.arg:
-                if seat is not None:
-                    _kind(ctx, seat, env, (*p, "set", tname), "seat", "the player")
-                _kind(ctx, value, env, (*p, "set", tname), TARGETS[tname][1], f"the value of {tname}")
+            for target in s.arg:
+                at = (*p, "set", target.written)
+                if target.seat is not None:  # inside the key: reported at its value, naming the key
+                    _kind(ctx, target.seat, env, at, "seat", f"the player of {target.written}", column=False)
+                _kind(ctx, target.value, env, at, TARGETS[target.name][1], f"the value of {target.written}")
         elif s.head in ("step", "every"):
             if s.arg not in ctx.program.steps and s.arg not in EFFECT_STEPS:
                 ctx.report((*p, s.head), f"unknown step {s.arg!r}")

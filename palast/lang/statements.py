@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from palast.lang.syntax import ExpressionError, Node, each_node, parse
 
@@ -125,6 +125,17 @@ class Zone:
 
     zone: str
     seat: Node | None = None
+
+
+class SetTarget(NamedTuple):
+    """One counter a ``set`` statement gives a value: the counter's name, the player's
+    expression for a counter per player (else ``None``), the value's expression, and the
+    key as the file writes it (where a problem with it is reported)."""
+
+    name: str
+    seat: Node | None
+    value: Node
+    written: str
 
 
 @dataclass(frozen=True)
@@ -216,7 +227,8 @@ def parse_statement(raw: Any, path: tuple[str | int, ...]) -> Stmt:
             tname = str(tnode.value)
             if tname not in TARGETS or (tnode.op == "call") != TARGETS[tname][0]:
                 raise StatementError(f"set cannot change {target!r} (it changes: card, played(P))", (*at, target))
-            targets.append((tname, tnode.args[0] if tnode.args else None, _expr(value, (*at, target))))
+            targets.append(SetTarget(tname, tnode.args[0] if tnode.args else None, _expr(value, (*at, target)),
+                                     str(target)))
         return Stmt(head, tuple(targets), {}, {}, path)
     if extra:
         raise StatementError(f"{head} takes no key {extra[0]!r} (its keys: {', '.join(sorted(KEYS[head])) or 'none'})",
@@ -370,10 +382,10 @@ def expressions(s: Stmt) -> Iterator[tuple[tuple[str | int, ...], Node]]:
     if isinstance(s.arg, Node):
         yield (*s.path, s.head), s.arg
     if s.head == "set":
-        for tname, seat, value in s.arg:
-            if seat is not None:
-                yield (*s.path, s.head, tname), seat
-            yield (*s.path, s.head, tname), value
+        for target in s.arg:
+            if target.seat is not None:
+                yield (*s.path, s.head, target.written), target.seat
+            yield (*s.path, s.head, target.written), target.value
     if s.head == "shuffle":
         for i, p in enumerate(s.arg):
             if p.seat is not None:

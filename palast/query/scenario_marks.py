@@ -42,7 +42,7 @@ def dealing_modules(spec: Spec) -> tuple[Module, ...]:
         return [s for b in blocks for s in walk(b)]
 
     def deals(m: Module) -> bool:
-        return any(s.head == "set" and any(target == MARKS for target, _, _ in s.arg)
+        return any(s.head == "set" and any(target.name == MARKS for target in s.arg)
                    for rid in m.rules for s in statements(rid))
 
     return tuple(m for m in spec.modules.values() if deals(m))

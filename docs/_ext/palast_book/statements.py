@@ -432,7 +432,7 @@ class Words:
             item += items
         elif h == "set":
             pieces: list[Piece] = ["set "]
-            for i, (target, seat, value) in enumerate(s.arg):
+            for i, (target, seat, value, _) in enumerate(s.arg):
                 shown = f"{target}({show(seat)})" if seat is not None else target
                 pieces += [", " if i else "", literal(shown), " to ", value]
             item += para(*pieces)
