@@ -57,7 +57,8 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
     words = [statement if statement.endswith(("?", ".")) else statement + "."]
     asked = spec.reachability.get(ob.name)
     if asked is not None:  # a reachability question: its answer as declared, and the rules asked about
-        words.append(f"Declared answer ({asked.expect} under the spec's rulesets): {asked.statement} "
+        under = ", ".join(asked.asked_under(r for r in spec.rulesets if r not in spec.house_rulesets))
+        words.append(f"Declared answer ({asked.expect} under {under}): {asked.statement} "
                      f"[{', '.join(asked.clauses)}]")
         if asked.fires:
             words.append(f"  the rules asked about: {', '.join(asked.fires)}")

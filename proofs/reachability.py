@@ -50,7 +50,8 @@ from proofs.lang_z3 import compile_condition, declared
 from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
 from proofs.transition import ACTION_KINDS
-from proofs.witness import EngineCheck, Goal, Question, verify
+from proofs.witness import EngineCheck, Goal, NoPath, Question, verify
+from proofs.z3_values import NotCompiled
 
 K = DecisionKind
 FAMILY = "reachability"
@@ -82,6 +83,17 @@ def expected(spec: Spec, ruleset: str, question: str) -> str:
 
 
 def _run_reachability(spec: Spec, opts: Options, ruleset: str, question: str) -> Outcome:
+    try:
+        return _answer(spec, opts, ruleset, question)
+    except NotCompiled as exc:
+        r = spec.reachability[question]
+        doc = spec.documents["invariants.yaml"]
+        i = list(spec.reachability).index(question)
+        return Outcome("error", f"{doc.file}: {doc.place(['reachability', i, 'reaches'])}: the proofs cannot compile "
+                                f"the condition of {r.id} to Z3: {exc}")
+
+
+def _answer(spec: Spec, opts: Options, ruleset: str, question: str) -> Outcome:
     r = spec.reachability[question]
     w = r.witness_for(ruleset)
     if w is not None and expected(spec, ruleset, question) == "witness":
@@ -95,6 +107,9 @@ def _run_reachability(spec: Spec, opts: Options, ruleset: str, question: str) ->
     never, where = _never_does(spec, ruleset, r)
     if never:
         return Outcome("no-such-state", f"no action from a position satisfying the strengthening {what} ({where})")
+    # a ruleset the declaration names no game for (a house ruleset): the game stored for every
+    # ruleset, where there is one, replayed under it
+    w = w or next((x for x in r.witnesses if x.every), None)
     if w is None:
         return Outcome("unknown", f"an action from a position satisfying the strengthening {what} ({where}); that "
                                   "need not be a position of real play, and no game was searched")
@@ -143,6 +158,8 @@ def _engine_check(r: Reachability) -> EngineCheck:
     """The engine's check of a witness of ``r``: its last action does what ``r`` asks
     (:func:`palast.invariants.reach.reached`, the same declaration evaluated by the engine)."""
     def engine_check(game: Game, start: State, steps: list[Step]) -> str | None:
+        if not steps:
+            return "it has no action after the deal (a witness's last action must reach the position)"
         before = steps[-2].state if len(steps) >= 2 else start
         problem = reached(game, r.fires, r.reaches, before, steps[-1].state, steps[-1].events)
         return None if problem is None else f"its last action does not answer {r.id}: {problem}"
@@ -202,7 +219,7 @@ def _rounds_finder(spec: Spec, q: Question, w: ReachWitness) -> list[Action]:
         path = find_path(u, lambda s: z3.And(pin_state(s, start)), goal, max_steps=steps, min_steps=least, side=side,
                          deep=deep)
         if path is None:
-            raise AssertionError(f"no path of at most {steps} actions found")
+            raise NoPath(f"no path of at most {steps} actions from the position after {len(actions)} actions")
         state = replay(game, state, path)[-1].state
         actions.extend(path.actions)
 

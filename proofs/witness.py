@@ -35,6 +35,7 @@ from proofs.concrete import Values, abstract, label_of, pin_label, pin_state, sc
 from proofs.invariant import context, make_game
 from proofs.obligation import Outcome, check, solver
 from proofs.search import WITNESS_DIR, Unroller, display_path, find_path, replay, write_scenario
+from proofs.z3_values import NotCompiled
 
 K = DecisionKind
 Goal = Callable[[Unroller, int], Any]
@@ -93,12 +94,27 @@ def witness_file(q: Question, out_dir: Path | None = None) -> Path:
 def search(spec: Spec, q: Question, out_dir: Path | None = None) -> Outcome:
     """Find a witness for ``q`` with Z3, replay it in the engine and write it.
 
-    :returns: ``witness`` with the file, or ``no-such-state`` within the bound.
+    :returns: ``witness`` with the file, or ``no-such-state`` within the bound (nothing is
+        written then); ``error`` where Z3 cannot compile the question's goal.
     :raises Unknown: if a check is undecided.
     """
+    try:
+        return _search(spec, q, out_dir)
+    except NotCompiled as exc:
+        return Outcome("error", f"the proofs cannot compile the question to Z3: {exc}")
+
+
+class NoPath(AssertionError):
+    """A search of a question's own (:attr:`Question.finder`) found no game within its bound."""
+
+
+def _search(spec: Spec, q: Question, out_dir: Path | None) -> Outcome:
     game = make_game(spec, q.ruleset, q.players)
     if q.finder is not None:
-        actions = q.finder(spec, q)
+        try:
+            actions = q.finder(spec, q)
+        except NoPath as exc:
+            return Outcome("no-such-state", f"the search found no game: {exc}")
     else:
         ctx = context(spec, q.ruleset, q.players, "card")
         u = Unroller(ctx)

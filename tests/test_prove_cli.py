@@ -481,6 +481,7 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
      "(reachability[2].witnesses[0].ruleset): unknown ruleset 'referee'"),
     (REACH_SIXTH, REACH_SIXTH.replace("not ended", "not endded"), "(reachability[6].reaches): unknown name 'endded'"),
     (REACH_SIXTH, "      count(display(old(decider)))\n", "(reachability[6].reaches): must be a condition, not int"),
+    (REACH_SIXTH, REACH_SIXTH.replace("not ended", "not old(old(ended))"), "old(...) inside old(...)"),
     ("    fires: [role.cupbearer.void]\n    reaches: number(p in players, count(display(p)) > (1 if p == old(decider) "
      "else 0)) >= 2\n", "", "(reachability[4]): say what the question asks about"),
     ("until: highest(p in players, score(p)) >= target - 1", "until: old(round) >= 1",
@@ -495,8 +496,8 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
     # an id given twice: the second is refused at its own place (the spec keeps one per id)
     ("  - id: empty-hand\n", "  - id: maid-empty-deck\n",
      "(reachability[1].id): 'maid-empty-deck' is already the id of a reachability question"),
-], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "asks-nothing",
-        "until-reads-old", "sketch-unknown-decision", "ruleset-twice", "file-twice", "id-twice"])
+], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "old-in-old",
+        "asks-nothing", "until-reads-old", "sketch-unknown-decision", "ruleset-twice", "file-twice", "id-twice"])
 def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, old: str, new: str, said: str) -> None:
     from tests.spec_copy import edited_spec
 
@@ -541,5 +542,14 @@ def test_explain_of_a_reachability_question_gives_its_declared_answer(spec: Spec
     words = statement_words(spec, ob)
     asked = spec.reachability["maid-empty-deck"]
     assert words[0] == asked.question  # the question as declared, not "…?."
-    assert words[1].startswith(f"Declared answer (no-such-state under the spec's rulesets): {asked.statement}")
+    said = f"Declared answer (no-such-state under source-a, source-b, reference): {asked.statement}"
+    assert words[1].startswith(said)
     assert words[2] == "  the rules asked about: role.maid.empty-deck"
+
+
+def test_explain_names_the_rulesets_a_question_is_asked_under(spec: Spec) -> None:
+    """cupbearer-actor-whisper has a stored game for source-b only, and is asked there only."""
+    ob = next(o for o in all_obligations(spec) if o.name == "cupbearer-actor-whisper")
+    words = statement_words(spec, ob)
+    assert words[1].startswith("Declared answer (witness under source-b): "), words[1]
+    assert "  stored game for source-b: proofs/witnesses/cupbearer-actor-whisper.yaml" in words

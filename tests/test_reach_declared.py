@@ -115,3 +115,15 @@ def test_alike_admits_the_steps_every_ruleset_plays_the_same_and_refuses_the_oth
     assert z3_admits(spec, "source-b", 3, actions[:-1], _alike(spec, six)) is None
     assert z3_admits(spec, "source-b", 3, actions, _alike(spec, six)) == (
         "the Z3 goal does not hold at the end of the witness")
+
+
+def test_a_witness_for_every_ruleset_answers_under_house_rules_too(tmp_path: Path) -> None:
+    """guard-void's stored game names no rulesets, so it answers under every ruleset, house
+    rules included: under a reading that leaves Guards alone (neutral-tie=seat-order) the
+    question is asked, Z3 finds a Guard can be void, and the stored game replays under the
+    derived ruleset (it ended unknown when only the spec's own rulesets had a witness)."""
+    res = CliRunner().invoke(main, ["prove", "--reading", "neutral-tie=seat-order", "--only", "guard-void", "--out",
+                                    str(tmp_path), "-v"])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"guard-void +reference\+neutral-tie=seat-order +witness", res.output), res.output
+    assert "replayed by the engine" in res.output

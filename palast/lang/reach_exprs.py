@@ -12,7 +12,7 @@ from typing import Any
 from palast.lang.compiler import check
 from palast.lang.invariant_exprs import Problem, constant_kinds, expression_problem, uses_old
 from palast.lang.kinds import infer
-from palast.lang.syntax import ExpressionError, parse
+from palast.lang.syntax import ExpressionError, Node, parse
 
 
 def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step: bool) -> Problem | None:
@@ -28,6 +28,9 @@ def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step
             if at is not None:
                 raise ExpressionError("old(...) reads the position before an action: a condition on one "
                                       "position has none", at)
+        inner = _old_in_old(node, False)
+        if inner is not None:
+            raise ExpressionError("old(...) inside old(...): the position before an action has no before", inner)
         got = infer(node, {}, kinds)
         if got not in ("bool", "any"):
             raise ExpressionError(f"must be a condition, not {got}", 1)
@@ -59,3 +62,16 @@ def reach_problems(spec: Any) -> list[Problem]:
             if problem is not None:
                 out.append(problem)
     return out
+
+
+def _old_in_old(node: Node, inside: bool) -> int | None:
+    """The column of an ``old(...)`` inside another (``inside``: within one already)."""
+    if node.op == "call" and node.value == "old":
+        if inside:
+            return node.column
+        inside = True
+    for a in node.args:
+        got = _old_in_old(a, inside)
+        if got is not None:
+            return got
+    return None
