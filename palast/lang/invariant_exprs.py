@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from palast.lang.compiler import check
 from palast.lang.kinds import infer
-from palast.lang.primitives import PRIMITIVES
+from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, at_text, one_line, parse
 
 
@@ -281,6 +281,50 @@ def uses_old(node: Node) -> int | None:
         return node.column
     for a in node.args:
         got = uses_old(a)
+        if got is not None:
+            return got
+    return None
+
+
+#: Collections whose order the proofs' model keeps: sorted ones (the model counts the cards
+#: of a zone by kind, so it knows a zone's cards but not the order they lie in).
+_SORTED = frozenset({"in_order", "all_cards", "all_roles", "king_cards"})
+#: Kinds of collection whose order is the order their cards lie in (a display's, as laid).
+_LAID = frozenset({"cards", "roles"})
+
+
+def _sorted(node: Node) -> bool:
+    return (node.op == "call" and node.value in _SORTED) or (node.op == "name" and node.value in _SORTED)
+
+
+def order_problem(node: Node, kinds: Any, env: dict[str, str] | None = None) -> ExpressionError | None:
+    """Where ``node`` (kind-checked) reads the order in which cards lie in a zone, which the
+    engine keeps and the proofs' Z3 model does not (it counts a zone's cards by kind): a
+    comparison of two collections of cards or roles that are not both sorted (``==``
+    compares them in order), or ``first`` of one that is not sorted. An expression both back
+    ends evaluate must mean the same in each; ``in_order(...)`` makes it so.
+
+    :returns: the problem (with its column), or ``None``.
+    """
+    env = env or {}
+    if node.op in ("==", "!=") and infer(node.args[0], env, kinds) in _LAID \
+            and not (_sorted(node.args[0]) and _sorted(node.args[1])):
+        return ExpressionError("this compares two collections of cards in the order they lie, which the proofs' "
+                               "model does not keep: compare in_order(...) of each", node.column)
+    if node.op == "call" and node.value == "first" and node.args and infer(node.args[0], env, kinds) in _LAID \
+            and not _sorted(node.args[0]):
+        return ExpressionError("first(...) of cards reads the order they lie in, which the proofs' model does not "
+                               "keep: take first(in_order(...))", node.column)
+    if node.op == "bind":
+        var, coll, *rest = node.args
+        inner = {**env, str(var.value): ELEMENT.get(infer(coll, env, kinds), "any")}
+        for a in (coll, *rest):
+            got = order_problem(a, kinds, inner if a is not coll else env)
+            if got is not None:
+                return got
+        return None
+    for a in node.args:
+        got = order_problem(a, kinds, env)
         if got is not None:
             return got
     return None

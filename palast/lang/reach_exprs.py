@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from palast.lang.compiler import check
-from palast.lang.invariant_exprs import Problem, constant_kinds, expression_problem, uses_old
+from palast.lang.invariant_exprs import Problem, constant_kinds, expression_problem, order_problem, uses_old
 from palast.lang.kinds import infer
 from palast.lang.syntax import ExpressionError, Node, parse
 
@@ -28,6 +28,9 @@ def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step
             if at is not None:
                 raise ExpressionError("old(...) reads the position before an action: a condition on one "
                                       "position has none", at)
+        order = order_problem(node, kinds)
+        if order is not None:
+            raise order
         inner = _old_in_old(node, False)
         if inner is not None:
             raise ExpressionError("old(...) inside old(...): the position before an action has no before", inner)
