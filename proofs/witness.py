@@ -166,6 +166,10 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
         deal = _real_deal(game, start)
     except InputError as exc:
         return Outcome("error", exc.message)
+    if set(sc.rulesets) != set(q.rulesets):
+        return Outcome("error", f"{display_path(path)} lists the rulesets {', '.join(sc.rulesets)}, but the question's "
+                                f"witness answers under {', '.join(q.rulesets)} (spec/invariants.yaml); run palast "
+                                "prove --search")
     _, steps = sc.position(game)
     problem = q.engine_check(game, start, [s for _, s in steps])
     if problem:
@@ -175,7 +179,8 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
         problem = _z3_admits(spec, q, actions)
         if problem:
             return Outcome("error", problem)
-    return Outcome("witness", f"{len(sc.actions) + 1} actions from a real deal, replayed by the engine",
+    checked = ", each a step of the Z3 transition" if ruleset == q.ruleset else ""
+    return Outcome("witness", f"{len(sc.actions) + 1} actions from a real deal, replayed by the engine{checked}",
                    (display_path(path),))
 
 

@@ -497,13 +497,18 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
      "        rulesets: [source-b, reference]\n        players: 3\n        max_steps: 6\n"
      "  - id: cupbearer-actor-whisper", "witnesses[1].rulesets[1]): another witness of cupbearer-void-two-displays "
      "already answers it under reference"),
+    # a search must never write over another obligation's stored game
+    ("file: cupbearer-void-two-displays.actor-and-one.yaml", "file: cupbearer-actor-repeat.source-b.yaml",
+     "witnesses[1].file): a witness of cupbearer-void-two-displays is stored as cupbearer-void-two-displays.yaml or "
+     "cupbearer-void-two-displays.NAME.yaml, not cupbearer-actor-repeat.source-b.yaml"),
     ("file: cupbearer-void-two-displays.actor-and-one.yaml", "file: cupbearer-void-two-displays.any-two.yaml",
      "witnesses[1].file): cupbearer-void-two-displays.any-two.yaml is already the file of another witness"),
     # an id given twice: the second is refused at its own place (the spec keeps one per id)
     ("  - id: empty-hand\n", "  - id: maid-empty-deck\n",
      "(reachability[1].id): 'maid-empty-deck' is already the id of a reachability question"),
-], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "old-in-old", "laid-order", "first-laid",
-        "asks-nothing", "until-reads-old", "sketch-unknown-decision", "ruleset-twice", "file-twice", "id-twice"])
+], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "old-in-old",
+        "laid-order", "first-laid", "asks-nothing", "until-reads-old", "sketch-unknown-decision", "ruleset-twice",
+        "file-of-another", "file-twice", "id-twice"])
 def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, old: str, new: str, said: str) -> None:
     from tests.spec_copy import edited_spec
 

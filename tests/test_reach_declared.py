@@ -127,3 +127,17 @@ def test_a_witness_for_every_ruleset_answers_under_house_rules_too(tmp_path: Pat
     assert res.exit_code == 0, res.output
     assert re.search(r"guard-void +reference\+neutral-tie=seat-order +witness", res.output), res.output
     assert "replayed by the engine" in res.output
+
+
+def test_a_stored_game_must_list_the_rulesets_its_witness_answers_under(spec: Spec, tmp_path: Path) -> None:
+    """The differential check reads a witness file's rulesets; they must be the ones its
+    declaration says it answers under."""
+    q = next(q for q in witness_questions(spec) if q.name == "cupbearer-actor-whisper")
+    text = witness_file(q).read_text(encoding="utf-8")
+    assert "rulesets: [source-b]\n" in text
+    (tmp_path / witness_file(q).name).write_text(text.replace("rulesets: [source-b]\n", "rulesets: [source-a]\n"),
+                                                 encoding="utf-8")
+    out = verify(spec, q, "source-b", tmp_path)
+    assert out.result == "error" and "lists the rulesets source-a, but the question's witness answers under " \
+                                      "source-b" in out.detail, out.detail
+    assert verify(spec, q, "source-b").result == "witness"

@@ -255,6 +255,7 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
             wat = [*where, "witnesses", j]
             if w["ruleset"] not in spec.rulesets:
                 at("invariants.yaml", [*wat, "ruleset"], f"unknown ruleset {w['ruleset']!r}")
+                continue
             for k, r in enumerate(w.get("rulesets", ())):
                 if r not in spec.rulesets:
                     at("invariants.yaml", [*wat, "rulesets", k], f"unknown ruleset {r!r}")
@@ -270,6 +271,10 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
                                            "of this question already answers under some")
             covered.update(rulesets)
             file = w.get("file", f"{rid}.yaml")
+            if not file.startswith((f"{rid}.yaml", f"{rid}.")):
+                # so that a search never writes over another obligation's stored game
+                at("invariants.yaml", [*wat, "file"], f"a witness of {rid} is stored as {rid}.yaml or {rid}.NAME.yaml, "
+                                                      f"not {file}")
             if file in files:
                 at("invariants.yaml", [*wat, *(["file"] if "file" in w else [])],
                    f"{file} is already the file of another witness")
