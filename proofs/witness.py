@@ -158,6 +158,8 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
     """
     path = witness_file(q, out_dir)
     if not path.exists():
+        if out_dir is not None:  # the search of this run stored none (it says why)
+            return Outcome("error", f"the search stored no witness {display_path(path)}")
         return Outcome("error", f"no stored witness {display_path(path)}; run palast prove --search")
     sc = load_scenario(path, spec)
     game = sc.game(spec, ruleset)
