@@ -16,7 +16,8 @@ Shared machinery:
 * :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
 * :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
   engine; counterexamples as scenarios;
-* :mod:`proofs.witness` — reachability questions and their stored witnesses;
+* :mod:`proofs.witness` — stored witnesses of reachability questions: search, replay, Z3
+  check (the questions themselves are declared in ``spec/invariants.yaml``);
 * :mod:`proofs.runner` — collects and runs every family's obligations;
 * :mod:`proofs.coverage` — which rules a compared position fires, and the differential
   check's coverage per rule;
