@@ -197,6 +197,8 @@ class Z3Back:
             if isinstance(c.lo, int) and isinstance(c.hi, int):
                 return max(c.hi - c.lo + 1, 0)
             return ite(_b(_cmp(">=", c.hi, c.lo)), _n(c.hi) - _n(c.lo) + 1, 0)
+        if not isinstance(c, Coll):
+            raise NotCompiled("the number of picks of a collection")
         if c.zone is not None:
             return self.s.zone_size(c.zone)
         if c.at is not None:
@@ -354,6 +356,9 @@ class Z3Back:
             return z3.If(_b(c), _v(a), _v(b))
         if op in ("==", "!="):
             a, b = args
+            if any(isinstance(x, Span | Picks | Tuples) for x in (a, b)) or isinstance(a, Coll) != isinstance(b, Coll):
+                raise NotCompiled("a comparison of picks, ranges or tuples (the Z3 back-end compares numbers, players, "
+                                  "cards and collections of them)")
             if isinstance(a, Coll):
                 elems = sorted({e for e, _ in a.items} | {e for e, _ in b.items})
                 ma, mb = dict(a.items), dict(b.items)
@@ -425,6 +430,8 @@ class Z3Back:
         a zone of a seat not known while the term is built, the condition for each seat's
         zone, chosen by the seat (the shapes the hand-written model had, which the solver
         handles best); else one case per element."""
+        if not isinstance(c, Coll) or isinstance(x, Coll | Span | Picks | Tuples):
+            raise NotCompiled("membership in picks or in a range, or of a collection")
         if isinstance(x, int):  # a known element: only its own multiplicity counts
             return _or([_positive(m) for e, m in c.items if e == x])
         if c.items and all(isinstance(m, int) and m > 0 for _, m in c.items) \

@@ -141,3 +141,40 @@ def test_a_stored_game_must_list_the_rulesets_its_witness_answers_under(spec: Sp
     assert out.result == "error" and "lists the rulesets source-a, but the question's witness answers under " \
                                       "source-b" in out.detail, out.detail
     assert verify(spec, q, "source-b").result == "witness"
+
+
+@pytest.mark.parametrize("condition", [
+    "upto(1, 2) == upto(1, played(actor))",  # Z3 compared the two Python objects: always false
+    "subsets(display(actor), 0) == subsets(hand(actor), 0)",
+    "count(subsets(display(actor), 1)) == 2",  # was an AttributeError
+    "in_order(display(actor)) in subsets(hand(actor), 1)",
+])
+def test_a_condition_z3_cannot_compare_fails_at_its_place_not_as_no_such_state(tmp_path: Path, condition: str) -> None:
+    """A no-such-state answer is Z3's alone: a condition it cannot compile must fail, placed
+    at the declaration, never pass as a condition nothing reaches (the second review found
+    ranges and picks compared as always different)."""
+    root = edited_spec(tmp_path, "invariants.yaml", "    fires: [role.maid.empty-deck]\n",
+                       f"    reaches: {condition}\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "maid-empty-deck", "-r", "reference"])
+    assert res.exit_code == 1, res.output
+    assert re.search(r"maid-empty-deck +reference +error", res.output), res.output
+    assert "(reachability[0].reaches): the proofs cannot compile the condition of maid-empty-deck" in res.output
+
+
+@pytest.mark.parametrize(("condition", "refused"), [
+    ("any(p in players, display(p) != in_order(display(p)))", True),
+    ("role(first(display(actor))) == guard", True),
+    ("roles(display(actor)) == roles(hand(actor))", True),
+    ("in_order(display(actor)) == in_order(old(display(actor)))", False),
+    ("role(first(filter(c in in_order(display(actor)), role(c) != banned))) == guard", False),
+    ("role(first(distinct(in_order(hand(actor))))) == guard", False),
+    ("first(in_force) == banned", False),
+    ("first(fewest(p in players, score(p))) == actor", False),  # players: seat order, kept by Z3
+])
+def test_the_order_check_refuses_what_reads_the_order_cards_lie_in(spec: Spec, condition: str, refused: bool) -> None:
+    from palast.lang.reach_exprs import condition_problem
+
+    problem = condition_problem(spec, ("reachability", 0, "reaches"), condition, step=True)
+    assert (problem is not None and "order" in problem.message) if refused else problem is None, problem
+    # a search's until is evaluated by the engine alone: order is no problem there
+    assert condition_problem(spec, ("until",), condition.replace("old(", "("), step=False, z3=False) is None

@@ -88,6 +88,12 @@ def test_compiled_expressions_compute_on_a_position() -> None:
      "expression in played(actr))"),
     ("played(actor): played(actor) + 1}", "played(actor): played(actr) + 1}",
      "line 104, column 58 (rules[5].logic.do[2].set.played(actor)): unknown name 'actr'"),
+    # a key that does not parse: its column is the key's, so the value's place is not given one
+    ("played(actor): played(actor) + 1}", "played(actor: played(actor) + 1}",
+     "line 104, column 50 (rules[5].logic.do[2].set.played(actor): not an expression: '(' was never closed "
+     "(column 7 of the key 'played(actor')"),
+    ("played(actor): played(actor) + 1}", "playd(actor): played(actor) + 1}",
+     "set cannot change 'playd(actor)' (it changes: card, played(P), marks)"),
     ("exception_of: turn.next.neutral", "exception_of: turn.next.nope",
      "is no rule with statements of step next-player"),
     # a rule that bends an exception of itself: reported, not followed round and round

@@ -47,8 +47,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     """Run the Z3 proof obligations; exit 1 unless each has its expected result.
 
     With house rules (--reading, --ruleset-file) the obligations stated for every
-    ruleset run under the house rulesets only; the witness questions, which name the
-    rulesets they are about, are not asked of them."""
+    ruleset run under the house rulesets only; a reachability question whose stored
+    games name the rulesets they answer under is not asked of them."""
     from palast.errors import InputError
     from palast.spec.load import default_spec_dir
     from proofs.explain import explain, find

@@ -287,14 +287,20 @@ def uses_old(node: Node) -> int | None:
 
 
 #: Collections whose order the proofs' model keeps: sorted ones (the model counts the cards
-#: of a zone by kind, so it knows a zone's cards but not the order they lie in).
-_SORTED = frozenset({"in_order", "all_cards", "all_roles", "king_cards"})
+#: of a zone by kind, so it knows a zone's cards but not the order they lie in); the King card
+#: in force is at most one.
+_SORTED = frozenset({"in_order", "all_cards", "all_roles", "king_cards", "in_force"})
 #: Kinds of collection whose order is the order their cards lie in (a display's, as laid).
 _LAID = frozenset({"cards", "roles"})
 
 
 def _sorted(node: Node) -> bool:
-    return (node.op == "call" and node.value in _SORTED) or (node.op == "name" and node.value in _SORTED)
+    """Whether ``node`` is a sorted collection: a sorted one, or part of one taken in order."""
+    if node.op in ("call", "name") and node.value in _SORTED:
+        return True
+    if node.op == "call" and node.value in ("distinct", "without", "minus") and node.args:
+        return _sorted(node.args[0])
+    return node.op == "bind" and node.value in ("filter", "fewest", "most") and _sorted(node.args[1])
 
 
 def order_problem(node: Node, kinds: Any, env: dict[str, str] | None = None) -> ExpressionError | None:
@@ -309,12 +315,12 @@ def order_problem(node: Node, kinds: Any, env: dict[str, str] | None = None) -> 
     env = env or {}
     if node.op in ("==", "!=") and infer(node.args[0], env, kinds) in _LAID \
             and not (_sorted(node.args[0]) and _sorted(node.args[1])):
-        return ExpressionError("this compares two collections of cards in the order they lie, which the proofs' "
-                               "model does not keep: compare in_order(...) of each", node.column)
+        return ExpressionError("this compares two collections of cards or roles in the order they lie, which the "
+                               "proofs' model does not keep: compare in_order(...) of each", node.column)
     if node.op == "call" and node.value == "first" and node.args and infer(node.args[0], env, kinds) in _LAID \
             and not _sorted(node.args[0]):
-        return ExpressionError("first(...) of cards reads the order they lie in, which the proofs' model does not "
-                               "keep: take first(in_order(...))", node.column)
+        return ExpressionError("first(...) of cards or roles reads the order they lie in, which the proofs' model "
+                               "does not keep: take first(in_order(...))", node.column)
     if node.op == "bind":
         var, coll, *rest = node.args
         inner = {**env, str(var.value): ELEMENT.get(infer(coll, env, kinds), "any")}

@@ -15,10 +15,12 @@ from palast.lang.kinds import infer
 from palast.lang.syntax import ExpressionError, Node, parse
 
 
-def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step: bool) -> Problem | None:
+def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step: bool,
+                      z3: bool = True) -> Problem | None:
     """What is wrong with the condition ``text`` at ``path``: it does not parse, uses an
-    unknown name, is not a condition, or reads ``old(...)`` where ``step`` is false (a
-    condition on one position); ``None`` when nothing is."""
+    unknown name, is not a condition, reads ``old(...)`` where ``step`` is false (a
+    condition on one position) or inside another ``old``, or, where ``z3`` (Z3 compiles it
+    too), reads the order cards lie in (:func:`order_problem`); ``None`` when nothing is."""
     try:
         node = parse(text)
         kinds = constant_kinds(spec)
@@ -28,7 +30,7 @@ def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step
             if at is not None:
                 raise ExpressionError("old(...) reads the position before an action: a condition on one "
                                       "position has none", at)
-        order = order_problem(node, kinds)
+        order = order_problem(node, kinds) if z3 else None
         if order is not None:
             raise order
         inner = _old_in_old(node, False)
@@ -61,7 +63,8 @@ def reach_problems(spec: Any) -> list[Problem]:
                 where: tuple[str | int, ...] = ("reachability", i, "witnesses", j, "rounds_before")
                 texts += [((*where, "reaches"), rb["reaches"], True), ((*where, "until"), rb["until"], False)]
         for path, text, step in texts:
-            problem = condition_problem(spec, path, text, step=step)
+            # a search's until is only evaluated by the engine, on the position it reached
+            problem = condition_problem(spec, path, text, step=step, z3=path[-1] != "until")
             if problem is not None:
                 out.append(problem)
     return out

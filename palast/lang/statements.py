@@ -223,10 +223,14 @@ def parse_statement(raw: Any, path: tuple[str | int, ...]) -> Stmt:
             raise StatementError("set gives counters their values: {played(actor): played(actor) + 1}", at)
         targets = []
         for target, value in arg.items():
-            tnode = _expr(target, (*at, target))
+            try:
+                tnode = _expr(target, (*at, target))
+            except ExpressionError as exc:  # the column is the key's, not the value's: left out
+                raise StatementError(f"{exc} (column {exc.column} of the key {target!r})", (*at, target)) from None
             tname = str(tnode.value)
             if tname not in TARGETS or (tnode.op == "call") != TARGETS[tname][0]:
-                raise StatementError(f"set cannot change {target!r} (it changes: card, played(P))", (*at, target))
+                known = ", ".join(f"{name}(P)" if per_player else name for name, (per_player, _) in TARGETS.items())
+                raise StatementError(f"set cannot change {target!r} (it changes: {known})", (*at, target))
             targets.append(SetTarget(tname, tnode.args[0] if tnode.args else None, _expr(value, (*at, target)),
                                      str(target)))
         return Stmt(head, tuple(targets), {}, {}, path)
