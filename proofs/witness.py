@@ -169,9 +169,9 @@ def verify(spec: Spec, q: Question, ruleset: str, out_dir: Path | None = None) -
     except InputError as exc:
         return Outcome("error", exc.message)
     if set(sc.rulesets) != set(q.rulesets):
-        return Outcome("error", f"{display_path(path)} lists the rulesets {', '.join(sc.rulesets)}, but the question's "
-                                f"witness answers under {', '.join(q.rulesets)} (spec/invariants.yaml); run palast "
-                                "prove --search")
+        return Outcome("error", f"{display_path(path)} lists the rulesets {', '.join(sc.rulesets)}, but the question "
+                                f"declares that its witness answers under {', '.join(q.rulesets)}; run palast prove "
+                                "--search")
     _, steps = sc.position(game)
     problem = q.engine_check(game, start, [s for _, s in steps])
     if problem:

@@ -138,8 +138,8 @@ def test_a_stored_game_must_list_the_rulesets_its_witness_answers_under(spec: Sp
     (tmp_path / witness_file(q).name).write_text(text.replace("rulesets: [source-b]\n", "rulesets: [source-a]\n"),
                                                  encoding="utf-8")
     out = verify(spec, q, "source-b", tmp_path)
-    assert out.result == "error" and "lists the rulesets source-a, but the question's witness answers under " \
-                                      "source-b" in out.detail, out.detail
+    assert out.result == "error" and "lists the rulesets source-a, but the question declares that its witness " \
+                                      "answers under source-b" in out.detail, out.detail
     assert verify(spec, q, "source-b").result == "witness"
 
 
@@ -178,3 +178,16 @@ def test_the_order_check_refuses_what_reads_the_order_cards_lie_in(spec: Spec, c
     assert (problem is not None and "order" in problem.message) if refused else problem is None, problem
     # a search's until is evaluated by the engine alone: order is no problem there
     assert condition_problem(spec, ("until",), condition.replace("old(", "("), step=False, z3=False) is None
+
+
+def test_a_condition_the_engine_cannot_evaluate_on_the_stored_game_is_said_so(tmp_path: Path) -> None:
+    """first(...) of an empty collection stops the engine's evaluation: the obligation says
+    the condition cannot be evaluated there, not that a rule is broken."""
+    root = edited_spec(tmp_path, "invariants.yaml", "      and count(display(old(decider))) < six and not ended\n",
+                       "      and count(display(old(decider))) < six and not ended\n"
+                       "      and role(first(in_order(discard_pile))) == guard\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "sixth-played-not-displayed", "-r",
+                                    "source-a", "-v"])
+    assert res.exit_code == 1, res.output
+    assert "the condition cannot be evaluated on the position it reaches: the expression" in res.output, res.output
+    assert "Traceback" not in res.output

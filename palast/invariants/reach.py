@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.state import State
+from palast.errors import SpecError
 from palast.lang.compiler import Compiler
 from palast.lang.invariant_exprs import constant_values
 from palast.lang.syntax import parse
@@ -51,6 +52,10 @@ def reached(game: Game, fires: Sequence[str], reaches: str | None, before: State
     """
     if fires and not any(e.rule in fires for e in events):
         return f"the action fires none of {', '.join(fires)}"
-    if reaches is not None and not condition(game, reaches)(after, before):
-        return f"the position it reaches is not one where {' '.join(reaches.split())}"
-    return None
+    if reaches is None:
+        return None
+    try:
+        holds = condition(game, reaches)(after, before)
+    except SpecError as exc:  # e.g. first(...) of an empty collection there
+        return f"the condition cannot be evaluated on the position it reaches: {exc.message}"
+    return None if holds else f"the position it reaches is not one where {' '.join(reaches.split())}"

@@ -253,9 +253,9 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
         covered: set[str] = set()
         for j, w in enumerate(witnesses):
             wat = [*where, "witnesses", j]
-            if w["ruleset"] not in spec.rulesets:
+            known = w["ruleset"] in spec.rulesets
+            if not known:
                 at("invariants.yaml", [*wat, "ruleset"], f"unknown ruleset {w['ruleset']!r}")
-                continue
             for k, r in enumerate(w.get("rulesets", ())):
                 if r not in spec.rulesets:
                     at("invariants.yaml", [*wat, "rulesets", k], f"unknown ruleset {r!r}")
@@ -263,7 +263,7 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
                     at("invariants.yaml", [*wat, "rulesets", k], f"another witness of {rid} already answers it "
                                                                  f"under {r}")
             rulesets = w.get("rulesets", list(spec.rulesets))
-            if "rulesets" in w and w["ruleset"] not in rulesets:
+            if known and "rulesets" in w and w["ruleset"] not in rulesets:
                 at("invariants.yaml", [*wat, "ruleset"], f"the search's ruleset {w['ruleset']} is not one of the "
                                                          "rulesets the witness answers under (rulesets)")
             if "rulesets" not in w and covered:
