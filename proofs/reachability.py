@@ -25,6 +25,7 @@ Clauses: those of each reachability question (spec/invariants.yaml).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -133,12 +134,19 @@ def _never_does(spec: Spec, ruleset: str, r: Reachability) -> tuple[bool, str]:
 
     :returns: ``(True, the player counts)`` or ``(False, where one does)``.
     """
-    def never(ctx: Any, k: DecisionKind) -> Any:
-        parts = [z3.Or([ctx.flag(k, f"rule:{rule}") for rule in r.fires])] if r.fires else []
-        if r.reaches is not None:
-            parts.append(compile_condition(ctx.t, r.reaches, before=ctx.s))
-        return z3.Not(z3.And(parts))
-    return prove_step(spec, ruleset, ACTION_KINDS, never)
+    return prove_step(spec, ruleset, ACTION_KINDS,
+                      lambda ctx, k: z3.Not(_does(r, lambda name: ctx.flag(k, name), ctx.t, ctx.s)))
+
+
+def _does(r: Reachability, flag: Callable[[str], Any], after: ZState, before: ZState) -> Any:
+    """The Z3 condition that an action from ``before`` to ``after`` (whose path flags
+    ``flag`` gives) does what ``r`` asks: fires one of ``r.fires`` (if any) and reaches a
+    position where ``r.reaches`` holds (if given). The search's goal and the question put
+    to the strengthening are both this."""
+    parts = [z3.Or([flag(f"rule:{rule}") for rule in r.fires])] if r.fires else []
+    if r.reaches is not None:
+        parts.append(compile_condition(after, r.reaches, before=before))
+    return z3.And(parts)
 
 
 # ---------------------------------------------------------------------- witnesses
@@ -147,10 +155,7 @@ def _goal(r: Reachability) -> Goal:
     """The Z3 goal of question ``r`` on step ``i`` of a path: it fires one of ``r.fires``
     (if any) and reaches a position where ``r.reaches`` holds (if given)."""
     def goal(u: Unroller, i: int) -> Any:
-        parts = [z3.Or([u.flag(i, f"rule:{rule}") for rule in r.fires])] if r.fires else []
-        if r.reaches is not None:
-            parts.append(compile_condition(u.state(i + 1), r.reaches, before=u.state(i)))
-        return z3.And(parts)
+        return _does(r, lambda name: u.flag(i, name), u.state(i + 1), u.state(i))
     return goal
 
 
