@@ -1,13 +1,16 @@
-"""Cupbearer swaps and repeated roles.
+"""Cupbearer swaps and repeated roles (invariants ``cupbearer-protects-others`` and
+``cupbearer-actor-repeat``).
 
-A swap never gives a player other than the actor a repeated role (role.cupbearer, under
-every ruleset). Whether it may give the *actor* one is variation point
-``cupbearer-actor-duplicate``: under the reading ``forbidden`` (sources A and the
+Both are step invariants declared in spec/invariants.yaml; this family proves each from
+its declaration (:func:`proofs.invariant.prove_declared_step`, compiled by
+:mod:`proofs.lang_z3`) over every action kind. A swap never gives a player other than the
+actor a repeated role, under every ruleset. Whether it may give the *actor* one is variation
+point ``cupbearer-actor-duplicate``: under the reading ``forbidden`` (source A and the
 reference) no swap does, which is proved; under ``whisper`` (source B's literal reading)
 one can: that reading declares it breaks ``cupbearer-actor-repeat``
 (spec/variation_points.yaml, ``breaks``), so the obligation expects the counterexample,
-replayed by the engine and written as a scenario; the reachability question
-cupbearer-actor-whisper (spec/invariants.yaml) shows it happens in a game from a real deal
+found by Z3 from the declaration, replayed by the engine and written as a scenario; the
+reachability question cupbearer-actor-whisper shows it happens in a game from a real deal
 too.
 Clauses: A.role.courtesan, B.role.mundschenk, B.end.whisper.
 """
@@ -19,70 +22,47 @@ from typing import Any
 
 import z3
 
-from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
-from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, Context, prove_step
+from proofs.invariant import STRENGTHENING, prove_declared_step
+from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.search import Unroller, counterexample
 
-K = DecisionKind
 FAMILY = "cupbearer"
-#: the obligation that a swap never repeats a role in the actor's display
-ACTOR_REPEAT = "cupbearer-actor-repeat"
-COMMENT_CLAUSES = "Clauses: A.role.courtesan (83-86), B.role.mundschenk (69-72), B.end.whisper."
+#: This family's invariants (spec/invariants.yaml), each proved by the obligation of its
+#: name, with the obligation's summary.
+INVARIANTS = {
+    "cupbearer-protects-others": "no Cupbearer swap repeats a role in a display other than the actor's",
+    "cupbearer-actor-repeat": "no Cupbearer swap repeats a role in the actor's display",
+}
 
 
-def repeats(s: ZState, seat: Any) -> Any:
-    """(Symbolic) ``seat``'s display holds some role twice."""
-    lay = s.lay
-    return s.at_seat(seat, lambda q: z3.Or([s.role_in(lay.disp[q], r) >= 2 for r in range(lay.nroles)]))
+def _clauses(spec: Spec, invariant: str) -> str:
+    return ", ".join(spec.invariants[invariant].clauses)
 
 
-def _others_safe(ctx: Context, kind: DecisionKind) -> Any:
-    t, p = ctx.t, ctx.s["dp"]
-    return z3.And([z3.Implies(p != q, z3.Not(repeats(t, q))) for q in range(ctx.lay.n)])
-
-
-def _actor_safe(ctx: Context, kind: DecisionKind) -> Any:
-    return z3.Not(repeats(ctx.t, ctx.s["dp"]))
-
-
-def _run_others(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.SWAP,), _others_safe)
+def _run(spec: Spec, opts: Options, ruleset: str, invariant: str) -> Outcome:
+    ok, where = prove_declared_step(spec, ruleset, invariant)
+    summary = INVARIANTS[invariant]
     if ok:
-        return Outcome("proved", f"no swap repeats a role in another player's display ({where})")
-    return Outcome("counterexample", f"a swap repeats a role in another player's display: {where}")
-
-
-def _run_actor(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    ok, where = prove_step(spec, ruleset, (K.SWAP,), _actor_safe)
-    if ok:
-        return Outcome("proved", f"no swap repeats a role in the actor's display ({where})")
+        return Outcome("proved", f"{summary}: every action ({where})")
     n = int(where.split()[0])
 
     def bad(u: Unroller, i: int) -> Any:
-        s, t = u.state(i), u.state(i + 1)
-        return z3.And(s["dk"] == z3.IntVal(list(DecisionKind).index(K.SWAP)), repeats(t, s["dp"]))
+        return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
 
     return counterexample(
-        spec, ruleset, n, bad, name=f"{ACTOR_REPEAT}.{ruleset}", out_dir=opts.out_dir,
-        title="A Cupbearer swap repeats a role in the actor's display",
-        question="May the player who played the Cupbearer swap so that their own display repeats a role?",
-        comment=("Counterexample to 'no swap repeats a role in the actor's display', found by Z3 from a\n"
-                 "position satisfying every proved invariant, replayed by the engine.\n"
-                 f"Under {ruleset} the swap is legal (a reading it takes declares that it breaks\n"
-                 f"{ACTOR_REPEAT}) and the round ends as the actor's whisper. {COMMENT_CLAUSES}"))
+        spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=opts.out_dir,
+        title=f"Counterexample to {invariant}",
+        question=f"Does {invariant} hold after every action?",
+        comment=(f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset},\n"
+                 "found by Z3 from a position satisfying every proved invariant, replayed by the engine.\n"
+                 f"A reading {ruleset} takes declares that it breaks {invariant}. "
+                 f"Clauses: {_clauses(spec, invariant)}."))
 
 
 def obligations(spec: Spec) -> list[Obligation]:
-    """This family's obligations."""
-    out = []
-    for r in spec.rulesets:
-        out.append(Obligation("cupbearer-protects-others", r, "proved",
-                              "no Cupbearer swap repeats a role in a display other than the actor's",
-                              partial(_run_others, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-        out.append(Obligation(ACTOR_REPEAT, r, "proved",
-                              "no Cupbearer swap repeats a role in the actor's display",
-                              partial(_run_actor, ruleset=r), FAMILY, (), needs=STRENGTHENING))
-    return out
+    """This family's obligations: one per ruleset and invariant of :data:`INVARIANTS`."""
+    return [Obligation(invariant, r, "proved", summary, partial(_run, ruleset=r, invariant=invariant), FAMILY,
+                       (invariant,), needs=STRENGTHENING)
+            for r in spec.rulesets for invariant, summary in INVARIANTS.items()]

@@ -30,7 +30,7 @@ from proofs.variant import spec_variant
 #: The directory of the stored violations.
 VIOLATIONS_DIR = Path(__file__).parent / "violations"
 #: The keys of a violation file.
-KEYS = frozenset({"invariant", "ruleset", "case", "variant", "readings", "scenario", "tamper"})
+KEYS = frozenset({"invariant", "ruleset", "case", "also", "variant", "readings", "scenario", "tamper"})
 #: The keys of ``tamper:``: what of the position after the last action it changes.
 TAMPER_KEYS = frozenset({"remove_discard", "take_from_discard", "played", "decision"})
 
@@ -47,6 +47,9 @@ class Violation:
     :ivar readings: readings that differ from ``ruleset``'s (a house ruleset).
     :ivar tamper: edits to the position after the last action (a broken state).
     :ivar document: the parsed file, for messages.
+    :ivar also: other invariants the case must break as well: those the invariant follows
+        from (no swap can repeat a role in another display without a display repeating a
+        role), so that no case breaks it alone.
     """
 
     invariant: str
@@ -57,6 +60,7 @@ class Violation:
     readings: Mapping[str, str]
     tamper: Mapping[str, Any]
     document: Document = field(repr=False, compare=False)
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,8 +121,14 @@ def load_violation(path: Path | str, spec: Spec) -> Violation:
     for key in tamper:
         if key not in TAMPER_KEYS:
             raise doc.error(["tamper", key], f"unknown key {key!r} (known: {', '.join(sorted(TAMPER_KEYS))})")
+    also = data.get("also") or []
+    if not isinstance(also, list) or not all(isinstance(a, str) for a in also):
+        raise doc.error(["also"], "also is a list of invariant ids")
+    for i, other in enumerate(also):
+        if other not in spec.invariants or other == inv:
+            raise doc.error(["also", i], f"{other!r} is no other invariant of spec/invariants.yaml")
     return Violation(str(inv), str(data["ruleset"]), str(data["case"]).strip(), doc.file, tuple(variant),
-                     dict(readings), dict(tamper), doc)
+                     dict(readings), dict(tamper), doc, tuple(also))
 
 
 def _seat(game: Game, colour: object, doc: Document, path: list[Any]) -> int:
@@ -223,7 +233,8 @@ def replay(v: Violation, spec: Spec) -> Replay:
 
 def engine_verdict(v: Violation, r: Replay) -> tuple[bool, str]:
     """Whether the engine's check mode rejects the case as it must: exactly ``v.invariant`` (or a lemma of it)
-    fails on the last action (and, without a tamper, a check-mode game raises for it).
+    and the invariants of ``v.also`` fail on the last action (and, without a tamper, a check-mode
+    game raises for one of them).
 
     :returns: ``(ok, what the engine reported)``.
     """
@@ -235,10 +246,11 @@ def engine_verdict(v: Violation, r: Replay) -> tuple[bool, str]:
     lemmas = {lem.id for i in r.game.spec.invariants.values() for lem in i.lemmas}
     ids = sorted({i if i not in own else v.invariant for i, _ in r.problems if i in own or i not in lemmas})
     said = "; ".join(f"{i}: {m}" for i, m in r.problems) or "no invariant fails"
-    if ids != [v.invariant]:
-        return False, f"engine: {said} (expected exactly {v.invariant})"
-    if not v.tamper and (r.check_mode is None or r.check_mode[0] != v.invariant):
-        return False, f"engine: check mode raised {r.check_mode!r}, not {v.invariant}"
+    wanted = sorted({v.invariant, *v.also})
+    if ids != wanted:
+        return False, f"engine: {said} (expected exactly {' and '.join(wanted)})"
+    if not v.tamper and (r.check_mode is None or r.check_mode[0] not in wanted):
+        return False, f"engine: check mode raised {r.check_mode!r}, not {' or '.join(wanted)}"
     return True, f"engine: {said}"
 
 

@@ -63,6 +63,12 @@ CAUGHT_BY: dict[str, tuple[str, ...]] = {
         "tests/test_live_invariants.py::test_broken_engine_is_caught_by_its_invariant[GreyIgnoresTies]",
         "tests/test_live_invariants.py::test_broken_engine_is_caught_by_its_invariant[ColourIgnored]",
     ),
+    "cupbearer-protects-others": (
+        "tests/test_invariant_registry.py::test_check_reports_a_corrupted_swap[cupbearer-protects-others]",
+    ),
+    "cupbearer-actor-repeat": (
+        "tests/test_invariant_registry.py::test_check_reports_a_corrupted_swap[cupbearer-actor-repeat]",
+    ),
     "muted-card-does-nothing": (
         "tests/test_live_invariants.py::test_broken_engine_is_caught_by_its_invariant[MutedRoleActs]",
         "tests/test_live_invariants.py::test_broken_engine_is_caught_by_its_invariant[BannedJesterPlayable]",

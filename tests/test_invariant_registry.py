@@ -126,6 +126,30 @@ def test_check_reports_a_corrupted_position(spec: Spec, invariant: str) -> None:
     assert "swap" in (failure(game, invariant, again, before) or "")
 
 
+@pytest.mark.parametrize("invariant", ["cupbearer-actor-repeat", "cupbearer-protects-others"])
+def test_check_reports_a_corrupted_swap(spec: Spec, invariant: str) -> None:
+    """A swap of real play keeps both swap invariants; the same swap whose result shows a role
+    twice in the actor's display (or another player's) is reported by that invariant alone."""
+    game = make_game(spec, "reference", 3, check=False)
+    before = walk(game, 6, lambda s: s.decision.kind is K.SWAP)
+    actor = before.decision.player
+    res = game.apply(before, game.legal_actions(before)[0])
+    for inv in ("cupbearer-actor-repeat", "cupbearer-protects-others"):
+        assert failure(game, inv, res.state, before) is None, inv
+    seat = actor if invariant == "cupbearer-actor-repeat" else next(
+        p for p in range(game.n) if p != actor and res.state.displays[p])
+    shown = res.state.displays[seat]
+    twice = tuple(shown + shown[:1] if i == seat else d for i, d in enumerate(res.state.displays))
+    broken = replace(res.state, displays=twice)
+    assert failure(game, invariant, broken, before)
+    other = ({"cupbearer-actor-repeat", "cupbearer-protects-others"} - {invariant}).pop()
+    assert failure(game, other, broken, before) is None
+    # the same display on an action that is no swap is no swap's doing
+    plain = walk(game, 7, lambda s: s.decision.kind is K.PLAY)
+    after = game.apply(plain, game.legal_actions(plain)[0]).state
+    assert failure(game, invariant, replace(after, displays=tuple(d + d[:1] for d in after.displays)), plain) is None
+
+
 def test_the_corrupted_positions_start_from_positions_that_hold(spec: Spec) -> None:
     game = make_game(spec, "reference", 3, check=False)
     for seed in range(3):

@@ -52,7 +52,10 @@ def test_invariants_without_a_z3_form_are_the_known_ones() -> None:
 def test_stored_violation_is_rejected_by_engine_and_z3(inv: str) -> None:
     out = check_invariant(SPEC, inv)
     assert out.result == "counterexample", out.detail
-    assert out.detail.startswith(f"engine: {inv}: ")
+    also = load_violation(violation_path(inv), SPEC).also
+    engine_said = out.detail.split("; Z3: ", 1)[0]
+    assert engine_said.startswith("engine: ") and f"{inv}: " in engine_said
+    assert all(f"{other}: " in engine_said for other in also)
     if inv in WITHOUT_Z3:
         assert "engine alone" in out.detail
     else:
@@ -63,13 +66,15 @@ def test_stored_violation_is_rejected_by_engine_and_z3(inv: str) -> None:
 def test_case_breaks_only_its_last_action(inv: str) -> None:
     v = load_violation(violation_path(inv), SPEC)
     r = replay(v, SPEC)
-    # first the invariant itself; after it only lemmas (strengthenings) may fall with it
-    assert r.problems[0][0] == inv and {i for i, _ in r.problems[1:]} <= LEMMAS, r.problems
+    # the invariant itself and those it follows from (also); besides them only lemmas
+    # (strengthenings) may fall with it
+    wanted = {inv, *v.also}
+    assert {i for i, _ in r.problems} - LEMMAS == wanted and r.problems[0][0] in wanted, r.problems
     if v.tamper:  # the engine's own successor is sound: the broken state is what fails
         good = r.game.apply(r.before, r.action)
         assert palast.invariants.check.step_problems(r.game, r.before, r.action, good.state, good.events) == []
     else:
-        assert r.check_mode is not None and r.check_mode[0] == inv
+        assert r.check_mode is not None and r.check_mode[0] in wanted
 
 
 def _silence(monkeypatch: pytest.MonkeyPatch, inv: str) -> None:
@@ -145,3 +150,26 @@ def test_a_tamper_the_case_does_not_need_is_refused(tmp_path: Path) -> None:
     out = check_invariant(SPEC, "next-player", tmp_path)
     assert out.result == "error"
     assert "the tamper is not what breaks it" in out.detail
+
+
+def test_also_names_exactly_the_invariants_the_case_breaks_besides_its_own(tmp_path: Path) -> None:
+    """cupbearer-protects-others follows from no-repeated-role, so its case breaks both and
+    says so (``also``); without ``also``, or with an invariant the case does not break, the
+    engine's verdict refuses it; an ``also`` naming no invariant is an error at its place."""
+    inv = "cupbearer-protects-others"
+    text = violation_path(inv).read_text(encoding="utf-8")
+    assert "also: [no-repeated-role]" in text
+    cases = {
+        "also: []": "expected exactly cupbearer-protects-others)",
+        "also: [no-repeated-role, round-end-cause]": "expected exactly cupbearer-protects-others and no-repeated-role "
+                                                     "and round-end-cause",
+    }
+    for also, said in cases.items():
+        (tmp_path / f"{inv}.yaml").write_text(text.replace("also: [no-repeated-role]", also), encoding="utf-8")
+        out = check_invariant(SPEC, inv, tmp_path)
+        assert out.result == "no-such-state" and said in out.detail, out.detail
+    (tmp_path / f"{inv}.yaml").write_text(text.replace("also: [no-repeated-role]", "also: [no-such]"),
+                                          encoding="utf-8")
+    out = check_invariant(SPEC, inv, tmp_path)
+    assert out.result == "error", out.detail
+    assert "line 6, column 8 (also[0])" in out.detail and "'no-such' is no other invariant" in out.detail

@@ -81,12 +81,14 @@ def broken_engine(r: Replay) -> Game:
 @pytest.mark.parametrize("inv", tuple(SPEC.invariants))
 def test_action_check_trips_on_every_stored_violation(inv: str) -> None:
     r = stored(inv)
+    also = set(load_violation(violation_path(inv), SPEC).also)  # invariants it follows from
     m = machine()
     m.game = broken_engine(r)
     m._begin(r.before)
     with pytest.raises(InvariantFailure) as caught:
         m._apply(r.action)
-    assert inv in caught.value.invariants and caught.value.invariants - {inv} <= LEMMAS
+    assert inv in caught.value.invariants and caught.value.invariants - {inv} <= LEMMAS | also
+    assert also <= caught.value.invariants
     assert m.failed
 
 

@@ -39,6 +39,22 @@ def game_reading(game: Any, point: str) -> str:
 StateCheck = Callable[["Game", State], "str | None"]
 
 
+def broken_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[str]:
+    """The invariants that a reading taken breaks: those whose proof obligations
+    (``established_by.proved_by`` in spec/invariants.yaml) a ``breaks`` entry of the reading
+    ``read(point)`` of some variation point names (cupbearer-actor-repeat under source B's
+    whisper reading of cupbearer-actor-duplicate).
+
+    :param spec: the spec.
+    :param read: the reading taken of each variation point id.
+    :returns: invariant ids.
+    """
+    named = {obligation for vp in spec.variation_points.values() for r in vp.readings if r.id == read(vp.id)
+             for obligation, _ in r.breaks}
+    return frozenset(inv.id for inv in spec.invariants.values()
+                     if named & set(inv.established_by.get("proved_by", ())))
+
+
 class _Checks:
     """The compiled checks of one game: per declared property, a function of a position.
 
@@ -75,10 +91,12 @@ class _Checks:
         for pid in self._branched:
             self.fns[pid] = self._dispatch(pid)
         self.by_id = {p.id: p for p in self.props}
-        #: the invariants a rule module in play breaks (spec/modules/, ``breaks``): not
+        #: the invariants a rule module in play breaks (spec/modules/, ``breaks``) or a
+        #: reading the game takes breaks (spec/variation_points.yaml, ``breaks``): not
         #: checked in this game, their lemmas neither
         self.suspended: frozenset[str] = frozenset(
-            b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks)
+            {b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks}
+            | broken_by_readings(spec, lambda point: game_reading(game, point)))
 
     def _dispatch(self, pid: str) -> Callable[..., Any]:
         point, table = self._branched[pid]
