@@ -266,6 +266,34 @@ def test_old_is_only_for_step_invariants(tmp_path: Path) -> None:
     assert "only a step invariant has one" in r.stdout + r.stderr
 
 
+@pytest.mark.parametrize(("old", "new", "where"), [
+    # in holds itself: placed at holds, at the comparison's column
+    ("holds: not running or all(p in players, count(display(p)) < six)",
+     "holds: not running or all(p in players, count(display(p)) < six and display(p) == in_order(display(p)))",
+     "(invariants[3].holds): this compares two collections"),
+    # in a let: placed at the let that says it
+    ("        and in_order(discard_pile) == in_order(old(discard_pile))",
+     "        and discard_pile == old(discard_pile)",
+     "(invariants[13].let.only_moved): this compares two collections"),
+    # first of an unsorted collection, in a lemma
+    ("          not running\n          or sum(p in players, played(p))",
+     "          not running or first(display(actor)) in all_cards\n          or sum(p in players, played(p))",
+     "(invariants[8].lemmas[0].holds): first(...) of cards or roles reads the order"),
+])
+def test_an_invariant_that_reads_the_order_cards_lie_in_is_refused(tmp_path: Path, old: str, new: str,
+                                                                    where: str) -> None:
+    """Z3 counts a zone's cards by kind, so an invariant comparing zones in the order their
+    cards lie (or taking the first of one) would be proved of less than the engine checks:
+    palast spec check refuses it where it is written; compared with in_order(...) it passes
+    (the declared muted-card-does-nothing does so)."""
+    root = _spec_copy(tmp_path, old, new)
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert where in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_a_step_invariant_reads_the_position_before(spec: Spec) -> None:
     """scores-rise-slowly, declared with old(...): a real action holds it; the same action
     with a score raised by hand, or a round end whose scorer did not score, does not."""

@@ -157,3 +157,23 @@ def test_the_corrupted_positions_start_from_positions_that_hold(spec: Spec) -> N
         for inv in spec.invariants.values():
             if inv.holds is not None and inv.kind == "state":
                 assert failure(game, inv.id, s) is None
+
+
+def test_check_mode_leaves_out_an_invariant_a_reading_of_the_game_breaks(spec: Spec) -> None:
+    """Source B's whisper reading of cupbearer-actor-duplicate breaks cupbearer-actor-repeat
+    (its ``breaks``): a check-mode game under source B plays the stored counterexample's
+    swap, which the invariant's own check refuses; under the reference the invariant is
+    checked."""
+    from palast.formats.scenario import load_scenario
+    from palast.invariants.declared import checks
+
+    path = ROOT / "proofs" / "witnesses" / "cupbearer-actor-repeat.source-b.yaml"
+    sc = load_scenario(path, spec)
+    game = Game(spec, "source-b", sc.players, check=True)
+    assert "cupbearer-actor-repeat" in checks(game).suspended
+    assert "cupbearer-actor-repeat" not in checks(Game(spec, "reference", sc.players, check=True)).suspended
+    state = sc.start(game)
+    *head, last = [s for _, s in sc.position(game)[1]]
+    before = head[-1].state if head else state
+    assert failure(game, "cupbearer-actor-repeat", last.state, before)  # the swap repeats a role for the actor
+    assert last.state.round_end is not None and last.state.round_end.kind == "whisper"

@@ -174,7 +174,9 @@ _DECLARED: dict[tuple[int, tuple[str | None, ...]], tuple[Mapping[str, Any], tup
 
 def problems(spec: Any) -> list[Problem]:
     """What is wrong with the declared invariants: an expression that does not parse, uses
-    an unknown name, or is not a condition; a lemma id that repeats an id.
+    an unknown name, is not a condition, or reads the order cards lie in
+    (:func:`order_problem`: the proofs' model does not keep it, so Z3 would prove less than
+    the engine checks); a lemma id that repeats an id.
 
     :returns: (key path in ``spec/invariants.yaml``, message) per problem.
     """
@@ -245,10 +247,19 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
         except ExpressionError as exc:
             out.append(expression_problem(where, exc, text))
             named[name] = Node("int", 0)
+            continue
     for path, text in texts:
         try:
             node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
             check(node, kinds)
+            order = _order(node, kinds, {}, {id(n): name for name, n in named.items()}, None)
+            if order is not None:  # placed where it is written: in the text, or in a let it uses
+                refused, let_name = order
+                if let_name is None:
+                    raise refused
+                where, _, let_text = next(x for x in own if x[1] == let_name)
+                out.append(expression_problem(where, refused, let_text))
+                continue
             if inv.kind != "step" or len(path) != 3:  # a lemma is about one position
                 at = uses_old(node)
                 if at is not None:
@@ -295,10 +306,11 @@ _LAID = frozenset({"cards", "roles"})
 
 
 def _sorted(node: Node) -> bool:
-    """Whether ``node`` is a sorted collection: a sorted one, or part of one taken in order."""
+    """Whether ``node`` is a sorted collection: a sorted one, or part of one taken in order
+    (or a sorted one before the action, ``old(...)``)."""
     if node.op in ("call", "name") and node.value in _SORTED:
         return True
-    if node.op == "call" and node.value in ("distinct", "without", "minus") and node.args:
+    if node.op == "call" and node.value in ("distinct", "without", "minus", "old") and node.args:
         return _sorted(node.args[0])
     return node.op == "bind" and node.value in ("filter", "fewest", "most") and _sorted(node.args[1])
 
@@ -312,25 +324,33 @@ def order_problem(node: Node, kinds: Any, env: dict[str, str] | None = None) -> 
 
     :returns: the problem (with its column), or ``None``.
     """
-    env = env or {}
+    got = _order(node, kinds, env or {}, {}, None)
+    return None if got is None else got[0]
+
+
+def _order(node: Node, kinds: Any, env: dict[str, str], lets: Mapping[int, str],
+           owner: str | None) -> tuple[ExpressionError, str | None] | None:
+    """:func:`order_problem` of ``node``, with the ``let`` name (of ``lets``: node id ->
+    name) whose expression the problem lies in, or ``owner`` (``None``: the text itself)."""
+    owner = lets.get(id(node), owner)
     if node.op in ("==", "!=") and infer(node.args[0], env, kinds) in _LAID \
             and not (_sorted(node.args[0]) and _sorted(node.args[1])):
         return ExpressionError("this compares two collections of cards or roles in the order they lie, which the "
-                               "proofs' model does not keep: compare in_order(...) of each", node.column)
+                               "proofs' model does not keep: compare in_order(...) of each", node.column), owner
     if node.op == "call" and node.value == "first" and node.args and infer(node.args[0], env, kinds) in _LAID \
             and not _sorted(node.args[0]):
         return ExpressionError("first(...) of cards or roles reads the order they lie in, which the proofs' model "
-                               "does not keep: take first(in_order(...))", node.column)
+                               "does not keep: take first(in_order(...))", node.column), owner
     if node.op == "bind":
         var, coll, *rest = node.args
         inner = {**env, str(var.value): ELEMENT.get(infer(coll, env, kinds), "any")}
         for a in (coll, *rest):
-            got = order_problem(a, kinds, inner if a is not coll else env)
+            got = _order(a, kinds, inner if a is not coll else env, lets, owner)
             if got is not None:
                 return got
         return None
     for a in node.args:
-        got = order_problem(a, kinds, env)
+        got = _order(a, kinds, env, lets, owner)
         if got is not None:
             return got
     return None
