@@ -6,8 +6,10 @@ card-level encoding built as if the ruleset read the parameter that way. Each mu
 compared with the engine of the true ruleset at the differential check's positions
 (:func:`proofs.differential.positions`: random play and the stored witnesses) until the
 first disagreement. A mutant no position exposes is a reading the check could not tell
-from the right one, so a missing or wrong encoding of it would go unnoticed, unless it
-is listed in :data:`NOT_EXPOSED` with the reason it cannot matter.
+from the right one, so a missing or wrong encoding of it would go unnoticed, unless only
+rules that never fire in a game from a real deal read its point
+(:func:`unreached_parameters`, from the reachability questions of spec/invariants.yaml).
+No mutant is excused by a list in code.
 
 This is a diagnosis, not an obligation (it takes about five minutes per ruleset)::
 
@@ -30,14 +32,6 @@ from palast.lang.logic import parameter_table
 from palast.spec.load import Spec, load_spec
 from proofs.differential import Differ, Position, compare_all, positions
 from proofs.invariant import make_game
-
-#: Mutants the differential check cannot expose although their point is reached, and why
-#: that is safe: the engine treats the two values alike. (A point that no game from a real
-#: deal reaches is excused by the reachability questions: :func:`unreached_parameters`.)
-NOT_EXPOSED: dict[tuple[str, str | None], str] = {
-    ("maid.discard_to", GAP): "the engine, like the encoding, sends the discard to the discard pile unless the "
-                              "reading is under-deck, so open and discard-pile behave alike",
-}
 
 
 def unreached_parameters(spec: Spec, ruleset: str) -> dict[str, str]:
@@ -71,8 +65,7 @@ class Mutant:
 
     def excuse(self, spec: Spec) -> str | None:
         """Why the differential check need not expose this mutant (None: it must)."""
-        return (unreached_parameters(spec, self.ruleset).get(self.parameter)
-                or NOT_EXPOSED.get((self.parameter, None)) or NOT_EXPOSED.get((self.parameter, self.value)))
+        return unreached_parameters(spec, self.ruleset).get(self.parameter)
 
 
 def mutants(spec: Spec, ruleset: str, parameters: Sequence[str] = ()) -> list[Mutant]:
