@@ -87,6 +87,19 @@ def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obl
     return rspec, (found[0] if found else None)
 
 
+def _missing(spec: Spec, house: str, name: str) -> str:
+    """Why no obligation ``name`` is stated under ``house``: a reachability question whose
+    witnesses name the rulesets they answer under, none of them ``house``; or no
+    obligation of that name at all."""
+    q = spec.reachability.get(name)
+    if q is not None:
+        named = sorted({r for w in q.witnesses for r in w.rulesets})
+        return (f"the reachability question {name} is asked only under {', '.join(named)}: its stored games "
+                f"answer under those rulesets (spec/invariants.yaml); add a witness that answers under {house}, "
+                "or take it off the list")
+    return f"no obligation {name} is stated for every ruleset (palast prove --list lists them)"
+
+
 def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
     """One obligation per entry of each named house ruleset's ``prove`` list, named as the
     obligation it runs, under the house ruleset, expecting the declared result.
@@ -101,8 +114,7 @@ def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
         gone = refuted(spec, house)
         for name, expect in listed.items():
             _, inner = _inner(spec, house, name, stated)
-            statement = (inner.statement if inner is not None else f"(no obligation {name} is stated for every "
-                         "ruleset)")
+            statement = inner.statement if inner is not None else f"(no obligation {name} is stated under {house})"
             needs = () if inner is None or expect == "counterexample" else tuple(
                 n for n in inner.needs if n not in gone)
             out.append(Obligation(name, house, expect, statement,
@@ -118,8 +130,7 @@ def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: 
          needs: tuple[str, ...] = (), listed: tuple[str, ...] = ()) -> Outcome:
     rspec, inner = _inner(spec, house, name, stated)
     if inner is None:
-        return Outcome("error", f"spec/rulesets.yaml lists {name} for {house}, but no obligation of that name is "
-                                "stated for every ruleset (palast prove --list lists them)")
+        return Outcome("error", f"spec/rulesets.yaml lists {name} for {house}, but {_missing(spec, house, name)}")
     unlisted = [n for n in needs if n != name and n not in listed]
     if unlisted:
         return Outcome("error", f"{name} under {house} rests on {', '.join(unlisted)}, which spec/rulesets.yaml does "

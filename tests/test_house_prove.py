@@ -196,4 +196,21 @@ def test_an_unknown_obligation_in_the_list_is_an_error(spec: Spec, tmp_path: Pat
     s = load_spec(d)
     ob = next(ob for ob in all_obligations(s) if ob.ruleset == HOUSE)
     out = ob.run(s, Options())
-    assert out.result == "error" and "no obligation of that name" in out.detail
+    assert out.result == "error" and "no obligation round-is-bound is stated for every ruleset" in out.detail
+
+
+def test_a_question_not_asked_under_the_house_ruleset_is_said_so(spec: Spec, tmp_path: Path) -> None:
+    """cupbearer-actor-whisper is asked only under source-b (its stored game answers there):
+    listing it for house-guard says that, not that no such obligation exists."""
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d)
+    f = d / "rulesets.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace(
+        "      round-is-bounded: counterexample\n",
+        "      round-is-bounded: counterexample\n      cupbearer-actor-whisper: witness\n", 1), encoding="utf-8")
+    s = load_spec(d)
+    ob = next(ob for ob in all_obligations(s) if ob.key == f"cupbearer-actor-whisper@{HOUSE}")
+    out = ob.run(s, Options())
+    assert out.result == "error", out.detail
+    assert "the reachability question cupbearer-actor-whisper is asked only under source-b" in out.detail
+    assert "no obligation" not in out.detail

@@ -202,7 +202,10 @@ def test_whole_numbers_only_everywhere(spec: Spec) -> None:
         in _problem(spec, base + "scores: {red: 2.0}\n")
     assert f"(played.red): {whole} 1.5" in _problem(spec, base + "played: {red: 1.5}\n")
     assert "(deck): expected a number of cards" in _problem(spec, base + "deck: 3.0\n")
-    assert "(round): expected the round number" in _problem(spec, base + "round: true\n")
+    # a wrong type is named, with what the field means beside it
+    assert "(round): expected a whole number (the round number, 1 or more); found true" \
+        in _problem(spec, base + "round: true\n")
+    assert "(title): expected text; found [1]" in _problem(spec, base + "title: [1]\n")
     assert parse_scenario(base + "round: 2\n", spec).round == 2
 
 

@@ -493,6 +493,9 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
     ("until: highest(p in players, score(p)) >= target - 1", "until: old(round) >= 1",
      "rounds_before.until): old(...) reads the position before an action"),
     ("take-back, play]", "take-back, plays]", "sketch[11]): unknown decision 'plays'"),
+    # the sketch guides the search one decision per action, in the order of the turn flow
+    ("take-back, play]", "take-back]", "sketch): the sketch names 11 decisions, fewer than min_steps (12)"),
+    ("play, swap, play,", "play, swap, swap,", "sketch[9]): 'swap' cannot come right after 'swap'"),
     ("        rulesets: [source-b]\n        players: 3\n        max_steps: 6\n  - id: cupbearer-actor-whisper",
      "        rulesets: [source-b, reference]\n        players: 3\n        max_steps: 6\n"
      "  - id: cupbearer-actor-whisper", "witnesses[1].rulesets[1]): another witness of cupbearer-void-two-displays "
@@ -507,7 +510,8 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
     ("  - id: empty-hand\n", "  - id: maid-empty-deck\n",
      "(reachability[1].id): 'maid-empty-deck' is already the id of a reachability question"),
 ], ids=["unknown-rule", "no-witness", "unknown-ruleset", "reaches-unknown-name", "reaches-no-condition", "old-in-old",
-        "laid-order", "first-laid", "asks-nothing", "until-reads-old", "sketch-unknown-decision", "ruleset-twice",
+        "laid-order", "first-laid", "asks-nothing", "until-reads-old", "sketch-unknown-decision", "sketch-short",
+        "sketch-out-of-flow", "ruleset-twice",
         "file-of-another", "file-twice", "id-twice"])
 def test_spec_check_refuses_a_bad_reachability_question(tmp_path: Path, old: str, new: str, said: str) -> None:
     from tests.spec_copy import edited_spec

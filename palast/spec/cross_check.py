@@ -279,10 +279,19 @@ def _reachability_problems(spec: Spec, at: Any) -> None:
                 at("invariants.yaml", [*wat, *(["file"] if "file" in w else [])],
                    f"{file} is already the file of another witness")
             files.add(file)
-            for k, d in enumerate(w.get("sketch", ())):
+            sketch = list(w.get("sketch", ()))
+            for k, d in enumerate(sketch):
                 if d not in decisions:
                     at("invariants.yaml", [*wat, "sketch", k], f"unknown decision {d!r} (the decisions: "
                                                                 f"{', '.join(decisions)})")
+                elif k and sketch[k - 1] in decisions and not spec.flow.follows(sketch[k - 1], d):
+                    at("invariants.yaml", [*wat, "sketch", k], f"{d!r} cannot come right after {sketch[k - 1]!r} "
+                                                                "(the turn flow of spec/flow.yaml)")
+            if sketch and len(sketch) < w.get("min_steps", 1):
+                # the search answers only the decisions the sketch names, one per action
+                at("invariants.yaml", [*wat, "sketch"], f"the sketch names {len(sketch)} decisions, fewer than "
+                                                         f"min_steps ({w['min_steps']}): no game it guides is long "
+                                                         "enough")
             if w.get("min_steps", 1) > w["max_steps"]:
                 at("invariants.yaml", [*wat, "min_steps"], "min_steps is above max_steps")
 

@@ -134,9 +134,10 @@ def _schema_validator(schema_dir: Path, name: str) -> Any:
 def friendly_message(err: Any) -> str:
     """Turn a jsonschema error into a message that says how to fix the value.
 
-    Unknown keys get a "did you mean" from the allowed keys; a missing key, a wrong type
-    or a value matching none of the alternatives gets the schema's ``description`` of what
-    is expected.
+    Unknown keys get a "did you mean" from the allowed keys; a missing key or a value
+    matching none of the alternatives gets the schema's ``description`` of what is expected;
+    a wrong type gets the type in words, with the description beside it (a description says
+    what a field means, which need not name its type).
     """
     v = err.validator
     schema = err.schema if isinstance(err.schema, dict) else {}
@@ -158,8 +159,14 @@ def friendly_message(err: Any) -> str:
             return (f"expected {expected}, written without a decimal point; found {shown(err.instance)} "
                     f"(write {int(err.instance)})")
         return f"expected {expected}; found {shown(err.instance)}"
-    if v in ("type", "oneOf", "anyOf"):
-        expected = desc or (f"a value of type {schema.get('type')}" if "type" in schema else "another kind of value")
+    if v == "type":
+        t = schema.get("type")
+        words = type_words(t)
+        named = desc is not None and any(desc.startswith(type_words(x)) for x in (t if isinstance(t, list) else [t]))
+        expected = words if not desc else desc if named else f"{words} ({desc})"
+        return f"expected {expected}; found {shown(err.instance)}"
+    if v in ("oneOf", "anyOf"):
+        expected = desc or (f"{type_words(schema.get('type'))}" if "type" in schema else "another kind of value")
         return f"expected {expected}; found {shown(err.instance)}"
     if v == "minimum":
         return f"must be at least {err.validator_value}; found {shown(err.instance)}"
@@ -183,6 +190,17 @@ def friendly_message(err: Any) -> str:
             if key in err.instance and lacking:
                 return f"{key!r} needs {' and '.join(map(repr, lacking))} beside it: add {', '.join(lacking)}"
     return str(err.message)
+
+
+#: How a message names each JSON Schema type.
+TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+              "array": "a list", "object": "a mapping", "null": "nothing (null)"}
+
+
+def type_words(t: Any) -> str:
+    """The JSON Schema type (or list of types) ``t`` in words: ``"a list or text"``."""
+    names = t if isinstance(t, list) else [t]
+    return " or ".join(TYPE_WORDS.get(str(x), f"a value of type {x}") for x in names)
 
 
 def shown(value: Any, limit: int = 60) -> str:
