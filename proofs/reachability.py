@@ -35,7 +35,7 @@ import z3
 from palast.engine import Game, Step
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind, State
-from palast.invariants.reach import condition, reached
+from palast.invariants.reach import condition, reached, singles_out
 from palast.spec.load import Spec
 from palast.spec.model import Reachability, ReachWitness
 from proofs.concrete import abstract, pin_state
@@ -167,7 +167,12 @@ def _engine_check(r: Reachability) -> EngineCheck:
             return "it has no action after the deal (a witness's last action must reach the position)"
         before = steps[-2].state if len(steps) >= 2 else start
         problem = reached(game, r.fires, r.reaches, before, steps[-1].state, steps[-1].events)
-        return None if problem is None else f"its last action does not answer {r.id}: {problem}"
+        if problem is not None:
+            return f"its last action does not answer {r.id}: {problem}"
+        if r.reaches is not None and not singles_out(game, r.reaches, start, [x.state for x in steps[:-1]]):
+            return (f"the condition of {r.id} holds at the start of the stored game and after each of its actions: "
+                    "it does not single out the position the game was stored to show")
+        return None
     return engine_check
 
 

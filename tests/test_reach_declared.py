@@ -191,3 +191,21 @@ def test_a_condition_the_engine_cannot_evaluate_on_the_stored_game_is_said_so(tm
     assert res.exit_code == 1, res.output
     assert "the condition cannot be evaluated on the position it reaches: the expression" in res.output, res.output
     assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("condition", ["count(players) >= 3", "round >= 0 or old(round) >= 0"])
+def test_a_condition_true_throughout_the_stored_game_fails_its_obligation(tmp_path: Path, condition: str) -> None:
+    """A condition that holds at the start of the stored game and after each of its actions
+    does not say what the game shows: the obligation fails saying so (a trivially true
+    condition used to pass on any stored game). The declared one passes (the sixth card is
+    played only at the end)."""
+    old = ("      old(decision) == play and played(old(decider)) == six\n"
+           "      and count(display(old(decider))) < six and not ended\n")
+    root = edited_spec(tmp_path, "invariants.yaml", old, f"      {condition}\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "sixth-played-not-displayed", "-r",
+                                    "source-a", "-v"])
+    assert res.exit_code == 1, res.output
+    assert re.search(r"sixth-played-not-displayed +source-a +error", res.output), res.output
+    assert "holds at the start of the stored game and after each of its actions" in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--only", "sixth-played-not-displayed", "-r", "source-a"])
+    assert res.exit_code == 0, res.output

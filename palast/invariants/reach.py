@@ -59,3 +59,22 @@ def reached(game: Game, fires: Sequence[str], reaches: str | None, before: State
     except SpecError as exc:  # e.g. first(...) of an empty collection there
         return f"the condition cannot be evaluated on the position it reaches: {exc.message}"
     return None if holds else f"the position it reaches is not one where {' '.join(reaches.split())}"
+
+
+def singles_out(game: Game, reaches: str, start: State, states: Sequence[State]) -> bool:
+    """Whether condition ``reaches`` is false somewhere before a stored game's last action:
+    at its start (the start paired with itself: nothing has happened) or after one of its
+    other actions (``states``: the positions after each action but the last, in order). A
+    condition true throughout says nothing about the position the game was stored to show
+    (``true``, or ``count(players) >= 3``). A position where it cannot be evaluated counts
+    as one where it is false.
+    """
+    fn = condition(game, reaches)
+    pairs = [(start, start), *zip([start, *states], states, strict=False)]
+    for before, after in pairs:
+        try:
+            if not fn(after, before):
+                return True
+        except SpecError:
+            return True
+    return False
