@@ -180,6 +180,32 @@ def test_every_declared_expression_shows_as_itself(spec: Spec) -> None:
         assert _shape(parse(show(prop.node))) == _shape(prop.node), prop.id
 
 
+def test_show_lines_breaks_a_long_expression_and_keeps_its_meaning(spec: Spec) -> None:
+    """The rulebook shows each declared condition broken over lines (show_lines): read again
+    it is the same tree, no line of a declared one is longer than 88 characters, and a short
+    expression stays on one line."""
+    from palast.lang.syntax import show_lines
+
+    texts = [inv.holds for inv in spec.invariants.values() if inv.holds is not None]
+    texts += [lem.holds for inv in spec.invariants.values() for lem in inv.lemmas]
+    texts += [q.reaches for q in spec.reachability.values() if q.reaches is not None]
+    assert len(texts) > 20
+    for text in texts:
+        node = parse(text)
+        out = show_lines(node)
+        assert _shape(parse(out)) == _shape(node), text
+        assert max(len(line) for line in out.splitlines()) <= 88, out
+    assert show_lines(parse("a and (b or c)")) == "a and (b or c)"
+    long = parse("first_condition_here and (second_condition or third_condition) and all(p in players, "
+                 "score(p) >= 0 and played(p) >= count(display(p)))")
+    assert show_lines(long, width=48) == (
+        "first_condition_here\n"
+        "and (second_condition or third_condition)\n"
+        "and all(p in players,\n"
+        "        score(p) >= 0\n"
+        "        and played(p) >= count(display(p)))")
+
+
 def test_a_primitive_used_once_says_why_it_is_one(spec: Spec) -> None:
     """A primitive that one declaration uses (or none) is listed with a reason
     (``ALONE``), and a listed one is still used at most once (else the list is stale)."""

@@ -288,3 +288,50 @@ def _side(node: Node, least: int) -> str:
     """``node`` as an operand where an operator of rank below ``least`` needs brackets."""
     text = show(node)
     return f"({text})" if _RANK.get(node.op, 9) < least else text
+
+
+def show_lines(node: Node, width: int = 88, indent: str = "") -> str:
+    """``node`` written back as :func:`show` writes it, broken over lines so that none is
+    longer than ``width`` characters where a break can help (for the rulebook, which shows
+    a declaration as a code block): a chain of ``and`` or ``or`` puts each operand on a line
+    of its own, the operator first; ``x if c else y`` puts ``if`` and ``else`` on lines of
+    their own; a call or a bound collection (``all(p in players, ...)``) too long for one
+    line puts its last argument on the lines below, indented. Every line after the first
+    starts with ``indent``.
+
+    :returns: the text; reading it again (:func:`parse`) gives back ``node``.
+    """
+    text = show(node)
+    if len(indent) + len(text) <= width:
+        return text
+    op = node.op
+    inner = indent + "    "
+    if op in _RANK and op not in ("if", "not"):
+        rank = _RANK[op]
+        first, *rest = node.args
+        lines = [_side_lines(first, rank if op in ("and", "or", "+", "-", "*") else rank + 1, width, indent)]
+        lines += [f"{op} {_side_lines(a, rank + 1, width, indent + ' ' * (len(op) + 1))}" for a in rest]
+        return f"\n{indent}".join(lines)
+    if op == "if":
+        rank = _RANK["if"]
+        return (f"{_side_lines(node.args[1], rank + 1, width, indent)}\n{indent}"
+                f"if {_side_lines(node.args[0], rank + 1, width, indent + '   ')}\n{indent}"
+                f"else {_side_lines(node.args[2], rank, width, indent + '     ')}")
+    if op in ("call", "bind") and node.args:
+        *head, last = node.args
+        if op == "bind":
+            var, coll, *more = head
+            opening = f"{node.value}({show(var)} in {show(coll)}{''.join(', ' + show(a) for a in more)},"
+        else:
+            opening = f"{node.value}({', '.join(show(a) for a in head)}{',' if head else ''}"
+        return f"{opening}\n{inner}{show_lines(last, width, inner)})"
+    if op == "not":
+        return f"not {_side_lines(node.args[0], _RANK['not'], width, indent + '    ')}"
+    return text
+
+
+def _side_lines(node: Node, least: int, width: int, indent: str) -> str:
+    """:func:`_side` of ``node``, broken over lines as :func:`show_lines` breaks it."""
+    if _RANK.get(node.op, 9) < least:
+        return "(" + show_lines(node, width, indent + " ") + ")"
+    return show_lines(node, width, indent)

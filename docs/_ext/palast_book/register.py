@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from sphinx.util import logging
 
-from palast.lang.syntax import parse, show
+from palast.lang.syntax import parse, show_lines
 from palast.spec.load import OPEN, Spec, VariationPoint
 from palast.spec.sources import source_notes, sources
 
@@ -286,8 +286,9 @@ class InvariantsDirective(SpecDirective):
             if inv.holds is not None:
                 sec += nodes.paragraph("", "", text("As declared (the engine's check mode runs it, the proofs "
                                                     "compile it to Z3): ", "pal-muted"))
-                lines = [*(f"where {name} = {show(parse(text))}" for name, text in inv.let.items()),
-                         show(parse(inv.holds))]
+                lines = [*(f"where {name} = {show_lines(parse(text), indent=' ' * (len(name) + 9))}"
+                           for name, text in inv.let.items()),
+                         show_lines(parse(inv.holds))]
                 sec += nodes.literal_block("\n".join(lines), "\n".join(lines), classes=["pal-holds"])
             else:
                 sec += nodes.paragraph("", "", text("Not yet declared as an expression: checked by code in "
@@ -296,12 +297,13 @@ class InvariantsDirective(SpecDirective):
                 sec += nodes.paragraph("", "", text("Lemma ", "pal-muted"), literal(lem.id),
                                        text(" (a strengthening its proof needs, itself checked and proved): ",
                                             "pal-muted"), nodes.Text(lem.statement))
-                sec += nodes.literal_block(show(parse(lem.holds)), show(parse(lem.holds)), classes=["pal-holds"])
+                sec += nodes.literal_block(show_lines(parse(lem.holds)), show_lines(parse(lem.holds)),
+                                           classes=["pal-holds"])
                 if lem.colours is not None:
                     sec += nodes.paragraph("", "", text("Its part about colours (the role-level model forgets "
                                                         f"colours, so the obligation {lem.id}.colours proves it "
                                                         "at the card level):", "pal-muted"))
-                    sec += nodes.literal_block(show(parse(lem.colours)), show(parse(lem.colours)),
+                    sec += nodes.literal_block(show_lines(parse(lem.colours)), show_lines(parse(lem.colours)),
                                                classes=["pal-holds"])
             proved = list((inv.established_by or {}).get("proved_by", []))
             live = caught.get(inv.id, ())
@@ -357,7 +359,8 @@ class ReachabilityDirective(SpecDirective):
                 sec += nodes.paragraph("", "", text("The position asked about, as declared (the engine evaluates it "
                                                     "on a stored game's last action, the proofs compile it to Z3): ",
                                                     "pal-muted"))
-                sec += nodes.literal_block(show(parse(r.reaches)), show(parse(r.reaches)), classes=["pal-holds"])
+                sec += nodes.literal_block(show_lines(parse(r.reaches)), show_lines(parse(r.reaches)),
+                                           classes=["pal-holds"])
             sec += table(["what", ""], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
         return out
