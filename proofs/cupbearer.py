@@ -17,6 +17,7 @@ Clauses: A.role.courtesan, B.role.mundschenk, B.end.whisper.
 
 from __future__ import annotations
 
+import textwrap
 from functools import partial
 from typing import Any
 
@@ -25,7 +26,7 @@ import z3
 from palast.spec.load import Spec
 from proofs.invariant import STRENGTHENING, prove_declared_step
 from proofs.lang_z3 import declared
-from proofs.obligation import Obligation, Options, Outcome
+from proofs.obligation import Obligation, Options, Outcome, broken_by_readings
 from proofs.search import Unroller, counterexample
 
 FAMILY = "cupbearer"
@@ -35,10 +36,6 @@ INVARIANTS = {
     "cupbearer-protects-others": "no Cupbearer swap repeats a role in a display other than the actor's",
     "cupbearer-actor-repeat": "no Cupbearer swap repeats a role in the actor's display",
 }
-
-
-def _clauses(spec: Spec, invariant: str) -> str:
-    return ", ".join(spec.invariants[invariant].clauses)
 
 
 def _run(spec: Spec, opts: Options, ruleset: str, invariant: str) -> Outcome:
@@ -51,14 +48,16 @@ def _run(spec: Spec, opts: Options, ruleset: str, invariant: str) -> Outcome:
     def bad(u: Unroller, i: int) -> Any:
         return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
 
+    why = "".join(f" Reading {b.reading} of {b.point} declares that it breaks {invariant}: "
+                  f"{' '.join(b.because.split())}" for b in broken_by_readings(spec, ruleset).get(invariant, ()))
     return counterexample(
         spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=opts.out_dir,
         title=f"Counterexample to {invariant}",
         question=f"Does {invariant} hold after every action?",
-        comment=(f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset},\n"
-                 "found by Z3 from a position satisfying every proved invariant, replayed by the engine.\n"
-                 f"A reading {ruleset} takes declares that it breaks {invariant}. "
-                 f"Clauses: {_clauses(spec, invariant)}."))
+        comment="\n".join(textwrap.wrap(
+            f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset}, found by Z3 from a "
+            f"position satisfying every proved invariant and replayed by the engine.{why} "
+            f"Clauses: {spec.cite(spec.invariants[invariant].clauses)}.")))
 
 
 def obligations(spec: Spec) -> list[Obligation]:

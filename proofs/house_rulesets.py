@@ -95,8 +95,9 @@ def _missing(spec: Spec, house: str, name: str) -> str:
     if q is not None:
         named = sorted({r for w in q.witnesses for r in w.rulesets})
         return (f"the reachability question {name} is asked only under {', '.join(named)}: its stored games "
-                f"answer under those rulesets (spec/invariants.yaml); add a witness that answers under {house}, "
-                "or take it off the list")
+                f"name the rulesets they answer under (spec/invariants.yaml), and {house} is not one of them; take "
+                "it off the list (a stored game that names no rulesets answers under every ruleset, house "
+                "rulesets included)")
     return f"no obligation {name} is stated for every ruleset (palast prove --list lists them)"
 
 

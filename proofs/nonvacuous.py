@@ -148,7 +148,8 @@ def check_invariant(spec: Spec, invariant: str, directory: Path | None = None) -
 
     :param directory: where the violation files are (default ``proofs/violations``).
     :returns: ``counterexample`` when both checkers reject the case, ``no-such-state``
-        when one accepts it, ``error`` for a missing or bad file.
+        when one accepts it, ``error`` for a missing or bad file (or a case the engine
+        rejects for its invariant and for others the file does not list under ``also``).
     """
     path = violation_path(invariant, directory)
     if not path.exists():
@@ -163,11 +164,20 @@ def check_invariant(spec: Spec, invariant: str, directory: Path | None = None) -
     rel = f"proofs/violations/{path.name}"
     ok, said = engine_verdict(v, r)
     if not ok:
+        if any(i == invariant or i in _lemmas(spec, invariant) for i, _ in r.problems):
+            # the engine rejects the case for its invariant, and for others than the file says
+            return Outcome("error", f"the engine rejects the stored violation for other invariants than the file "
+                                    f"names (its also): {said}", (rel,))
         return Outcome("no-such-state", f"the engine accepts the stored violation: {said}", (rel,))
     z_ok, z_said = z3_verdict(invariant, r)
     if z_ok is False:
         return Outcome("no-such-state", f"Z3 accepts the stored violation: {z_said}; {said}", (rel,))
     return Outcome("counterexample", f"{said}; {z_said}", (rel,))
+
+
+def _lemmas(spec: Spec, invariant: str) -> set[str]:
+    inv = spec.invariants.get(invariant)
+    return {lem.id for lem in inv.lemmas} if inv is not None else set()
 
 
 def _run(spec: Spec, opts: Options, invariant: str) -> Outcome:

@@ -121,12 +121,14 @@ def load_violation(path: Path | str, spec: Spec) -> Violation:
     for key in tamper:
         if key not in TAMPER_KEYS:
             raise doc.error(["tamper", key], f"unknown key {key!r} (known: {', '.join(sorted(TAMPER_KEYS))})")
-    also = data.get("also") or []
-    if not isinstance(also, list) or not all(isinstance(a, str) for a in also):
-        raise doc.error(["also"], "also is a list of invariant ids")
+    also = data.get("also", [])
+    if "also" in data and (not isinstance(also, list) or not also or not all(isinstance(a, str) for a in also)):
+        raise doc.error(["also"], "also is a list of one or more invariant ids (leave it out for none)")
     for i, other in enumerate(also):
         if other not in spec.invariants or other == inv:
             raise doc.error(["also", i], f"{other!r} is no other invariant of spec/invariants.yaml")
+        if other in also[:i]:
+            raise doc.error(["also", i], f"{other!r} is listed twice")
     return Violation(str(inv), str(data["ruleset"]), str(data["case"]).strip(), doc.file, tuple(variant),
                      dict(readings), dict(tamper), doc, tuple(also))
 

@@ -489,3 +489,29 @@ def test_spec_check_places_an_error_inside_a_long_expression_at_its_own_line(
     assert f"{file}: line {line}, column {column} (" in out, out
     assert repr(typo) in out and "Traceback" not in out
     assert len(max(out.splitlines(), key=len)) < 300, out  # not the whole joined expression
+
+
+@pytest.mark.parametrize(("text", "holds"), [
+    # a part inside old(...) that does not read the inner bound variable was computed once,
+    # before the loop, on the position after the action (it read 2 Treasurers, not 1)
+    ("all(p in players, all(r in all_roles, old(occurrences(roles(display(p)), r)) "
+     "== occurrences(roles(old(display(p))), r)))", True),
+    ("any(p in players, any(r in all_roles, old(occurrences(roles(display(p)), r)) == 2))", False),
+    # the same part inside and outside old(...) was computed once, on the position after
+    ("count(roles(display(first(players)))) == old(count(roles(display(first(players)))))", False),
+    ("count(roles(display(first(players)))) == old(count(roles(display(first(players))))) + 1", True),
+])
+def test_old_reads_the_position_before_even_where_a_part_is_computed_early(spec: Spec, text: str,
+                                                                           holds: bool) -> None:
+    """The engine's compiler computes a part that builds a collection once, before a loop
+    or before the expression (a fast path); a part inside old(...) must be left to old,
+    which reads the position before the action."""
+    from palast.invariants.reach import condition
+
+    game = make_game(spec, "reference", 3, check=False)
+    cards = game.cards
+    before = replace(game.initial_state(), displays=(
+        tuple(cards.parse_card(c) for c in ("maid/red", "treasurer/red")), (), ()))
+    after = replace(before, displays=(
+        tuple(cards.parse_card(c) for c in ("maid/red", "treasurer/red", "treasurer/blue")), (), ()))
+    assert condition(game, text)(after, before) is holds

@@ -177,3 +177,23 @@ def test_check_mode_leaves_out_an_invariant_a_reading_of_the_game_breaks(spec: S
     before = head[-1].state if head else state
     assert failure(game, "cupbearer-actor-repeat", last.state, before)  # the swap repeats a role for the actor
     assert last.state.round_end is not None and last.state.round_end.kind == "whisper"
+
+
+def test_a_broken_lemma_leaves_its_invariant_checked(spec: Spec, tmp_path: Path) -> None:
+    """A reading that declares it breaks a lemma's obligation (deck-reserve, a lemma of
+    hand-plus-display) leaves out that lemma alone; one naming an obligation that proves an
+    invariant under another name (round-actions-bounded proves turn-is-bounded) leaves out
+    that invariant."""
+    from palast.invariants.declared import broken_by_readings
+    from palast.spec.load import load_spec
+    from tests.spec_copy import edited_spec
+
+    old = "          - obligation: cupbearer-actor-repeat\n"
+    root = edited_spec(tmp_path, "variation_points.yaml", old, old + (
+        "            because: it does.\n          - obligation: deck-reserve\n"
+        "            because: it does.\n          - obligation: decisions-well-formed\n"
+        "            because: it does.\n          - obligation: round-actions-bounded\n"))
+    s = load_spec(root)
+    got = broken_by_readings(s, lambda point: str(s.reading("source-b", point)))
+    assert got == {"cupbearer-actor-repeat", "deck-reserve", "decisions-well-formed", "turn-is-bounded"}
+    assert broken_by_readings(s, lambda point: str(s.reading("reference", point))) == frozenset()

@@ -88,8 +88,9 @@ class PalastGroup(click.Group):
 
             if not isinstance(exc, InvariantViolation):
                 raise
-            click.echo(f"palast: check failed: {exc} (under the ruleset played; an invariant of "
-                       "spec/invariants.yaml that a house reading breaks fails here too)", err=True)
+            click.echo(f"palast: check failed: {exc} (under the ruleset played; check mode leaves out only "
+                       "the invariants a reading taken or a rule module in play declares it breaks, so a "
+                       "house reading that breaks one without saying so fails here)", err=True)
             sys.exit(1)
 
 

@@ -40,19 +40,24 @@ StateCheck = Callable[["Game", State], "str | None"]
 
 
 def broken_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[str]:
-    """The invariants that a reading taken breaks: those whose proof obligations
-    (``established_by.proved_by`` in spec/invariants.yaml) a ``breaks`` entry of the reading
-    ``read(point)`` of some variation point names (cupbearer-actor-repeat under source B's
-    whisper reading of cupbearer-actor-duplicate).
+    """What a reading taken breaks, among the declared invariants and lemmas: the
+    properties whose proof obligation a ``breaks`` entry (spec/variation_points.yaml) of the
+    reading ``read(point)`` of some variation point names. An obligation named as an
+    invariant or a lemma is that one's (cupbearer-actor-repeat under source B's whisper
+    reading of cupbearer-actor-duplicate; the lemma deck-reserve); another one names the
+    invariants it proves (``established_by.proved_by``: round-actions-bounded proves
+    turn-is-bounded).
 
     :param spec: the spec.
     :param read: the reading taken of each variation point id.
-    :returns: invariant ids.
+    :returns: invariant and lemma ids (an invariant's id stands for it and its lemmas).
     """
     named = {obligation for vp in spec.variation_points.values() for r in vp.readings if r.id == read(vp.id)
              for obligation, _ in r.breaks}
-    return frozenset(inv.id for inv in spec.invariants.values()
-                     if named & set(inv.established_by.get("proved_by", ())))
+    props = {i for inv in spec.invariants.values() for i in (inv.id, *(lem.id for lem in inv.lemmas))}
+    return frozenset(named & props) | frozenset(
+        inv.id for inv in spec.invariants.values()
+        if any(o in named and o not in props for o in inv.established_by.get("proved_by", ())))
 
 
 class _Checks:
@@ -93,7 +98,7 @@ class _Checks:
         self.by_id = {p.id: p for p in self.props}
         #: the invariants a rule module in play breaks (spec/modules/, ``breaks``) or a
         #: reading the game takes breaks (spec/variation_points.yaml, ``breaks``): not
-        #: checked in this game, their lemmas neither
+        #: checked in this game, their lemmas neither; and the lemmas such a reading breaks
         self.suspended: frozenset[str] = frozenset(
             {b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks}
             | broken_by_readings(spec, lambda point: game_reading(game, point)))

@@ -61,20 +61,31 @@ def reached(game: Game, fires: Sequence[str], reaches: str | None, before: State
     return None if holds else f"the position it reaches is not one where {' '.join(reaches.split())}"
 
 
-def singles_out(game: Game, reaches: str, start: State, states: Sequence[State]) -> bool:
-    """Whether condition ``reaches`` is false somewhere before a stored game's last action:
-    at its start (the start paired with itself: nothing has happened) or after one of its
-    other actions (``states``: the positions after each action but the last, in order). A
-    condition true throughout says nothing about the position the game was stored to show
-    (``true``, or ``count(players) >= 3``). A position where it cannot be evaluated counts
-    as one where it is false.
+def singles_out(game: Game, fires: Sequence[str], reaches: str, start: State,
+                earlier: Sequence[tuple[State, Sequence[Event]]]) -> bool | None:
+    """Whether a stored game's actions before its last one show that the question's
+    condition is not met by any action: some earlier action fires none of the rules
+    ``fires`` asks about, or reaches a position where ``reaches`` is false. A condition met
+    by every action (``true``, ``count(players) >= 3``, ``sum(p in players, played(p)) > 0``
+    after the deal) says nothing about the position the game was stored to show. A
+    position where ``reaches`` cannot be evaluated tells nothing either way.
+
+    :param start: the stored game's start.
+    :param earlier: each action before the last: the position it reached and its events,
+        in order.
+    :returns: ``True`` or ``False``; ``None`` when the game has no action before its last.
     """
+    if not earlier:
+        return None
     fn = condition(game, reaches)
-    pairs = [(start, start), *zip([start, *states], states, strict=False)]
-    for before, after in pairs:
+    before = start
+    for after, events in earlier:
+        if fires and not any(e.rule in fires for e in events):
+            return True
         try:
             if not fn(after, before):
                 return True
         except SpecError:
-            return True
+            pass
+        before = after
     return False

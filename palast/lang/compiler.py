@@ -249,8 +249,8 @@ def _hoist(node: Node, var: str, params: Mapping[str, str], constants: Mapping[s
         name = f"_h{_HOIST_COUNTER[0]}"
         out.append((name, python_source(node, params, constants)))
         return Node("name", name, (), node.column)
-    if node.op in ("bind", "each") or not node.args:
-        return node  # a nested loop keeps its own body (it may read var)
+    if node.op in ("bind", "each") or not node.args or _is_old(node):
+        return node  # a nested loop keeps its own body (it may read var); old(...) reads the position before
     return Node(node.op, node.value, tuple(_hoist(a, var, params, constants, out) for a in node.args), node.column)
 
 
@@ -271,7 +271,7 @@ def _hoist_levels(node: Node, last: str, order: list[str], level: Callable[[Node
             name = seen[src] = f"_h{_HOIST_COUNTER[0]}"
             binds.setdefault(level(node), []).append(f"for {name} in ({src},)")
         return Node("name", name, (), node.column)
-    if node.op in ("bind", "each") or not node.args:
+    if node.op in ("bind", "each") or not node.args or _is_old(node):
         return node
     return Node(node.op, node.value, tuple(_hoist_levels(a, last, order, level, params, constants, binds, seen)
                                            for a in node.args), node.column)
@@ -393,13 +393,15 @@ def shared_parts(nodes: Sequence[Node], params: Mapping[str, str], constants: Ma
         return None
 
     for node in nodes:
-        for n in _nodes(node):
+        for n in _nodes(node, into_old=False):
             src = candidate(n)
             if src is not None:
                 counts[src] = counts.get(src, 0) + 1
     shared: dict[str, str] = {}
 
     def rewrite(n: Node) -> Node:
+        if _is_old(n):  # its parts read the position before: not the same values as outside it
+            return n
         src = candidate(n)
         if src is not None and counts[src] > 1:
             if src not in shared:
@@ -433,11 +435,21 @@ def _shared_source(node: Node, params: Mapping[str, str], constants: Mapping[str
     return f"({binds}{python_source(rewritten, inner, constants)})[-1]"
 
 
-def _nodes(node: Node) -> list[Node]:
-    """``node`` and every node below it, outermost first."""
+def _is_old(node: Node) -> bool:
+    """Whether ``node`` is ``old(...)``: its parts are computed on the position before the
+    action, so no part of it may be computed early, or shared with a part outside it, on
+    the position after."""
+    return node.op == "call" and node.value == "old"
+
+
+def _nodes(node: Node, into_old: bool = True) -> list[Node]:
+    """``node`` and every node below it, outermost first (without ``into_old``, none inside
+    an ``old(...)``)."""
     out = [node]
+    if not into_old and _is_old(node):
+        return out
     for a in node.args:
-        out.extend(_nodes(a))
+        out.extend(_nodes(a, into_old))
     return out
 
 

@@ -252,7 +252,13 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
         try:
             node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
             check(node, kinds)
-            order = _order(node, kinds, {}, {id(n): name for name, n in named.items()}, None)
+            by_id = {id(n): name for name, n in named.items()}
+            nested = _old_in_old(node, by_id, None, False)
+            order = _order(node, kinds, {}, by_id, None)
+            if nested is not None:
+                order = (ExpressionError("old(...) inside old(...): the position before an action has no before "
+                                         "(a let that reads old(...) is used inside old(...) here, or old is "
+                                         "written twice)", nested[0]), nested[1])
             if order is not None:  # placed where it is written: in the text, or in a let it uses
                 refused, let_name = order
                 if let_name is None:
@@ -286,6 +292,29 @@ def _placed(path: tuple[str | int, ...], exc: ExpressionError, text: str,
     return expression_problem(path, exc, text)
 
 
+def old_in_old(node: Node) -> int | None:
+    """The column of an ``old(...)`` inside another ``old(...)`` in ``node`` (the position
+    before an action has no before), or ``None``."""
+    got = _old_in_old(node, {}, None, False)
+    return None if got is None else got[0]
+
+
+def _old_in_old(node: Node, lets: Mapping[int, str], owner: str | None,
+                inside: bool) -> tuple[int, str | None] | None:
+    """:func:`old_in_old`, with the ``let`` name (of ``lets``: node id -> name) the inner
+    ``old`` is written in, or ``owner`` (``None``: the text itself)."""
+    owner = lets.get(id(node), owner)
+    if node.op == "call" and node.value == "old":
+        if inside:
+            return node.column, owner
+        inside = True
+    for a in node.args:
+        got = _old_in_old(a, lets, owner, inside)
+        if got is not None:
+            return got
+    return None
+
+
 def uses_old(node: Node) -> int | None:
     """The column of the first ``old(...)`` in ``node``, or ``None``."""
     if node.op == "call" and node.value == "old":
@@ -305,10 +334,18 @@ _SORTED = frozenset({"in_order", "all_cards", "all_roles", "king_cards", "in_for
 _LAID = frozenset({"cards", "roles"})
 
 
+def _short(node: Node) -> bool:
+    """Whether ``node`` is a list written out with no element or one: it lies in the one
+    order there is, and a collection equal to it has that order too."""
+    return node.op == "list" and len(node.args) <= 1
+
+
 def _sorted(node: Node) -> bool:
     """Whether ``node`` is a sorted collection: a sorted one, or part of one taken in order
     (or a sorted one before the action, ``old(...)``)."""
     if node.op in ("call", "name") and node.value in _SORTED:
+        return True
+    if _short(node):
         return True
     if node.op == "call" and node.value in ("distinct", "without", "minus", "old") and node.args:
         return _sorted(node.args[0])
@@ -333,8 +370,8 @@ def _order(node: Node, kinds: Any, env: dict[str, str], lets: Mapping[int, str],
     """:func:`order_problem` of ``node``, with the ``let`` name (of ``lets``: node id ->
     name) whose expression the problem lies in, or ``owner`` (``None``: the text itself)."""
     owner = lets.get(id(node), owner)
-    if node.op in ("==", "!=") and infer(node.args[0], env, kinds) in _LAID \
-            and not (_sorted(node.args[0]) and _sorted(node.args[1])):
+    if node.op in ("==", "!=") and any(infer(a, env, kinds) in _LAID for a in node.args[:2]) \
+            and not (_sorted(node.args[0]) and _sorted(node.args[1])) and not any(_short(a) for a in node.args[:2]):
         return ExpressionError("this compares two collections of cards or roles in the order they lie, which the "
                                "proofs' model does not keep: compare in_order(...) of each", node.column), owner
     if node.op == "call" and node.value == "first" and node.args and infer(node.args[0], env, kinds) in _LAID \

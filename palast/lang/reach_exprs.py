@@ -10,9 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from palast.lang.compiler import check
-from palast.lang.invariant_exprs import Problem, constant_kinds, expression_problem, order_problem, uses_old
+from palast.lang.invariant_exprs import (
+    Problem,
+    constant_kinds,
+    expression_problem,
+    old_in_old,
+    order_problem,
+    uses_old,
+)
 from palast.lang.kinds import infer
-from palast.lang.syntax import ExpressionError, Node, parse
+from palast.lang.syntax import ExpressionError, parse
 
 
 def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step: bool,
@@ -33,7 +40,7 @@ def condition_problem(spec: Any, path: tuple[str | int, ...], text: str, *, step
         order = order_problem(node, kinds) if z3 else None
         if order is not None:
             raise order
-        inner = _old_in_old(node, False)
+        inner = old_in_old(node)
         if inner is not None:
             raise ExpressionError("old(...) inside old(...): the position before an action has no before", inner)
         got = infer(node, {}, kinds)
@@ -68,16 +75,3 @@ def reach_problems(spec: Any) -> list[Problem]:
             if problem is not None:
                 out.append(problem)
     return out
-
-
-def _old_in_old(node: Node, inside: bool) -> int | None:
-    """The column of an ``old(...)`` inside another (``inside``: within one already)."""
-    if node.op == "call" and node.value == "old":
-        if inside:
-            return node.column
-        inside = True
-    for a in node.args:
-        got = _old_in_old(a, inside)
-        if got is not None:
-            return got
-    return None

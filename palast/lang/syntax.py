@@ -314,10 +314,11 @@ def show_lines(node: Node, width: int = 88, indent: str = "") -> str:
         return f"\n{indent}".join(lines)
     if op == "if":
         rank = _RANK["if"]
-        return (f"{_side_lines(node.args[1], rank + 1, width, indent)}\n{indent}"
+        # the value's own lines indented, so that if and else stand out from them
+        return (f"{_side_lines(node.args[1], rank + 1, width, indent + '    ')}\n{indent}"
                 f"if {_side_lines(node.args[0], rank + 1, width, indent + '   ')}\n{indent}"
                 f"else {_side_lines(node.args[2], rank, width, indent + '     ')}")
-    if op in ("call", "bind") and node.args:
+    if (op == "call" and node.args) or (op == "bind" and len(node.args) >= 3):
         *head, last = node.args
         if op == "bind":
             var, coll, *more = head

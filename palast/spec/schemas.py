@@ -161,9 +161,12 @@ def friendly_message(err: Any) -> str:
         return f"expected {expected}; found {shown(err.instance)}"
     if v == "type":
         t = schema.get("type")
-        words = type_words(t)
-        named = desc is not None and any(desc.startswith(type_words(x)) for x in (t if isinstance(t, list) else [t]))
-        expected = words if not desc else desc if named else f"{words} ({desc})"
+        types = t if isinstance(t, list) else [t]
+        named = desc is not None and any(desc.startswith(type_words(x)) for x in types)
+        # beside a description (which says where null is allowed) the types but null
+        words = type_words([x for x in types if x != "null"] or types) if desc else type_words(t)
+        expected = (words if not desc else desc if named
+                    else f"{words}: {desc}" if "(" in desc else f"{words} ({desc})")
         return f"expected {expected}; found {shown(err.instance)}"
     if v in ("oneOf", "anyOf"):
         expected = desc or (f"{type_words(schema.get('type'))}" if "type" in schema else "another kind of value")

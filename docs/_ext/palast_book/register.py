@@ -27,6 +27,20 @@ def _third_party_entries(vp: VariationPoint) -> list[Mapping[str, Any]]:
     return [e for e in entries if isinstance(e, Mapping)]
 
 
+
+def _left_out(spec: Any, inv: Any) -> str:
+    """Where check mode leaves ``inv`` out: under the rulesets taking a reading that declares
+    it breaks its obligation (spec/variation_points.yaml, ``breaks``), and with a rule module
+    in play that declares it breaks it; ``""`` where nowhere."""
+    obligations = {inv.id, *inv.established_by.get("proved_by", ())}
+    where = [f"under {', '.join(r for r in spec.rulesets if vp.choices.get(r) == rd.id) or 'no ruleset of the spec'} "
+             f"({vp.id}: {rd.id})"
+             for vp in spec.variation_points.values() for rd in vp.readings
+             if any(o in obligations for o, _ in rd.breaks)]
+    where += [f"with the module {m.id} in play" for m in spec.modules.values()
+              if any(b.invariant == inv.id for b in m.breaks)]
+    return f", except {' and '.join(where)}, which declares that it breaks it" if where else ""
+
 class ClauseIndexDirective(SpecDirective):
     """``{palast-clause-index}``: for each source, what it is and where it comes from (and
     the registry's file, line count and checksum), then every clause of ``spec/clauses.yaml``
@@ -315,8 +329,10 @@ class InvariantsDirective(SpecDirective):
                  or text("no obligation: established by the tests", "pal-muted")],
                 ["its check is shown to fail by", joined([literal(t) for t in live])],
                 ["checked in play by", f"every game of the {len(every)} tests above, after every action"],
-                ["checked by the engine", "after every action in check mode (palast.invariants.check)"
-                 if inv.holds is None else "after every action in check mode, from the declaration above"],
+                ["checked by the engine", ("after every action in check mode (palast.invariants.check)"
+                                           if inv.holds is None else
+                                           "after every action in check mode, from the declaration above")
+                 + _left_out(spec, inv)],
             ]
             sec += table(["how", "by what"], rows, widths=[3, 8], classes=["pal-narrow"])
             out.append(sec)
