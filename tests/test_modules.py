@@ -191,3 +191,17 @@ def test_a_stop_at_a_module_gap_suggests_a_ruleset_that_keeps_the_module(spec: S
     assert settling(spec, "source-b", "final-tie")[0] in spec.rulesets
     res = CliRunner().invoke(main, ["play", "-r", "fan-b", "--seed", "1", "-q"])
     assert "leaves open (try --ruleset fan)" in res.stdout, res.stdout
+
+
+def test_a_swap_beside_stacked_jesters_keeps_the_swap_invariants() -> None:
+    """In this four-player game under fan (seed 402) a display shows two Jesters the Elf
+    Ranger stacked, and later a Cupbearer swaps between two other displays: the swap adds
+    no repeat, so check mode passes (cupbearer-protects-others once read any repeat in
+    another display as the swap's)."""
+    from click.testing import CliRunner
+
+    from palast.cli import main
+
+    res = CliRunner().invoke(main, ["play", "-r", "fan", "-s", "402", "-n", "4", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "red wins after 6 rounds" in res.output, res.output
