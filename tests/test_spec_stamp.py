@@ -235,5 +235,5 @@ def test_a_spec_edited_in_place_with_its_time_put_back_is_validated(tmp_path: Pa
     assert "3: 6" in text
     game.write_text(text.replace("3: 6", "3: X", 1), encoding="utf-8")
     os.utime(game, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    with pytest.raises(SpecError, match="integer"):
+    with pytest.raises(SpecError, match="expected a whole number"):
         load_spec(copy, rulings=False)
