@@ -182,15 +182,15 @@ class Z3Back:
             succ.setdefault(code(K(a)), []).append(code(K(b)))
         return _or([_and([_eq(before, a), _or([_eq(after, b) for b in sorted(bs)])]) for a, bs in sorted(succ.items())])
 
-    def _zone(self, zones: tuple[int, ...], p: Any) -> Coll:
-        s = self.s
+    def _zone(self, zones: tuple[int, ...], p: Any, state: Any = None) -> Coll:
+        s = state if state is not None else self.s
         if isinstance(p, int):
             z = zones[p]
-            return Coll("cards", [(k, s.cnt(z, k)) for k in range(len(self.lay.kinds))], z)
+            return Coll("cards", [(k, s.cnt(z, k)) for k in range(len(self.lay.kinds))], z, state=s)
         def count_at(k: int) -> Any:
             return s.at_seat(p, lambda q: s.cnt(zones[q], k))
 
-        return Coll("cards", [(k, count_at(k)) for k in range(len(self.lay.kinds))], at=(zones, p))
+        return Coll("cards", [(k, count_at(k)) for k in range(len(self.lay.kinds))], at=(zones, p), state=s)
 
     def _count(self, c: Coll | Span) -> Any:
         if isinstance(c, Span):
@@ -199,15 +199,17 @@ class Z3Back:
             return ite(_b(_cmp(">=", c.hi, c.lo)), _n(c.hi) - _n(c.lo) + 1, 0)
         if not isinstance(c, Coll):
             raise NotCompiled("the number of picks of a collection")
+        s = c.state if c.state is not None else self.s  # a zone of old(...) is the position before's
         if c.zone is not None:
-            return self.s.zone_size(c.zone)
+            return s.zone_size(c.zone)
         if c.at is not None:
             zones, p = c.at
-            return self.s.at_seat(p, lambda q: self.s.zone_size(zones[q]))
+            return s.at_seat(p, lambda q: s.zone_size(zones[q]))
         return _sum(m for _, m in c.items)
 
     def _roles(self, c: Coll) -> Coll:
-        lay, s = self.lay, self.s
+        lay = self.lay
+        s = c.state if c.state is not None else self.s  # a zone of old(...) is the position before's
         if c.zone is not None:
             return Coll("roles", [(r, s.role_in(c.zone, r)) for r in range(lay.nroles)])
         by: dict[int, list[Any]] = {}
@@ -439,7 +441,8 @@ class Z3Back:
             return _and([_cmp(">=", x, 0), _cmp("<", x, len(c.items))])
         if c.at is not None:
             zones, p = c.at
-            return self.s.at_seat(p, lambda q: _b(self.member(x, self._zone(zones, q))))
+            st = c.state if c.state is not None else self.s  # a zone of old(...) is the position before's
+            return st.at_seat(p, lambda q: _b(self.member(x, self._zone(zones, q, st))))
         return _or([_and([_eq(e, x), _positive(m)]) for e, m in c.items])
 
     def _bind(self, n: Node, env: Mapping[str, Any], kinds: Mapping[str, str]) -> Any:

@@ -169,10 +169,10 @@ def _engine_check(r: Reachability) -> EngineCheck:
         problem = reached(game, r.fires, r.reaches, before, steps[-1].state, steps[-1].events)
         if problem is not None:
             return f"its last action does not answer {r.id}: {problem}"
-        if r.reaches is not None and singles_out(game, r.fires, r.reaches, start,
-                                                 [(x.state, x.events) for x in steps[:-1]]) is False:
-            return (f"every action of the stored game does what {r.id} asks, not its last alone: the condition "
-                    "does not single out the position the game was stored to show")
+        if r.reaches is not None and singles_out(game, r.reaches, start, [x.state for x in steps[:-1]]) is False:
+            return (f"the condition of {r.id} is not false after any action of the stored game before its last "
+                    "(it holds, or cannot be evaluated, after each): it does not single out the position the game "
+                    "was stored to show")
         return None
     return engine_check
 

@@ -35,6 +35,9 @@ class Coll:
     #: for the cards of a zone of a seat not known while the term is built: the zones, one
     #: per seat, and the seat's term (so counting it reuses the encoding's zone sizes)
     at: tuple[tuple[int, ...], Any] | None = field(default=None)
+    #: the position whose zone ``zone`` or ``at`` is (``old(...)`` reads the one before the
+    #: action), so its sizes and role counts are that position's
+    state: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

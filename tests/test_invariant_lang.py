@@ -515,3 +515,70 @@ def test_old_reads_the_position_before_even_where_a_part_is_computed_early(spec:
     after = replace(before, displays=(
         tuple(cards.parse_card(c) for c in ("maid/red", "treasurer/red", "treasurer/blue")), (), ()))
     assert condition(game, text)(after, before) is holds
+
+
+@pytest.mark.parametrize("text", [
+    "all(p in players, count(old(display(p))) == old(count(display(p))))",
+    "count(old(hand(actor))) == old(count(hand(actor)))",
+    "count(roles(old(display(first(players))))) == old(count(display(first(players))))",
+    "any(r in all_roles, occurrences(roles(old(display(first(players)))), r) != "
+    "old(occurrences(roles(display(first(players))), r)))",
+    "any(p in players, empty(old(hand(p))) != old(empty(hand(p))))",
+    "any(p in players, any(c in all_cards, (c in old(display(p))) != (c in display(p))))",
+])
+def test_both_back_ends_read_a_zone_of_old_on_the_position_before(spec: Spec, text: str) -> None:
+    """count, empty, roles and membership of a zone taken inside old(...) read the position
+    before the action in Z3 as in the engine (Z3 counted old(display(p)) on the position
+    after): the same truth value on real actions and on actions whose displays were
+    corrupted."""
+    from palast.invariants.reach import condition
+    from proofs.lang_z3 import compile_condition
+
+    game = make_game(spec, "reference", 3, check=False)
+    lay = Layout(game, "card")
+
+    def const(state: State) -> ZState:
+        values = abstract(lay, state)
+        return ZState(lay, {name: (z3.IntVal(int(values[name])) if sort == "int" else z3.BoolVal(bool(values[name])))
+                            for name, sort in field_names(lay)})
+
+    engine = condition(game, text)
+    rng = random.Random(2)
+    s = game.initial_state()
+    seen = set()
+    for i in range(60):
+        legal = game.legal_actions(s)
+        t = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
+        if i % 4 == 0:
+            for after in (t, replace(t, displays=tuple(d + d[:1] for d in t.displays))):
+                term = z3.simplify(compile_condition(const(after), text, const(s)))
+                assert z3.is_true(term) or z3.is_false(term), term
+                assert z3.is_true(term) == engine(after, s), (text, s, after)
+                seen.add(engine(after, s))
+        s = t
+    assert seen  # compared at least once
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    # a let that reads old(...), used inside old(...): placed where it is used
+    ("or occurrences(mine, r) <= old(occurrences(roles(display(actor)), r)))",
+     "or occurrences(mine, r) <= old(occurrences(mine, r)))",
+     "(invariants[15].holds): old(...) inside old(...): the position before an action has no before (the let "
+     "mine it uses reads old(...))"),
+    ("or occurrences(mine, r) <= old(occurrences(roles(display(actor)), r)))",
+     "or occurrences(mine, r) <= old(occurrences(roles(display(old(actor))), r)))",
+     "(invariants[15].holds): old(...) inside old(...)"),
+    # old(c in X) reads as a binder named old: say how to write it
+    ("or occurrences(mine, r) <= old(occurrences(roles(display(actor)), r)))",
+     "or occurrences(mine, r) <= old(occurrences(roles(display(actor)), r)))"
+     " or any(c in all_cards, old(c in hand(actor)))",
+     "old does not bind a variable: to ask whether c was in hand(actor) before the action, write c in "
+     "old(hand(actor))"),
+], ids=["let-inside-old", "old-inside-old", "old-of-membership"])
+def test_old_inside_old_is_refused_where_it_is_written(tmp_path: Path, old: str, new: str, said: str) -> None:
+    root = _spec_copy(tmp_path, old, new)
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert said in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr

@@ -217,14 +217,20 @@ def test_a_condition_true_throughout_the_stored_game_fails_its_obligation(tmp_pa
                                     "source-a", "-v"])
     assert res.exit_code == 1, res.output
     assert re.search(r"sixth-played-not-displayed +source-a +error", res.output), res.output
-    assert "every action of the stored game does what sixth-played-not-displayed asks" in res.output, res.output
+    assert "the condition of sixth-played-not-displayed is not false after any action of the stored game" \
+        in res.output, res.output
     # (the declared condition passes: palast prove's own obligation)
 
 
-def test_a_condition_beside_the_rules_asked_about_need_not_single_out_alone(tmp_path: Path) -> None:
-    """guard-void asks about a rule firing; a condition beside it that every action meets
-    (the round still runs) is singled out by the rule firing only at the end."""
-    root = edited_spec(tmp_path, "invariants.yaml", "    fires: [role.guard.void]\n",
-                       "    fires: [role.guard.void]\n    reaches: not ended\n")
-    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "guard-void", "-r", "reference"])
+def test_a_condition_beside_the_rules_asked_about_must_say_something_too(tmp_path: Path) -> None:
+    """A condition beside fires that every action meets adds nothing to the question:
+    refused too (the rule firing at the end alone would let it pass); the declared
+    cupbearer-void-two-displays condition, beside its rule, passes."""
+    old = "    reaches: number(p in players, count(display(p)) > (1 if p == old(decider) else 0)) >= 2\n"
+    root = edited_spec(tmp_path, "invariants.yaml", old, "    reaches: count(players) >= 3\n")
+    res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "cupbearer-void-two-displays", "-r",
+                                    "reference", "-v"])
+    assert res.exit_code == 1, res.output
+    assert "the condition of cupbearer-void-two-displays is not false after any action" in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--only", "cupbearer-void-two-displays"])
     assert res.exit_code == 0, res.output

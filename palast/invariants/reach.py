@@ -61,31 +61,25 @@ def reached(game: Game, fires: Sequence[str], reaches: str | None, before: State
     return None if holds else f"the position it reaches is not one where {' '.join(reaches.split())}"
 
 
-def singles_out(game: Game, fires: Sequence[str], reaches: str, start: State,
-                earlier: Sequence[tuple[State, Sequence[Event]]]) -> bool | None:
-    """Whether a stored game's actions before its last one show that the question's
-    condition is not met by any action: some earlier action fires none of the rules
-    ``fires`` asks about, or reaches a position where ``reaches`` is false. A condition met
-    by every action (``true``, ``count(players) >= 3``, ``sum(p in players, played(p)) > 0``
-    after the deal) says nothing about the position the game was stored to show. A
-    position where ``reaches`` cannot be evaluated tells nothing either way.
+def singles_out(game: Game, reaches: str, start: State, earlier: Sequence[State]) -> bool | None:
+    """Whether condition ``reaches`` is false after some action of a stored game before its
+    last one. A condition every action meets (``true``, ``count(players) >= 3``,
+    ``sum(p in players, played(p)) > 0`` after the deal) says nothing about the position
+    the game was stored to show, beside the rules a question asks about too (the rules
+    firing then single it out, and the condition adds nothing). A position where
+    ``reaches`` cannot be evaluated tells nothing either way.
 
     :param start: the stored game's start.
-    :param earlier: each action before the last: the position it reached and its events,
-        in order.
+    :param earlier: the position after each action before the last, in order.
     :returns: ``True`` or ``False``; ``None`` when the game has no action before its last.
     """
     if not earlier:
         return None
     fn = condition(game, reaches)
-    before = start
-    for after, events in earlier:
-        if fires and not any(e.rule in fires for e in events):
-            return True
+    for before, after in zip([start, *earlier], earlier, strict=False):
         try:
             if not fn(after, before):
                 return True
         except SpecError:
             pass
-        before = after
     return False

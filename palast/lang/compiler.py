@@ -69,6 +69,11 @@ def _check(node: Node, names: frozenset[str]) -> None:
                 _check(a, names)
             return
         if not prim.binder:
+            if name == "old" and len(node.args) == 2:  # old(x in C) reads as a binder
+                var, coll = node.args
+                raise ExpressionError(f"old does not bind a variable: to ask whether {show(var)} was in "
+                                      f"{show(coll)} before the action, write {show(var)} in old({show(coll)})",
+                                      node.column)
             raise ExpressionError(f"{name} does not bind a variable", node.column)
         var, coll, *rest = node.args
         if len(rest) != len(prim.args):

@@ -253,12 +253,13 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
             node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
             check(node, kinds)
             by_id = {id(n): name for name, n in named.items()}
-            nested = _old_in_old(node, by_id, None, False)
+            nested = _old_in_old(node, by_id, None, None)
             order = _order(node, kinds, {}, by_id, None)
             if nested is not None:
-                order = (ExpressionError("old(...) inside old(...): the position before an action has no before "
-                                         "(a let that reads old(...) is used inside old(...) here, or old is "
-                                         "written twice)", nested[0]), nested[1])
+                column, where_old, inner_let = nested
+                via = f" (the let {inner_let} it uses reads old(...))" if inner_let else ""
+                order = (ExpressionError(f"old(...) inside old(...): the position before an action has no before{via}",
+                                         column), where_old)
             if order is not None:  # placed where it is written: in the text, or in a let it uses
                 refused, let_name = order
                 if let_name is None:
@@ -293,23 +294,24 @@ def _placed(path: tuple[str | int, ...], exc: ExpressionError, text: str,
 
 
 def old_in_old(node: Node) -> int | None:
-    """The column of an ``old(...)`` inside another ``old(...)`` in ``node`` (the position
-    before an action has no before), or ``None``."""
-    got = _old_in_old(node, {}, None, False)
+    """The column of an ``old(...)`` that holds another ``old(...)`` in ``node`` (the
+    position before an action has no before), or ``None``."""
+    got = _old_in_old(node, {}, None, None)
     return None if got is None else got[0]
 
 
 def _old_in_old(node: Node, lets: Mapping[int, str], owner: str | None,
-                inside: bool) -> tuple[int, str | None] | None:
-    """:func:`old_in_old`, with the ``let`` name (of ``lets``: node id -> name) the inner
-    ``old`` is written in, or ``owner`` (``None``: the text itself)."""
+                outer: tuple[int, str | None] | None) -> tuple[int, str | None, str | None] | None:
+    """:func:`old_in_old`: the column of the outer ``old``, the ``let`` name (of ``lets``:
+    node id -> name) it is written in or ``None`` for the text itself, and the ``let`` the
+    inner one is written in (``None``: the same text as the outer)."""
     owner = lets.get(id(node), owner)
     if node.op == "call" and node.value == "old":
-        if inside:
-            return node.column, owner
-        inside = True
+        if outer is not None:
+            return outer[0], outer[1], owner if owner != outer[1] else None
+        outer = (node.column, owner)
     for a in node.args:
-        got = _old_in_old(a, lets, owner, inside)
+        got = _old_in_old(a, lets, owner, outer)
         if got is not None:
             return got
     return None
