@@ -47,6 +47,17 @@ def _spec_copy(tmp_path: Path, old: str, new: str) -> Path:
     return edited_spec(tmp_path, "invariants.yaml", old, new)
 
 
+def _refused(tmp_path: Path, old: str, new: str, said: str) -> None:
+    """palast spec check of spec/ with ``old`` replaced by ``new`` in invariants.yaml fails
+    (exit 1), printing ``said``, without a traceback."""
+    root = _spec_copy(tmp_path, old, new)
+    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert said in r.stdout + r.stderr, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.mark.parametrize(("new", "said"), [
     ("holds: not running or all(p in players, count(display(p)) < six)",
      None),
@@ -286,12 +297,7 @@ def test_an_invariant_that_reads_the_order_cards_lie_in_is_refused(tmp_path: Pat
     cards lie (or taking the first of one) would be proved of less than the engine checks:
     palast spec check refuses it where it is written; compared with in_order(...) it passes
     (the declared muted-card-does-nothing does so)."""
-    root = _spec_copy(tmp_path, old, new)
-    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert where in r.stdout + r.stderr, r.stdout + r.stderr
-    assert "Traceback" not in r.stderr
+    _refused(tmp_path, old, new, where)
 
 
 def test_a_step_invariant_reads_the_position_before(spec: Spec) -> None:
@@ -576,9 +582,4 @@ def test_both_back_ends_read_a_zone_of_old_on_the_position_before(spec: Spec, te
      "old(hand(actor))"),
 ], ids=["let-inside-old", "old-inside-old", "old-of-membership"])
 def test_old_inside_old_is_refused_where_it_is_written(tmp_path: Path, old: str, new: str, said: str) -> None:
-    root = _spec_copy(tmp_path, old, new)
-    r = subprocess.run([sys.executable, "-m", "palast", "--spec", str(root), "spec", "check"],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert said in r.stdout + r.stderr, r.stdout + r.stderr
-    assert "Traceback" not in r.stderr
+    _refused(tmp_path, old, new, said)
