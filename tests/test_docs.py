@@ -399,6 +399,15 @@ def test_invariants_page_names_the_tests_of_the_registry(book: Book, spec: Spec)
             assert test in inside, (inv.id, test)
         for ob in inv.established_by.get("proved_by", []):
             assert ob in inside, (inv.id, ob)
+        # the parts that depend on a reading are shown per reading, each with its let (in a
+        # highlighted block, whose words the page splits: compared without spaces)
+        tight = "".join(inside.split())
+        for reading, branch in (inv.readings or {}).items():
+            if reading != "point":
+                assert f"reading{reading}" in tight, (inv.id, reading)
+                for name in (branch or {}).get("let", {}):
+                    assert f"where{name}=" in tight, (inv.id, reading, name)
+    assert "cupbearer-actor-duplicate: whisper" in section["cupbearer-actor-repeat"]  # where check mode leaves it out
 
 
 # ---------------------------------------------------------------------------- declarations

@@ -28,6 +28,21 @@ def _third_party_entries(vp: VariationPoint) -> list[Mapping[str, Any]]:
 
 
 
+def _reading_lets(spec: Any, point: str, readings: Mapping[str, Any]) -> list[str]:
+    """The lines that give an invariant's ``let`` parts per reading of ``point``: each
+    reading with the spec's rulesets taking it, then its parts."""
+    choices = spec.variation_points[point].choices
+    lines: list[str] = []
+    for reading, branch in readings.items():
+        if reading == "point":
+            continue
+        taking = [r for r in spec.rulesets if choices.get(r) == reading]
+        lines.append(f"reading {reading}" + (f" ({', '.join(taking)})" if taking else ""))
+        lines += [f"    where {name} = {show_lines(parse(str(text)), indent=' ' * (len(name) + 13))}"
+                  for name, text in (branch or {}).get("let", {}).items()]
+    return lines
+
+
 def _left_out(spec: Any, inv: Any) -> str:
     """Where check mode leaves ``inv`` out: under the rulesets taking a reading that declares
     it breaks its obligation (spec/variation_points.yaml, ``breaks``), and with a rule module
@@ -304,6 +319,12 @@ class InvariantsDirective(SpecDirective):
                            for name, text in inv.let.items()),
                          show_lines(parse(inv.holds))]
                 sec += nodes.literal_block("\n".join(lines), "\n".join(lines), classes=["pal-holds"])
+                if inv.readings:
+                    point = str(inv.readings["point"])
+                    sec += nodes.paragraph("", "", text("Its parts that depend on how the ruleset reads ",
+                                                        "pal-muted"), literal(point), text(":", "pal-muted"))
+                    block = "\n".join(_reading_lets(spec, point, inv.readings))
+                    sec += nodes.literal_block(block, block, classes=["pal-holds"])
             else:
                 sec += nodes.paragraph("", "", text("Not yet declared as an expression: checked by code in "
                                                     "palast.invariants.check.", "pal-muted"))
