@@ -39,25 +39,37 @@ def game_reading(game: Any, point: str) -> str:
 StateCheck = Callable[["Game", State], "str | None"]
 
 
-def broken_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[str]:
-    """What a reading taken breaks, among the declared invariants and lemmas: the
-    properties whose proof obligation a ``breaks`` entry (spec/variation_points.yaml) of the
-    reading ``read(point)`` of some variation point names. An obligation named as an
-    invariant or a lemma is that one's (cupbearer-actor-repeat under source B's whisper
-    reading of cupbearer-actor-duplicate; the lemma deck-reserve); another one names the
-    invariants it proves (``established_by.proved_by``: round-actions-bounded proves
-    turn-is-bounded).
+def _broken(spec: Any, obligations: set[str]) -> frozenset[str]:
+    """The declared invariants and lemmas that the proof ``obligations`` named by a
+    ``breaks`` entry (spec/variation_points.yaml) establish: an obligation named as an
+    invariant or a lemma is that one's (cupbearer-actor-repeat; the lemma deck-reserve);
+    another one names the invariants it proves (``established_by.proved_by``:
+    round-actions-bounded proves turn-is-bounded). An invariant's id stands for it and its
+    lemmas."""
+    props = {i for inv in spec.invariants.values() for i in (inv.id, *(lem.id for lem in inv.lemmas))}
+    return frozenset(obligations & props) | frozenset(
+        inv.id for inv in spec.invariants.values()
+        if any(o in obligations and o not in props for o in inv.established_by.get("proved_by", ())))
+
+
+def suspended_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[str]:
+    """The invariants and lemmas that check mode leaves out because a reading taken
+    declares it breaks their obligation (:func:`_broken`; cupbearer-actor-repeat under
+    source B's whisper reading of cupbearer-actor-duplicate).
 
     :param spec: the spec.
     :param read: the reading taken of each variation point id.
-    :returns: invariant and lemma ids (an invariant's id stands for it and its lemmas).
+    :returns: invariant and lemma ids.
     """
-    named = {obligation for vp in spec.variation_points.values() for r in vp.readings if r.id == read(vp.id)
-             for obligation, _ in r.breaks}
-    props = {i for inv in spec.invariants.values() for i in (inv.id, *(lem.id for lem in inv.lemmas))}
-    return frozenset(named & props) | frozenset(
-        inv.id for inv in spec.invariants.values()
-        if any(o in named and o not in props for o in inv.established_by.get("proved_by", ())))
+    return _broken(spec, {obligation for vp in spec.variation_points.values() for r in vp.readings
+                          if r.id == read(vp.id) for obligation, _ in r.breaks})
+
+
+def readings_that_break(spec: Any, prop_id: str) -> list[tuple[str, str]]:
+    """``(point, reading)`` of every reading under which check mode leaves out the invariant
+    or lemma ``prop_id`` (:func:`suspended_by_readings`), for the rulebook."""
+    return [(vp.id, r.id) for vp in spec.variation_points.values() for r in vp.readings
+            if prop_id in _broken(spec, {obligation for obligation, _ in r.breaks})]
 
 
 class _Checks:
@@ -101,7 +113,7 @@ class _Checks:
         #: checked in this game, their lemmas neither; and the lemmas such a reading breaks
         self.suspended: frozenset[str] = frozenset(
             {b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks}
-            | broken_by_readings(spec, lambda point: game_reading(game, point)))
+            | suspended_by_readings(spec, lambda point: game_reading(game, point)))
 
     def _dispatch(self, pid: str) -> Callable[..., Any]:
         point, table = self._branched[pid]

@@ -253,15 +253,9 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
             node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
             check(node, kinds)
             by_id = {id(n): name for name, n in named.items()}
-            nested = _old_in_old(node, by_id, None, None)
-            order = _order(node, kinds, {}, by_id, None)
-            if nested is not None:
-                column, where_old, inner_let = nested
-                via = f" (the let {inner_let} it uses reads old(...))" if inner_let else ""
-                order = (ExpressionError(f"old(...) inside old(...): the position before an action has no before{via}",
-                                         column), where_old)
-            if order is not None:  # placed where it is written: in the text, or in a let it uses
-                refused, let_name = order
+            found = _old_inside_old(node, by_id) or _order(node, kinds, {}, by_id, None)
+            if found is not None:  # placed where it is written: in the text, or in a let it uses
+                refused, let_name = found
                 if let_name is None:
                     raise refused
                 where, _, let_text = next(x for x in own if x[1] == let_name)
@@ -291,6 +285,18 @@ def _placed(path: tuple[str | int, ...], exc: ExpressionError, text: str,
             if one_line(let_text)[exc.column - 1:].startswith(quoted.group(1)):
                 return expression_problem(where, exc, let_text)
     return expression_problem(path, exc, text)
+
+
+def _old_inside_old(node: Node, lets: Mapping[int, str]) -> tuple[ExpressionError, str | None] | None:
+    """The problem of an ``old(...)`` holding another in ``node`` (whose ``let`` parts are
+    the nodes of ``lets``), with the let the outer one is written in (``None``: the text)."""
+    got = _old_in_old(node, lets, None, None)
+    if got is None:
+        return None
+    column, where_old, inner_let = got
+    via = f" (the let {inner_let} it uses reads old(...))" if inner_let else ""
+    return ExpressionError(f"old(...) inside old(...): the position before an action has no before{via}",
+                           column), where_old
 
 
 def old_in_old(node: Node) -> int | None:

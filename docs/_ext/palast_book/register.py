@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from sphinx.util import logging
 
+from palast.invariants.declared import readings_that_break
 from palast.lang.syntax import parse, show_lines
 from palast.spec.load import OPEN, Spec, VariationPoint
 from palast.spec.sources import source_notes, sources
@@ -28,15 +29,19 @@ def _third_party_entries(vp: VariationPoint) -> list[Mapping[str, Any]]:
 
 
 
+def _taking(spec: Any, point: str, reading: str) -> list[str]:
+    """The rulesets of the spec that take ``reading`` of variation point ``point``."""
+    return [r for r in spec.rulesets if spec.variation_points[point].choices.get(r) == reading]
+
+
 def _reading_lets(spec: Any, point: str, readings: Mapping[str, Any]) -> list[str]:
     """The lines that give an invariant's ``let`` parts per reading of ``point``: each
     reading with the spec's rulesets taking it, then its parts."""
-    choices = spec.variation_points[point].choices
     lines: list[str] = []
     for reading, branch in readings.items():
         if reading == "point":
             continue
-        taking = [r for r in spec.rulesets if choices.get(r) == reading]
+        taking = _taking(spec, point, reading)
         lines.append(f"reading {reading}" + (f" ({', '.join(taking)})" if taking else ""))
         lines += [f"    where {name} = {show_lines(parse(str(text)), indent=' ' * (len(name) + 13))}"
                   for name, text in (branch or {}).get("let", {}).items()]
@@ -45,16 +50,14 @@ def _reading_lets(spec: Any, point: str, readings: Mapping[str, Any]) -> list[st
 
 def _left_out(spec: Any, inv: Any) -> str:
     """Where check mode leaves ``inv`` out: under the rulesets taking a reading that declares
-    it breaks its obligation (spec/variation_points.yaml, ``breaks``), and with a rule module
-    in play that declares it breaks it; ``""`` where nowhere."""
-    obligations = {inv.id, *inv.established_by.get("proved_by", ())}
-    where = [f"under {', '.join(r for r in spec.rulesets if vp.choices.get(r) == rd.id) or 'no ruleset of the spec'} "
-             f"({vp.id}: {rd.id})"
-             for vp in spec.variation_points.values() for rd in vp.readings
-             if any(o in obligations for o, _ in rd.breaks)]
+    it breaks its obligation (:func:`palast.invariants.declared.readings_that_break`), and
+    with a rule module in play that declares it breaks it; ``""`` where nowhere."""
+    where = [f"under {', '.join(_taking(spec, point, reading)) or 'no ruleset of the spec'} ({point}: {reading})"
+             for point, reading in readings_that_break(spec, inv.id)]
     where += [f"with the module {m.id} in play" for m in spec.modules.values()
               if any(b.invariant == inv.id for b in m.breaks)]
     return f", except {' and '.join(where)}, which declares that it breaks it" if where else ""
+
 
 class ClauseIndexDirective(SpecDirective):
     """``{palast-clause-index}``: for each source, what it is and where it comes from (and
