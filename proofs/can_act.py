@@ -10,12 +10,15 @@ pending) and after every action from a position satisfying the strengthening
 its decision only where the decision has a choice (the engine's rules do the same), and
 the proof checks that the encoding does.
 
-The candidates: for a play, a Maid's discard and draw, and a Guard's take-back, each card
-kind; for a Wizard's partner and the next player after a neutral tie, each seat; for a
-Wizard's count, each number up to the hand size; for the cards given in an exchange, the
-first ``count`` cards of the hand in kind order; for a swap, each pair of seats and
-kinds; for a King card, each King card. A candidate is a concrete action, so proving one
-legal proves that a legal action exists.
+The candidates follow the shape of each decision's declared options (:mod:`proofs.shapes`):
+for one card, seat or role, each value of its kind (a play, a Maid's discard and draw, a
+Guard's take-back, a Wizard's partner, the next player after a neutral tie, a King card);
+for a number of a range, its least one (a Wizard's count); for a pick of cards, the first
+cards of the collection picked from, in kind order (an exchange); for options built from
+parts, each combination of the parts' values (a swap), asked without listing them where
+:meth:`~proofs.resume_z3.Resuming.some_offered` can. A candidate is an action whose values
+are known numbers or terms of the position, so proving one legal proves that a legal
+action exists.
 
 The proof is at the role level: a role-level position abstracts the card-level ones, the
 legality of a role-level action depends only on role counts, and an action legal on
@@ -31,7 +34,7 @@ from __future__ import annotations
 from functools import partial
 
 from palast.spec.load import Spec
-from proofs.can_act_meaning import EXEMPT, can_act, candidates
+from proofs.can_act_meaning import can_act, candidates, exempt
 from proofs.invariant import STRENGTHENING, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
@@ -52,4 +55,4 @@ def obligations(spec: Spec) -> list[Obligation]:
             for r in spec.rulesets]
 
 
-__all__ = ["EXEMPT", "can_act", "candidates", "obligations"]
+__all__ = ["can_act", "candidates", "exempt", "obligations"]

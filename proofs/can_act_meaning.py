@@ -6,6 +6,7 @@ Clauses: A.play.turn, A.king.jester, B.turn.play.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import z3
@@ -13,56 +14,69 @@ import z3
 from palast.engine.state import DecisionKind
 from proofs.encoding import ZState, code, ite
 from proofs.lang_z3 import PROVIDED
-from proofs.legality import Legality
+from proofs.legality import Legality, label_width, shapes
 from proofs.transition import Label
+from proofs.z3_values import Picks, Span, _n
 
 K = DecisionKind
 
-#: Decisions that need no action of a player: the game is over, a gap, a deal (chance); and
-#: the two decisions only a rule module opens (the chance deal of marks, a module's choice),
-#: which the proofs' model, a model of the base game, never reaches.
-EXEMPT = (K.GAME_OVER, K.GAP, K.DEAL, K.MARKS, K.CHOICE)
+
+def exempt(lay: Any) -> tuple[DecisionKind, ...]:
+    """Decisions that need no action of a player under ``lay``: the terminal ones (the game
+    is over, a gap), a deal (chance, always possible), and those no action of the model
+    answers (:func:`proofs.shapes.shapes`: the chance deal of marks and a choice, which only
+    a rule module opens and the proofs' model of the base game never reaches)."""
+    sh = shapes(lay)
+    return tuple(k for k in DecisionKind if k not in sh or sh[k].form in ("deal", "never"))
 
 
-def _label(s: ZState, a: tuple[int, ...] = (), vec: list[Any] | None = None) -> Label:
+def _label(s: ZState, a: tuple[Any, ...] = (), vec: list[Any] | None = None) -> Label:
     """A label of Python ints (so seat and kind choices fold while the terms are built)."""
     lay = s.lay
     nk = len(lay.kinds)
-    return Label([*a, *([0] * (4 - len(a)))], vec if vec is not None else [0] * nk,
+    return Label([*a, *([0] * (label_width(lay) - len(a)))], vec if vec is not None else [0] * nk,
                  [[0] * nk for _ in range(lay.n)], -1)
 
 
-def _first_cards(s: ZState, seat: Any) -> list[Any]:
-    """The first ``count`` cards of (symbolic) ``seat``'s hand, per kind in kind order."""
+def _first_picks(picks: Picks, nk: int) -> list[Any]:
+    """The first ``picks.n`` cards of the collection ``picks`` picks from, per kind in kind
+    order."""
+    have = dict(picks.cards.items)
     out: list[Any] = []
     before: Any = z3.IntVal(0)
-    for k in range(len(s.lay.kinds)):
-        have = s.hand_cnt(seat, k)
-        want = s["count"] - before
-        out.append(ite(want <= 0, 0, ite(want < have, want, have)))
-        before = before + have
+    for k in range(nk):
+        m = have.get(k, 0)
+        want = _n(picks.n) - before
+        out.append(ite(want <= 0, 0, ite(want < m, want, m)))
+        before = before + m
     return out
 
 
-def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
-    """Concrete actions (and for an exchange, the first cards of the hand) answering a
-    ``kind`` decision in ``s``; see the module docstring."""
+def _domain(s: ZState, part: str) -> range:
+    """Every value of a label part of kind ``part`` (a seat, a card kind, a role)."""
     lay = s.lay
-    nk = len(lay.kinds)
-    if kind in (K.PLAY, K.DISCARD, K.DRAW, K.TAKE_BACK):
-        return [_label(s, (k,)) for k in range(nk)]
-    if kind in (K.EXCHANGE_PARTNER, K.NEXT_PLAYER):
-        return [_label(s, (p,)) for p in range(lay.n)]
-    if kind is K.EXCHANGE_COUNT:
-        return [_label(s, (m,)) for m in range(lay.hand_size + 1)]
-    if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
-        return [_label(s, vec=_first_cards(s, s["dp"]))]
-    if kind is K.SWAP:
-        return [_label(s, (a, ka, b, kb)) for a in range(lay.n) for b in range(a + 1, lay.n)
-                for ka in range(nk) for kb in range(nk)]
-    if kind is K.REVEAL:
-        return [_label(s, (j,)) for j in range(len(lay.king_roles))]
-    raise ValueError(f"no player acts at a {kind.value} decision")
+    sizes = {"seat": lay.n, "card": len(lay.kinds), "role": lay.nroles}
+    if part not in sizes:
+        raise ValueError(f"no candidate values of {part}")
+    return range(sizes[part])
+
+
+def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
+    """Concrete actions answering a ``kind`` decision in ``s``, by the decision's shape
+    (:mod:`proofs.shapes`); see the module docstring."""
+    lay = s.lay
+    shape = shapes(lay).get(kind)
+    if shape is None or shape.form in ("deal", "never"):
+        raise ValueError(f"no player acts at a {kind.value} decision")
+    if shape.form == "cards":
+        got = Legality(lay).declared_options(s, kind)
+        if not isinstance(got, Picks):
+            raise ValueError(f"the options of {kind.value} are not picks of cards")
+        return [_label(s, vec=_first_picks(got, len(lay.kinds)))]
+    if shape.parts == ("int",):  # a range of numbers: its least one
+        got = Legality(lay).options(s, kind)
+        return [_label(s, (got.lo,))] if isinstance(got, Span) else [_label(s, (e,)) for e, _ in got.items]
+    return [_label(s, values) for values in itertools.product(*(_domain(s, p) for p in shape.parts))]
 
 
 def can_act(s: ZState) -> Any:
@@ -74,8 +88,9 @@ def can_act(s: ZState) -> Any:
     listed as candidates before, 490 at five players)."""
     legality = Legality(s.lay)
     parts = []
+    skip = exempt(s.lay)
     for kind in DecisionKind:
-        if kind in EXEMPT:
+        if kind in skip:
             continue
         some = legality.some_offered(s, kind)
         if some is None:
@@ -84,7 +99,7 @@ def can_act(s: ZState) -> Any:
     return z3.And(parts)
 
 
-__all__ = ["EXEMPT", "can_act", "candidates"]
+__all__ = ["can_act", "candidates", "exempt"]
 
 
 PROVIDED["can_act"] = can_act

@@ -19,22 +19,16 @@ import z3
 from palast.engine import Game
 from palast.engine.actions import (
     Action,
-    Count,
     Deal,
-    Discard,
-    Draw,
-    Give,
-    NextPlayer,
-    Partner,
-    Play,
-    Reveal,
-    Swap,
-    TakeBack,
+    action_for,
+    action_value,
 )
 from palast.engine.state import Decision, DecisionKind, State
 from palast.formats.notation import format_action
 from palast.formats.scenario_dump import dump_scenario
 from proofs.encoding import DECISIONS, ROUND_ENDS, Layout, ZState, code, field_names
+from proofs.legality import shapes
+from proofs.shapes import NEVER
 from proofs.transition import Label
 
 K = DecisionKind
@@ -106,33 +100,77 @@ def abstract(lay: Layout, state: State) -> Values:
     return v
 
 
-def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
-    """The label values (``a``: four ints, ``vec``, ``deal``) of an engine ``action``
-    answering a ``kind`` decision.
+def _card_of(lay: Layout, k: int) -> int:
+    if lay.level != "card":
+        raise ValueError("only the card level names cards")
+    return int(lay.kinds[k].card)
 
-    :raises ValueError: if the action does not answer that decision.
+
+def cards_of(lay: Layout, counts: list[int]) -> tuple[int, ...]:
+    """The engine's cards (sorted) of ``counts``, a number per card kind (card level).
+
+    :raises ValueError: at the role level, which does not name cards.
+    """
+    return tuple(sorted(c for k, n in enumerate(counts) for c in [_card_of(lay, k)] * n))
+
+
+def action_of(lay: Layout, kind: DecisionKind, label: dict[str, Any]) -> Action:
+    """The engine action with ``label``'s values (``a``, ``vec``, ``deal``, as
+    :func:`proofs.concrete.read_label` gives them) answering a ``kind`` decision (card
+    level).
+
+    :raises ValueError: for a decision no action of the model answers.
+    """
+    sh = shapes(lay).get(kind, NEVER)
+    if sh.form == "deal":
+        return Deal(tuple(cards_of(lay, row) for row in label["deal"]), None)
+    if sh.form == "cards":
+        return action_for(kind.value, cards_of(lay, label["vec"]))
+    if sh.form in ("element", "tuple"):
+        values = tuple(_card_of(lay, v) if p == "card" else int(v) for p, v in zip(sh.parts, label["a"], strict=False))
+        return action_for(kind.value, values[0] if sh.form == "element" else values)
+    raise ValueError(f"no action answers a {kind.value} decision")
+
+
+def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
+    """The label values (``a``, ``vec``, ``deal``) of an engine ``action`` answering a
+    ``kind`` decision: the inverse of :func:`action_of`.
+
+    :raises ValueError: if no action of the model answers ``kind``, or the action is not
+        of the shape the decision's options give.
     """
     nk = len(lay.kinds)
-    a = [0, 0, 0, 0]
+    a = [0] * label_width(lay)
     vec = [0] * nk
     deal = [[0] * nk for _ in range(lay.n)]
-    if isinstance(action, (Play, Discard, Draw, TakeBack)):
-        a[0] = kind_of(lay, action.card)
-    elif isinstance(action, (Partner, NextPlayer)):
-        a[0] = action.seat
-    elif isinstance(action, Count):
-        a[0] = action.n
-    elif isinstance(action, Give):
-        vec = _counts(lay, action.cards)
-    elif isinstance(action, Swap):
-        a = [action.seat_a, kind_of(lay, action.card_a), action.seat_b, kind_of(lay, action.card_b)]
-    elif isinstance(action, Reveal):
-        a[0] = lay.king_roles.index(action.role)
-    elif isinstance(action, Deal):
-        deal = [_counts(lay, h) for h in action.hands]
+    sh = shapes(lay).get(kind, NEVER)
+    value = action_value(action)
+
+    def counts(cards: Any) -> list[int]:
+        out = [0] * nk
+        for c in cards:
+            out[kind_of(lay, c)] += 1
+        return out
+
+    if sh.form == "deal" and isinstance(value, Deal):
+        deal = [counts(h) for h in value.hands]
+    elif sh.form == "cards" and isinstance(value, tuple):
+        vec = counts(value)
+    elif sh.form in ("element", "tuple"):
+        values = (value,) if sh.form == "element" else value
+        if not isinstance(values, tuple) or len(values) != sh.width:
+            raise ValueError(f"{action!r} does not answer a {kind.value} decision")
+        for i, (p, v) in enumerate(zip(sh.parts, values, strict=True)):
+            a[i] = kind_of(lay, v) if p == "card" else int(v)
     else:
-        raise ValueError(f"not an action: {action!r}")
+        raise ValueError(f"{action!r} does not answer a {kind.value} decision")
     return {"a": a, "vec": vec, "deal": deal}
+
+
+def label_width(lay: Layout) -> int:
+    """How many numbers ``a`` a label of ``lay`` holds: the most any decision's shape uses
+    (at least one)."""
+    return max([1, *(sh.width for sh in shapes(lay).values())])
 
 
 def pin_state(s: ZState, values: Mapping[str, int | bool]) -> list[Any]:
@@ -167,47 +205,6 @@ def read_label(model: Any, label: Label) -> dict[str, Any]:
             "deal": [[num(x) for x in row] for row in label.deal]}
 
 
-def _cards_of(lay: Layout, counts: list[int]) -> tuple[int, ...]:
-    if lay.level != "card":
-        raise ValueError("only the card level names cards")
-    return tuple(sorted(c for k, n in enumerate(counts) for c in [lay.kinds[k].card] * n))
-
-
-def action_of(lay: Layout, kind: DecisionKind, label: Mapping[str, Any]) -> Action:
-    """The engine action with ``label``'s values answering a ``kind`` decision (card level).
-
-    :raises ValueError: for a decision no action answers.
-    """
-    a = label["a"]
-
-    def card(k: int) -> int:
-        return lay.kinds[k].card
-
-    if kind is K.DEAL:
-        return Deal(tuple(_cards_of(lay, row) for row in label["deal"]), None)
-    if kind is K.PLAY:
-        return Play(card(a[0]))
-    if kind is K.EXCHANGE_PARTNER:
-        return Partner(a[0])
-    if kind is K.EXCHANGE_COUNT:
-        return Count(a[0])
-    if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
-        return Give(_cards_of(lay, label["vec"]))
-    if kind is K.DISCARD:
-        return Discard(card(a[0]))
-    if kind is K.DRAW:
-        return Draw(card(a[0]))
-    if kind is K.SWAP:
-        return Swap(a[0], card(a[1]), a[2], card(a[3]))
-    if kind is K.TAKE_BACK:
-        return TakeBack(card(a[0]))
-    if kind is K.REVEAL:
-        return Reveal(lay.king_roles[a[0]])
-    if kind is K.NEXT_PLAYER:
-        return NextPlayer(a[0])
-    raise ValueError(f"no action answers a {kind.value} decision")
-
-
 def concrete_state(lay: Layout, v: Mapping[str, int | bool]) -> State:
     """An engine position with the values ``v`` (card level), its draw deck and King deck
     of unknown order. The decision is rebuilt by the engine's own turn start when ``v``
@@ -220,7 +217,7 @@ def concrete_state(lay: Layout, v: Mapping[str, int | bool]) -> State:
     nk = len(lay.kinds)
 
     def zone(z: int) -> tuple[int, ...]:
-        return _cards_of(lay, [int(v[f"c{z}_{k}"]) for k in range(nk)])
+        return cards_of(lay, [int(v[f"c{z}_{k}"]) for k in range(nk)])
 
     n = lay.n
     deck = zone(lay.deck)

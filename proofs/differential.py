@@ -50,11 +50,12 @@ from proofs.concrete import Values, abstract, label_of
 from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
+from proofs.legality import action_kinds, shapes
 from proofs.obligation import Obligation, Options, Outcome, check, solver
 from proofs.reachability import never_reached as excusing
 from proofs.reachability import rules_never_reached
 from proofs.search import WITNESS_DIR
-from proofs.transition import ACTION_KINDS, Label, Transition
+from proofs.transition import Label, Transition
 
 K = DecisionKind
 FAMILY = "differential"
@@ -95,7 +96,7 @@ class Differ:
             tr = Transition(lay)
             self.s = s = ZState.fresh(lay, "s")
             self.label = label = Label.fresh(lay, "a")
-            steps = {kind: tr.step(s, label, kind) for kind in ACTION_KINDS}
+            steps = {kind: tr.step(s, label, kind) for kind in action_kinds(lay)}
         self.names = [n for n, _ in field_names(lay)]
         self.is_bool = [sort == "bool" for _, sort in field_names(lay)]
         sorts = [s.f[n].sort() for n in self.names]
@@ -104,24 +105,14 @@ class Differ:
         self.packed: dict[DecisionKind, Any] = {}
         self.used: dict[DecisionKind, list[Any]] = {}
         self.src: dict[DecisionKind, Any] = {}
-        for kind in ACTION_KINDS:
-            legal, after = steps[kind]
-            self.packed[kind] = pack(z3.And(legal, label.used(kind)), *[after.f[n] for n in self.names])
-            used = self._used(kind)
+        self.shapes = shapes(lay)
+        for kind, (legal, after) in steps.items():
+            self.packed[kind] = pack(z3.And(legal, label.used(self.shapes[kind])), *[after.f[n] for n in self.names])
+            used = label.parts(self.shapes[kind])
             unused = [x for x in all_label if not any(x.eq(u) for u in used)]
             src = [s.f[n] for n in self.names] + unused
             self.src[kind] = ((z3.Ast * len(src))(*[x.as_ast() for x in src]), len(unused))
             self.used[kind] = used
-
-    def _used(self, kind: DecisionKind) -> list[Any]:
-        lab = self.label
-        if kind is K.SWAP:
-            return list(lab.a)
-        if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
-            return list(lab.vec)
-        if kind is K.DEAL:
-            return [x for row in lab.deal for x in row]
-        return [lab.a[0]]
 
     def specialise(self, state: State) -> Any:
         """The packed legality and successor of ``state``'s decision kind with the
@@ -162,13 +153,12 @@ class Differ:
     def key(self, kind: DecisionKind, action: Action) -> tuple[Any, ...]:
         """The label values of an engine action, in the order :meth:`z3_successors` uses."""
         lab = label_of(self.lay, kind, action)
-        if kind is K.SWAP:
-            return tuple(lab["a"])
-        if kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+        shape = self.shapes[kind]
+        if shape.form == "cards":
             return tuple(lab["vec"])
-        if kind is K.DEAL:
+        if shape.form == "deal":
             return tuple(x for row in lab["deal"] for x in row)
-        return (lab["a"][0],)
+        return tuple(lab["a"][:shape.width])
 
     def compare(self, state: State) -> str | None:
         """Compare Z3 and the engine in ``state``; :returns: None or what differs."""

@@ -17,6 +17,7 @@ action kind that breaks the invariant.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -26,12 +27,14 @@ import z3
 
 from palast.engine import Game
 from palast.engine.state import DecisionKind
+from palast.lang.syntax import show
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, code, equal
 from proofs.kept import kept_facts, legality_of
+from proofs.legality import action_kinds, shapes
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
-from proofs.transition import ACTION_KINDS, Label, Transition
+from proofs.transition import Label, Transition
 
 K = DecisionKind
 Predicate = Callable[[ZState], Any]
@@ -62,13 +65,17 @@ class Context:
         self.s = ZState.fresh(self.lay, "s")
         self.t = ZState.fresh(self.lay, "t")
         self.label = Label.fresh(self.lay, "a")
+        #: the decisions an action answers in this game (:func:`proofs.shapes.action_kinds`)
+        self.kinds = action_kinds(self.lay)
+        self.shapes = shapes(self.lay)
         self.steps: dict[DecisionKind, tuple[Any, ZState]] = {
-            k: self.tr.step(self.s, self.label, k) for k in ACTION_KINDS}
+            k: self.tr.step(self.s, self.label, k) for k in self.kinds}
         self.rel: dict[DecisionKind, tuple[Any, ZState]] = {
-            k: (z3.And(self.s["dk"] == code(k), legal, self.label.used(k), equal(self.t, after)), after)
+            k: (z3.And(self.s["dk"] == code(k), legal, self.label.used(self.shapes[k]), equal(self.t, after)), after)
             for k, (legal, after) in self.steps.items()}
         self.start = abstract(self.lay, game.initial_state())
         self._hyp: Any = None
+        self._formed: Any = None
 
     def relation_on(self, kind: DecisionKind, fields: set[str]) -> Any:
         """The ``kind`` relation restricted to the successor's ``fields``: legal, and each of
@@ -76,7 +83,7 @@ class Context:
         this admits more successors than :attr:`rel`; a property of ``fields`` proved
         over it holds over the full relation too)."""
         legal, after = self.steps[kind]
-        return z3.And(self.s["dk"] == code(kind), legal, self.label.used(kind),
+        return z3.And(self.s["dk"] == code(kind), legal, self.label.used(self.shapes[kind]),
                       *[self.t.f[f] == after.f[f] for f in sorted(fields)])
 
     def fields_of(self, formula: Any) -> set[str]:
@@ -106,6 +113,14 @@ class Context:
 
         check_flag(self.lay.game.spec, name)
         return self.rel[kind][1].flags.get(name, z3.BoolVal(False))
+
+    def formed(self) -> Any:
+        """The declared lemma decisions-well-formed on ``s`` (who decides is a seat, ...)."""
+        if self._formed is None:
+            from proofs.lang_z3 import declared
+
+            self._formed = declared(self.s, "decisions-well-formed")
+        return self._formed
 
     def hypothesis(self) -> Any:
         """The strengthening, on ``s``."""
@@ -251,7 +266,10 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         whole strengthening; each action kind is then checked over the relation
         restricted to the fields ``prop`` mentions (:meth:`Context.relation_on`), case by
         case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
-        position's equations.
+        position's equations; the positions no case covers (:func:`rest_case`: a seat out
+        of range, which the strengthening rules out) from ``assume`` and the declared lemma
+        decisions-well-formed, and where that does not rule them out from the whole
+        strengthening.
     Where the ruleset's strengthening leaves out a refuted invariant
     (:func:`strengthening`), ``prop`` is also assumed before the action (plain induction),
     since it may be one of those left out.
@@ -270,18 +288,27 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         goal = z3.Not(prop(ctx.t))
         before = [prop(ctx.s)] if induct else []
         fields = ctx.fields_of(goal) if assume is not None else set()
-        for kind in ACTION_KINDS:
+        for kind in ctx.kinds:
             if assume is None:
                 broken = check(ctx.step_solver(kind), *before, goal)
             else:
                 broken = False
                 rel = ctx.relation_on(kind, fields)
-                for case in seat_cases(ctx, kind):
+                cases = seat_cases(ctx, kind)
+                for case in cases:
                     sv = eliminating_solver()
                     sv.add(assume(ctx.s), *before, rel, goal, *case)
                     if check(sv):
                         broken = True
                         break
+                if not broken:  # what no case covers (a seat out of range), which the strengthening rules out
+                    rest = rest_case(cases)
+                    sv = eliminating_solver()
+                    sv.add(assume(ctx.s), ctx.formed(), *before, rel, goal, *rest)
+                    if check(sv):
+                        sv = eliminating_solver()
+                        sv.add(ctx.hypothesis(), *before, rel, goal, *rest)
+                        broken = check(sv)
             if broken:
                 where = f"{n} players: a {kind.value} action breaks it"
                 if not name:
@@ -296,47 +323,63 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                     holds=prop)
                 out.detail = f"{where}; {out.detail}"
                 return out
-    return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ACTION_KINDS)} action "
+    return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ctx.kinds)} action "
                              f"kinds, {level} level")
 
 
 def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
-    """Cases covering every action of ``kind``, by the seats it involves: the deciding
-    player; for a swap its two seats instead; for a Wizard's answer also the Wizard. With
-    the seats fixed the solver's simplifier removes most choices between seats."""
+    """Cases by the seats an action of ``kind`` involves: for options built from parts,
+    each set of distinct seats its seat parts name, in increasing order (a swap's two
+    seats); else the deciding player, and where the statement waiting for ``kind`` is
+    decided by another than the player whose action it is and keeps a partner
+    (spec/roles.yaml ``by`` and ``keep``), each other seat as that partner too (a Wizard's
+    answer: the Wizard). With the seats fixed the solver's simplifier removes most choices
+    between seats. A deal is one case. The cases need not cover every position: the
+    prover asks about the rest as well (:func:`rest_case`)."""
     n = ctx.lay.n
     s, a = ctx.s, ctx.label.a
-    if kind is K.DEAL:
+    shape = ctx.shapes[kind]
+    if shape.form == "deal":
         return [[]]
-    if kind is K.SWAP:
-        return [[a[0] == x, a[2] == y] for x in range(n) for y in range(x + 1, n)]
-    if kind is K.EXCHANGE_ANSWER:
+    if shape.form == "tuple" and shape.seats:
+        return [[a[i] == x for i, x in zip(shape.seats, seats, strict=True)]
+                for seats in itertools.combinations(range(n), len(shape.seats))]
+    w = ctx.tr.waiting(kind, any_step=True)
+    by = w.stmt.keys.get("by") if w is not None else None
+    if w is not None and by is not None and show(by) != "actor" and "partner" in (w.stmt.keys.get("keep") or {}):
         return [[s["dp"] == p, s["partner"] == q] for p in range(n) for q in range(n) if p != q]
     return [[s["dp"] == p] for p in range(n)]
 
 
-def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...],
+def rest_case(cases: list[list[Any]]) -> list[Any]:
+    """The positions none of ``cases`` covers (a seat out of range, two seats alike), as
+    one case: with it the cases cover every position."""
+    return [z3.Not(z3.Or([z3.And(c) if c else z3.BoolVal(True) for c in cases]))]
+
+
+def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...] | None,
                claim: Callable[[Context, DecisionKind], Any], *, level: str = "role") -> tuple[bool, str]:
     """Check a claim about single actions: for every player count and every action of
-    ``kinds`` from a position satisfying the strengthening, ``claim(ctx, kind)`` (a
-    formula over ``ctx.s``, ``ctx.label``, ``ctx.t``) holds.
+    ``kinds`` (``None``: every kind an action answers) from a position satisfying the
+    strengthening, ``claim(ctx, kind)`` (a formula over ``ctx.s``, ``ctx.label``,
+    ``ctx.t``) holds.
 
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
     """
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, level)
-        for kind in kinds:
+        for kind in ctx.kinds if kinds is None else kinds:
             if check(ctx.step_solver(kind), z3.Not(claim(ctx, kind))):
                 return False, f"{n} players, {kind.value}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players"
 
 
-def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[DecisionKind, ...] = ACTION_KINDS,
+def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[DecisionKind, ...] | None = None,
                         *, level: str = "role") -> tuple[bool, str]:
     """:func:`prove_step` of the declared step invariant ``invariant`` (its ``holds`` in
     spec/invariants.yaml compiled to Z3 by :mod:`proofs.lang_z3`) over the actions of
-    ``kinds``.
+    ``kinds`` (``None``: every kind).
 
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.

@@ -31,7 +31,7 @@ from palast.engine.state import DecisionKind
 from palast.lang.invariant_exprs import constant_kinds, constant_values
 from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT
-from palast.lang.syntax import Node, each_conditions, each_parts, names
+from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, names
 from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
 from proofs.z3_values import (
     Coll,
@@ -423,7 +423,14 @@ class Z3Back:
             go(0, env, kinds, (), [])
             return out
 
-        return Tuples(tuple(name for name, _ in parts), lambda values: each_z3.holds(self, n, env, kinds, values),
+        part_kinds: dict[str, str] = dict(kinds)
+        for name, coll in parts:  # the kind of each part's elements, the parts before it known
+            try:
+                part_kinds[name] = ELEMENT.get(infer(coll, part_kinds, self.kinds), "any")
+            except (ExpressionError, KeyError):  # a name whose kind is not known here
+                part_kinds[name] = "any"
+        return Tuples(tuple(name for name, _ in parts), tuple(part_kinds[name] for name, _ in parts),
+                      lambda values: each_z3.holds(self, n, env, kinds, values),
                       lambda: each_z3.some(self, n, env, kinds), items)
 
     def member(self, x: Any, c: Coll) -> Any:

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, code, pick_by, total
+from palast.engine.state import TERMINAL_KINDS, DecisionKind
+from proofs.encoding import DECISIONS, Layout, ZState, code, pick_by, total
 from proofs.resume_z3 import Resuming, _what_it_offers
-from proofs.z3_values import Span, at_least_one
+from proofs.shapes import NEVER, Shape, shape_of
+from proofs.z3_values import Coll, Span, at_least_one
 
 if TYPE_CHECKING:
     from proofs.transition import Label
-    from proofs.z3_values import Coll, Span
 
 K = DecisionKind
 
@@ -51,16 +51,39 @@ class Legality(Resuming):
 
         :raises ValueError: for a decision kind no action answers (game over, gap).
         """
-        fn: dict[DecisionKind, Callable[[ZState, Label], Any]] = {
-            K.DEAL: self.legal_deal, K.PLAY: self.legal_play, K.EXCHANGE_PARTNER: self.legal_partner,
-            K.EXCHANGE_COUNT: self.legal_count, K.EXCHANGE_GIVE: self.legal_give,
-            K.EXCHANGE_ANSWER: self.legal_answer, K.DISCARD: self.legal_discard, K.DRAW: self.legal_draw,
-            K.SWAP: self.legal_swap, K.TAKE_BACK: self.legal_take_back, K.REVEAL: self.legal_reveal,
-            K.NEXT_PLAYER: self.legal_next,
-        }
-        if kind not in fn:
+        form = shapes(self.lay).get(kind, NEVER)
+        if form.form == "never":
             raise ValueError(f"no action answers a {kind.value} decision")
-        return fn[kind](s, label)
+        if form.form == "deal":
+            return self.legal_deal(s, label)
+        if kind is K.PLAY:
+            return self.legal_play(s, label)
+        if form.form == "cards":
+            return self.picks(s, kind, label.vec)
+        value = self.chosen(kind, label)
+        if form.form == "tuple":
+            return self.offered(s, kind, value)
+        return z3.And(*[s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False) if p == "card"],
+                      self.offers(s, kind, value))
+
+    def chosen(self, kind: DecisionKind, label: Label) -> Any:
+        """The value an action of ``kind`` with parameters ``label`` chooses, as the shape
+        of its decision reads the label (:mod:`proofs.shapes`): the cards given (a
+        collection), one term per part of options built from parts, the hands of a deal,
+        or the one element.
+
+        :raises ValueError: for a decision no action answers.
+        """
+        form = shapes(self.lay).get(kind, NEVER)
+        if form.form == "cards":
+            return Coll("cards", [(k, label.vec[k]) for k in range(self.nk)])
+        if form.form == "tuple":
+            return tuple(label.a[:form.width])
+        if form.form == "deal":
+            return label.deal
+        if form.form == "element":
+            return label.a[0]
+        raise ValueError(f"no action answers a {kind.value} decision")
 
     # ------------------------------------------------------------------ shared steps
     def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
@@ -158,53 +181,19 @@ class Legality(Resuming):
             d.flags[self.OFFERED] = cap[1](self._value(d, _what_it_offers(s), env))
         return super()._open(d, kind, s, env)
 
-    def legal_partner(self, s: ZState, label: Label) -> Any:
-        """A partner the Wizard's declared options offer (role.wizard, wizard-minimum)."""
-        return self.offers(s, K.EXCHANGE_PARTNER, label.a[0])
-
-    def legal_count(self, s: ZState, label: Label) -> Any:
-        """A count the Wizard's declared options offer (role.wizard, wizard-minimum)."""
-        return self.offers(s, K.EXCHANGE_COUNT, label.a[0])
-
-    def legal_give(self, s: ZState, label: Label) -> Any:
-        """Cards the Wizard's declared options offer: ``count`` of their hand (role.wizard)."""
-        return self.picks(s, K.EXCHANGE_GIVE, label.vec)
-
-    def legal_answer(self, s: ZState, label: Label) -> Any:
-        """Cards the partner's declared options offer: ``count`` of their hand (role.wizard)."""
-        return self.picks(s, K.EXCHANGE_ANSWER, label.vec)
-
     def picks(self, d: ZState, kind: DecisionKind, vec: list[Any]) -> Any:
         """The condition that ``vec`` (cards per kind) is one of the picks the declared
         options of the decision ``kind`` pending in ``d`` offer (``subsets(CARDS, N)``)."""
         from proofs.z3_values import Picks
 
-        got = self._declared_options(d, kind)
+        got = self.declared_options(d, kind)
         if got is None:  # the ruleset never offers this choice
             return z3.BoolVal(False)
         if not isinstance(got, Picks):
             raise ValueError(f"the options of {kind.value} are not picks of cards")
         return got.holds(vec)
 
-    def legal_discard(self, s: ZState, label: Label) -> Any:
-        """A card the Maid's declared options offer (role.maid)."""
-        x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offers(s, K.DISCARD, x))
-
-    def legal_draw(self, s: ZState, label: Label) -> Any:
-        """A card of the place the declared ``draw`` statement draws from (role.maid: the
-        draw deck)."""
-        x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offers(s, K.DRAW, x))
-
-    def legal_swap(self, s: ZState, label: Label) -> Any:
-        """Two cards of two displays that the Cupbearer's declared options offer, built from
-        parts (role.cupbearer, cupbearer-scope, cupbearer-actor-duplicate;
-        :meth:`~proofs.resume_z3.Resuming.offered`)."""
-        a, ka, b, kb = label.a  # the label gives both seats and both cards; the options name the seats first
-        return self.offered(s, K.SWAP, (a, b, ka, kb))
-
-    def _declared_options(self, d: ZState, kind: DecisionKind) -> Any:
+    def declared_options(self, d: ZState, kind: DecisionKind) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
         spec/roles.yaml; for a ``draw``, the cards of the place it draws from) under the
         ruleset's readings, compiled to Z3 on ``d`` with the names
@@ -226,14 +215,14 @@ class Legality(Resuming):
 
     def options(self, d: ZState, kind: DecisionKind) -> Coll | Span:
         """The options of the decision ``kind`` pending in ``d``, as its rule declares them
-        (see :meth:`_declared_options`); no option when the ruleset never opens it.
+        (see :meth:`declared_options`); no option when the ruleset never opens it.
 
         :raises ValueError: when they are not a collection or a range of numbers, or no
             rule declares them.
         """
         from proofs.z3_values import Coll, Span
 
-        got = self._declared_options(d, kind)
+        got = self.declared_options(d, kind)
         if got is None:  # the ruleset never offers this choice: nothing is an option
             return Coll("none", [])
         if not isinstance(got, Coll | Span):
@@ -269,38 +258,42 @@ class Legality(Resuming):
             return lo <= got.hi
         return z3.Or([at_least_one(m) for _, m in got.items] or [z3.BoolVal(False)])
 
-    def legal_take_back(self, s: ZState, label: Label) -> Any:
-        """A card the take-back role's declared options offer (role.guard)."""
-        x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offers(s, K.TAKE_BACK, x))
+# ---------------------------------------------------------------------- shapes of labels
 
-    def legal_reveal(self, s: ZState, label: Label) -> Any:
-        """A King card of the place the declared ``draw`` statement reveals it from
-        (king.reveal: the King deck). The model numbers King cards (``label.a[0]``) in the
-        order that place lists them."""
-        j = label.a[0]
-        deck = self.options(s, K.REVEAL)  # the King deck lists its cards in the model's order
-        if isinstance(deck, Span) or [r for r, _ in deck.items] != list(self.lay.king_roles):
-            raise ValueError("a King card is revealed from a place that does not list the King cards in order")
-        there = [at_least_one(m) for _, m in deck.items]
-        return z3.And(j >= 0, j < len(there), pick_by(j, there.__getitem__, len(there)))
-
-    def legal_next(self, s: ZState, label: Label) -> Any:
-        """A player the declared options of the tie offer: those with the fewest cards, counted
-        as the ruleset reads it (turn.next.neutral, turn.next.neutral-tie, neutral-count-zone)."""
-        return self.offers(s, K.NEXT_PLAYER, label.a[0])
+_SHAPES: dict[int, tuple[Layout, dict[DecisionKind, Shape]]] = {}
 
 
-#: The decisions whose options the model compiles from the declared statements
-#: (:meth:`Legality.options`), not from engine parameters.
-COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "exchange-give", "exchange-answer",
-                    "discard", "next-player")
+def shapes(lay: Layout) -> dict[DecisionKind, Shape]:
+    """The shape of every decision of the declared flow that an action answers (the
+    terminal ones left out) under ``lay``, in the encoding's order of decisions, computed
+    once per layout."""
+    got = _SHAPES.get(id(lay))
+    if got is None or got[0] is not lay:
+        leg = Legality(lay)
+        flow = {DecisionKind(d) for d in lay.game.spec.flow.decisions}
+        answered = [k for k in DECISIONS if k in flow and k not in TERMINAL_KINDS]
+        got = _SHAPES[id(lay)] = (lay, {k: shape_of(leg, k) for k in answered})
+    return got[1]
+
+
+def action_kinds(lay: Layout) -> tuple[DecisionKind, ...]:
+    """The decisions an action of the model answers under ``lay``: those of the declared
+    flow whose shape is not ``never``, in the encoding's order of decisions."""
+    return tuple(k for k, sh in shapes(lay).items() if sh.form != "never")
+
+
+
+
+def label_width(lay: Layout) -> int:
+    """How many numbers ``a`` a label of ``lay`` holds: the most any decision's shape uses
+    (at least one)."""
+    return max([1, *(sh.width for sh in shapes(lay).values())])
 
 
 def modelled_points(spec: Any) -> frozenset[str]:
     """The variation points whose readings the model takes from the rules' declarations:
-    those of the readings blocks of the rules whose choice it compiles (:data:`COMPILED_CHOICES`)
-    and of every rule of a step it carries out from its start
+    those of the readings blocks of the rules that declare a choice (every ``choose``
+    statement's options are compiled) and of every rule of a step it carries out from its start
     (:data:`~proofs.statements_z3.COMPILED_STEPS`),
     rules of a rule module (``spec/modules/``) excepted."""
     from palast.lang.blocks import program
@@ -314,6 +307,6 @@ def modelled_points(spec: Any) -> frozenset[str]:
         if r.rule in in_modules:
             continue
         whole = r.step in COMPILED_STEPS
-        if whole or any(s.head == "choose" and s.arg in COMPILED_CHOICES for s in walk(list(r.do or ()))):
+        if whole or any(s.head == "choose" for s in walk(list(r.do or ()))):
             out.update(rb.point for rb in r.readings)
     return frozenset(out)

@@ -50,7 +50,6 @@ from proofs.invariant import (
 from proofs.lang_z3 import compile_condition, declared
 from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
-from proofs.transition import ACTION_KINDS
 from proofs.witness import EngineCheck, Goal, NoPath, Question, verify
 from proofs.z3_values import NotCompiled
 
@@ -72,7 +71,7 @@ def unmarked(spec: Spec, ruleset: str, rules: tuple[str, ...]) -> list[str]:
     marked: set[str] = set()
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, "role")
-        for kind in ACTION_KINDS:
+        for kind in ctx.kinds:
             marked.update(ctx.rel[kind][1].flags)
     return [r for r in rules if f"rule:{r}" not in marked]
 
@@ -134,7 +133,7 @@ def _never_does(spec: Spec, ruleset: str, r: Reachability) -> tuple[bool, str]:
 
     :returns: ``(True, the player counts)`` or ``(False, where one does)``.
     """
-    return prove_step(spec, ruleset, ACTION_KINDS,
+    return prove_step(spec, ruleset, None,
                       lambda ctx, k: z3.Not(_does(r, lambda name: ctx.flag(k, name), ctx.t, ctx.s)))
 
 

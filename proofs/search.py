@@ -27,7 +27,7 @@ from proofs.concrete import Values, abstract, action_of, concrete_state, read_la
 from proofs.encoding import DECISIONS, ZState, code
 from proofs.invariant import Context, context, in_round, strengthening
 from proofs.obligation import SEED, Outcome, Unknown, check, solver
-from proofs.transition import ACTION_KINDS, Label
+from proofs.transition import Label
 
 K = DecisionKind
 #: Where witness and counterexample scenarios go, relative to the repository.
@@ -49,12 +49,13 @@ class Unroller:
     """Copies of the transition relation of a card-level :class:`Context`, one per step.
 
     :param ctx: the context (card level).
-    :param kinds: the action kinds allowed (default: all).
+    :param kinds: the action kinds allowed (default: every kind an action answers).
     """
 
-    def __init__(self, ctx: Context, kinds: Sequence[DecisionKind] = ACTION_KINDS) -> None:
+    def __init__(self, ctx: Context, kinds: Sequence[DecisionKind] | None = None) -> None:
         if ctx.lay.level != "card":
             raise ValueError("paths are searched at the card level")
+        kinds = ctx.kinds if kinds is None else kinds
         self.ctx = ctx
         s, t, label = ctx.s, ctx.t, ctx.label
         self.names = list(s.f)

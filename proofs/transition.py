@@ -30,7 +30,6 @@ draw (``draw`` decision), as the engine does for a deck dealt without an order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,28 +45,22 @@ from proofs.encoding import (
     count_true,
     ite,
     maximum,
-    pick,
 )
-from proofs.legality import Legality
+from proofs.legality import Legality, label_width, shapes
 from proofs.places_z3 import _bool
+from proofs.shapes import NEVER, Shape
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
 
 K = DecisionKind
-#: The action kinds, by the decision they answer.
-ACTION_KINDS: tuple[DecisionKind, ...] = (
-    K.DEAL, K.PLAY, K.EXCHANGE_PARTNER, K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER,
-    K.DISCARD, K.DRAW, K.SWAP, K.TAKE_BACK, K.REVEAL, K.NEXT_PLAYER,
-)
+
 
 @dataclass
 class Label:
-    """The parameters of one action, as Z3 integers.
-
-    ``a`` holds up to four numbers: play/discard/draw/take-back: the card kind; partner
-    and next-player: the seat; count: the number; swap: seat, kind, seat, kind (first
-    seat lower); reveal: the King card's index. ``vec`` holds the cards given (Wizard),
-    per kind; ``deal`` each hand dealt, per seat and kind. Unused parts are 0. ``col`` is
-    the colour choice of the role level (not part of the action).
+    """The parameters of one action, as Z3 integers, as the shape of the decision it
+    answers says (:mod:`proofs.shapes`): ``a`` the chosen element, or one number per part
+    of options built from parts (a card as its kind); ``vec`` a pick of cards, per kind;
+    ``deal`` each hand dealt, per seat and kind. Unused parts are 0. ``col`` is the colour
+    choice of the role level (not part of the action).
     """
 
     a: list[Any]
@@ -79,21 +72,27 @@ class Label:
     def fresh(cls, lay: Layout, prefix: str) -> Label:
         """A label of fresh Z3 constants named ``prefix.*``."""
         nk = len(lay.kinds)
-        return cls([z3.Int(f"{prefix}.a{i}") for i in range(4)],
+        return cls([z3.Int(f"{prefix}.a{i}") for i in range(label_width(lay))],
                    [z3.Int(f"{prefix}.v{k}") for k in range(nk)],
                    [[z3.Int(f"{prefix}.d{p}_{k}") for k in range(nk)] for p in range(lay.n)],
                    z3.Int(f"{prefix}.col"))
 
-    def used(self, kind: DecisionKind) -> Any:
-        """The constraint that the parts ``kind`` does not use are 0."""
-        na = {K.PLAY: 1, K.EXCHANGE_PARTNER: 1, K.EXCHANGE_COUNT: 1, K.DISCARD: 1, K.DRAW: 1,
-              K.SWAP: 4, K.TAKE_BACK: 1, K.REVEAL: 1, K.NEXT_PLAYER: 1}.get(kind, 0)
-        zero = [x == 0 for x in self.a[na:]]
-        if kind not in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+    def used(self, shape: Shape) -> Any:
+        """The constraint that the parts an action of ``shape`` does not use are 0."""
+        zero = [x == 0 for x in self.a[shape.width:]]
+        if shape.form != "cards":
             zero += [x == 0 for x in self.vec]
-        if kind is not K.DEAL:
+        if shape.form != "deal":
             zero += [x == 0 for row in self.deal for x in row]
         return z3.And(zero)
+
+    def parts(self, shape: Shape) -> list[Any]:
+        """The numbers an action of ``shape`` uses, in order."""
+        if shape.form == "cards":
+            return list(self.vec)
+        if shape.form == "deal":
+            return [x for row in self.deal for x in row]
+        return list(self.a[:shape.width])
 
 
 class Transition(Legality):
@@ -113,15 +112,11 @@ class Transition(Legality):
         :raises ValueError: for a decision kind no action answers (game over, gap).
         """
         self._label = label
-        fn: dict[DecisionKind, Callable[[ZState, Label], tuple[Any, ZState]]] = {
-            K.DEAL: self._t_deal, K.PLAY: self._t_play, K.EXCHANGE_PARTNER: self._t_partner,
-            K.EXCHANGE_COUNT: self._t_count, K.EXCHANGE_GIVE: self._t_give, K.EXCHANGE_ANSWER: self._t_answer,
-            K.DISCARD: self._t_discard, K.DRAW: self._t_draw, K.SWAP: self._t_swap,
-            K.TAKE_BACK: self._t_take_back, K.REVEAL: self._t_reveal, K.NEXT_PLAYER: self._t_next,
-        }
-        if kind not in fn:
+        form = shapes(self.lay).get(kind, NEVER).form
+        if form == "never":
             raise ValueError(f"no action answers a {kind.value} decision")
-        legal, after = fn[kind](s, label)
+        legal, after = (self._t_deal(s, label) if form == "deal" else self._t_play(s, label) if kind is K.PLAY
+                        else self._declared(s, label, kind))
         after = self._join(after)
         if self.lay.level == "role":
             legal = z3.And(legal, label.col >= -1, label.col < self.n)
@@ -309,44 +304,9 @@ class Transition(Legality):
         """An action answering a decision a declared statement waits for: legal as its
         options say (:class:`~proofs.legality.Legality`), and what follows carried out from
         the declarations (:meth:`~proofs.resume_z3.Resuming.resume`): the value chosen
-        is the cards given for a pick of cards, else the number in ``label.a[0]``. Where no
+        is the label's as the decision's shape reads it (:meth:`chosen`). Where no
         statement waits for ``kind`` under the ruleset (a tie broken by seat order asks no
         one), the action is never legal."""
         if self.waiting(kind) is None:  # no statement waits for it under the ruleset: never legal
             return z3.BoolVal(False), s.copy()
-        picks = kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER)
-        value = Coll("cards", [(k, label.vec[k]) for k in range(self.nk)]) if picks else label.a[0]
-        return self.legal(s, kind, label), self.resume(s, label, kind, value, self.after_action)
-
-    def _t_partner(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.EXCHANGE_PARTNER)
-
-    def _t_count(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.EXCHANGE_COUNT)
-
-    def _t_give(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.EXCHANGE_GIVE)
-
-    def _t_answer(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.EXCHANGE_ANSWER)
-
-    def _t_discard(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.DISCARD)
-
-    def _t_draw(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.DRAW)
-
-    def _t_swap(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        a, ka, b, kb = label.a  # the value the engine gives a swap: both seats, then both cards
-        return self.legal(s, K.SWAP, label), self.resume(s, label, K.SWAP, (a, b, ka, kb), self.after_action)
-
-    def _t_take_back(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.TAKE_BACK)
-
-    def _t_reveal(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        # the model numbers King cards; the rules know a King card by the role it bans
-        role = pick(label.a[0], list(self.lay.king_roles))
-        return self.legal(s, K.REVEAL, label), self.resume(s, label, K.REVEAL, role, self.after_action)
-
-    def _t_next(self, s: ZState, label: Label) -> tuple[Any, ZState]:
-        return self._declared(s, label, K.NEXT_PLAYER)
+        return self.legal(s, kind, label), self.resume(s, label, kind, self.chosen(kind, label), self.after_action)

@@ -80,16 +80,18 @@ class Tuples:
     :meth:`holds`; anything else raises :class:`NotCompiled`.
 
     :param names: the parts' names, in order.
+    :param kinds: the kind of each part's elements (``"seat"``, ``"card"``, ...), in order.
     :param holds: given one term or number per part, the condition that they are an option.
     :param some: the condition that there is an option.
     :param items: the list of every combination with its condition.
     """
 
-    __slots__ = ("_holds", "_items", "_list", "_some", "names")
+    __slots__ = ("_holds", "_items", "_list", "_some", "kinds", "names")
 
-    def __init__(self, names: tuple[str, ...], holds: Callable[[tuple[Any, ...]], Any], some: Callable[[], Any],
-                 items: Callable[[], list[tuple[tuple[int, ...], Any]]]) -> None:
+    def __init__(self, names: tuple[str, ...], kinds: tuple[str, ...], holds: Callable[[tuple[Any, ...]], Any],
+                 some: Callable[[], Any], items: Callable[[], list[tuple[tuple[int, ...], Any]]]) -> None:
         self.names = names
+        self.kinds = kinds
         self._holds = holds
         self._some = some
         self._items = items

@@ -1,7 +1,8 @@
-"""The Z3 model's options of the decisions it compiles from the rules' declarations
-(:data:`proofs.legality.COMPILED_CHOICES`: the Wizard's partner and count, the Maid's
-discard, the Guard's take-back): at positions of real games they offer exactly the engine's
-legal actions, and a reading changed in data alone changes them (issue 14, point 1)."""
+"""The Z3 model's options of the decisions, compiled from the rules' declarations (here
+:data:`COMPILED_CHOICES`: the Wizard's partner, count and picks, the Maid's discard, the
+Guard's take-back, the neutral tie): at positions of real games they offer exactly the
+engine's legal actions, and a reading changed in data alone changes them (issue 14,
+point 1)."""
 
 from __future__ import annotations
 
@@ -19,11 +20,15 @@ from palast.spec.load import Spec
 from proofs.concrete import abstract, label_of
 from proofs.encoding import Layout
 from proofs.lang_z3 import compile_text
-from proofs.legality import COMPILED_CHOICES, Legality, modelled_points
+from proofs.legality import Legality, modelled_points
 from proofs.nonvacuous import constant_state
 from proofs.z3_values import Coll, NotCompiled, Span, _n
 
 K = DecisionKind
+
+#: The decisions whose compiled options these tests compare with the engine's legal actions.
+COMPILED_CHOICES = ("take-back", "exchange-partner", "exchange-count", "exchange-give", "exchange-answer",
+                    "discard", "next-player")
 
 
 def _opens(lay: Layout, kind: str) -> bool:

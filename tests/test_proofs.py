@@ -387,7 +387,8 @@ def test_encoding_reads_every_engine_parameter(spec: Spec) -> None:
     missing from the encoding; and it reads no other point but those the declarations it
     compiles read by their id, and the switches of rule modules."""
     from proofs.encoding import Layout
-    from proofs.transition import ACTION_KINDS, Label, Transition
+    from proofs.legality import action_kinds
+    from proofs.transition import Label, Transition
 
     read: set[str] = set()
 
@@ -404,7 +405,7 @@ def test_encoding_reads_every_engine_parameter(spec: Spec) -> None:
         lay = Recording(make_game(spec, ruleset, 3), "role")
         tr = Transition(lay)
         s, label = ZState.fresh(lay, "s"), Label.fresh(lay, "a")
-        for kind in ACTION_KINDS:
+        for kind in action_kinds(lay):
             tr.step(s, label, kind)
     # the points only rule modules read are not in the proofs' model, which is the base game's
     module_rules = {r for m in spec.modules.values() for r in m.rules}
