@@ -26,7 +26,7 @@ from palast.engine.actions import (
 from palast.engine.state import Decision, DecisionKind, State
 from palast.formats.notation import format_action
 from palast.formats.scenario_dump import dump_scenario
-from proofs.encoding import DECISIONS, ROUND_ENDS, Layout, ZState, code, field_names
+from proofs.encoding import DECISIONS, PER_SEAT_KINDS, ROUND_ENDS, Layout, ZState, code, field_names
 from proofs.legality import shapes
 from proofs.shapes import NEVER
 from proofs.transition import Label
@@ -80,6 +80,11 @@ def abstract(lay: Layout, state: State) -> Values:
         v[f"played{p}"] = state.played[p]
         v[f"tally{p}"] = state.tally[p]
         v[f"win{p}"] = p in winners
+    for counter in lay.counters.values():  # a colour per seat kept for the table (the marks; -1: none)
+        if not counter.per_player and counter.kind in PER_SEAT_KINDS:
+            given = tuple(getattr(state, counter.fields[0]))
+            for p in range(lay.n):
+                v[f"{counter.name}{p}"] = given[p] if given else -1
     d = state.decision
     v["round"] = state.round
     v["actor"] = state.actor

@@ -55,7 +55,10 @@ LEVELS = ("card", "role")
 #: (spec/state.yaml): a flag per King card (``kd{j}``, ``ks{j}``), or the banned role.
 KING_TAGS = {"deck": "kd", "laid": "ks", "one": "banned"}
 #: The kinds of counter the encoding keeps (as whole numbers: a seat, a card kind, ...).
-ENCODED_COUNTERS = ("int", "seat", "card")
+ENCODED_COUNTERS = ("int", "seat", "card", "colours")
+#: The kinds of counter kept for the table that hold one value per seat (the marks: a
+#: colour per player, -1 for none), encoded as a field per seat like a player's counter.
+PER_SEAT_KINDS = ("colours",)
 #: The encoding's fields of the parts of the machinery a deal may clear (spec/state.yaml
 #: ``machine``): how the last round ended (kind, by whom, whether forced), with their sorts
 #: and their cleared values.
@@ -129,9 +132,13 @@ class Layout:
                 if tag is None or tag in self.king_places.values():
                     raise ValueError(f"the encoding has no place for King cards that lie as {z.order} ({z.zone})")
                 self.king_places[z.name] = tag
-        #: the counters the encoding keeps, by name (a counter of colours, the rule modules'
-        #: marks, is not encoded): field ``name``, or ``name0``, ``name1``, ... per seat
-        self.counters: dict[str, Counter] = {c.name: c for c in decl.counters if c.kind in ENCODED_COUNTERS}
+        #: the counters the encoding keeps, by name: field ``name``, or ``name0``, ``name1``,
+        #: ... per seat (:func:`per_seat`; the rule modules' marks, a colour per player)
+        #: (one of :data:`PER_SEAT_KINDS` only where a rule that applies under the ruleset
+        #: sets it: no rule sets the marks unless a rule module is in play, and unset they
+        #: would be free values a search could give a position)
+        self.counters: dict[str, Counter] = {c.name: c for c in decl.counters if c.kind in ENCODED_COUNTERS
+                                             and (c.kind not in PER_SEAT_KINDS or c.name in _set_by(game))}
         # the zones the hand-written parts of the model read by name (the zone dealt into,
         # the zone the rest goes to, and the two laid zones of spec/state.yaml)
         self.hand: tuple[int, ...] = self.slots[next(z.name for z in decl.zones if z.deal == "dealt")]
@@ -178,6 +185,33 @@ class Layout:
 
 # ---------------------------------------------------------------------- fields
 
+def _set_by(game: Game) -> set[str]:
+    """The counters a ``set`` statement names in the rules that apply under ``game``'s
+    ruleset (those a readings block withdraws left out)."""
+    from palast.lang.blocks import program, withdrawn
+    from palast.lang.statements import walk
+
+    spec = game.spec
+    gone = withdrawn(spec, game.ruleset)
+    out: set[str] = set()
+    for r in program(spec).rules.values():
+        if r.rule in gone:
+            continue
+        blocks = [r.do or (), *r.parts.values()]
+        for rb in r.readings:
+            for br in rb.branches.values():
+                blocks.extend([br.do or (), *br.parts.values()])
+        for block in blocks:
+            out.update(str(target) for st in walk(list(block)) if st.head == "set" for target, *_ in st.arg)
+    return out
+
+
+def per_seat(c: Counter) -> bool:
+    """Whether the encoding keeps counter ``c`` as a field per seat (``name0``, ``name1``,
+    ...): a player's counter, or one of :data:`PER_SEAT_KINDS`."""
+    return c.per_player or c.kind in PER_SEAT_KINDS
+
+
 def field_names(lay: Layout) -> list[tuple[str, str]]:
     """Every field of a symbolic position, as ``(name, sort)`` with sort ``"int"`` or ``"bool"``."""
     out: list[tuple[str, str]] = []
@@ -188,9 +222,9 @@ def field_names(lay: Layout) -> list[tuple[str, str]]:
         out += [(f"kd{j}", "bool"), (f"ks{j}", "bool")]
     out.append(("banned", "int"))
     for p in range(lay.n):  # (the order in which the solver first meets the fields matters to its speed)
-        out += [(f"{c.name}{p}", "int") for c in lay.counters.values() if c.per_player]
+        out += [(f"{c.name}{p}", "int") for c in lay.counters.values() if per_seat(c)]
         out.append((f"win{p}", "bool"))
-    out += [(c.name, "int") for c in lay.counters.values() if not c.per_player]
+    out += [(c.name, "int") for c in lay.counters.values() if not per_seat(c)]
     out += [("dk", "int"), ("dp", "int"), ("partner", "int"), ("count", "int"), ("forced", "bool"), ("gap", "int"),
             *MACHINE_FIELDS["round-end"], ("shared", "bool")]
     for k in range(len(lay.kinds)):

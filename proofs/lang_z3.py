@@ -30,9 +30,9 @@ import z3
 from palast.engine.state import DecisionKind
 from palast.lang.invariant_exprs import constant_kinds, constant_values
 from palast.lang.kinds import infer
-from palast.lang.primitives import ELEMENT
+from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, names
-from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, total
+from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, per_seat, total
 from proofs.z3_values import (
     Coll,
     NotCompiled,
@@ -75,8 +75,11 @@ class Z3Back:
         self.last_colour = last_colour
         self.lay = lay = s.lay
         spec = lay.game.spec
-        self.kinds = constant_kinds(spec)
-        self.values = constant_values(spec)
+        #: the colours' names: a player colour by its number in the box (spec order), the
+        #: neutral colour as :data:`~proofs.encoding.NEUTRAL`
+        colours = {**{c: i for i, c in enumerate(spec.player_colours)}, spec.neutral_colour: NEUTRAL}
+        self.kinds = {**constant_kinds(spec), **dict.fromkeys(colours, "colour")}
+        self.values = {**constant_values(spec), **colours}
         #: the declared decisions in the order expressions number them
         self.decisions = tuple(spec.flow.decisions)
         self.domain: dict[str, range] = {"seat": range(lay.n), "card": range(len(lay.kinds)),
@@ -94,7 +97,10 @@ class Z3Back:
             "role": self._role_of,
             "colour": self._colour_of,
             "neutral": lambda c: _eq(self._colour_of(c), NEUTRAL),
-            "owner": lambda col: col if isinstance(col, int) else ite(col >= 0, col, -1),
+            # a colour is numbered as the box's player colours are (spec order), so the seated
+            # ones are the seats; a colour of nobody seated, and the neutral colour, have no owner
+            "owner": lambda col: (col if 0 <= col < lay.n else -1) if isinstance(col, int) else ite(
+                z3.And(col >= 0, col < lay.n), col, -1),
             "seat": lambda p: p,
             "roles": self._roles,
             "count": lambda c: self._count(c),
@@ -138,6 +144,7 @@ class Z3Back:
             "can_act": lambda: _can_act(s),
             "all_cards": lambda: Coll("cards", [(k.index, k.copies) for k in lay.kinds]),
             "all_roles": lambda: Coll("roles", [(r, 1) for r in range(lay.nroles)]),
+            "player_colours": lambda: Coll("colours", [(i, 1) for i in range(len(spec.player_colours))]),
             "king_cards": lambda: Coll("roles", [(r, sum(1 for x in lay.king_roles if x == r))
                                                  for r in sorted(set(lay.king_roles))]),
         }
@@ -156,8 +163,13 @@ class Z3Back:
         for name, tag in lay.king_places.items():
             self.names[name] = partial(self._kings, tag)
         for c in lay.counters.values():
-            if c.per_player:
+            if per_seat(c):
                 self.calls[c.name] = partial(self._per_seat, c.name)
+                # a value per seat kept for the table (the marks) is read one seat at a time
+                # by the primitive whose engine code indexes its field
+                for prim in PRIMITIVES.values():
+                    if not c.per_player and prim.args == ("seat",) and f"D.{c.fields[0]}[" in prim.python:
+                        self.calls[prim.name] = partial(self._per_seat, c.name)
             else:
                 self.names[c.name] = partial(s.__getitem__, c.name)
 
@@ -472,11 +484,16 @@ class Z3Back:
             return _sum(_when(b, m) for _, m, b in bodies)
         if prim == "sum":
             return _sum(_times(b, m) for _, m, b in bodies)
-        if prim == "gather":
+        if prim == "gather":  # each element's collection, where the element is there
             out: Coll | None = None
             for _, m, b in bodies:
+                if isinstance(m, int) and m <= 0:
+                    continue
+                if not isinstance(b, Coll):
+                    raise NotCompiled("gather of something other than collections")
                 if not (isinstance(m, int) and m == 1):
-                    raise NotCompiled("gather over a collection whose elements are not known to be there")
+                    there = _positive(m)
+                    b = Coll(b.kind, [(e, _when(there, x)) for e, x in b.items])
                 out = b if out is None else self._join(out, b)
             if out is None:
                 raise NotCompiled("gather over an empty collection")

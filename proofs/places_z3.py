@@ -19,7 +19,7 @@ import z3
 from palast.engine.resets import COUNTER_VALUES
 from palast.lang.statements import Zone
 from palast.lang.syntax import Node
-from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, ite
+from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, ite, per_seat
 from proofs.z3_values import Coll, NotCompiled, Picks, _b, at_least_one
 
 
@@ -208,7 +208,7 @@ class Places:
                 raise NotCompiled(f"a deal that leaves {z.zone} {z.deal}")
             self._take_kings(d, z.name, lambda r: True)
         for c in lay.counters.values():
-            for f in ([f"{c.name}{p}" for p in range(n)] if c.per_player else [c.name]):
+            for f in ([f"{c.name}{p}" for p in range(n)] if per_seat(c) else [c.name]):
                 if c.deal in COUNTER_VALUES:  # the engine's value for it (palast.engine.resets)
                     d[f] = z3.IntVal(COUNTER_VALUES[c.deal])
                 elif c.deal == "one more":

@@ -35,7 +35,7 @@ from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, walk
 from palast.lang.syntax import ExpressionError, Node, parse, show
 from palast.spec.yamlio import data_at
-from proofs.encoding import ZState, branch, code
+from proofs.encoding import PER_SEAT_KINDS, ZState, branch, code
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
@@ -457,6 +457,13 @@ class Statements(Places):
                 if counter is None:
                     raise NotCompiled(f"the Z3 back-end does not encode the counter {target}")
                 field, per_seat = counter.name, counter.per_player
+                if not per_seat and counter.kind in PER_SEAT_KINDS:  # a value per seat, set at once
+                    values = self._value(d, node, env)
+                    if not isinstance(values, tuple) or len(values) != self.n:
+                        raise NotCompiled(f"the {target} set to something other than one value per player")
+                    for q, v in enumerate(values):
+                        d[f"{field}{q}"] = _n(v)
+                    continue
                 value = _n(self._value(d, node, env))
                 if not per_seat:
                     d[field] = value

@@ -1,0 +1,97 @@
+"""The Z3 back-end's meaning of what the fan module's rules read (issue 14, points 4 and 5,
+on the way to compiling the module): the marks (a colour per player, kept for the table),
+``mark(p)``, the box's ``player_colours``, a colour of nobody seated, the colours' names, and
+``gather`` over players known only as terms. Both back-ends give the same value on positions
+of real games under the house ruleset ``fan``."""
+
+from __future__ import annotations
+
+import random
+
+import z3
+
+from palast.engine import Game
+from palast.engine.state import State
+from palast.formats.house import resolve
+from palast.invariants.reach import condition
+from palast.spec.load import Spec
+from proofs.concrete import abstract
+from proofs.encoding import Layout, ZState, field_names
+from proofs.lang_z3 import compile_condition, compile_text
+
+#: Conditions over the marks and colours, each true in some positions and false in others.
+TEXTS = (
+    "any(p in players, owner(mark(p)) == nobody)",
+    "any(c in gather(o in others(actor), display(o)), role(c) == jester "
+    "and (colour(c) == mark(actor) or owner(colour(c)) == actor))",
+    "first(filter(c in player_colours, owner(c) == actor)) == mark(actor)",
+    "count(gather(o in others(actor), display(o))) > 2",
+)
+#: Conditions that hold in every position (so a wrong meaning shows as false somewhere).
+ALWAYS = (
+    "count(gather(o in others(actor), display(o))) == sum(o in others(actor), count(display(o)))",
+    "number(c in player_colours, owner(c) == nobody) == count(player_colours) - count(players)",
+    "all(p in players, owner(seat(p)) == p)",
+)
+
+
+def _positions(game: Game, seed: int, games: int = 4, steps: int = 45) -> list[State]:
+    rng = random.Random(seed)
+    out: list[State] = []
+    for _ in range(games):
+        s = game.initial_state()
+        for _ in range(steps):
+            if s.is_terminal:
+                break
+            legal = game.legal_actions(s)
+            s = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
+            out.append(s)
+    return out
+
+
+def _const(lay: Layout, state: State) -> ZState:
+    values = abstract(lay, state)
+    return ZState(lay, {name: (z3.IntVal(int(values[name])) if sort == "int" else z3.BoolVal(bool(values[name])))
+                        for name, sort in field_names(lay)})
+
+
+def _z3(x: object) -> z3.ExprRef:
+    """A compiled value as a simplified Z3 term (a known Python value as a constant)."""
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    return z3.simplify(z3.IntVal(x) if isinstance(x, int) else x)
+
+
+def test_both_back_ends_read_the_marks_and_colours_alike(spec: Spec) -> None:
+    fan = resolve(spec, "fan", None)
+    seen: dict[str, set[bool]] = {t: set() for t in (*TEXTS, *ALWAYS)}
+    for n in (3, 4, 5):
+        game = Game(fan, "fan", list(fan.player_colours[:n]), check=False)
+        lay = Layout(game, "card")
+        engine = {t: condition(game, t) for t in seen}
+        for state in _positions(game, seed=n):
+            s = _const(lay, state)
+            for text in seen:
+                term = _z3(compile_condition(s, text))
+                assert z3.is_true(term) or z3.is_false(term), (text, term)
+                want = engine[text](state, None)
+                assert z3.is_true(term) == want, (n, text, state.marks, state.actor)
+                seen[text].add(want)
+    assert all(seen[text] == {True, False} for text in TEXTS), seen
+    assert all(seen[text] == {True} for text in ALWAYS), seen
+
+
+def test_a_colour_is_known_by_its_name(spec: Spec) -> None:
+    """``mark(actor) == yellow`` reads the marks as the box numbers its colours; the neutral
+    colour is no player's."""
+    fan = resolve(spec, "fan", None)
+    game = Game(fan, "fan", list(fan.player_colours[:3]), check=False)
+    lay = Layout(game, "card")
+    states = [st for st in _positions(game, seed=11) if st.marks]
+    assert states
+    for name in fan.player_colours:
+        for state in states[:20]:
+            got = _z3(compile_condition(_const(lay, state), f"mark(actor) == {name}"))
+            assert z3.is_true(got) == (state.marks[state.actor] == fan.player_colours.index(name))
+    neutral = _z3(compile_text(_const(lay, states[0]), f"owner({fan.neutral_colour})"))
+    assert neutral.as_long() == -1
