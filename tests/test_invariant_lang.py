@@ -583,3 +583,17 @@ def test_both_back_ends_read_a_zone_of_old_on_the_position_before(spec: Spec, te
 ], ids=["let-inside-old", "old-inside-old", "old-of-membership"])
 def test_old_inside_old_is_refused_where_it_is_written(tmp_path: Path, old: str, new: str, said: str) -> None:
     _refused(tmp_path, old, new, said)
+
+
+@pytest.mark.parametrize(("new", "said"), [
+    # a let of the invariant that holds never reads
+    ("mine: roles(display(old(actor)))\n      spare: count(players)",
+     "(invariants[15].let.spare): the name 'spare' is given, but holds uses it neither directly nor through "
+     "another name"),
+    # a let that only another unused let reads is unused too
+    ("mine: roles(display(old(actor)))\n      spare: count(players)\n      spare2: spare + 1",
+     "(invariants[15].let.spare2): the name 'spare2' is given, but holds uses it"),
+], ids=["unused", "unused-chain"])
+def test_a_let_that_holds_never_uses_is_refused(tmp_path: Path, new: str, said: str) -> None:
+    """A part written but never checked is refused at its let."""
+    _refused(tmp_path, "mine: roles(display(old(actor)))", new, said)

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from palast.lang.compiler import check
 from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT, PRIMITIVES
-from palast.lang.syntax import ExpressionError, Node, at_text, one_line, parse
+from palast.lang.syntax import ExpressionError, Node, at_text, names, one_line, parse
 
 
 class Problem(NamedTuple):
@@ -248,6 +248,7 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
             out.append(expression_problem(where, exc, text))
             named[name] = Node("int", 0)
             continue
+    out.extend(_unused(inv, own, named))
     for path, text in texts:
         try:
             node = expand(parse(text), named) if path[-1] == "holds" and len(path) == 3 else parse(text)
@@ -272,6 +273,32 @@ def _branch_problems(spec: Any, inv: Any, i: int, texts: list[tuple[tuple[str | 
         except ExpressionError as exc:
             out.append(_placed(path, exc, text, own))
     return out
+
+
+def _unused(inv: Any, own: list[tuple[tuple[str | int, ...], str, str]], named: Mapping[str, Node]) -> list[Problem]:
+    """A ``let`` name (of the invariant or of a readings branch, ``own``) that its ``holds``
+    uses neither directly nor through another name: a part written but never checked."""
+    if inv.holds is None:
+        return []
+    try:
+        todo = set(names(parse(inv.holds)))
+    except ExpressionError:
+        return []  # reported where holds is checked
+    raw: dict[str, set[str]] = {}
+    for _, name, text in own:
+        try:
+            raw[name] = set(names(parse(text)))
+        except ExpressionError:
+            raw[name] = set()
+    used: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in raw and name not in used:
+            used.add(name)
+            todo |= raw[name]
+    return [Problem(where, f"the name {name!r} is given, but holds uses it neither directly nor through another "
+                           "name: drop it, or say it in holds")
+            for where, name, _ in own if name in named and name not in used]
 
 
 def _placed(path: tuple[str | int, ...], exc: ExpressionError, text: str,
