@@ -9,11 +9,11 @@ Shared machinery:
 * :mod:`proofs.legality` — which actions are legal (the legality half of the relation;
   every decision's options compiled from their declarations);
 * :mod:`proofs.shapes` — what an action's parameters (a label) carry, for each decision,
-  read from its declared options, and engine actions to labels and back;
+  read from its declared options (:func:`proofs.legality.shapes` per layout);
 * :mod:`proofs.transition` — the transition relation, compiled from the declarations;
 * :mod:`proofs.lang_z3` — the rule language's expressions compiled to Z3 (invariants,
   lemmas, declared options), with its values in :mod:`proofs.z3_values`;
-* :mod:`proofs.concrete` — engine states to Z3 values and back, scenarios;
+* :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
 * :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
 * :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
 * :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the

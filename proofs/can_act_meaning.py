@@ -12,7 +12,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
-from proofs.encoding import ZState, code, ite
+from proofs.encoding import Layout, ZState, code, ite
 from proofs.lang_z3 import PROVIDED
 from proofs.legality import Legality, label_width, shapes
 from proofs.transition import Label
@@ -21,10 +21,10 @@ from proofs.z3_values import Picks, Span, _n
 K = DecisionKind
 
 
-def exempt(lay: Any) -> tuple[DecisionKind, ...]:
+def exempt(lay: Layout) -> tuple[DecisionKind, ...]:
     """Decisions that need no action of a player under ``lay``: the terminal ones (the game
     is over, a gap), a deal (chance, always possible), and those no action of the model
-    answers (:func:`proofs.shapes.shapes`: the chance deal of marks and a choice, which only
+    answers (:func:`proofs.legality.shapes`: the chance deal of marks and a choice, which only
     a rule module opens and the proofs' model of the base game never reaches)."""
     sh = shapes(lay)
     return tuple(k for k in DecisionKind if k not in sh or sh[k].form in ("deal", "never"))
@@ -81,7 +81,7 @@ def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
 
 def can_act(s: ZState) -> Any:
     """The meaning in Z3 of the rule-language primitive ``can_act`` (player-can-act's
-    expression uses it): unless :data:`EXEMPT`, some candidate action is legal in ``s``;
+    expression uses it): unless :func:`exempt`, some candidate action is legal in ``s``;
     where the decision's options are built from parts (the Cupbearer's swap), that there is
     an option, asked without listing them (:meth:`~proofs.resume_z3.Resuming.some_offered`,
     the same question the swap's void case asks; the pairs of seats and card kinds were

@@ -18,6 +18,7 @@ import z3
 
 from palast.engine import Game
 from palast.engine.actions import (
+    ANSWERS,
     Action,
     Deal,
     action_for,
@@ -27,7 +28,7 @@ from palast.engine.state import Decision, DecisionKind, State
 from palast.formats.notation import format_action
 from palast.formats.scenario_dump import dump_scenario
 from proofs.encoding import DECISIONS, PER_SEAT_KINDS, ROUND_ENDS, Layout, ZState, code, field_names
-from proofs.legality import shapes
+from proofs.legality import label_width, shapes
 from proofs.shapes import NEVER
 from proofs.transition import Label
 
@@ -142,25 +143,22 @@ def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
     ``kind`` decision: the inverse of :func:`action_of`.
 
     :raises ValueError: if no action of the model answers ``kind``, or the action is not
-        of the shape the decision's options give.
+        one that answers it (the engine's ``ANSWERS``) or not of the shape the decision's
+        options give.
     """
     nk = len(lay.kinds)
     a = [0] * label_width(lay)
     vec = [0] * nk
     deal = [[0] * nk for _ in range(lay.n)]
     sh = shapes(lay).get(kind, NEVER)
+    answers = ANSWERS.get(kind.value)
+    if answers is None or not isinstance(action, answers):
+        raise ValueError(f"{action!r} does not answer a {kind.value} decision")
     value = action_value(action)
-
-    def counts(cards: Any) -> list[int]:
-        out = [0] * nk
-        for c in cards:
-            out[kind_of(lay, c)] += 1
-        return out
-
     if sh.form == "deal" and isinstance(value, Deal):
-        deal = [counts(h) for h in value.hands]
+        deal = [_counts(lay, h) for h in value.hands]
     elif sh.form == "cards" and isinstance(value, tuple):
-        vec = counts(value)
+        vec = _counts(lay, value)
     elif sh.form in ("element", "tuple"):
         values = (value,) if sh.form == "element" else value
         if not isinstance(values, tuple) or len(values) != sh.width:
@@ -170,12 +168,6 @@ def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
     else:
         raise ValueError(f"{action!r} does not answer a {kind.value} decision")
     return {"a": a, "vec": vec, "deal": deal}
-
-
-def label_width(lay: Layout) -> int:
-    """How many numbers ``a`` a label of ``lay`` holds: the most any decision's shape uses
-    (at least one)."""
-    return max([1, *(sh.width for sh in shapes(lay).values())])
 
 
 def pin_state(s: ZState, values: Mapping[str, int | bool]) -> list[Any]:

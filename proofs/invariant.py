@@ -65,7 +65,7 @@ class Context:
         self.s = ZState.fresh(self.lay, "s")
         self.t = ZState.fresh(self.lay, "t")
         self.label = Label.fresh(self.lay, "a")
-        #: the decisions an action answers in this game (:func:`proofs.shapes.action_kinds`)
+        #: the decisions an action answers in this game (:func:`proofs.legality.action_kinds`)
         self.kinds = action_kinds(self.lay)
         self.shapes = shapes(self.lay)
         self.steps: dict[DecisionKind, tuple[Any, ZState]] = {
@@ -279,6 +279,8 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     """
     counts = counts or player_counts(spec)
     induct = bool(refuted(spec, ruleset) & set(STRENGTHENING))  # a conjunct left out
+    # the lemma the rest case assumes first, where the ruleset's strengthening keeps it
+    formed_holds = "decisions-well-formed" not in refuted(spec, ruleset)
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()
@@ -303,9 +305,12 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                         break
                 if not broken:  # what no case covers (a seat out of range), which the strengthening rules out
                     rest = rest_case(cases)
-                    sv = eliminating_solver()
-                    sv.add(assume(ctx.s), ctx.formed(), *before, rel, goal, *rest)
-                    if check(sv):
+                    refuted_by_lemma = False
+                    if formed_holds:
+                        sv = eliminating_solver()
+                        sv.add(assume(ctx.s), ctx.formed(), *before, rel, goal, *rest)
+                        refuted_by_lemma = not check(sv)
+                    if not refuted_by_lemma:
                         sv = eliminating_solver()
                         sv.add(ctx.hypothesis(), *before, rel, goal, *rest)
                         broken = check(sv)

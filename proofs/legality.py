@@ -282,8 +282,6 @@ def action_kinds(lay: Layout) -> tuple[DecisionKind, ...]:
     return tuple(k for k, sh in shapes(lay).items() if sh.form != "never")
 
 
-
-
 def label_width(lay: Layout) -> int:
     """How many numbers ``a`` a label of ``lay`` holds: the most any decision's shape uses
     (at least one)."""

@@ -86,6 +86,8 @@ def shape_of(leg: Legality, kind: DecisionKind) -> Shape:
             raise ValueError(f"the options of {kind.value} pick {got.cards.kind}, not cards")
         return Shape("cards")
     if isinstance(got, Tuples):
+        if "any" in got.kinds:
+            raise ValueError(f"the kind of a part of the options of {kind.value} is not known")
         return Shape("tuple", got.kinds)
     if isinstance(got, Coll) and got.kind in ELEMENT:
         return Shape("element", (ELEMENT[got.kind],))

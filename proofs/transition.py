@@ -115,8 +115,12 @@ class Transition(Legality):
         form = shapes(self.lay).get(kind, NEVER).form
         if form == "never":
             raise ValueError(f"no action answers a {kind.value} decision")
-        legal, after = (self._t_deal(s, label) if form == "deal" else self._t_play(s, label) if kind is K.PLAY
-                        else self._declared(s, label, kind))
+        if form == "deal":
+            legal, after = self._t_deal(s, label)
+        elif kind is K.PLAY:  # the turn's decision: its options are computed on the position
+            legal, after = self._t_play(s, label)
+        else:
+            legal, after = self._declared(s, label, kind)
         after = self._join(after)
         if self.lay.level == "role":
             legal = z3.And(legal, label.col >= -1, label.col < self.n)

@@ -92,3 +92,35 @@ def test_the_prover_asks_about_the_positions_no_seat_case_covers(spec: Spec, mon
     assert out.result == "counterexample", out.detail
     monkeypatch.setattr(inv, "rest_case", lambda cases: [z3.BoolVal(False)])
     assert prove_invariant(spec, "reference", no_score, counts=(3,), assume=no_score).result == "proved"
+
+
+@pytest.mark.parametrize("ruleset", ["source-a", "source-b", "reference"])
+def test_player_can_act_exempts_only_a_deal_and_what_no_action_answers(spec: Spec, ruleset: str) -> None:
+    """player-can-act asks about every decision a player or chance answers in the base game:
+    it leaves out only a deal, the terminal decisions and those only a rule module opens;
+    and every decision a random game meets, a deal apart, is asked about."""
+    from proofs.can_act_meaning import exempt
+
+    rng = random.Random(3)
+    for n in (3, 5):
+        game = make_game(spec, ruleset, n)
+        lay = Layout(game, "role")
+        left_out = set(exempt(lay))
+        assert left_out == {K.GAME_OVER, K.GAP, K.DEAL, K.MARKS, K.CHOICE}
+        state = game.initial_state()
+        while not state.is_terminal:
+            assert state.decision.kind is K.DEAL or state.decision.kind not in left_out
+            legal = game.legal_actions(state)
+            action = rng.choice(legal) if legal else game.sample_chance(state, rng, deck_order=False)
+            state = game.apply(state, action).state
+
+
+def test_an_action_of_another_decision_is_refused_whatever_its_value(spec: Spec) -> None:
+    """label_of refuses an action that does not answer the decision, even where its value
+    has the decision's shape (a pick of four cards for a swap, a card for a partner)."""
+    from palast.engine.actions import Give, Play, Reveal
+
+    lay = Layout(make_game(spec, "reference", 4), "card")
+    for kind, action in ((K.SWAP, Give((0, 1, 2, 3))), (K.EXCHANGE_PARTNER, Play(17)), (K.PLAY, Reveal(1))):
+        with pytest.raises(ValueError, match="does not answer"):
+            label_of(lay, kind, action)
