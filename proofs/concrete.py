@@ -103,7 +103,34 @@ def abstract(lay: Layout, state: State) -> Values:
     v["shared"] = state.result.shared if state.result is not None else False
     for k, c in enumerate(_counts(lay, d.given)):
         v[f"g{k}"] = c
+    if lay.site_field:
+        v["site"] = site_of(lay, state)
     return v
+
+
+def site_of(lay: Layout, state: State) -> int:
+    """The number of the statement the pending decision of ``state`` waits at among the
+    layout's sites of its decision (:attr:`~proofs.encoding.Layout.sites`), or -1 where its
+    decision has one: from the statement the engine recorded (``Decision.rule``), or for a
+    decision made outside the engine, the one the engine finds by applying its step again.
+
+    :raises ValueError: where the decision names a statement that is not one of the sites,
+        or the engine finds none.
+    """
+    d = state.decision
+    listed = lay.sites.get(d.kind.value, ())
+    if len(listed) <= 1:
+        return -1
+    if d.rule:
+        *_, owner, path = d.rule.split("|")
+        if (owner, path) in listed:
+            return listed.index((owner, path))
+        raise ValueError(f"the {d.kind.value} decision waits at {owner} {path}, no statement the encoding knows")
+    found = lay.game.runner.resume_of(d, state)
+    at = [i for i, (owner, _) in enumerate(listed) if found is not None and owner == found.rule]
+    if len(at) != 1:
+        raise ValueError(f"the engine finds no one statement the {d.kind.value} decision waits at")
+    return at[0]
 
 
 def _card_of(lay: Layout, k: int) -> int:

@@ -139,6 +139,11 @@ class Layout:
         #: would be free values a search could give a position)
         self.counters: dict[str, Counter] = {c.name: c for c in decl.counters if c.kind in ENCODED_COUNTERS
                                              and (c.kind not in PER_SEAT_KINDS or c.name in _set_by(game))}
+        #: the statements that wait for each decision (:func:`waiting_sites`), and whether
+        #: the encoding keeps which one a pending decision waits at (field ``site``: its
+        #: number among those of its decision; only where some decision has two)
+        self.sites: dict[str, tuple[tuple[str, str], ...]] = waiting_sites(game)
+        self.site_field = any(len(v) > 1 for v in self.sites.values())
         # the zones the hand-written parts of the model read by name (the zone dealt into,
         # the zone the rest goes to, and the two laid zones of spec/state.yaml)
         self.hand: tuple[int, ...] = self.slots[next(z.name for z in decl.zones if z.deal == "dealt")]
@@ -185,25 +190,45 @@ class Layout:
 
 # ---------------------------------------------------------------------- fields
 
+def _blocks_in_play(game: Game) -> list[tuple[str, tuple[Any, ...]]]:
+    """Every statement list of the rules that apply under ``game``'s ruleset (those a
+    readings block withdraws left out): ``(rule id, list)``, each reading's too."""
+    from palast.lang.blocks import program, withdrawn
+
+    gone = withdrawn(game.spec, game.ruleset)
+    out: list[tuple[str, tuple[Any, ...]]] = []
+    for r in program(game.spec).rules.values():
+        if r.rule in gone:
+            continue
+        out.extend((r.rule, b) for b in r.all_blocks())
+    return out
+
+
 def _set_by(game: Game) -> set[str]:
     """The counters a ``set`` statement names in the rules that apply under ``game``'s
     ruleset (those a readings block withdraws left out)."""
-    from palast.lang.blocks import program, withdrawn
     from palast.lang.statements import walk
 
-    spec = game.spec
-    gone = withdrawn(spec, game.ruleset)
     out: set[str] = set()
-    for r in program(spec).rules.values():
-        if r.rule in gone:
-            continue
-        blocks = [r.do or (), *r.parts.values()]
-        for rb in r.readings:
-            for br in rb.branches.values():
-                blocks.extend([br.do or (), *br.parts.values()])
-        for block in blocks:
-            out.update(str(target) for st in walk(list(block)) if st.head == "set" for target, *_ in st.arg)
+    for _, block in _blocks_in_play(game):
+        out.update(str(target) for st in walk(list(block)) if st.head == "set" for target, *_ in st.arg)
     return out
+
+
+def waiting_sites(game: Game) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every statement that waits for a decision in the rules that apply under ``game``'s
+    ruleset, by decision: ``(rule id, key path)`` (dotted, as the engine's
+    ``Decision.rule`` names it), in the order declared. Where a decision has more than one,
+    the encoding keeps which of them opened it (field ``site``)."""
+    from palast.lang.statements import waits_for, walk
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    for rule, block in _blocks_in_play(game):
+        for st in walk(list(block)):
+            kind = waits_for(st)
+            if kind is not None:
+                out.setdefault(kind, []).append((rule, ".".join(map(str, st.path))))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def per_seat(c: Counter) -> bool:
@@ -227,6 +252,8 @@ def field_names(lay: Layout) -> list[tuple[str, str]]:
     out += [(c.name, "int") for c in lay.counters.values() if not per_seat(c)]
     out += [("dk", "int"), ("dp", "int"), ("partner", "int"), ("count", "int"), ("forced", "bool"), ("gap", "int"),
             *MACHINE_FIELDS["round-end"], ("shared", "bool")]
+    if lay.site_field:
+        out.append(("site", "int"))
     for k in range(len(lay.kinds)):
         out.append((f"g{k}", "int"))
     return out

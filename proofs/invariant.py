@@ -349,9 +349,9 @@ def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
     if shape.form == "tuple" and shape.seats:
         return [[a[i] == x for i, x in zip(shape.seats, seats, strict=True)]
                 for seats in itertools.combinations(range(n), len(shape.seats))]
-    w = ctx.tr.waiting(kind, any_step=True)
-    by = w.stmt.keys.get("by") if w is not None else None
-    if w is not None and by is not None and show(by) != "actor" and "partner" in (w.stmt.keys.get("keep") or {}):
+    found = [w for _, w in ctx.tr.sites(kind, any_step=True)]
+    if any(w.stmt.keys.get("by") is not None and show(w.stmt.keys["by"]) != "actor"
+           and "partner" in (w.stmt.keys.get("keep") or {}) for w in found):
         return [[s["dp"] == p, s["partner"] == q] for p in range(n) for q in range(n) if p != q]
     return [[s["dp"] == p] for p in range(n)]
 

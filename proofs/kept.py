@@ -119,11 +119,10 @@ def kept_facts(legality: Legality, s: ZState, slots: tuple[str, ...] | None = No
     values = {"player": s["dp"], "partner": s["partner"], "count": s["count"]}
     keeps: dict[str, list[Any]] = {f: [] for f in FIELDS}
     out: list[Any] = []
-    for kind in DecisionKind:
-        w = legality.waiting(kind)
-        if w is None or (w.reading is not None and legality._reading(w.reading[0]) != w.reading[1]):
+    for kind, site, w in ((k, site, w) for k in DecisionKind for site, w in legality.sites(k)):
+        if w.reading is not None and legality._reading(w.reading[0]) != w.reading[1]:
             continue
-        pending = dk == code(kind)
+        pending = z3.And(dk == code(kind), legality.at_site(s, site)) if site >= 0 else dk == code(kind)
         kept = kept_names(w.stmt, position_names=True)
         for _, slot in kept:
             if slot in keeps:
@@ -139,7 +138,8 @@ def kept_facts(legality: Legality, s: ZState, slots: tuple[str, ...] | None = No
             conds = []
         if not choices and not conds:
             continue
-        got = legality.choice_env(s, kind, reads=(*(_what_it_offers(c) for c in choices), *(c for c, _ in conds)))
+        got = legality.choice_env(s, kind, reads=(*(_what_it_offers(c) for c in choices), *(c for c, _ in conds)),
+                                  at=w)
         if got is None:
             continue
         _, env, _ = got

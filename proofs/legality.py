@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from palast.engine.state import TERMINAL_KINDS, DecisionKind
-from proofs.encoding import DECISIONS, Layout, ZState, code, pick_by, total
+from proofs.encoding import DECISIONS, Layout, ZState, code, ite, pick_by, total
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.shapes import NEVER, Shape, shape_of
 from proofs.z3_values import Coll, Span, at_least_one
@@ -97,6 +97,8 @@ class Legality(Resuming):
             d[f"g{k}"] = z3.IntVal(0) if given is None else given[k]
         d["forced"] = z3.BoolVal(forced) if isinstance(forced, bool) else forced
         d["gap"] = z3.IntVal(-1)
+        if self.lay.site_field:  # a statement that opens it says where (Statements._open)
+            d["site"] = z3.IntVal(-1)
         return d
 
     def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:
@@ -193,25 +195,42 @@ class Legality(Resuming):
             raise ValueError(f"the options of {kind.value} are not picks of cards")
         return got.holds(vec)
 
-    def declared_options(self, d: ZState, kind: DecisionKind) -> Any:
+    def declared_options(self, d: ZState, kind: DecisionKind, *, at: Any = None) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
         spec/roles.yaml; for a ``draw``, the cards of the place it draws from) under the
         ruleset's readings, compiled to Z3 on ``d`` with the names
         in scope where it waits (:meth:`~proofs.resume_z3.Resuming.choice_env`: its
         rules' names, and those the pending decision keeps); ``None`` when the ruleset never
-        opens it (it lies under a reading not taken, or behind an open point).
+        opens it (it lies under a reading not taken, or behind an open point). Where two
+        statements wait for ``kind``, those of the one the position names (field ``site``),
+        joined: a collection holds an element as often as that statement's does; ``at``:
+        only those of that statement (one of :meth:`sites`).
 
         :raises ValueError: when no rule declares a choice of ``kind``.
+        :raises NotCompiled: where two statements' options are not both collections.
         """
-        if self.waiting(kind, any_step=True) is None:
+        from proofs.z3_values import NotCompiled
+
+        found = self.sites(kind, any_step=True) if at is None else [(-1, at)]
+        if not found:
             if not self.declares(kind):
                 raise ValueError(f"no rule declares the options of decision {kind.value}")
             return None
-        got = self.choice_env(d, kind, options=True, any_step=True)
-        if got is None:
-            return None
-        w, env, _ = got
-        return self._value(d, _what_it_offers(w.stmt), env)
+        got: list[tuple[int, Any]] = []
+        for site, w in found:
+            env_at = self.choice_env(d, kind, options=True, any_step=True, at=w)
+            if env_at is not None:
+                got.append((site, self._value(d, _what_it_offers(env_at[0].stmt), env_at[1])))
+        if len(got) <= 1:
+            return got[0][1] if got else None
+        if not all(isinstance(v, Coll) for _, v in got):
+            raise NotCompiled(f"the options of the statements waiting for {kind.value} are not all collections")
+        mult: dict[Any, Any] = {}
+        for site, v in got:
+            for e, m in v.items:
+                term = ite(self.at_site(d, site), m if not isinstance(m, int) else z3.IntVal(m), z3.IntVal(0))
+                mult[e] = term if e not in mult else mult[e] + term
+        return Coll(got[0][1].kind, list(mult.items()))
 
     def options(self, d: ZState, kind: DecisionKind) -> Coll | Span:
         """The options of the decision ``kind`` pending in ``d``, as its rule declares them

@@ -22,9 +22,9 @@ import z3
 from palast.engine.chains import Chain, effective, kept_names
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, each_of
-from palast.lang.statements import Stmt, Zone, expressions, walk
+from palast.lang.statements import Stmt, Zone, expressions, waits_for, walk
 from palast.lang.syntax import Node, each_parts, names, parse
-from proofs.encoding import ZState
+from proofs.encoding import ZState, merge
 from proofs.statements_z3 import COMPILED_STEPS, Cont, Statements
 from proofs.z3_values import Coll, NotCompiled, Tuples
 
@@ -61,15 +61,16 @@ class Resuming(Statements):
     their statements open. Mixed into :class:`proofs.legality.Legality` (which reads the
     options of a waiting decision) and so into :class:`proofs.transition.Transition`."""
 
-    def waiting(self, kind: DecisionKind, *, any_step: bool = False) -> Waiting | None:
-        """The statement of a compiled step that waits for ``kind`` under the ruleset's
-        readings (the ``do`` and parts a reading taken gives, else the rule's own), or
-        ``None`` when no compiled step waits for it. ``any_step``: of any step, compiled or
-        not (where only the decision's options are wanted, not where play resumes).
+    def sites(self, kind: DecisionKind, *, any_step: bool = False) -> list[tuple[int, Waiting]]:
+        """Every statement of a compiled step that waits for ``kind`` under the ruleset's
+        readings (the ``do`` and parts a reading taken gives, else the rule's own), each
+        with its number among the layout's sites of ``kind`` (the value of field ``site``
+        where it opened the pending decision; ``-1`` where ``kind`` has one site).
+        ``any_step``: of any step, compiled or not (where only the decision's options are
+        wanted, not where play resumes).
 
-        :raises NotCompiled: where the position cannot tell where play resumes (the engine
-            records it in the decision, the encoding does not): two statements waiting for
-            ``kind``, or statements after the ``step:`` that runs the waiting rule's step.
+        :raises NotCompiled: where play after one cannot be told from the position (see
+            :meth:`continuation`).
         """
         found_all: list[Waiting] = []
         for r in self.prog.rules.values():
@@ -88,29 +89,32 @@ class Resuming(Statements):
                 parts.update({name: (body, (rb.point, value)) for name, body in br.parts.items()})
             blocks = [(do[0], None, do[1]), *((body, name, at) for name, (body, at) in parts.items())]
             for block, part, reading in blocks:
-                found = _find(block, kind)
-                if found is None:
-                    continue
-                chain = [r]
-                while chain[0].exception_of:
-                    chain.insert(0, self.prog.rules[chain[0].exception_of])
-                found_all.append(Waiting(r, tuple(chain), found[0], found[1], part, reading))
-        if len(found_all) > 1 or any(_find(f.frames[-1].block[f.frames[-1].index + 1:], kind) for f in found_all):
-            raise NotCompiled(f"two statements wait for a {kind.value} decision: the position does not say which")
-        if not found_all:
-            return None
+                for stmt, frames in _find(block, kind):
+                    chain = [r]
+                    while chain[0].exception_of:
+                        chain.insert(0, self.prog.rules[chain[0].exception_of])
+                    found_all.append(Waiting(r, tuple(chain), stmt, frames, part, reading))
         if not any_step:
-            self.continuation(found_all[0].owner.step, lambda d: d)  # refuses where it cannot say
-        return found_all[0]
+            for w in found_all:
+                self.continuation(w.owner.step, lambda d: d)  # refuses where it cannot say
+        return [(self.site_of(w.stmt), w) for w in found_all]
+
+    def waiting(self, kind: DecisionKind, *, any_step: bool = False) -> Waiting | None:
+        """The one statement that waits for ``kind`` (see :meth:`sites`), or ``None`` when
+        none does.
+
+        :raises NotCompiled: where two statements wait for ``kind`` (a caller that tells
+            them apart by the position's ``site`` uses :meth:`sites`), or play after it
+            cannot be told from the position.
+        """
+        found = self.sites(kind, any_step=any_step)
+        if len(found) > 1:
+            raise NotCompiled(f"two statements wait for a {kind.value} decision: the position does not say which")
+        return found[0][1] if found else None
 
     def declares(self, kind: DecisionKind) -> bool:
         """Whether any rule declares a statement that waits for ``kind`` (under any reading)."""
-        for r in self.prog.rules.values():
-            blocks = [r.do or (), *r.parts.values(), *(b for rb in r.readings for br in rb.branches.values()
-                                                        for b in (br.do or (), *br.parts.values()))]
-            if any(_find(tuple(b), kind) is not None for b in blocks):
-                return True
-        return False
+        return any(any(_find(b, kind) for b in r.all_blocks()) for r in self.prog.rules.values())
 
     def _step_sites(self, step: str) -> list[tuple[DoRule, tuple[Frame, ...], str | None]]:
         """Every ``step: STEP`` statement of the compiled rules under the ruleset's readings
@@ -181,18 +185,19 @@ class Resuming(Statements):
                               "step a decision inside resumes in: the position does not say whether it applied")
 
     def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False,
-                   reads: tuple[Node, ...] = ()
+                   reads: tuple[Node, ...] = (), at: Waiting | None = None
                    ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:
         """Where the decision ``kind`` pending in ``s`` waits, and the names in scope there:
         those of its rule and the rules it bends, computed on ``s``, and those the decision
         keeps, read from its fields. ``options``: also the names its options read;
-        ``reads``: also the names these expressions read; ``any_step``: as in :meth:`waiting`.
+        ``reads``: also the names these expressions read; ``any_step``: as in :meth:`waiting`;
+        ``at``: the statement it waits at, one of :meth:`sites` (by default the only one).
 
         :returns: ``(statement, names, chain)``, or ``None`` when the ruleset never opens
             the decision (it lies under a reading not taken, or behind an open point).
         :raises ValueError: when no compiled step waits for ``kind``.
         """
-        w = self.waiting(kind, any_step=any_step)
+        w = at if at is not None else self.waiting(kind, any_step=any_step)
         if w is None:
             raise ValueError(f"no compiled step waits for a {kind.value} decision")
         if w.reading is not None and self._reading(w.reading[0]) != w.reading[1]:
@@ -270,35 +275,47 @@ class Resuming(Statements):
                 out |= names(node)
         return out
 
+    def at_site(self, s: ZState, site: int) -> Any:
+        """The condition that the pending decision of ``s`` waits at site ``site`` (true
+        where its decision has one site: ``-1``)."""
+        return z3.BoolVal(True) if site < 0 else s["site"] == site
+
     def offered(self, s: ZState, kind: DecisionKind, value: tuple[Any, ...]) -> Any:
         """The condition that ``value`` (one term per part) is one of the options, built
         from parts (``each``), of the decision ``kind`` pending in ``s``.
 
         :raises NotCompiled: when the options are not built from parts.
         """
-        opts = self._parts_options(s, kind)
-        if opts is None:
-            return z3.BoolVal(False)
-        if not isinstance(opts, Tuples):
-            raise NotCompiled(f"the options of {kind.value} are not built from parts")
-        return opts.holds(value)
+        conds = []
+        for site, w in self.sites(kind):
+            opts = self._parts_options(s, kind, w)
+            if opts is None:
+                continue
+            if not isinstance(opts, Tuples):
+                raise NotCompiled(f"the options of {kind.value} are not built from parts")
+            conds.append(z3.And(self.at_site(s, site), opts.holds(value)))
+        return z3.Or(conds) if conds else z3.BoolVal(False)
 
     def some_offered(self, s: ZState, kind: DecisionKind) -> Any:
         """Where the options of the decision ``kind`` pending in ``s`` are built from parts
         (``each``), the condition that there is one (:func:`proofs.each_z3.some`, asked
         without listing them); ``None`` where they are not built from parts."""
-        w = self.waiting(kind)
-        if w is None or "options" not in w.stmt.keys:  # a draw's cards are those of a place
-            return None
-        opts = self._parts_options(s, kind)
-        if opts is None:
-            return z3.BoolVal(False)
-        return opts.some() if isinstance(opts, Tuples) else None
+        conds = []
+        for site, w in self.sites(kind):
+            if "options" not in w.stmt.keys:  # a draw's cards are those of a place
+                return None
+            opts = self._parts_options(s, kind, w)
+            if opts is None:
+                continue
+            if not isinstance(opts, Tuples):
+                return None
+            conds.append(z3.And(self.at_site(s, site), opts.some()))
+        return z3.Or(conds) if conds else z3.BoolVal(False)
 
-    def _parts_options(self, s: ZState, kind: DecisionKind) -> Any:
-        """The declared options of ``kind`` compiled on ``s`` where it waits (``None`` where
-        the ruleset never opens it)."""
-        got = self.choice_env(s, kind, options=True)
+    def _parts_options(self, s: ZState, kind: DecisionKind, w: Waiting) -> Any:
+        """The declared options of ``kind`` compiled on ``s`` where it waits at ``w`` (``None``
+        where the ruleset never opens it there)."""
+        got = self.choice_env(s, kind, options=True, at=w)
         if got is None:
             return None
         w, env, _ = got
@@ -314,7 +331,18 @@ class Resuming(Statements):
 
         :raises ValueError: when no compiled step waits for ``kind``.
         """
-        got = self.choice_env(s, kind)
+        found = self.sites(kind)
+        if not found:
+            raise ValueError(f"no compiled step waits for a {kind.value} decision")
+        out = self._resume_at(s, kind, value, k, found[-1][1])
+        for site, w in reversed(found[:-1]):  # each site where the position names it
+            out = merge(self.at_site(s, site), self._resume_at(s, kind, value, k, w), out)
+        return out
+
+    def _resume_at(self, s: ZState, kind: DecisionKind, value: Any, k: Callable[[ZState], ZState],
+                   at: Waiting) -> ZState:
+        """As :meth:`resume`, where the decision waits at statement ``at``."""
+        got = self.choice_env(s, kind, at=at)
         d = s.copy()
         if got is None:
             return self.decide(d, K.GAP, -1)  # the ruleset never opens this decision
@@ -334,10 +362,8 @@ class Resuming(Statements):
                 if "as" in st.keys:
                     env[str(st.keys["as"])] = value
             else:
-                if isinstance(value, tuple):
-                    each = each_of(st.keys["options"], {n: node for r in w.chain for n, node in r.lets})
-                    if each is None:
-                        raise NotCompiled(f"a tuple chosen from options of {kind.value} not built from parts")
+                each = each_of(st.keys["options"], {n: node for r in w.chain for n, node in r.lets})
+                if isinstance(value, tuple) and each is not None:  # each part's value under its name
                     env.update(zip((name for name, _ in each_parts(each)), value, strict=True))
                 env[str(st.keys["as"])] = value
             return self._after(d, env, links, w, k)
@@ -407,17 +433,16 @@ def _what_it_offers(stmt: Stmt) -> Node:
     return offered
 
 
-def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> tuple[Stmt, tuple[Frame, ...]] | None:
-    """The statement of ``block`` (or nested in it) waiting for ``kind``, with its frames."""
+def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> list[tuple[Stmt, tuple[Frame, ...]]]:
+    """Every statement of ``block`` (or nested in it) waiting for ``kind``, with its frames,
+    in the order declared."""
+    out: list[tuple[Stmt, tuple[Frame, ...]]] = []
     for i, s in enumerate(block):
-        if (s.head == "choose" and s.arg == kind.value) or (s.head in ("draw", "deal")
-                                                             and s.keys["decision"] == kind.value):
-            return s, (Frame(block, i),)
+        if waits_for(s) == kind.value:
+            out.append((s, (Frame(block, i),)))
         for inner in s.blocks.values():
-            got = _find(inner, kind)
-            if got is not None:
-                return got[0], (Frame(block, i), *got[1])
-    return None
+            out.extend((st, (Frame(block, i), *frames)) for st, frames in _find(inner, kind))
+    return out
 
 
 def _step_calls(block: tuple[Stmt, ...], step: str) -> list[tuple[Frame, ...]]:

@@ -23,7 +23,7 @@ action for a label, and the label of an engine action, are in :mod:`proofs.concr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from palast.engine.state import DecisionKind
 from palast.lang.primitives import ELEMENT
@@ -71,12 +71,21 @@ def shape_of(leg: Legality, kind: DecisionKind) -> Shape:
     """
     from proofs.encoding import ZState
 
-    w = leg.waiting(kind, any_step=True)
-    if w is None:
+    found = leg.sites(kind, any_step=True)
+    if not found:
         return NEVER
-    if w.stmt.head == "deal":
+    if found[0][1].stmt.head == "deal":
         return Shape("deal")
-    got = leg.declared_options(ZState.fresh(leg.lay, f"shape.{kind.value}"), kind)
+    s = ZState.fresh(leg.lay, f"shape.{kind.value}")
+    seen = {_shape(leg.declared_options(s, kind, at=w), kind) for _, w in found}
+    seen.discard(NEVER)
+    if len(seen) > 1:
+        raise ValueError(f"the statements waiting for {kind.value} offer values of different shapes")
+    return seen.pop() if seen else NEVER
+
+
+def _shape(got: Any, kind: DecisionKind) -> Shape:
+    """The shape of a label choosing among the compiled options ``got`` of ``kind``."""
     if got is None:
         return NEVER
     if isinstance(got, Span):

@@ -32,7 +32,7 @@ import z3
 from palast.engine.chains import Chain, effective
 from palast.engine.state import DecisionKind
 from palast.lang.blocks import DoRule, Program, program
-from palast.lang.statements import Stmt, walk
+from palast.lang.statements import Stmt, waits_for, walk
 from palast.lang.syntax import ExpressionError, Node, parse, show
 from palast.spec.yamlio import data_at
 from proofs.encoding import PER_SEAT_KINDS, ZState, branch, code
@@ -253,10 +253,7 @@ class Statements(Places):
             while todo:
                 x = todo.pop()
                 todo.extend(x.exceptions)
-                blocks = [x.do or (), *x.parts.values(),
-                          *(b for rb in x.readings for br in rb.branches.values() for b in (br.do or (),
-                                                                                          *br.parts.values()))]
-                if any(st.head in self._MOVES_ON for b in blocks for st in walk(list(b))):
+                if any(st.head in self._MOVES_ON for b in x.all_blocks() for st in walk(list(b))):
                     return False
         return True
 
@@ -508,6 +505,24 @@ class Statements(Places):
             return self.enter_play(d, self._value(d, s.arg, env))
         raise NotCompiled(f"the Z3 back-end does not carry out the statement {h!r}")
 
+    def site_of(self, stmt: Stmt) -> int:
+        """The number of the waiting statement ``stmt`` among the layout's sites of its
+        decision (:attr:`proofs.encoding.Layout.sites`), or ``-1`` where its decision has
+        one (the encoding then keeps no site for it)."""
+        table = self.__dict__.get("_site_table")
+        if table is None:
+            table = {}
+            for r in self.prog.rules.values():
+                for block in r.all_blocks():
+                    for st in walk(list(block)):
+                        kind = waits_for(st)
+                        listed = self.lay.sites.get(kind or "", ())
+                        key = (r.rule, ".".join(map(str, st.path)))
+                        if len(listed) > 1 and key in listed:
+                            table[id(st)] = listed.index(key)
+            self.__dict__["_site_table"] = table
+        return int(table.get(id(stmt), -1))
+
     def _open(self, d: ZState, kind: DecisionKind, s: Stmt, env: Mapping[str, Any]) -> ZState:
         """Open the decision statement ``s`` waits for, with the fields it keeps."""
         fields: dict[str, Any] = {}
@@ -521,7 +536,10 @@ class Statements(Places):
                 mult = dict(value.items)
                 value = [_int(mult.get(kk, 0)) for kk in range(self.nk)]
             fields[slot] = value
-        return self.decide(d, kind, self._value(d, s.keys["by"], env), **fields)
+        d = self.decide(d, kind, self._value(d, s.keys["by"], env), **fields)
+        if self.lay.site_field:
+            d["site"] = z3.IntVal(self.site_of(s))
+        return d
 
 
 def check_flag(spec: Any, name: str) -> None:

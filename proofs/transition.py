@@ -311,6 +311,6 @@ class Transition(Legality):
         is the label's as the decision's shape reads it (:meth:`chosen`). Where no
         statement waits for ``kind`` under the ruleset (a tie broken by seat order asks no
         one), the action is never legal."""
-        if self.waiting(kind) is None:  # no statement waits for it under the ruleset: never legal
+        if not self.sites(kind):  # no statement waits for it under the ruleset: never legal
             return z3.BoolVal(False), s.copy()
         return self.legal(s, kind, label), self.resume(s, label, kind, self.chosen(kind, label), self.after_action)

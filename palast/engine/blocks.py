@@ -29,7 +29,7 @@ from palast.errors import IllegalActionError, RulesError
 from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, program
 from palast.lang.compiler import Compiler
 from palast.lang.primitives import PRIMITIVES
-from palast.lang.statements import Stmt, expressions, walk
+from palast.lang.statements import Stmt, expressions, waits_for, walk
 from palast.lang.syntax import Node, names
 
 if TYPE_CHECKING:
@@ -170,14 +170,10 @@ class Runner:
         #: decision -> the step whose statements wait for it
         self.waits: dict[str, str] = {}
         for r in self.prog.rules.values():
-            blocks = [r.do or (), *r.parts.values()]
-            for rb in r.readings:
-                for br in rb.branches.values():
-                    blocks.extend([br.do or (), *br.parts.values()])
-            for block in blocks:
+            for block in r.all_blocks():
                 for st in walk(list(block)):
-                    if st.head in ("choose", "draw", "deal"):
-                        name = str(st.arg) if st.head == "choose" else str(st.keys["decision"])
+                    name = waits_for(st)
+                    if name is not None:
                         self.waits.setdefault(name, r.step)
         self._chains: dict[tuple[tuple[str, tuple[str, ...]], ...], Chain] = {}
         self._entries: dict[tuple[tuple[str, tuple[str, ...]], ...], Callable[..., None]] = {}
@@ -451,12 +447,7 @@ class Runner:
 
     def _statement(self, owner: str, path: str) -> Stmt:
         """The statement of rule ``owner`` at key path ``path`` (dotted)."""
-        r = self.prog.rules[owner]
-        blocks = [r.do or (), *r.parts.values()]
-        for rb in r.readings:
-            for br in rb.branches.values():
-                blocks.extend([br.do or (), *br.parts.values()])
-        for block in blocks:
+        for block in self.prog.rules[owner].all_blocks():
             for st in walk(list(block)):
                 if ".".join(map(str, st.path)) == path:
                     return st

@@ -35,6 +35,7 @@ from palast.lang.statements import (
     Zone,
     expressions,
     placeholders,
+    waits_for,
     walk,
 )
 from palast.lang.syntax import ExpressionError, Node, each_parts, parse
@@ -115,10 +116,9 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
             for key in ("from", "to"):
                 if key in s.keys:
                     _check_place(ctx, s.keys[key], env, (*p, key))
-        elif s.head in ("draw", "choose", "deal"):
-            name = s.keys["decision"] if s.head != "choose" else s.arg
-            if name not in ctx.decisions:
-                ctx.report((*p, "decision" if s.head != "choose" else "choose"), f"unknown decision {name!r} "
+        elif (waited_for := waits_for(s)) is not None:
+            if waited_for not in ctx.decisions:
+                ctx.report((*p, "decision" if s.head != "choose" else "choose"), f"unknown decision {waited_for!r} "
                            "(declare it in flow.yaml or in the role's choices)")
             if not may_wait:
                 ctx.report((*p, s.head), f"a rule of step {rule.step} runs to its end at once: it cannot wait for "
@@ -219,7 +219,7 @@ def _restorable(ctx: _Ctx, rule: DoRule, block: Sequence[Stmt], lets: Sequence[s
                 elif name in lets and changed:
                     ctx.report(s.path, f"{name!r} is read after a decision that follows a change of the position; "
                                        "it would be computed again from the changed position")
-        if s.head in ("choose", "draw", "deal"):
+        if waits_for(s) is not None:
             if waited or changed:
                 kept = set()
                 by = s.keys.get("by")

@@ -110,6 +110,15 @@ class DoRule:
     refuse: str = ""
     before: tuple[str, ...] = ()
 
+    def all_blocks(self) -> list[tuple[Stmt, ...]]:
+        """Every statement list the rule declares: its ``do`` (empty if it has none), its
+        parts, then each reading's ``do`` and parts, under every reading."""
+        out: list[tuple[Stmt, ...]] = [self.do or (), *self.parts.values()]
+        for rb in self.readings:
+            for br in rb.branches.values():
+                out.extend([br.do or (), *br.parts.values()])
+        return out
+
     def chain_names(self) -> tuple[str, ...]:
         """The names this rule gives (its readings' lets, then its lets), in order."""
         out: list[str] = []
@@ -302,12 +311,9 @@ def declared_readings(spec: Any) -> dict[str, set[str]]:
             r = parse_rule(rid, raw, file, path, role)
         except StatementError:
             continue  # reported by problems
-        blocks = [r.do or (), *r.parts.values()]
         for rb in r.readings:
             out.setdefault(rb.point, set()).update(rb.branches)
-            for br in rb.branches.values():
-                blocks.extend([br.do or (), *br.parts.values()])
-        for block in blocks:
+        for block in r.all_blocks():
             for s in walk(list(block)):
                 if s.head == "readings":
                     out.setdefault(str(s.arg), set()).update(s.blocks)

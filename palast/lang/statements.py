@@ -95,6 +95,9 @@ KEYS: Mapping[str, frozenset[str]] = {
 FINAL = frozenset({"goto", "turn"})
 #: Statements that change the position.
 CHANGES = frozenset({"move", "draw", "shuffle", "deal", "set", "end_round"})
+#: Statements that wait for a decision they name in their key ``decision`` (a ``choose``
+#: names it as its head's value): see :func:`waits_for`.
+WAITING_HEADS = frozenset({"draw", "deal"})
 
 
 #: The steps whose rules are declared with statements, and whether a rule of one may wait
@@ -370,6 +373,16 @@ def placeholders(text: str) -> list[str]:
             return out
         out.append(text[a + 1:b])
         i = b + 1
+
+
+def waits_for(s: Stmt) -> str | None:
+    """The decision statement ``s`` waits for (a ``choose``, a ``draw`` or a ``deal``), or
+    ``None`` for a statement that waits for none."""
+    if s.head == "choose":
+        return str(s.arg)
+    if s.head in WAITING_HEADS:
+        return str(s.keys["decision"])
+    return None
 
 
 def walk(block: Sequence[Stmt]) -> Iterator[Stmt]:

@@ -74,11 +74,9 @@ def _statement_nodes(spec: Any) -> Iterator[tuple[str, Node]]:
         if r.when is not None:
             yield r.rule, r.when
         yield from ((r.rule, n) for _, n in r.lets)
-        blocks = [r.do or (), *r.parts.values()]
         for rb in r.readings:
             for br in rb.branches.values():
                 yield from ((r.rule, n) for _, n in br.lets)
-                blocks.extend([br.do or (), *br.parts.values()])
-        for block in blocks:
+        for block in r.all_blocks():
             for st in walk(list(block)):
                 yield from ((r.rule, n) for _, n in statement_expressions(st))

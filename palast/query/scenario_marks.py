@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from palast.errors import ScenarioError
 from palast.formats.house import known, resolve_all
 from palast.formats.scenario import Scenario
-from palast.lang.blocks import Readings, program
+from palast.lang.blocks import program
 from palast.lang.statements import Stmt, walk
 from palast.spec.load import Spec
 from palast.spec.modules import Module
@@ -34,12 +34,7 @@ def dealing_modules(spec: Spec) -> tuple[Module, ...]:
         r = rules.get(rule_id)
         if r is None:
             return []
-        blocks = [r.do or (), *r.parts.values()]
-        for rb in r.readings:
-            assert isinstance(rb, Readings)
-            for br in rb.branches.values():
-                blocks += [br.do or (), *br.parts.values()]
-        return [s for b in blocks for s in walk(b)]
+        return [s for b in r.all_blocks() for s in walk(b)]
 
     def deals(m: Module) -> bool:
         return any(s.head == "set" and any(target.name == MARKS for target in s.arg)
