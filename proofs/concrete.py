@@ -50,16 +50,25 @@ def _counts(lay: Layout, cards: Iterable[int]) -> list[int]:
     return out
 
 
+def inexpressible(state: State) -> str | None:
+    """Why the encoding cannot express ``state`` (a constructed position that leaves cards
+    unplaced outside the draw deck or the King deck), or ``None`` when it can."""
+    if state.deck_hidden != len(state.unseen) and not (state.round == 0 and state.deck_hidden == 0):
+        return "the position leaves cards unplaced outside the draw deck"
+    if state.king_hidden != len(state.king_unseen):
+        return "the position leaves King cards unplaced outside the King deck"
+    return None
+
+
 def abstract(lay: Layout, state: State) -> Values:
     """The encoding's values for an engine ``state``.
 
     :raises ValueError: for a state whose draw deck or King deck the encoding cannot
         express (a constructed position leaving cards unplaced outside the deck).
     """
-    if state.deck_hidden != len(state.unseen) and not (state.round == 0 and state.deck_hidden == 0):
-        raise ValueError("the position leaves cards unplaced outside the draw deck")
-    if state.king_hidden != len(state.king_unseen):
-        raise ValueError("the position leaves King cards unplaced outside the King deck")
+    why = inexpressible(state)
+    if why is not None:
+        raise ValueError(why)
     v: Values = {}
     zones: list[list[int]] = [[] for _ in range(lay.zones)]
     for p in range(lay.n):
@@ -160,7 +169,8 @@ def action_of(lay: Layout, kind: DecisionKind, label: dict[str, Any]) -> Action:
     if sh.form == "cards":
         return action_for(kind.value, cards_of(lay, label["vec"]))
     if sh.form in ("element", "tuple"):
-        values = tuple(_card_of(lay, v) if p == "card" else int(v) for p, v in zip(sh.parts, label["a"], strict=False))
+        values = tuple(_card_of(lay, v) if p == "card" and v >= 0 else int(v)  # -1: no card
+                       for p, v in zip(sh.parts, label["a"], strict=False))
         return action_for(kind.value, values[0] if sh.form == "element" else values)
     raise ValueError(f"no action answers a {kind.value} decision")
 
@@ -191,7 +201,7 @@ def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
         if not isinstance(values, tuple) or len(values) != sh.width:
             raise ValueError(f"{action!r} does not answer a {kind.value} decision")
         for i, (p, v) in enumerate(zip(sh.parts, values, strict=True)):
-            a[i] = kind_of(lay, v) if p == "card" else int(v)
+            a[i] = kind_of(lay, v) if p == "card" and v >= 0 else int(v)  # -1: no card
     else:
         raise ValueError(f"{action!r} does not answer a {kind.value} decision")
     return {"a": a, "vec": vec, "deal": deal}

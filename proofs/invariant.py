@@ -35,6 +35,7 @@ from proofs.kept import kept_facts, legality_of
 from proofs.legality import action_kinds, shapes
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
 from proofs.transition import Label, Transition
+from proofs.z3_values import ColoursForgotten
 
 K = DecisionKind
 Predicate = Callable[[ZState], Any]
@@ -145,10 +146,19 @@ _CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
 
 
 def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
-    """The :class:`Context` of ``n`` players under ``ruleset`` (built once per process)."""
+    """The :class:`Context` of ``n`` players under ``ruleset`` (built once per process), at
+    ``level``; at the card level where ``level`` is the role level and a rule that applies
+    under ``ruleset`` reads the colour of a card the role level forgets (a rule module's
+    character card names its Jester by colour): a proof at the card level is exact."""
     key = (id(spec), ruleset, n, level)
     if key not in _CONTEXTS:
-        _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
+        try:
+            ctx = Context(make_game(spec, ruleset, n), level)
+        except ColoursForgotten:
+            if level != "role":
+                raise
+            ctx = context(spec, ruleset, n, "card")
+        _CONTEXTS[key] = (spec, ctx)
     return _CONTEXTS[key][1]
 
 
@@ -329,7 +339,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                 out.detail = f"{where}; {out.detail}"
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ctx.kinds)} action "
-                             f"kinds, {level} level")
+                             f"kinds, {ctx.lay.level} level")
 
 
 def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:

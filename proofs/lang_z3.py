@@ -36,6 +36,7 @@ from palast.lang.syntax import ExpressionError, Node, each_conditions, each_part
 from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, per_seat, total
 from proofs.z3_values import (
     Coll,
+    ColoursForgotten,
     NotCompiled,
     Picks,
     Span,
@@ -98,10 +99,9 @@ class Z3Back:
             "role": self._role_of,
             "colour": self._colour_of,
             "neutral": lambda c: _eq(self._colour_of(c), NEUTRAL),
-            # a colour is numbered as the box's player colours are (spec order), so the seated
-            # ones are the seats; a colour of nobody seated, and the neutral colour, have no owner
-            "owner": lambda col: (col if 0 <= col < lay.n else -1) if isinstance(col, int) else ite(
-                z3.And(col >= 0, col < lay.n), col, -1),
+            # a colour is numbered as the box's player colours are (spec order); its owner is
+            # the seat that plays it; a colour of nobody seated, and the neutral colour, have none
+            "owner": self._owner,
             "seat": lambda p: p,
             "roles": self._roles,
             "count": lambda c: self._count(c),
@@ -238,21 +238,33 @@ class Z3Back:
             return card.role
         return _per_kind(card, [k.role for k in self.lay.kinds], -1)
 
+    def _owner(self, col: Any) -> Any:
+        """``owner(col)``: the seat whose colour is ``col`` (a colour's number in the box),
+        -1 for a colour nobody seated plays and for the neutral colour."""
+        seat_of = self.lay.game.seat_of_colour
+        if isinstance(col, int):
+            return seat_of.get(col, -1)
+        out: Any = z3.IntVal(-1)
+        for c, p in sorted(seat_of.items()):
+            out = ite(col == c, p, out)
+        return out
+
     def _colour_of(self, card: Any) -> Any:
-        """A card kind's colour, written as the seat that plays it (the encoding knows seats,
-        not colours; the seated colours and the seats match one to one), ``NEUTRAL`` for the
-        neutral colour, -3 for no card (which has no colour).
+        """A card kind's colour: its number in the box (spec order of the player colours),
+        ``NEUTRAL`` for the neutral colour, -3 for no card (which has no colour).
 
         :raises NotCompiled: at the role level, which forgets colours, except for the card
-            played this turn where :attr:`last_colour` is given.
+            played this turn where :attr:`last_colour` is given (a seat: the role level's
+            games seat the colours in the box's order, so a seated colour's number is its seat).
         """
-        seats = [k.seat for k in self.lay.kinds]
-        if ANY in seats:
+        kinds = self.lay.kinds
+        if any(k.seat == ANY for k in kinds):
             last = self.s["card"]
             if self.last_colour is not None and isinstance(card, z3.ExprRef) and card.eq(last):
                 return self.last_colour
-            raise NotCompiled("colours are forgotten at the role level: prove this at the card level")
-        return _per_kind(card, seats, -3)
+            raise ColoursForgotten("colours are forgotten at the role level: prove this at the card level")
+        cards = self.lay.game.cards
+        return _per_kind(card, [NEUTRAL if k.seat == NEUTRAL else cards.colour_of(k.card) for k in kinds], -3)
 
     @staticmethod
     def _first(c: Any) -> Any:

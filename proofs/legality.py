@@ -63,8 +63,12 @@ class Legality(Resuming):
         value = self.chosen(kind, label)
         if form.form == "tuple":
             return self.offered(s, kind, value)
-        return z3.And(*[s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False) if p == "card"],
-                      self.offers(s, kind, value))
+        opts = self.options(s, kind)
+        # a card chosen is one of the game's kinds (implied by being an option; said for the
+        # solver's sake), unless the options hold no card (no_card: -1, a module's choice)
+        none = isinstance(opts, Coll) and any(isinstance(e, int) and e < 0 for e, _ in opts.items)
+        valid = [] if none else [s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False) if p == "card"]
+        return z3.And(*valid, self._member(opts, value))
 
     def chosen(self, kind: DecisionKind, label: Label) -> Any:
         """The value an action of ``kind`` with parameters ``label`` chooses, as the shape
@@ -311,13 +315,15 @@ def modelled_points(spec: Any) -> frozenset[str]:
     """The variation points whose readings the model takes from the rules' declarations:
     those of the readings blocks of the rules that declare a choice (every ``choose``
     statement's options are compiled) and of every rule of a step it carries out from its start
-    (:data:`~proofs.statements_z3.COMPILED_STEPS`),
-    rules of a rule module (``spec/modules/``) excepted."""
+    (:data:`~proofs.statements_z3.COMPILED_STEPS`), rules of a rule module (``spec/modules/``)
+    excepted: what is proved with a module in play is what a named house ruleset that
+    switches it on lists (its ``prove``), and no ruleset derived otherwise switches one on."""
     from palast.lang.blocks import program
     from palast.lang.statements import walk
     from proofs.statements_z3 import COMPILED_STEPS
 
-    # the model has no rule module (proofs.modules): their rules' points are not in it
+    # a rule module's points are left out: the model compiles a module's rules, but only a
+    # named house ruleset's prove list says what to prove with one (proofs.house_rulesets)
     in_modules = {rule for m in spec.modules.values() for rule in m.rules}
     out: set[str] = set()
     for r in program(spec).rules.values():

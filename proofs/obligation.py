@@ -166,12 +166,24 @@ def apply_breaks(spec: Any, obligations: list[Obligation]) -> list[Obligation]:
 
 def refuted(spec: Any, ruleset: str) -> frozenset[str]:
     """The obligations expected to end in a counterexample under ``ruleset`` by its
-    ``prove`` list (a named house ruleset's, :func:`house_prove_lists`) or by a reading it
-    takes (a ``breaks`` entry, :func:`broken_by_readings`): the invariants they establish do
+    ``prove`` list (a named house ruleset's, :func:`house_prove_lists`), by a reading it
+    takes (a ``breaks`` entry, :func:`broken_by_readings`) or by a rule module it switches
+    on (:func:`broken_by_modules`): the invariants they establish do
     not hold under it, so no proof under it may assume them. Empty for a ruleset with
     neither."""
     listed = {n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample"}
-    return frozenset(listed | set(broken_by_readings(spec, ruleset)))
+    return frozenset(listed | set(broken_by_readings(spec, ruleset)) | broken_by_modules(spec, ruleset))
+
+
+def broken_by_modules(spec: Any, ruleset: str) -> set[str]:
+    """The invariants a rule module that ``ruleset`` switches on declares broken (its
+    ``breaks``, shown by the module's obligations, :mod:`proofs.modules`)."""
+    out: set[str] = set()
+    for m in spec.modules.values():
+        vp = spec.variation_points.get(m.point)
+        if vp is not None and vp.choices.get(ruleset) == m.reading:
+            out.update(b.invariant for b in m.breaks)
+    return out
 
 
 def solver(timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> Any:

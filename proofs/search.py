@@ -21,6 +21,7 @@ from z3.z3 import _to_expr_ref
 from palast.engine import Game, Step
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind, State
+from palast.errors import InputError
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
@@ -297,7 +298,14 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     text = scenario_text(ctx.game, state, path.actions, title=title, question=question, comment=comment,
                          rulesets=(ruleset,))
     file = write_scenario(text, name, out_dir)
-    _, final, _ = reload(file, spec, ruleset)
+    try:
+        _, final, _ = reload(file, spec, ruleset)
+    except InputError as exc:  # a position no game reaches: the strengthening does not rule it out
+        file.unlink()
+        first = " ".join(line.strip() for line in exc.render().splitlines()[:2])  # the file and its first problem
+        return Outcome("error", f"{n} players: the step check fails from a position the engine refuses ({first}); "
+                                "the strengthening does not rule it out, so the claim is neither proved nor "
+                                "refuted (no scenario written)")
     got = abstract(ctx.lay, final)
     diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
     if diff:
@@ -311,7 +319,6 @@ def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Calla
                  bad: Callable[[Unroller, int], Any]) -> bool:
     """True if the scenario at ``path`` loads, the engine replays it, its start satisfies
     ``start``, every step is a step of the Z3 relation and its last step is ``bad``."""
-    from palast.errors import InputError
     from palast.formats.notation import parse_action
     from proofs.concrete import label_of, pin_label, pin_state
 

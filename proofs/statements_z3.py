@@ -143,7 +143,7 @@ class Statements(Places):
         except NotCompiled as exc:
             if exc.args and str(exc.args[0]).startswith("rule "):  # named where it was first caught
                 raise
-            raise NotCompiled(f"{self._where(node)}{exc}") from None
+            raise type(exc)(f"{self._where(node)}{exc}") from None
 
     def _where(self, node: Node) -> str:
         """``rule RULE (FILE, KEY PATH), `EXPRESSION`: `` for the declared rule whose block

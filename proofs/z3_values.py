@@ -23,6 +23,11 @@ class NotCompiled(ValueError):
     """A primitive or form the Z3 back-end has no meaning for."""
 
 
+class ColoursForgotten(NotCompiled):
+    """A rule reads a card's colour where the role level of the encoding forgets colours:
+    the rules are compiled at the card level instead (:func:`proofs.invariant.context`)."""
+
+
 @dataclass
 class Coll:
     """A collection: ``(element, multiplicity)`` pairs, elements known, of ``kind``
