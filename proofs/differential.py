@@ -20,7 +20,9 @@ Random play seldom reaches some positions where a reading decides (a hand of ban
 Jesters, a tie at the end of the game), so the check also compares every position of the
 stored witnesses and counterexamples in ``proofs/witnesses/`` that name the ruleset (a
 house ruleset also plays those of the rulesets it derives from): they were searched for
-exactly such positions.
+exactly such positions; and the position of every ruling that states a result under the
+ruleset (or one it derives from), which are written for edge cases
+(:func:`ruling_positions`).
 ``python -m proofs.mutation`` shows which wrong readings the check catches (see
 :mod:`proofs.mutation`).
 """
@@ -46,7 +48,7 @@ from palast.formats.house import lineage
 from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
-from proofs.concrete import Values, abstract, label_of
+from proofs.concrete import Values, abstract, inexpressible, label_of
 from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
@@ -293,6 +295,37 @@ def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> li
     return out
 
 
+def ruling_positions(spec: Spec, ruleset: str) -> list[tuple[Game, State, Action | None]]:
+    """The position of every ruling (``spec/rulings/``) that states a result under
+    ``ruleset`` or a ruleset it is derived from (:func:`palast.formats.house.lineage`),
+    played under ``ruleset``: rulings are written for the edge cases random play seldom
+    reaches (a Maid on an empty draw deck, a Wizard with an empty hand), many of them
+    constructed. A position at a deal, or one that has ended, is left out (the engine
+    lists no deals there to compare), and so is one the encoding cannot express
+    (:func:`proofs.concrete.inexpressible`: cards left unplaced, as a ruling about an
+    empty draw deck may leave them) or whose draw deck or King deck lies in a known order
+    (the encoding keeps a deck without order, so a draw or a reveal there is chance in
+    Z3 and known to the engine)."""
+    from palast.query.ruling_files import load_rulings
+
+    derived_from = set(lineage(spec, ruleset))
+    out: list[tuple[Game, State, Action | None]] = []
+    for ruling in load_rulings(spec):
+        if not derived_from & set(ruling.rulesets):
+            continue
+        sc = ruling.scenario
+        game = sc.game(spec, ruleset)
+        try:
+            state, _ = sc.position(game)
+        except (InputError, IllegalActionError):
+            continue  # the ruling's own check reports it
+        ordered = state.deck or state.deck_bottom or state.king_deck
+        if not state.is_terminal and state.decision.kind is not K.DEAL and inexpressible(state) is None \
+                and not ordered:
+            out.append((game, state, None))
+    return out
+
+
 #: A position to compare: where it comes from ("random play" or "a stored witness"), its
 #: game, the position, and at a deal the deal played there.
 Position = tuple[str, Game, State, "Action | None"]
@@ -310,6 +343,8 @@ def positions(spec: Spec, ruleset: str, states: int = STATES_PER_RULESET, seed: 
             yield "random play", game, state, deal
     for game, state, deal in stored_positions(spec, ruleset):
         yield "a stored witness", game, state, deal
+    for game, state, deal in ruling_positions(spec, ruleset):
+        yield "a ruling", game, state, deal
 
 
 def own_encoding(spec: Spec) -> Callable[[Game], Differ]:
@@ -343,7 +378,7 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         settles by that obligation's result in the same run (:func:`proofs.runner.settle`).
     """
     encode = encode or own_encoding(spec)
-    compared = played = successors = deals = 0
+    compared = played = ruled = successors = deals = 0
     differs: dict[tuple[str, ...], Differ] = {}
     rule_of = rule_of_clauses(spec)
     fired_sets: list[frozenset[str]] = []
@@ -363,6 +398,7 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         fired_sets.append(fired(game, state, deal, rule_of))
         compared += 1
         played += where == "random play"
+        ruled += where == "a ruling"
         if problem:
             return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
                                              f"round {state.round}: {problem}")
@@ -372,8 +408,8 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
     if never_reached is None:
         never_reached = excusing(spec, only) if only is not None else {}
     cov = coverage(spec, fired_sets, never_reached, gone)
-    agree = (f"{played} positions of random play and {compared - played} of stored witnesses "
-             f"({deals} deals), {successors} successors agree")
+    agree = (f"{played} positions of random play, {compared - played - ruled} of stored witnesses and {ruled} of "
+             f"rulings ({deals} deals), {successors} successors agree")
     if cov.missing:
         said = (f"{agree}, but {', '.join(cov.missing)} fire(s) in none of them, so the check says nothing about "
                 f"them; {cov.line()}")
@@ -403,7 +439,7 @@ def obligations(spec: Spec) -> list[Obligation]:
     firing nowhere under it (:func:`proofs.reachability.never_reached`)."""
     return [Obligation("differential", r, "proved",
                        f"at {STATES_PER_RULESET} positions of random play, chosen so that every rule fires in some, "
-                       "and every position of the stored witnesses the Z3 transition admits exactly the engine's "
-                       "legal actions, with the same results",
+                       "and every position of the stored witnesses and of the rulings the Z3 transition admits "
+                       "exactly the engine's legal actions, with the same results",
                        partial(_run, ruleset=r), FAMILY, (), needs=tuple(excusing(spec, r)), cost=20.0)
             for r in spec.rulesets]

@@ -2,8 +2,9 @@
 broken (``breaks``) is shown broken by the engine, by replaying the ruling the module names
 for it.
 
-A module's rules are not in the proofs' Z3 model, which is the base game's transition
-(:mod:`proofs.transition`), so nothing here proves an invariant with a module in play;
+The proofs' Z3 model compiles a module's rules like the base game's (at the card level where
+they read colours), and a named house ruleset that switches the module on lists what is
+proved with it (``prove`` in spec/rulesets.yaml: the differential check under ``fan``);
 what this family checks is that each declared break is real: under a ruleset that
 switches the module on, the ruling's position and action (played without check mode)
 make the invariant false after the action (for a step invariant: about that action) while
@@ -83,10 +84,14 @@ def check_break(spec: Spec, module: str, invariant: str) -> Outcome:
 
 
 def not_proved(spec: Spec, m: Module) -> list[str]:
-    """The invariants module ``m`` does not declare broken: they may hold with it, but the
-    proofs' model has no module, so none is proved with it."""
+    """The invariants module ``m`` does not declare broken and that the prove list of the
+    ruleset switching it on (:func:`ruleset_of`, a named house ruleset's ``prove``) does
+    not list: they may hold with the module, but nothing proves them with it."""
+    from proofs.obligation import house_prove_lists
+
     broken = {b.invariant for b in m.breaks}
-    return [i for i in spec.invariants if i not in broken]
+    listed = house_prove_lists(spec).get(ruleset_of(spec, m) or "", {})
+    return [i for i in spec.invariants if i not in broken and listed.get(i) != "proved"]
 
 
 def obligations(spec: Spec) -> list[Obligation]:

@@ -337,15 +337,16 @@ def test_the_differential_check_rests_on_the_no_such_state_obligations(spec: Spe
 
     obs = all_obligations(spec)
     diffs = [o for o in obs if o.name == "differential"]
-    assert [o.ruleset for o in diffs] == [*spec.rulesets, "house-guard"]
+    assert [o.ruleset for o in diffs] == [*spec.rulesets, "house-guard", "fan"]
     for ob in diffs:
         excusing = list(never_reached(spec, ob.ruleset))
+        # fan lists none of them: every rule fires in its compared positions (rulings included)
         assert [n for n, _ in lemmas(obs, ob)] == excusing == (
             ["maid-empty-deck", "empty-hand", "guard-void"] if ob.ruleset == "house-guard"
-            else ["maid-empty-deck", "empty-hand"])
+            else [] if ob.ruleset == "fan" else ["maid-empty-deck", "empty-hand"])
         assert all(o.expect == "no-such-state" for o in obs if o.name in excusing and o.ruleset == ob.ruleset)
         assert [o.expect for o in obs if o.key == f"guard-void@{ob.ruleset}"] == (
-            ["no-such-state"] if ob.ruleset == "house-guard" else ["witness"])
+            ["no-such-state"] if ob.ruleset == "house-guard" else [] if ob.ruleset == "fan" else ["witness"])
     assert rules_never_reached(spec)["guard-void"] == ("role.guard.void",)
 
 
@@ -384,8 +385,9 @@ def test_the_coverage_table_says_why_per_ruleset(spec: Spec) -> None:
 def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) -> None:
     """The model carries out step next-player from its declarations, so a house reading of
     neutral-count-zone (a point no engine parameter sets) is proved like any other; the
-    fan module's rules sit in compiled steps too, but the model has no module, so switching
-    it on is still refused up front."""
+    fan module's rules are compiled too, but what is proved with a module in play is what a
+    named house ruleset switching it on lists, so switching it on with --reading is refused
+    up front, and -r fan is not."""
     from proofs.legality import modelled_points
 
     assert {"neutral-count-zone", "neutral-tie"} <= modelled_points(spec)
@@ -394,6 +396,8 @@ def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) 
     assert res.exit_code == 2 and "only the rule language declares" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "neutral-count-zone=cards-in-hand"])
     assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan"])
+    assert res.exit_code == 0 and "differential                 fan " in res.output, res.output
 
 
 def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) -> None:

@@ -137,16 +137,16 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
 
 def module_summary(spec: Any) -> list[str]:
     """For each rule module of ``spec``: the invariants it breaks (each an obligation above,
-    its counterexample replayed by the engine) and those it leaves standing, which no
-    obligation proves with the module, since the proofs' model is the base game's."""
+    its counterexample replayed by the engine) and those it leaves standing that the
+    prove list of the ruleset switching it on does not list (:func:`proofs.modules.not_proved`)."""
     from proofs.modules import not_proved, ruleset_of
 
     out = []
     for m in spec.modules.values():
         rs = ruleset_of(spec, m) or "no ruleset"
         out.append(f"module {m.id} ({rs}): breaks {', '.join(b.invariant for b in m.breaks) or 'nothing'} "
-                   f"(counterexamples above); not proved with the module, since the proofs' model has no module: "
-                   f"{', '.join(not_proved(spec, m))}")
+                   f"(counterexamples above); not proved with the module (its ruleset's prove list does not list "
+                   f"them): {', '.join(not_proved(spec, m))}")
     return out
 
 
@@ -249,14 +249,16 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     from palast.errors import InputError
     from palast.lang.logic import parameter_table
     from proofs.legality import modelled_points
+    from proofs.obligation import house_prove_lists
     from proofs.places_z3 import unordered_readings
 
     modelled = modelled_points(spec)
+    listed = {hid for hid in house_prove_lists(base) if hid in base.house_rulesets}
     declared_only = [point for name, (point, _) in parameter_table(spec).items()
                      if name == point and point not in modelled]
     unordered = unordered_readings(spec)
     for rs in chosen:
-        for point in declared_only:
+        for point in [] if rs in listed else declared_only:  # a named house ruleset lists what runs
             reading = spec.reading(rs, point)
             if all(base.reading(own, point) != reading for own in base.rulesets):
                 raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
