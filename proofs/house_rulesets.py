@@ -21,13 +21,14 @@ the command line on top of it, or a ruleset file based on it) takes its list
 expected counterexample is the one Z3 finds, written to the output directory and replayed
 by the engine, as for any obligation.
 
-**What a proof under it assumes.** An invariant whose obligation the list expects to end
-in a counterexample (:func:`refuted`) does not hold under the house ruleset, so no proof
-under it assumes it: :func:`proofs.invariant.strengthening` leaves it out there, and no
-listed obligation needs it. Every other obligation a listed one assumes
-(:attr:`~proofs.obligation.Obligation.needs`: the strengthening of an inductive proof,
-the no-such-state results the differential check's coverage rests on) must be listed too,
-so that it is proved under the house ruleset; otherwise the listed obligation ends in
+**What a proof under it assumes.** Only what the list expects proved: an invariant whose
+obligation it expects to end in a counterexample (:func:`refuted`) does not hold under the
+house ruleset, and one it does not list is proved by nothing there, so
+:func:`proofs.invariant.strengthening` leaves both out (:func:`proofs.invariant.not_assumed`),
+and a listed obligation that then fails says which it could not assume. Every other
+obligation a listed one assumes (:attr:`~proofs.obligation.Obligation.needs`: the
+no-such-state results the differential check's coverage rests on) must be listed too, so
+that it is proved under the house ruleset; otherwise the listed obligation ends in
 ``error`` naming it. An expected counterexample assumes nothing.
 """
 
@@ -42,6 +43,7 @@ from typing import Any
 from palast.engine.actions import Action, Deal
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.spec.load import Spec
+from proofs.invariant import STRENGTHENING, not_assumed
 from proofs.obligation import Obligation, Options, Outcome, refuted
 from proofs.obligation import house_prove_lists as declared
 
@@ -112,7 +114,7 @@ def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
     """
     out: list[Obligation] = []
     for house, listed in declared(spec).items():
-        gone = refuted(spec, house)
+        gone = refuted(spec, house) | not_assumed(_resolved(spec, house), house)
         for name, expect in listed.items():
             _, inner = _inner(spec, house, name, stated)
             statement = inner.statement if inner is not None else f"(no obligation {name} is stated under {house})"
@@ -139,7 +141,12 @@ def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: 
     if expect != "counterexample" or not inner.invariants or house not in spec.house_rulesets:
         # a ruleset derived from a named one has no stored scenario: Z3's counterexample is
         # written to the output directory and replayed by the engine, as anywhere
-        return inner.run(rspec, opts)
+        out = inner.run(rspec, opts)
+        left = [n for n in STRENGTHENING if n in not_assumed(rspec, house) and n not in refuted(spec, house)]
+        if out.result != expect and left:  # say what the proof could not assume
+            out.detail += (f"; under {house} a proof assumes only what its prove list proves, so not "
+                           f"{', '.join(left)}")
+        return out
     out = inner.run(rspec, replace(opts, stored_counterexample=True))
     if out.result != "counterexample":
         return out

@@ -196,11 +196,14 @@ def well_formed(s: ZState) -> Any:
     language does not speak of:
 
     * the encoding's own fields: the decision and round-end codes in range, the gap field
-      set only at a gap, a forced whisper marked only once a round ended, no winner
+      set only at a gap, the site of the pending decision one of its decision's, a forced
+      whisper marked only once a round ended, no winner
       before the game is over;
     * what a pending decision keeps (:func:`proofs.kept.kept_facts`, derived from the
-      declared ``choose`` statements) and, for each decision a role's action asks for
-      (its choices in spec/roles.yaml), that the card just played has that role.
+      declared ``choose`` statements) and, for each statement of a role's rule that waits
+      for a decision (the Maid's draw; under the fan module the Healer's too, a Jester's
+      rule: which one is pending is the position's ``site``), that the card just played has
+      that role.
 
     At the role level the lemma's ``colours`` part (a next-player decision follows a
     neutral card) is left out (:func:`proofs.lang_z3.declared`)."""
@@ -211,7 +214,6 @@ def well_formed(s: ZState) -> Any:
     dk = s["dk"]
     last = s["card"]
     roles = list(lay.game.spec.roles)
-    by_role = {K(x.name): roles.index(x.role) for x in lay.game.spec.flow.decisions.values() if x.role}
     parts = [
         declared(s, "decisions-well-formed"),
         dk >= 0, dk < len(list(DecisionKind)),
@@ -221,16 +223,26 @@ def well_formed(s: ZState) -> Any:
         *kept_facts(legality_of(lay), s),
         z3.Implies(dk != code(K.GAP), s["gap"] == -1),
     ]
-    for kind, role in by_role.items():
-        parts.append(z3.Implies(dk == code(kind), s.role_is(last, role)))
+    if lay.site_field:  # which statement opened the pending decision: one of its decision's
+        for kind in DecisionKind:
+            count = len(lay.sites.get(kind.value, ()))
+            site = s["site"]
+            parts.append(z3.Implies(dk == code(kind), site == -1 if count <= 1 else z3.And(site >= 0, site < count)))
+    legality = legality_of(lay)
+    for kind in DecisionKind:  # a decision a role's rule waits for follows a card of that role
+        for site, w in legality.sites(kind, any_step=True):
+            role = next((r.role for r in w.chain if r.role), None)
+            if role is not None:
+                parts.append(z3.Implies(z3.And(dk == code(kind), legality.at_site(s, site)),
+                                        s.role_is(last, roles.index(role))))
     return z3.And(parts)
 
 
 def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof under ``lay``'s ruleset assumes, each with the
-    obligation proving it: those of :data:`STRENGTHENING`, except any that the ruleset's
-    ``prove`` list (a named house ruleset's) expects to end in a counterexample
-    (:func:`proofs.obligation.refuted`: round-is-bounded under house-guard)."""
+    obligation proving it: those of :data:`STRENGTHENING`, except those
+    :func:`not_assumed` under the ruleset (round-is-bounded under house-guard, which its
+    ``prove`` list expects to end in a counterexample)."""
     from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
     from proofs.hand_display import after_deal
@@ -248,8 +260,23 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
         ("round-is-bounded", plays_bounded),
         ("deck-reserve", deck_reserve),
     ]
-    gone = refuted(lay.game.spec, lay.game.ruleset)
+    gone = not_assumed(lay.game.spec, lay.game.ruleset)
     return [(name, p) for name, p in conjuncts if name not in gone]
+
+
+def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
+    """The conjuncts of :data:`STRENGTHENING` no proof under ``ruleset`` assumes: those
+    :func:`~proofs.obligation.refuted` there, and under a ruleset with a prove list (a
+    named house ruleset's, or one it derives from) every one the list does not expect
+    proved (under ``fan``, the base game's lemmas the module breaks with its invariants:
+    deck-reserve and round-is-bounded's), since nothing else proves them there."""
+    from proofs.obligation import house_prove_lists
+
+    listed = house_prove_lists(spec).get(ruleset)
+    gone = set(refuted(spec, ruleset))
+    if listed is not None:
+        gone |= {name for name in STRENGTHENING if listed.get(name) != "proved"}
+    return frozenset(gone & set(STRENGTHENING))
 
 
 #: Names of the obligations that prove the strengthening's conjuncts.
@@ -288,9 +315,9 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     :raises Unknown: if a check is undecided.
     """
     counts = counts or player_counts(spec)
-    induct = bool(refuted(spec, ruleset) & set(STRENGTHENING))  # a conjunct left out
+    induct = bool(not_assumed(spec, ruleset))  # a conjunct left out
     # the lemma the rest case assumes first, where the ruleset's strengthening keeps it
-    formed_holds = "decisions-well-formed" not in refuted(spec, ruleset)
+    formed_holds = "decisions-well-formed" not in not_assumed(spec, ruleset)
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()

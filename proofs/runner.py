@@ -78,11 +78,15 @@ def _check_reachability_names(spec: Spec, stated: list[Obligation]) -> None:
 def all_obligations(spec: Spec) -> list[Obligation]:
     """Every obligation, family by family, then those the named house rulesets list
     (:mod:`proofs.house_rulesets`). Under a named house ruleset that lists obligations
-    (when a command has added it to ``spec``) only those run."""
+    (when a command has added it to ``spec``) only those run, and the rule modules' checks of
+    their declared breaks (:mod:`proofs.modules`)."""
     from proofs import house_rulesets
+    from proofs.modules import FAMILY as MODULES
 
     listed = house_rulesets.declared(spec)
-    out = [ob for ob in stated_obligations(spec) if ob.ruleset not in listed]
+    # the rule modules' obligations (each declared break replayed) run under the ruleset
+    # that switches the module on, whether or not it lists others
+    out = [ob for ob in stated_obligations(spec) if ob.ruleset not in listed or ob.family == MODULES]
     # a house ruleset's list says what runs; a reading it takes still says what breaks
     return out + apply_breaks(spec, house_rulesets.obligations(spec, stated_obligations))
 

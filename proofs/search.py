@@ -302,7 +302,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         _, final, _ = reload(file, spec, ruleset)
     except InputError as exc:  # a position no game reaches: the strengthening does not rule it out
         file.unlink()
-        first = " ".join(line.strip() for line in exc.render().splitlines()[:2])  # the file and its first problem
+        head, *rest = exc.render().splitlines()  # the file, then its first problem
+        first = f"{head} {rest[0].strip()}" if rest else head
         return Outcome("error", f"{n} players: the step check fails from a position the engine refuses ({first}); "
                                 "the strengthening does not rule it out, so the claim is neither proved nor "
                                 "refuted (no scenario written)")

@@ -398,6 +398,8 @@ def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) 
     assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan"])
     assert res.exit_code == 0 and "differential                 fan " in res.output, res.output
+    # the module's declared breaks are replayed under it too, beside what its list names
+    assert "module:fan:hand-plus-display fan " in res.output, res.output
 
 
 def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
 def module_summary(spec: Any) -> list[str]:
     """For each rule module of ``spec``: the invariants it breaks (each an obligation above,
     its counterexample replayed by the engine) and those it leaves standing that the
-    prove list of the ruleset switching it on does not list (:func:`proofs.modules.not_proved`)."""
+    prove list of the ruleset switching it on does not list (``proofs.modules.not_proved``)."""
     from proofs.modules import not_proved, ruleset_of
 
     out = []
