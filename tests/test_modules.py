@@ -205,3 +205,38 @@ def test_a_swap_beside_stacked_jesters_keeps_the_swap_invariants() -> None:
     res = CliRunner().invoke(main, ["play", "-r", "fan", "-s", "402", "-n", "4", "-q"])
     assert res.exit_code == 0, res.output
     assert "red wins after 6 rounds" in res.output, res.output
+
+
+ORC_ONLY_JESTER = """
+players: [red, yellow, blue]
+to_move: blue
+banned: jester
+marks: {red: yellow, yellow: red, blue: blue}
+hands:
+  red: [jester/yellow]
+  yellow: [treasurer/yellow, wizard/yellow, maid/yellow, marshal/yellow]
+  blue: [treasurer/blue, maid/blue, wizard/grey, treasurer/red]
+displays:
+  red: [treasurer/grey, guard/red, maid/red, wizard/red, cupbearer/red]
+  yellow: [cupbearer/yellow, guard/grey]
+  blue: [wizard/blue, guard/blue]
+actions: [play treasurer/red]
+"""
+
+
+def test_the_orc_plays_from_a_hand_of_banned_jesters_unforced(spec: Spec) -> None:
+    """Under fan the Orc's holder whose hand is only its Jester, banned, plays it freely: the
+    play is not forced (a whisper), so decisions-well-formed says a forced play comes from
+    such a hand, not that such a hand forces one (it said so, and was false under fan)."""
+    from palast.formats.house import resolve
+    from palast.invariants.declared import failure
+
+    fan = resolve(spec, "fan")
+    scenario = parse_scenario(ORC_ONLY_JESTER, fan)
+    game = scenario.game(fan, "fan")
+    state, _ = scenario.position(game)
+    assert state.decision.kind is DecisionKind.PLAY and state.decision.player == 0
+    assert not state.decision.forced and state.king_in_force == list(fan.roles).index("jester")
+    assert failure(game, "decisions-well-formed", state) is None
+    plain = scenario.game(resolve(spec, "reference"), "reference")
+    assert scenario.position(plain)[0].decision.forced  # without the module the hand forces a whisper
