@@ -21,7 +21,7 @@ from z3.z3 import _to_expr_ref
 from palast.engine import Game, Step
 from palast.engine.actions import Action
 from palast.engine.state import DecisionKind, State
-from palast.errors import InputError
+from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
@@ -294,19 +294,23 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     if path is None:
         return Outcome("error", f"{n} players: the check fails, but no path of at most {max_steps} actions from a "
                                 "play decision shows it")
-    state = concrete_state(ctx.lay, path.values[0])
-    text = scenario_text(ctx.game, state, path.actions, title=title, question=question, comment=comment,
-                         rulesets=(ruleset,))
-    file = write_scenario(text, name, out_dir)
+    refused = (f"{n} players: the step check fails from a position the engine refuses ({{}}); the strengthening "
+               "does not rule it out, so the claim is neither proved nor refuted (no scenario written)")
+    try:  # Z3's position need not be one the engine can even build (a King card out of range)
+        state = concrete_state(ctx.lay, path.values[0])
+        text = scenario_text(ctx.game, state, path.actions, title=title, question=question, comment=comment,
+                             rulesets=(ruleset,))
+    except (ValueError, IndexError, KeyError) as exc:
+        return Outcome("error", refused.format(f"{type(exc).__name__}: {exc}"))
+    # written beside its place first, and put there only once the engine accepts it
+    trial = write_scenario(text, f"{name}.trial", out_dir)
     try:
-        _, final, _ = reload(file, spec, ruleset)
-    except InputError as exc:  # a position no game reaches: the strengthening does not rule it out
-        file.unlink()
-        head, *rest = exc.render().splitlines()  # the file, then its first problem
-        first = f"{head} {rest[0].strip()}" if rest else head
-        return Outcome("error", f"{n} players: the step check fails from a position the engine refuses ({first}); "
-                                "the strengthening does not rule it out, so the claim is neither proved nor "
-                                "refuted (no scenario written)")
+        _, final, _ = reload(trial, spec, ruleset)
+    except (InputError, IllegalActionError) as exc:  # a position no game reaches
+        trial.unlink()
+        head, *rest = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()
+        return Outcome("error", refused.format(f"{head} {rest[0].strip()}" if rest else head))
+    file = trial.replace(trial.with_name(f"{name}.yaml"))
     got = abstract(ctx.lay, final)
     diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
     if diff:

@@ -7,6 +7,7 @@ of real games under the house ruleset ``fan``."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 import z3
@@ -121,3 +122,40 @@ def test_the_module_compiled_to_z3_admits_the_engine_actions(spec: Spec, order: 
         assert problem is None, (state.decision.kind, problem)
         kinds.add(state.decision.kind.value)
     assert {"marks", "choice", "draw"} <= kinds, kinds
+
+
+def test_the_site_of_a_pending_draw_is_part_of_well_formedness(spec: Spec) -> None:
+    """decisions-well-formed's facts about the encoding's ``site``: at a draw the engine
+    opened, the position is well formed; with the site out of range, or naming the other
+    statement that waits for a draw (the Healer's after a Maid, the Maid's after a Jester),
+    it is not."""
+    from proofs.invariant import well_formed
+
+    fan = resolve(spec, "fan", None)
+    game = Game(fan, "fan", list(fan.player_colours[:3]), check=False)
+    lay = Layout(game, "card")
+    assert len(lay.sites["draw"]) == 2
+    seen = set()
+    for state, _ in random_positions(game, 300, random.Random(5)):  # dealt with no deck order: draws are chance
+        if state.decision.kind.value != "draw":
+            continue
+        s = _const(lay, state)
+        site = s["site"].as_long()
+        seen.add(site)
+        assert z3.is_true(z3.simplify(well_formed(s)))
+        for wrong in (1 - site, 7):
+            s.f["site"] = z3.IntVal(wrong)
+            assert z3.is_false(z3.simplify(well_formed(s))), (site, wrong)
+    assert seen == {0, 1}, seen
+
+
+def test_an_induction_failing_from_a_position_no_game_reaches_writes_nothing(spec: Spec, tmp_path: Path) -> None:
+    """Under fan nothing is assumed, so deck-reserve's step check fails from a position the
+    engine cannot even build: the result is an error saying so, and no scenario is left."""
+    from proofs.invariant import prove_invariant
+    from proofs.reachability import deck_reserve
+
+    out = prove_invariant(resolve(spec, "fan", None), "fan", deck_reserve, name="deck-reserve", out_dir=tmp_path,
+                          counts=(3,))
+    assert out.result == "error" and out.detail.endswith("(no scenario written)"), out.detail
+    assert list(tmp_path.iterdir()) == []

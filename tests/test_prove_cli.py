@@ -386,14 +386,19 @@ def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) 
     """The model carries out step next-player from its declarations, so a house reading of
     neutral-count-zone (a point no engine parameter sets) is proved like any other; the
     fan module's rules are compiled too, but what is proved with a module in play is what a
-    named house ruleset switching it on lists, so switching it on with --reading is refused
-    up front, and -r fan is not."""
+    named house ruleset switching it on lists, so switching it on with --reading (or with
+    fan-b, which lists nothing) is refused up front, and -r fan and rules on top of it are not."""
     from proofs.legality import modelled_points
 
     assert {"neutral-count-zone", "neutral-tie"} <= modelled_points(spec)
     assert not {p for p in modelled_points(spec) if p.startswith("fan-")}
     res = CliRunner().invoke(main, ["prove", "--only", "no-such-obligation-here", "--reading", "fan-expansion=on"])
-    assert res.exit_code == 2 and "only the rule language declares" in res.output, res.output
+    assert res.exit_code == 2 and "a reading of a rule module's" in res.output and "-r fan" in res.output, res.output
+    # a ruleset derived from fan takes its list; fan-b lists nothing, so it is refused
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan", "--reading", "game-end-tiebreak=most-played-total"])
+    assert res.exit_code == 0 and "differential                 fan+game-end-tiebreak" in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan-b"])
+    assert res.exit_code == 2 and "a reading of a rule module's" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "neutral-count-zone=cards-in-hand"])
     assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan"])
