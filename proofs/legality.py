@@ -333,3 +333,13 @@ def modelled_points(spec: Any) -> frozenset[str]:
         if whole or any(s.head == "choose" for s in walk(list(r.do or ()))):
             out.update(rb.point for rb in r.readings)
     return frozenset(out)
+
+
+def module_points(spec: Any) -> frozenset[str]:
+    """The variation points of the rule modules (``spec/modules/``): each module's switch
+    and the points its rules read."""
+    from palast.lang.blocks import program
+
+    in_modules = {rule for m in spec.modules.values() for rule in m.rules}
+    return frozenset({m.point for m in spec.modules.values()}
+                     | {rb.point for r in program(spec).rules.values() if r.rule in in_modules for rb in r.readings})

@@ -247,34 +247,32 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     :raises InputError: naming the point and the reading.
     """
     from palast.errors import InputError
-    from palast.lang.blocks import program
     from palast.lang.logic import parameter_table
-    from proofs.legality import modelled_points
+    from proofs.legality import modelled_points, module_points
     from proofs.obligation import house_prove_lists
     from proofs.places_z3 import unordered_readings
 
     modelled = modelled_points(spec)
     # a named house ruleset's list (or the one a ruleset derived from it takes) says what runs
     listed = set(house_prove_lists(spec))
-    in_modules = {rule for m in spec.modules.values() for rule in m.rules}
-    module_points = {m.point for m in spec.modules.values()} | {
-        rb.point for r in program(spec).rules.values() if r.rule in in_modules for rb in r.readings}
+    of_modules = module_points(spec)
     declared_only = [point for name, (point, _) in parameter_table(spec).items()
                      if name == point and point not in modelled]
     unordered = unordered_readings(spec)
     for rs in chosen:
         for point in [] if rs in listed else declared_only:
             reading = spec.reading(rs, point)
-            if all(base.reading(own, point) != reading for own in base.rulesets) and point in module_points:
+            if any(base.reading(own, point) == reading for own in base.rulesets):
+                continue  # a reading the spec's own rulesets take
+            if point in of_modules:
                 raise InputError(f"{rs} reads {point} as {reading}, a reading of a rule module's; palast prove "
                                  "checks a rule module only under a named house ruleset that lists what to prove "
                                  "with it (prove: in spec/rulesets.yaml, e.g. -r fan), or one derived from it",
                                  *_given_at(point, given, ruleset_file))
-            if all(base.reading(own, point) != reading for own in base.rulesets):
-                raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
-                                 "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
-                                 "cannot check it (palast play, replay, ask and simulate can)",
-                                 *_given_at(point, given, ruleset_file))
+            raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
+                             "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
+                             "cannot check it (palast play, replay, ask and simulate can)",
+                             *_given_at(point, given, ruleset_file))
         for (point, reading), place in unordered.items():
             if spec.reading(rs, point) == reading:
                 raise InputError(f"{rs} reads {point} as {reading}, which moves cards to {place}; "
