@@ -51,6 +51,9 @@ class FlowDecision:
     :ivar what: what is decided, in a few words (``the display card to take back``).
     :ivar says: how a pending decision is put to a reader, a template (:data:`SAYS_FIELDS`).
     :ivar says_forced: the template when the decision is forced on the player, or ``""``.
+    :ivar answer: what an action answering it gives (``card``, ``seat``, ``cards``, ...: the
+        ``answer`` enum of ``spec/schema/flow.schema.json``); ``""`` for a terminal decision.
+    :ivar verb: the word its action starts with in the notation (``take-back``), or ``""``.
     """
 
     name: str
@@ -66,6 +69,8 @@ class FlowDecision:
     what: str = ""
     says: str = ""
     says_forced: str = ""
+    answer: str = ""
+    verb: str = ""
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,7 @@ def _decision(raw: Mapping[str, Any], place: tuple[str, tuple[str | int, ...]], 
                         tuple(str(t) for t in raw.get("then") or ()), tuple(raw.get("rules") or rules), role,
                         str(raw.get("begins", "")), bool(raw.get("terminal", False)),
                         bool(raw.get("any_time", False)), place, str(raw.get("what", "")), str(raw.get("says", "")),
-                        str(raw.get("says_forced", "")))
+                        str(raw.get("says_forced", "")), str(raw.get("answer", "")), str(raw.get("verb", "")))
 
 
 def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any],
@@ -211,7 +216,9 @@ def parse_flow(flow: Mapping[str, Any], roles: Mapping[str, Any],
 def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) -> None:
     """Report through ``at(file, key path, message)`` what is wrong with the declared flow
     of ``spec`` (``spec.flow``): a decision declared twice, a ``then`` naming
-    nothing declared, a terminal decision with a ``then`` or another without one, a rule id
+    nothing declared, a terminal decision with a ``then`` or another without one, a
+    decision no action can answer (no ``answer`` and ``verb``), a verb two decisions of
+    different answers share, a rule id
     that is no rule, no decision beginning a turn or a round, a decision no play reaches,
     and decisions within one turn that form a cycle (so no bound on a turn's actions)."""
     flow: Flow = spec.flow
@@ -231,6 +238,12 @@ def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) ->
             continue
         seen[name] = (file, path)
     words = set(flow.decisions) | set(flow.junctions) | {ACTION}
+    by_verb: dict[str, FlowDecision] = {}
+    for d in flow.decisions.values():  # an action names its decision's verb, so a verb has one answer
+        first_d = by_verb.setdefault(d.verb, d) if d.verb else d
+        if first_d.answer != d.answer:
+            at(d.place[0], [*d.place[1], "verb"], f"decisions {first_d.name!r} and {d.name!r} share the verb "
+                                                  f"{d.verb!r} but not the answer ({first_d.answer} and {d.answer})")
     raw_of = {place: raw for place, raw in places}
     for d in flow.decisions.values():
         file, where = d.place
@@ -242,6 +255,10 @@ def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) ->
             at(file, [*where, "then"], f"decision {d.name!r} is terminal: nothing may follow it")
         if not d.terminal and not d.then:
             at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
+        if not d.terminal and not (d.answer and d.verb):
+            at(file, [*where], f"decision {d.name!r} is not terminal: say what answers it (answer, verb)")
+        if d.terminal and (declared.get("answer") or declared.get("verb")):
+            at(file, [*where], f"decision {d.name!r} is terminal: no action answers it (no answer or verb)")
         if not d.terminal and not d.says:
             at(file, [*where], f"decision {d.name!r} is not terminal: say how it is put to a reader (says)")
         for key in ("says", "says_forced"):
