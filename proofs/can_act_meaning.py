@@ -11,23 +11,20 @@ from typing import Any
 
 import z3
 
-from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, code, ite
+from proofs.encoding import Layout, ZState, ite
 from proofs.lang_z3 import PROVIDED
 from proofs.legality import Legality, label_width, shapes
 from proofs.transition import Label
 from proofs.z3_values import Picks, Span, _n
 
-K = DecisionKind
 
-
-def exempt(lay: Layout) -> tuple[DecisionKind, ...]:
+def exempt(lay: Layout) -> tuple[str, ...]:
     """Decisions that need no action of a player under ``lay``: the terminal ones (the game
     is over, a gap), a deal (chance, always possible), and those no action of the model
     answers (:func:`proofs.legality.shapes`: the chance deal of marks and a choice, which only
     a rule module opens and the proofs' model of the base game never reaches)."""
     sh = shapes(lay)
-    return tuple(k for k in DecisionKind if k not in sh or sh[k].form in ("deal", "never"))
+    return tuple(k for k in lay.decisions if k not in sh or sh[k].form in ("deal", "never"))
 
 
 def _label(s: ZState, a: tuple[Any, ...] = (), vec: list[Any] | None = None) -> Label:
@@ -61,17 +58,17 @@ def _domain(s: ZState, part: str) -> range:
     return range(sizes[part])
 
 
-def candidates(s: ZState, kind: DecisionKind) -> list[Label]:
+def candidates(s: ZState, kind: str) -> list[Label]:
     """Concrete actions answering a ``kind`` decision in ``s``, by the decision's shape
     (:mod:`proofs.shapes`); see the module docstring."""
     lay = s.lay
     shape = shapes(lay).get(kind)
     if shape is None or shape.form in ("deal", "never"):
-        raise ValueError(f"no player acts at a {kind.value} decision")
+        raise ValueError(f"no player acts at a {kind} decision")
     if shape.form == "cards":
         got = Legality(lay).declared_options(s, kind)
         if not isinstance(got, Picks):
-            raise ValueError(f"the options of {kind.value} are not picks of cards")
+            raise ValueError(f"the options of {kind} are not picks of cards")
         return [_label(s, vec=_first_picks(got, len(lay.kinds)))]
     if shape.parts == ("int",):  # a range of numbers: its least one
         got = Legality(lay).options(s, kind)
@@ -89,13 +86,13 @@ def can_act(s: ZState) -> Any:
     legality = Legality(s.lay)
     parts = []
     skip = exempt(s.lay)
-    for kind in DecisionKind:
+    for kind in s.lay.decisions:
         if kind in skip:
             continue
         some = legality.some_offered(s, kind)
         if some is None:
             some = z3.Or([legality.legal(s, kind, lab) for lab in candidates(s, kind)])
-        parts.append(z3.Implies(s["dk"] == code(kind), some))
+        parts.append(z3.Implies(s["dk"] == s.lay.code(kind), some))
     return z3.And(parts)
 
 

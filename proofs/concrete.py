@@ -17,17 +17,11 @@ import yaml
 import z3
 
 from palast.engine import Game
-from palast.engine.actions import (
-    ANSWERS,
-    Action,
-    Deal,
-    action_for,
-    action_value,
-)
+from palast.engine.actions import Action, Deal, action_value
 from palast.engine.state import Decision, DecisionKind, State
 from palast.formats.notation import format_action
 from palast.formats.scenario_dump import dump_scenario
-from proofs.encoding import DECISIONS, PER_SEAT_KINDS, ROUND_ENDS, Layout, ZState, code, field_names
+from proofs.encoding import PER_SEAT_KINDS, ROUND_ENDS, Layout, ZState, field_names
 from proofs.legality import label_width, shapes
 from proofs.shapes import NEVER
 from proofs.transition import Label
@@ -99,12 +93,12 @@ def abstract(lay: Layout, state: State) -> Values:
     v["round"] = state.round
     v["actor"] = state.actor
     v["card"] = kind_of(lay, state.last_card) if state.last_card >= 0 else -1
-    v["dk"] = code(d.kind)
+    v["dk"] = lay.code(d.kind)
     v["dp"] = d.player
     v["partner"] = d.partner
     v["count"] = d.count
     v["forced"] = d.forced
-    v["gap"] = lay.points.index(d.point) if d.kind is K.GAP else -1
+    v["gap"] = lay.points.index(d.point) if d.kind == K.GAP else -1
     re = state.round_end
     v["rk"] = ROUND_ENDS.index(re.kind) if re is not None else 0
     v["rp"] = re.player if re is not None else -1
@@ -127,18 +121,18 @@ def site_of(lay: Layout, state: State) -> int:
         or the engine finds none.
     """
     d = state.decision
-    listed = lay.sites.get(d.kind.value, ())
+    listed = lay.sites.get(d.kind, ())
     if len(listed) <= 1:
         return -1
     if d.rule:
         *_, owner, path = d.rule.split("|")
         if (owner, path) in listed:
             return listed.index((owner, path))
-        raise ValueError(f"the {d.kind.value} decision waits at {owner} {path}, no statement the encoding knows")
+        raise ValueError(f"the {d.kind} decision waits at {owner} {path}, no statement the encoding knows")
     found = lay.game.runner.resume_of(d, state)
     at = [i for i, (owner, _) in enumerate(listed) if found is not None and owner == found.rule]
     if len(at) != 1:
-        raise ValueError(f"the engine finds no one statement the {d.kind.value} decision waits at")
+        raise ValueError(f"the engine finds no one statement the {d.kind} decision waits at")
     return at[0]
 
 
@@ -156,7 +150,7 @@ def cards_of(lay: Layout, counts: list[int]) -> tuple[int, ...]:
     return tuple(sorted(c for k, n in enumerate(counts) for c in [_card_of(lay, k)] * n))
 
 
-def action_of(lay: Layout, kind: DecisionKind, label: dict[str, Any]) -> Action:
+def action_of(lay: Layout, kind: str, label: dict[str, Any]) -> Action:
     """The engine action with ``label``'s values (``a``, ``vec``, ``deal``, as
     :func:`proofs.concrete.read_label` gives them) answering a ``kind`` decision (card
     level).
@@ -167,20 +161,20 @@ def action_of(lay: Layout, kind: DecisionKind, label: dict[str, Any]) -> Action:
     if sh.form == "deal":
         return Deal(tuple(cards_of(lay, row) for row in label["deal"]), None)
     if sh.form == "cards":
-        return action_for(kind.value, cards_of(lay, label["vec"]))
+        return lay.game.answers.make(kind, cards_of(lay, label["vec"]))
     if sh.form in ("element", "tuple"):
         values = tuple(_card_of(lay, v) if p == "card" and v >= 0 else int(v)  # -1: no card
                        for p, v in zip(sh.parts, label["a"], strict=False))
-        return action_for(kind.value, values[0] if sh.form == "element" else values)
-    raise ValueError(f"no action answers a {kind.value} decision")
+        return lay.game.answers.make(kind, values[0] if sh.form == "element" else values)
+    raise ValueError(f"no action answers a {kind} decision")
 
 
-def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
+def label_of(lay: Layout, kind: str, action: Action) -> dict[str, Any]:
     """The label values (``a``, ``vec``, ``deal``) of an engine ``action`` answering a
     ``kind`` decision: the inverse of :func:`action_of`.
 
     :raises ValueError: if no action of the model answers ``kind``, or the action is not
-        one that answers it (the engine's ``ANSWERS``) or not of the shape the decision's
+        one that answers it (the game's ``answers``) or not of the shape the decision's
         options give.
     """
     nk = len(lay.kinds)
@@ -188,9 +182,8 @@ def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
     vec = [0] * nk
     deal = [[0] * nk for _ in range(lay.n)]
     sh = shapes(lay).get(kind, NEVER)
-    answers = ANSWERS.get(kind.value)
-    if answers is None or not isinstance(action, answers):
-        raise ValueError(f"{action!r} does not answer a {kind.value} decision")
+    if not lay.game.answers.accepts(kind, action):
+        raise ValueError(f"{action!r} does not answer a {kind} decision")
     value = action_value(action)
     if sh.form == "deal" and isinstance(value, Deal):
         deal = [_counts(lay, h) for h in value.hands]
@@ -199,11 +192,11 @@ def label_of(lay: Layout, kind: DecisionKind, action: Action) -> dict[str, Any]:
     elif sh.form in ("element", "tuple"):
         values = (value,) if sh.form == "element" else value
         if not isinstance(values, tuple) or len(values) != sh.width:
-            raise ValueError(f"{action!r} does not answer a {kind.value} decision")
+            raise ValueError(f"{action!r} does not answer a {kind} decision")
         for i, (p, v) in enumerate(zip(sh.parts, values, strict=True)):
             a[i] = kind_of(lay, v) if p == "card" and v >= 0 else int(v)  # -1: no card
     else:
-        raise ValueError(f"{action!r} does not answer a {kind.value} decision")
+        raise ValueError(f"{action!r} does not answer a {kind} decision")
     return {"a": a, "vec": vec, "deal": deal}
 
 
@@ -246,7 +239,7 @@ def concrete_state(lay: Layout, v: Mapping[str, int | bool]) -> State:
 
     :raises ValueError: for a position that does not wait for a play.
     """
-    if DECISIONS[int(v["dk"])] is not K.PLAY:
+    if lay.decisions[int(v["dk"])] != K.PLAY:
         raise ValueError("only a position waiting for a play can be written as a scenario")
     nk = len(lay.kinds)
 

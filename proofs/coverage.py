@@ -44,7 +44,7 @@ def refused(game: Game, state: State, rule_of: Mapping[tuple[str, ...], str]) ->
     """The rules the engine cites when it refuses a hand card at ``state``'s play
     decision (empty for other decisions)."""
     d = state.decision
-    if d.kind is not K.PLAY:
+    if d.kind != K.PLAY:
         return frozenset()
     legal = set(game.legal_actions(state))
     out: set[str] = set()

@@ -104,9 +104,9 @@ class Differ:
         sorts = [s.f[n].sort() for n in self.names]
         pack = z3.Function("after", z3.BoolSort(), *sorts, z3.BoolSort())
         all_label = [*label.a, *label.vec, *(x for row in label.deal for x in row)]
-        self.packed: dict[DecisionKind, Any] = {}
-        self.used: dict[DecisionKind, list[Any]] = {}
-        self.src: dict[DecisionKind, Any] = {}
+        self.packed: dict[str, Any] = {}
+        self.used: dict[str, list[Any]] = {}
+        self.src: dict[str, Any] = {}
         self.shapes = shapes(lay)
         for kind, (legal, after) in steps.items():
             self.packed[kind] = pack(z3.And(legal, label.used(self.shapes[kind])), *[after.f[n] for n in self.names])
@@ -152,7 +152,7 @@ class Differ:
             out[tuple(v.as_long() for v in vals)] = self._values(m.eval(packed))
         return out
 
-    def key(self, kind: DecisionKind, action: Action) -> tuple[Any, ...]:
+    def key(self, kind: str, action: Action) -> tuple[Any, ...]:
         """The label values of an engine action, in the order :meth:`z3_successors` uses."""
         lab = label_of(self.lay, kind, action)
         shape = self.shapes[kind]
@@ -210,7 +210,7 @@ def _features(game: Game, state: State, deal: Action | None,
 def _careful_play(game: Game, state: State, acts: list[Action], rng: random.Random) -> Action:
     """A play that does not repeat a role of the actor's display where there is one (so
     displays grow to six different roles), otherwise any; other decisions at random."""
-    if state.decision.kind is K.PLAY:
+    if state.decision.kind == K.PLAY:
         shown = {game.cards.role_of(c) for c in state.displays[state.decision.player]}
         fresh = [a for a in acts if isinstance(a, Play) and game.cards.role_of(a.card) not in shown]
         if fresh:
@@ -242,7 +242,7 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
         state = game.initial_state()
         while not state.is_terminal:
             d = state.decision
-            if d.kind is K.DEAL:
+            if d.kind == K.DEAL:
                 action = game.sample_chance(state, rng, deck_order=False)
                 pool.append((state, action))
             else:
@@ -288,9 +288,9 @@ def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> li
                 nxt = game.apply(state, action).state
             except (InputError, IllegalActionError):
                 break
-            out.append((game, state, action if state.decision.kind is K.DEAL else None))
+            out.append((game, state, action if state.decision.kind == K.DEAL else None))
             state = nxt
-        if not state.is_terminal and state.decision.kind is not K.DEAL:  # no deal to compare at the end
+        if not state.is_terminal and state.decision.kind != K.DEAL:  # no deal to compare at the end
             out.append((game, state, None))
     return out
 
@@ -320,7 +320,7 @@ def ruling_positions(spec: Spec, ruleset: str) -> list[tuple[Game, State, Action
         except (InputError, IllegalActionError):
             continue  # the ruling's own check reports it
         ordered = state.deck or state.deck_bottom or state.king_deck
-        if not state.is_terminal and state.decision.kind is not K.DEAL and inexpressible(state) is None \
+        if not state.is_terminal and state.decision.kind != K.DEAL and inexpressible(state) is None \
                 and not ordered:
             out.append((game, state, None))
     return out
@@ -400,7 +400,7 @@ def compare_all(spec: Spec, items: Iterable[Position], encode: Callable[[Game], 
         played += where == "random play"
         ruled += where == "a ruling"
         if problem:
-            return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind.value} decision in "
+            return Outcome("counterexample", f"{where}, {game.n} players, {state.decision.kind} decision in "
                                              f"round {state.round}: {problem}")
     from palast.lang.blocks import withdrawn
     only = next(iter(rulesets)) if len(rulesets) == 1 else None

@@ -11,8 +11,8 @@ every ruleset difference from ``game.params`` (``spec/variation_points.yaml``).
 * for every *zone* (each player's hand, each player's display, the draw deck, the discard
   pile) and every *card kind*, how many cards of that kind lie there — the order of a
   display and of the draw deck is forgotten (the draw deck is a face-down pile of unknown
-  order; a draw may take any of its cards, which is what the engine's chance action
-  :class:`~palast.engine.Draw` does for a deck of unknown order);
+  order; a draw may take any of its cards, which is what the engine's chance draw
+  (:meth:`~palast.engine.Game.drawn_from`) does for a deck of unknown order);
 * which King cards are in the King deck (order unknown) and which are spent, and the
   banned role (the role of the King card in force, or -1);
 * scores, cards played this round, the tally, the round number, the player whose turn it
@@ -39,11 +39,9 @@ import z3
 from z3.z3 import _to_expr_ref
 
 from palast.engine import Game
-from palast.engine.state import DecisionKind
+from palast.lang.invariant_exprs import decision_numbers
 from palast.spec.state import Counter, ZoneDecl
 
-#: Decision kinds, numbered by their order in :class:`DecisionKind`.
-DECISIONS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 #: Round end kinds, numbered; 0 means the round has not ended.
 ROUND_ENDS: tuple[str, ...] = ("", "whisper", "six")
 #: The seat value of a neutral card's colour.
@@ -65,11 +63,6 @@ PER_SEAT_KINDS = ("colours",)
 MACHINE_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {"round-end": (("rk", "int"), ("rp", "int"),
                                                                         ("rforced", "bool"))}
 CLEARED: dict[str, int | bool] = {"rk": 0, "rp": -1, "rforced": False}
-
-
-def code(kind: DecisionKind) -> int:
-    """The number of a decision kind in the encoding."""
-    return DECISIONS.index(kind)
 
 
 @dataclass(frozen=True)
@@ -104,6 +97,10 @@ class Layout:
         self.game = game
         self.level = level
         self.n = n = game.n
+        #: the declared decisions (spec/flow.yaml, then the roles' choices), numbered as the
+        #: rule language numbers them (field ``dk`` holds the number of the pending one)
+        self.decisions: tuple[str, ...] = tuple(decision_numbers(game.spec))
+        self._codes = {name: i for i, name in enumerate(self.decisions)}
         decl = game.spec.state
         #: the zones of cards (spec/state.yaml), by the name statements and expressions give
         #: them (a deck's ``under`` too: what lies under a deck is counted with it), each as
@@ -177,6 +174,13 @@ class Layout:
         self.total_cards = sum(game.composition.values())
         #: Cards in the draw deck right after a deal.
         self.deck_after_deal = self.total_cards - n * self.hand_size
+
+    def code(self, kind: str) -> int:
+        """The number of decision ``kind`` in the encoding (field ``dk``).
+
+        :raises KeyError: for a decision the spec does not declare.
+        """
+        return self._codes[kind]
 
     def reading(self, parameter: str) -> str:
         """The ruleset's reading of the variation point that sets engine ``parameter``

@@ -30,7 +30,7 @@ from palast.engine.state import DecisionKind
 from palast.lang.syntax import show
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import Layout, ZState, code, equal
+from proofs.encoding import Layout, ZState, equal
 from proofs.kept import kept_facts, legality_of
 from proofs.legality import action_kinds, shapes
 from proofs.obligation import Obligation, Options, Outcome, check, eliminating_solver, refuted, solver
@@ -69,22 +69,23 @@ class Context:
         #: the decisions an action answers in this game (:func:`proofs.legality.action_kinds`)
         self.kinds = action_kinds(self.lay)
         self.shapes = shapes(self.lay)
-        self.steps: dict[DecisionKind, tuple[Any, ZState]] = {
+        self.steps: dict[str, tuple[Any, ZState]] = {
             k: self.tr.step(self.s, self.label, k) for k in self.kinds}
-        self.rel: dict[DecisionKind, tuple[Any, ZState]] = {
-            k: (z3.And(self.s["dk"] == code(k), legal, self.label.used(self.shapes[k]), equal(self.t, after)), after)
+        self.rel: dict[str, tuple[Any, ZState]] = {
+            k: (z3.And(self.s["dk"] == self.lay.code(k), legal, self.label.used(self.shapes[k]),
+                       equal(self.t, after)), after)
             for k, (legal, after) in self.steps.items()}
         self.start = abstract(self.lay, game.initial_state())
         self._hyp: Any = None
         self._formed: Any = None
 
-    def relation_on(self, kind: DecisionKind, fields: set[str]) -> Any:
+    def relation_on(self, kind: str, fields: set[str]) -> Any:
         """The ``kind`` relation restricted to the successor's ``fields``: legal, and each of
         those fields equals what the action computes (the other fields are left free, so
         this admits more successors than :attr:`rel`; a property of ``fields`` proved
         over it holds over the full relation too)."""
         legal, after = self.steps[kind]
-        return z3.And(self.s["dk"] == code(kind), legal, self.label.used(self.shapes[kind]),
+        return z3.And(self.s["dk"] == self.lay.code(kind), legal, self.label.used(self.shapes[kind]),
                       *[self.t.f[f] == after.f[f] for f in sorted(fields)])
 
     def fields_of(self, formula: Any) -> set[str]:
@@ -104,7 +105,7 @@ class Context:
             todo.extend(e.children())
         return found
 
-    def flag(self, kind: DecisionKind, name: str) -> Any:
+    def flag(self, kind: str, name: str) -> Any:
         """The condition under which the ``kind`` action takes the path flagged ``name``.
 
         :raises KeyError: for a flag naming a rule or point the spec does not have
@@ -129,7 +130,7 @@ class Context:
             self._hyp = z3.And([p(self.s) for _, p in strengthening(self.lay)])
         return self._hyp
 
-    def step_solver(self, kind: DecisionKind) -> Any:
+    def step_solver(self, kind: str) -> Any:
         """A new solver holding the strengthening on ``s`` and the ``kind`` relation, each
         call a fresh one that first eliminates the successor's equations
         (:func:`~proofs.obligation.eliminating_solver`). A solver kept across checks carried
@@ -164,9 +165,9 @@ def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
 
 # ---------------------------------------------------------------------- helpers on positions
 
-def dk_in(s: ZState, kinds: tuple[DecisionKind, ...]) -> Any:
+def dk_in(s: ZState, kinds: tuple[str, ...]) -> Any:
     """The position waits for one of ``kinds``."""
-    return z3.Or([s["dk"] == code(k) for k in kinds])
+    return z3.Or([s["dk"] == s.lay.code(k) for k in kinds])
 
 
 def in_round(s: ZState) -> Any:
@@ -216,24 +217,25 @@ def well_formed(s: ZState) -> Any:
     roles = list(lay.game.spec.roles)
     parts = [
         declared(s, "decisions-well-formed"),
-        dk >= 0, dk < len(list(DecisionKind)),
+        dk >= 0, dk < len(lay.decisions),
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
         z3.Implies(s["rk"] == 0, z3.Not(s["rforced"])),
-        z3.Implies(dk != code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
+        z3.Implies(dk != lay.code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
         *kept_facts(legality_of(lay), s),
-        z3.Implies(dk != code(K.GAP), s["gap"] == -1),
+        z3.Implies(dk != lay.code(K.GAP), s["gap"] == -1),
     ]
     if lay.site_field:  # which statement opened the pending decision: one of its decision's
-        for kind in DecisionKind:
-            count = len(lay.sites.get(kind.value, ()))
+        for kind in lay.decisions:
+            count = len(lay.sites.get(kind, ()))
             site = s["site"]
-            parts.append(z3.Implies(dk == code(kind), site == -1 if count <= 1 else z3.And(site >= 0, site < count)))
+            parts.append(z3.Implies(dk == lay.code(kind),
+                                    site == -1 if count <= 1 else z3.And(site >= 0, site < count)))
     legality = legality_of(lay)
-    for kind in DecisionKind:  # a decision a role's rule waits for follows a card of that role
+    for kind in lay.decisions:  # a decision a role's rule waits for follows a card of that role
         for site, w in legality.sites(kind, any_step=True):
             role = next((r.role for r in w.chain if r.role), None)
             if role is not None:
-                parts.append(z3.Implies(z3.And(dk == code(kind), legality.at_site(s, site)),
+                parts.append(z3.Implies(z3.And(dk == lay.code(kind), legality.at_site(s, site)),
                                         s.role_is(last, roles.index(role))))
     return z3.And(parts)
 
@@ -352,7 +354,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                         sv.add(ctx.hypothesis(), *before, rel, goal, *rest)
                         broken = check(sv)
             if broken:
-                where = f"{n} players: a {kind.value} action breaks it"
+                where = f"{n} players: a {kind} action breaks it"
                 if not name:
                     return Outcome("counterexample", where)
                 from proofs.search import counterexample
@@ -369,7 +371,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                              f"kinds, {ctx.lay.level} level")
 
 
-def seat_cases(ctx: Context, kind: DecisionKind) -> list[list[Any]]:
+def seat_cases(ctx: Context, kind: str) -> list[list[Any]]:
     """Cases by the seats an action of ``kind`` involves: for options built from parts,
     each set of distinct seats its seat parts name, in increasing order (a swap's two
     seats); else the deciding player, and where the statement waiting for ``kind`` is
@@ -399,8 +401,8 @@ def rest_case(cases: list[list[Any]]) -> list[Any]:
     return [z3.Not(z3.Or([z3.And(c) if c else z3.BoolVal(True) for c in cases]))]
 
 
-def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...] | None,
-               claim: Callable[[Context, DecisionKind], Any], *, level: str = "role") -> tuple[bool, str]:
+def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
+               claim: Callable[[Context, str], Any], *, level: str = "role") -> tuple[bool, str]:
     """Check a claim about single actions: for every player count and every action of
     ``kinds`` (``None``: every kind an action answers) from a position satisfying the
     strengthening, ``claim(ctx, kind)`` (a formula over ``ctx.s``, ``ctx.label``,
@@ -413,11 +415,11 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[DecisionKind, ...] | None,
         ctx = context(spec, ruleset, n, level)
         for kind in ctx.kinds if kinds is None else kinds:
             if check(ctx.step_solver(kind), z3.Not(claim(ctx, kind))):
-                return False, f"{n} players, {kind.value}"
+                return False, f"{n} players, {kind}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players"
 
 
-def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[DecisionKind, ...] | None = None,
+def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[str, ...] | None = None,
                         *, level: str = "role") -> tuple[bool, str]:
     """:func:`prove_step` of the declared step invariant ``invariant`` (its ``holds`` in
     spec/invariants.yaml compiled to Z3 by :mod:`proofs.lang_z3`) over the actions of

@@ -28,11 +28,10 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from palast.engine.chains import kept_names
-from palast.engine.state import DecisionKind
 from palast.lang.primitives import PRIMITIVES
 from palast.lang.statements import Stmt
 from palast.lang.syntax import Node, parse
-from proofs.encoding import Layout, ZState, code
+from proofs.encoding import Layout, ZState
 from proofs.z3_values import Coll, NotCompiled, Picks, _b
 
 if TYPE_CHECKING:
@@ -119,10 +118,11 @@ def kept_facts(legality: Legality, s: ZState, slots: tuple[str, ...] | None = No
     values = {"player": s["dp"], "partner": s["partner"], "count": s["count"]}
     keeps: dict[str, list[Any]] = {f: [] for f in FIELDS}
     out: list[Any] = []
-    for kind, site, w in ((k, site, w) for k in DecisionKind for site, w in legality.sites(k)):
+    for kind, site, w in ((k, site, w) for k in s.lay.decisions for site, w in legality.sites(k)):
         if w.reading is not None and legality._reading(w.reading[0]) != w.reading[1]:
             continue
-        pending = z3.And(dk == code(kind), legality.at_site(s, site)) if site >= 0 else dk == code(kind)
+        code = s.lay.code(kind)
+        pending = z3.And(dk == code, legality.at_site(s, site)) if site >= 0 else dk == code
         kept = kept_names(w.stmt, position_names=True)
         for _, slot in kept:
             if slot in keeps:

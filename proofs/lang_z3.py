@@ -8,7 +8,7 @@ card kinds and roles):
 
 * a number, a condition, a player, a role, a card kind, a decision: a Python ``int`` or
   ``bool`` when it is known while the term is built, else a Z3 term (a player is its seat
-  number, a decision the number :func:`proofs.encoding.code` gives it);
+  number, a decision the number :meth:`proofs.encoding.Layout.code` gives it);
 * a collection: a :class:`Coll`, a list of ``(element, multiplicity)`` pairs with every
   element a known Python ``int`` and the multiplicity a Z3 integer term (or ``int``). The
   order of a collection is forgotten (the encoding counts each zone's cards per kind), so
@@ -33,7 +33,7 @@ from palast.lang.invariant_exprs import constant_kinds, constant_values
 from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, names
-from proofs.encoding import ANY, NEUTRAL, ZState, code, ite, maximum, minimum, per_seat, total
+from proofs.encoding import ANY, NEUTRAL, ZState, ite, maximum, minimum, per_seat, total
 from proofs.z3_values import (
     Coll,
     ColoursForgotten,
@@ -82,15 +82,13 @@ class Z3Back:
         colours = {**{c: i for i, c in enumerate(spec.player_colours)}, spec.neutral_colour: NEUTRAL}
         self.kinds = {**constant_kinds(spec), **dict.fromkeys(colours, "colour")}
         self.values = {**constant_values(spec), **colours}
-        #: the declared decisions in the order expressions number them
-        self.decisions = tuple(spec.flow.decisions)
         self.domain: dict[str, range] = {"seat": range(lay.n), "card": range(len(lay.kinds)),
                                          "role": range(lay.nroles), "int": range(0)}
         #: values of calls and binders already computed (see :meth:`_value`)
         self._memo: dict[tuple[Any, ...], tuple[Node, Any, list[Any]]] = {}
         self.calls: dict[str, Callable[..., Any]] = {
             "follows": lambda a, b: self._follows(a, b),
-            "in_action": lambda d: _or([_eq(d, code(K(x.name))) for x in lay.game.spec.flow.decisions.values()
+            "in_action": lambda d: _or([_eq(d, lay.code(x.name)) for x in lay.game.spec.flow.decisions.values()
                                         if x.role]),
             "minus": _minus,
             "others": lambda p: Coll("seats", [(q, 1 if isinstance(p, int) and q != p else
@@ -132,17 +130,17 @@ class Z3Back:
             "hand_size": lambda: lay.hand_size,
             "deck_size": lambda: s.deck_size(),
             "king_deck_size": lambda: total(ite(s[f"kd{j}"], 1, 0) for j in range(len(lay.king_roles))),
-            "running": lambda: z3.And(s["round"] >= 1, s["rk"] == 0, s["dk"] != code(K.DEAL),
-                                      s["dk"] != code(K.GAME_OVER)),
+            "running": lambda: z3.And(s["round"] >= 1, s["rk"] == 0, s["dk"] != lay.code(K.DEAL),
+                                      s["dk"] != lay.code(K.GAME_OVER)),
             "ended": lambda: s["rk"] != 0,
             "whisper_ended": lambda: s["rk"] == _round_end("whisper"),
             "six_ended": lambda: s["rk"] == _round_end("six"),
             "forced_whisper": lambda: z3.And(s["rk"] != 0, s["rforced"]),
             "ender": lambda: s["rp"],
             "decision": lambda: s["dk"],
-            "dealing": lambda: s["dk"] == code(K.DEAL),
-            "game_over": lambda: s["dk"] == code(K.GAME_OVER),
-            "stopped": lambda: s["dk"] == code(K.GAP),
+            "dealing": lambda: s["dk"] == lay.code(K.DEAL),
+            "game_over": lambda: s["dk"] == lay.code(K.GAME_OVER),
+            "stopped": lambda: s["dk"] == lay.code(K.GAP),
             "can_act": lambda: _can_act(s),
             "all_cards": lambda: Coll("cards", [(k.index, k.copies) for k in lay.kinds]),
             "all_roles": lambda: Coll("roles", [(r, 1) for r in range(lay.nroles)]),
@@ -190,10 +188,10 @@ class Z3Back:
     # -------------------------------------------------------------- collections
     def _follows(self, before: Any, after: Any) -> Any:
         """``follows(before, after)``: some pair of decisions the declared flow allows is
-        ``(before, after)`` (decisions as numbered by :func:`proofs.encoding.code`)."""
+        ``(before, after)`` (decisions as numbered by :meth:`proofs.encoding.Layout.code`)."""
         succ: dict[int, list[int]] = {}
         for a, b in self.lay.game.spec.flow.pairs():
-            succ.setdefault(code(K(a)), []).append(code(K(b)))
+            succ.setdefault(self.lay.code(a), []).append(self.lay.code(b))
         return _or([_and([_eq(before, a), _or([_eq(after, b) for b in sorted(bs)])]) for a, bs in sorted(succ.items())])
 
     def _zone(self, zones: tuple[int, ...], p: Any, state: Any = None) -> Coll:
@@ -314,7 +312,7 @@ class Z3Back:
                 return env[name]
             if name in self.values:
                 v = self.values[name]
-                return code(DecisionKind(self.decisions[v])) if self.kinds[name] == "decision" else v
+                return v  # a decision's number is its code in the encoding (both number the declared ones)
             make = self.names.get(name)
             if make is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from palast.engine.state import TERMINAL_KINDS, DecisionKind
-from proofs.encoding import DECISIONS, Layout, ZState, code, ite, pick_by, total
+from palast.engine.state import DecisionKind
+from proofs.encoding import Layout, ZState, ite, pick_by, total
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.shapes import NEVER, Shape, shape_of
 from proofs.z3_values import Coll, Span, at_least_one
@@ -44,7 +44,7 @@ class Legality(Resuming):
         self.n = lay.n
         self.nk = len(lay.kinds)
 
-    def legal(self, s: ZState, kind: DecisionKind, label: Label) -> Any:
+    def legal(self, s: ZState, kind: str, label: Label) -> Any:
         """The condition under which the action of ``kind`` with parameters ``label`` is
         legal in ``s`` (the decision kind itself not included; at the role level the
         colour choice is not included either).
@@ -53,10 +53,10 @@ class Legality(Resuming):
         """
         form = shapes(self.lay).get(kind, NEVER)
         if form.form == "never":
-            raise ValueError(f"no action answers a {kind.value} decision")
+            raise ValueError(f"no action answers a {kind} decision")
         if form.form == "deal":
             return self.legal_deal(s, label)
-        if kind is K.PLAY:
+        if kind == K.PLAY:
             return self.legal_play(s, label)
         if form.form == "cards":
             return self.picks(s, kind, label.vec)
@@ -70,7 +70,7 @@ class Legality(Resuming):
         valid = [] if none else [s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False) if p == "card"]
         return z3.And(*valid, self._member(opts, value))
 
-    def chosen(self, kind: DecisionKind, label: Label) -> Any:
+    def chosen(self, kind: str, label: Label) -> Any:
         """The value an action of ``kind`` with parameters ``label`` chooses, as the shape
         of its decision reads the label (:mod:`proofs.shapes`): the cards given (a
         collection), one term per part of options built from parts, the hands of a deal,
@@ -87,13 +87,13 @@ class Legality(Resuming):
             return label.deal
         if form.form == "element":
             return label.a[0]
-        raise ValueError(f"no action answers a {kind.value} decision")
+        raise ValueError(f"no action answers a {kind} decision")
 
     # ------------------------------------------------------------------ shared steps
-    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
+    def decide(self, d: ZState, kind: str, player: Any, *, partner: Any = -1, count: Any = -1,
                given: list[Any] | None = None, forced: Any = False) -> ZState:
         """Open decision ``kind`` for ``player`` (the engine's :class:`Decision`)."""
-        d["dk"] = z3.IntVal(code(kind))
+        d["dk"] = z3.IntVal(self.lay.code(kind))
         d["dp"] = z3.IntVal(player) if isinstance(player, int) else player
         d["partner"] = z3.IntVal(partner) if isinstance(partner, int) else partner
         d["count"] = z3.IntVal(count) if isinstance(count, int) else count
@@ -150,7 +150,7 @@ class Legality(Resuming):
     #: the flag a decision opened while :meth:`offered_at_start` runs its step sets
     OFFERED = "offered"
 
-    def offered_at_start(self, s: ZState, kind: DecisionKind, value: Any) -> Any:
+    def offered_at_start(self, s: ZState, kind: str, value: Any) -> Any:
         """The condition that ``value`` is an option of the decision ``kind`` pending in
         ``s``, for a decision its rule opens before any statement changes the position (the
         first statement of the rule's ``do``): the rules of that step run again on ``s``, for
@@ -167,7 +167,7 @@ class Legality(Resuming):
         if w is None:  # no statement waits for it under the ruleset
             return z3.BoolVal(False)
         if w.part is not None or len(w.frames) != 1 or w.frames[0].index != 0:
-            raise NotCompiled(f"the {kind.value} decision is not opened by the first statement of its rule")
+            raise NotCompiled(f"the {kind} decision is not opened by the first statement of its rule")
         d = s.copy()
         self._capture = (kind, lambda got: self._member(got, value))
         try:
@@ -177,17 +177,17 @@ class Legality(Resuming):
         return after.flags.get(self.OFFERED, z3.BoolVal(False))
 
     #: while :meth:`offered_at_start` runs: the decision kind, and the test of its options
-    _capture: tuple[DecisionKind, Callable[[Any], Any]] | None = None
+    _capture: tuple[str, Callable[[Any], Any]] | None = None
 
-    def _open(self, d: ZState, kind: DecisionKind, s: Any, env: Any) -> ZState:
+    def _open(self, d: ZState, kind: str, s: Any, env: Any) -> ZState:
         """As :meth:`~proofs.statements_z3.Statements._open`; while :meth:`offered_at_start`
         asks about ``kind``, also set the flag :data:`OFFERED` to the test of its options."""
         cap = self._capture
-        if cap is not None and cap[0] is kind:
+        if cap is not None and cap[0] == kind:
             d.flags[self.OFFERED] = cap[1](self._value(d, _what_it_offers(s), env))
         return super()._open(d, kind, s, env)
 
-    def picks(self, d: ZState, kind: DecisionKind, vec: list[Any]) -> Any:
+    def picks(self, d: ZState, kind: str, vec: list[Any]) -> Any:
         """The condition that ``vec`` (cards per kind) is one of the picks the declared
         options of the decision ``kind`` pending in ``d`` offer (``subsets(CARDS, N)``)."""
         from proofs.z3_values import Picks
@@ -196,10 +196,10 @@ class Legality(Resuming):
         if got is None:  # the ruleset never offers this choice
             return z3.BoolVal(False)
         if not isinstance(got, Picks):
-            raise ValueError(f"the options of {kind.value} are not picks of cards")
+            raise ValueError(f"the options of {kind} are not picks of cards")
         return got.holds(vec)
 
-    def declared_options(self, d: ZState, kind: DecisionKind, *, at: Any = None) -> Any:
+    def declared_options(self, d: ZState, kind: str, *, at: Any = None) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
         spec/roles.yaml; for a ``draw``, the cards of the place it draws from) under the
         ruleset's readings, compiled to Z3 on ``d`` with the names
@@ -218,7 +218,7 @@ class Legality(Resuming):
         found = self.sites(kind, any_step=True) if at is None else [(-1, at)]
         if not found:
             if not self.declares(kind):
-                raise ValueError(f"no rule declares the options of decision {kind.value}")
+                raise ValueError(f"no rule declares the options of decision {kind}")
             return None
         got: list[tuple[int, Any]] = []
         for site, w in found:
@@ -228,7 +228,7 @@ class Legality(Resuming):
         if len(got) <= 1:
             return got[0][1] if got else None
         if not all(isinstance(v, Coll) for _, v in got):
-            raise NotCompiled(f"the options of the statements waiting for {kind.value} are not all collections")
+            raise NotCompiled(f"the options of the statements waiting for {kind} are not all collections")
         mult: dict[Any, Any] = {}
         for site, v in got:
             for e, m in v.items:
@@ -236,7 +236,7 @@ class Legality(Resuming):
                 mult[e] = term if e not in mult else mult[e] + term
         return Coll(got[0][1].kind, list(mult.items()))
 
-    def options(self, d: ZState, kind: DecisionKind) -> Coll | Span:
+    def options(self, d: ZState, kind: str) -> Coll | Span:
         """The options of the decision ``kind`` pending in ``d``, as its rule declares them
         (see :meth:`declared_options`); no option when the ruleset never opens it.
 
@@ -249,10 +249,10 @@ class Legality(Resuming):
         if got is None:  # the ruleset never offers this choice: nothing is an option
             return Coll("none", [])
         if not isinstance(got, Coll | Span):
-            raise ValueError(f"the options of {kind.value} are not a collection")
+            raise ValueError(f"the options of {kind} are not a collection")
         return got
 
-    def offers(self, d: ZState, kind: DecisionKind, value: Any) -> Any:
+    def offers(self, d: ZState, kind: str, value: Any) -> Any:
         """The condition that ``value`` (a Z3 term) is one of the :meth:`options` of the
         decision ``kind`` pending in ``d``."""
         return self._member(self.options(d, kind), value)
@@ -270,7 +270,7 @@ class Legality(Resuming):
             return z3.And(value >= 0, value < size, pick_by(value, there.__getitem__, size))
         return z3.Or([z3.And(value == e, t) for e, t in there.items()] or [z3.BoolVal(False)])
 
-    def has_options(self, d: ZState, kind: DecisionKind) -> Any:
+    def has_options(self, d: ZState, kind: str) -> Any:
         """The condition that the decision ``kind`` pending in ``d`` has an option (else its
         rule's void case applies)."""
         from proofs.z3_values import Span
@@ -283,23 +283,23 @@ class Legality(Resuming):
 
 # ---------------------------------------------------------------------- shapes of labels
 
-_SHAPES: dict[int, tuple[Layout, dict[DecisionKind, Shape]]] = {}
+_SHAPES: dict[int, tuple[Layout, dict[str, Shape]]] = {}
 
 
-def shapes(lay: Layout) -> dict[DecisionKind, Shape]:
+def shapes(lay: Layout) -> dict[str, Shape]:
     """The shape of every decision of the declared flow that an action answers (the
     terminal ones left out) under ``lay``, in the encoding's order of decisions, computed
     once per layout."""
     got = _SHAPES.get(id(lay))
     if got is None or got[0] is not lay:
         leg = Legality(lay)
-        flow = {DecisionKind(d) for d in lay.game.spec.flow.decisions}
-        answered = [k for k in DECISIONS if k in flow and k not in TERMINAL_KINDS]
+        flow = lay.game.spec.flow.decisions
+        answered = [k for k in lay.decisions if not flow[k].terminal]
         got = _SHAPES[id(lay)] = (lay, {k: shape_of(leg, k) for k in answered})
     return got[1]
 
 
-def action_kinds(lay: Layout) -> tuple[DecisionKind, ...]:
+def action_kinds(lay: Layout) -> tuple[str, ...]:
     """The decisions an action of the model answers under ``lay``: those of the declared
     flow whose shape is not ``never``, in the encoding's order of decisions."""
     return tuple(k for k, sh in shapes(lay).items() if sh.form != "never")

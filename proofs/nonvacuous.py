@@ -30,7 +30,6 @@ from typing import Any
 import z3
 
 import proofs.can_act_meaning  # noqa: F401  (gives can_act its Z3 meaning, proofs.lang_z3.PROVIDED)
-from palast.engine.state import DecisionKind
 from palast.errors import InputError
 from palast.spec.load import Spec
 from proofs.concrete import abstract
@@ -41,7 +40,7 @@ from proofs.violation import Replay, engine_verdict, load_violation, replay, vio
 FAMILY = "nonvacuous"
 PREFIX = "non-vacuous:"
 StatePredicate = Callable[[ZState], Any]
-StepClaim = Callable[[Any, DecisionKind], Any]
+StepClaim = Callable[[Any, str], Any]
 
 
 @dataclass(frozen=True)

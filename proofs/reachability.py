@@ -39,7 +39,7 @@ from palast.invariants.reach import condition, reached, singles_out
 from palast.spec.load import Spec
 from palast.spec.model import Reachability, ReachWitness
 from proofs.concrete import abstract, pin_state
-from proofs.encoding import ZState, code
+from proofs.encoding import ZState
 from proofs.invariant import (
     STRENGTHENING,
     context,
@@ -204,7 +204,7 @@ def _side(spec: Spec, w: ReachWitness, goal: Goal) -> Goal | None:
     def side(u: Unroller, i: int) -> Any:
         parts = [alike(u, i)] if alike is not None else []
         if sketch:
-            parts.append(u.state(i)["dk"] == code(K(sketch[i])) if i < len(sketch) else z3.BoolVal(False))
+            parts.append(u.state(i)["dk"] == u.ctx.lay.code(sketch[i]) if i < len(sketch) else z3.BoolVal(False))
         return z3.And(parts)
     return side
 

@@ -61,7 +61,7 @@ class Resuming(Statements):
     their statements open. Mixed into :class:`proofs.legality.Legality` (which reads the
     options of a waiting decision) and so into :class:`proofs.transition.Transition`."""
 
-    def sites(self, kind: DecisionKind, *, any_step: bool = False) -> list[tuple[int, Waiting]]:
+    def sites(self, kind: str, *, any_step: bool = False) -> list[tuple[int, Waiting]]:
         """Every statement of a compiled step that waits for ``kind`` under the ruleset's
         readings (the ``do`` and parts a reading taken gives, else the rule's own), each
         with its number among the layout's sites of ``kind`` (the value of field ``site``
@@ -99,7 +99,7 @@ class Resuming(Statements):
                 self.continuation(w.owner.step, lambda d: d)  # refuses where it cannot say
         return [(self.site_of(w.stmt), w) for w in found_all]
 
-    def waiting(self, kind: DecisionKind, *, any_step: bool = False) -> Waiting | None:
+    def waiting(self, kind: str, *, any_step: bool = False) -> Waiting | None:
         """The one statement that waits for ``kind`` (see :meth:`sites`), or ``None`` when
         none does.
 
@@ -109,10 +109,10 @@ class Resuming(Statements):
         """
         found = self.sites(kind, any_step=any_step)
         if len(found) > 1:
-            raise NotCompiled(f"two statements wait for a {kind.value} decision: the position does not say which")
+            raise NotCompiled(f"two statements wait for a {kind} decision: the position does not say which")
         return found[0][1] if found else None
 
-    def declares(self, kind: DecisionKind) -> bool:
+    def declares(self, kind: str) -> bool:
         """Whether any rule declares a statement that waits for ``kind`` (under any reading)."""
         return any(any(_find(b, kind) for b in r.all_blocks()) for r in self.prog.rules.values())
 
@@ -184,7 +184,7 @@ class Resuming(Statements):
             raise NotCompiled(f"an exception of {r.rule} gives part {', '.join(sorted(run & bent))}, run after a "
                               "step a decision inside resumes in: the position does not say whether it applied")
 
-    def choice_env(self, s: ZState, kind: DecisionKind, *, options: bool = False, any_step: bool = False,
+    def choice_env(self, s: ZState, kind: str, *, options: bool = False, any_step: bool = False,
                    reads: tuple[Node, ...] = (), at: Waiting | None = None
                    ) -> tuple[Waiting, dict[str, Any], list[tuple[DoRule, tuple[str, ...]]]] | None:
         """Where the decision ``kind`` pending in ``s`` waits, and the names in scope there:
@@ -199,7 +199,7 @@ class Resuming(Statements):
         """
         w = at if at is not None else self.waiting(kind, any_step=any_step)
         if w is None:
-            raise ValueError(f"no compiled step waits for a {kind.value} decision")
+            raise ValueError(f"no compiled step waits for a {kind} decision")
         if w.reading is not None and self._reading(w.reading[0]) != w.reading[1]:
             return None
         fields = {"player": s["dp"], "partner": s["partner"], "count": s["count"], "forced": s["forced"],
@@ -280,7 +280,7 @@ class Resuming(Statements):
         where its decision has one site: ``-1``)."""
         return z3.BoolVal(True) if site < 0 else s["site"] == site
 
-    def offered(self, s: ZState, kind: DecisionKind, value: tuple[Any, ...]) -> Any:
+    def offered(self, s: ZState, kind: str, value: tuple[Any, ...]) -> Any:
         """The condition that ``value`` (one term per part) is one of the options, built
         from parts (``each``), of the decision ``kind`` pending in ``s``.
 
@@ -292,11 +292,11 @@ class Resuming(Statements):
             if opts is None:
                 continue
             if not isinstance(opts, Tuples):
-                raise NotCompiled(f"the options of {kind.value} are not built from parts")
+                raise NotCompiled(f"the options of {kind} are not built from parts")
             conds.append(z3.And(self.at_site(s, site), opts.holds(value)))
         return z3.Or(conds) if conds else z3.BoolVal(False)
 
-    def some_offered(self, s: ZState, kind: DecisionKind) -> Any:
+    def some_offered(self, s: ZState, kind: str) -> Any:
         """Where the options of the decision ``kind`` pending in ``s`` are built from parts
         (``each``), the condition that there is one (:func:`proofs.each_z3.some`, asked
         without listing them); ``None`` where they are not built from parts."""
@@ -312,7 +312,7 @@ class Resuming(Statements):
             conds.append(z3.And(self.at_site(s, site), opts.some()))
         return z3.Or(conds) if conds else z3.BoolVal(False)
 
-    def _parts_options(self, s: ZState, kind: DecisionKind, w: Waiting) -> Any:
+    def _parts_options(self, s: ZState, kind: str, w: Waiting) -> Any:
         """The declared options of ``kind`` compiled on ``s`` where it waits at ``w`` (``None``
         where the ruleset never opens it there)."""
         got = self.choice_env(s, kind, options=True, at=w)
@@ -321,7 +321,7 @@ class Resuming(Statements):
         w, env, _ = got
         return self._value(s, w.stmt.keys["options"], env)
 
-    def resume(self, s: ZState, label: Label, kind: DecisionKind, value: Any,
+    def resume(self, s: ZState, label: Label, kind: str, value: Any,
                k: Callable[[ZState], ZState]) -> ZState:
         """The position after the action of ``kind`` with ``value`` from ``s`` (the value
         chosen: a number, a collection of cards, or for options built from parts a tuple,
@@ -333,13 +333,13 @@ class Resuming(Statements):
         """
         found = self.sites(kind)
         if not found:
-            raise ValueError(f"no compiled step waits for a {kind.value} decision")
+            raise ValueError(f"no compiled step waits for a {kind} decision")
         out = self._resume_at(s, kind, value, k, found[-1][1])
         for site, w in reversed(found[:-1]):  # each site where the position names it
             out = merge(self.at_site(s, site), self._resume_at(s, kind, value, k, w), out)
         return out
 
-    def _resume_at(self, s: ZState, kind: DecisionKind, value: Any, k: Callable[[ZState], ZState],
+    def _resume_at(self, s: ZState, kind: str, value: Any, k: Callable[[ZState], ZState],
                    at: Waiting) -> ZState:
         """As :meth:`resume`, where the decision waits at statement ``at``."""
         got = self.choice_env(s, kind, at=at)
@@ -433,12 +433,12 @@ def _what_it_offers(stmt: Stmt) -> Node:
     return offered
 
 
-def _find(block: tuple[Stmt, ...], kind: DecisionKind) -> list[tuple[Stmt, tuple[Frame, ...]]]:
+def _find(block: tuple[Stmt, ...], kind: str) -> list[tuple[Stmt, tuple[Frame, ...]]]:
     """Every statement of ``block`` (or nested in it) waiting for ``kind``, with its frames,
     in the order declared."""
     out: list[tuple[Stmt, tuple[Frame, ...]]] = []
     for i, s in enumerate(block):
-        if waits_for(s) == kind.value:
+        if waits_for(s) == kind:
             out.append((s, (Frame(block, i),)))
         for inner in s.blocks.values():
             out.extend((st, (Frame(block, i), *frames)) for st, frames in _find(inner, kind))

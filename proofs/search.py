@@ -25,7 +25,7 @@ from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
-from proofs.encoding import DECISIONS, ZState, code
+from proofs.encoding import ZState
 from proofs.invariant import Context, context, in_round, strengthening
 from proofs.obligation import SEED, Outcome, Unknown, check, solver
 from proofs.transition import Label
@@ -41,7 +41,7 @@ class Trace:
     label values and the engine action."""
 
     values: list[Values]
-    kinds: list[DecisionKind]
+    kinds: list[str]
     labels: list[dict[str, Any]]
     actions: list[Action]
 
@@ -53,7 +53,7 @@ class Unroller:
     :param kinds: the action kinds allowed (default: every kind an action answers).
     """
 
-    def __init__(self, ctx: Context, kinds: Sequence[DecisionKind] | None = None) -> None:
+    def __init__(self, ctx: Context, kinds: Sequence[str] | None = None) -> None:
         if ctx.lay.level != "card":
             raise ValueError("paths are searched at the card level")
         kinds = ctx.kinds if kinds is None else kinds
@@ -67,7 +67,7 @@ class Unroller:
         for k in kinds:
             names |= set(ctx.rel[k][1].flags)
         self.flag_names = sorted(names)
-        self.flags = {name: z3.Or([z3.And(s["dk"] == code(k), ctx.flag(k, name)) for k in kinds])
+        self.flags = {name: z3.Or([z3.And(s["dk"] == ctx.lay.code(k), ctx.flag(k, name)) for k in kinds])
                       for name in self.flag_names}
         self.states: list[ZState] = []
         self.labels: list[Label] = []
@@ -165,7 +165,7 @@ def _find_deep(unroller: Unroller, start: Callable[[ZState], Any], goal: Callabl
 
 def _extract(u: Unroller, model: Any, steps: int) -> Trace:
     values = [read_values(model, u.state(i)) for i in range(steps + 1)]
-    kinds = [DECISIONS[int(values[i]["dk"])] for i in range(steps)]
+    kinds = [u.ctx.lay.decisions[int(values[i]["dk"])] for i in range(steps)]
     labels = [read_label(model, u.label(i)) for i in range(steps)]
     actions = [action_of(u.ctx.lay, kinds[i], labels[i]) for i in range(steps)]
     return Trace(values, kinds, labels, actions)
@@ -264,7 +264,7 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
 
     def start(s: ZState) -> Any:
         extra = [holds(s)] if holds is not None else []
-        return z3.And([p(s) for _, p in hyp] + [s["dk"] == code(K.PLAY), in_round(s), *extra])
+        return z3.And([p(s) for _, p in hyp] + [s["dk"] == ctx.lay.code(K.PLAY), in_round(s), *extra])
 
     def tidy(s: ZState) -> Any:
         # a readable position: first round, nobody has scored, no card taken back or discarded, no

@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from palast.engine.state import DecisionKind
 from palast.lang.primitives import ELEMENT
 from proofs.z3_values import Coll, Picks, Span, Tuples
 
@@ -62,7 +61,7 @@ class Shape:
 NEVER = Shape("never")
 
 
-def shape_of(leg: Legality, kind: DecisionKind) -> Shape:
+def shape_of(leg: Legality, kind: str) -> Shape:
     """The shape of the label of an action answering ``kind`` under ``leg``'s layout, from
     the value the statement waiting for it offers (compiled on a fresh symbolic position).
 
@@ -76,15 +75,15 @@ def shape_of(leg: Legality, kind: DecisionKind) -> Shape:
         return NEVER
     if found[0][1].stmt.head == "deal":
         return Shape("deal")
-    s = ZState.fresh(leg.lay, f"shape.{kind.value}")
+    s = ZState.fresh(leg.lay, f"shape.{kind}")
     seen = {_shape(leg.declared_options(s, kind, at=w), kind) for _, w in found}
     seen.discard(NEVER)
     if len(seen) > 1:
-        raise ValueError(f"the statements waiting for {kind.value} offer values of different shapes")
+        raise ValueError(f"the statements waiting for {kind} offer values of different shapes")
     return seen.pop() if seen else NEVER
 
 
-def _shape(got: Any, kind: DecisionKind) -> Shape:
+def _shape(got: Any, kind: str) -> Shape:
     """The shape of a label choosing among the compiled options ``got`` of ``kind``."""
     if got is None:
         return NEVER
@@ -92,12 +91,12 @@ def _shape(got: Any, kind: DecisionKind) -> Shape:
         return Shape("element", ("int",))
     if isinstance(got, Picks):
         if got.cards.kind != "cards":
-            raise ValueError(f"the options of {kind.value} pick {got.cards.kind}, not cards")
+            raise ValueError(f"the options of {kind} pick {got.cards.kind}, not cards")
         return Shape("cards")
     if isinstance(got, Tuples):
         if "any" in got.kinds:
-            raise ValueError(f"the kind of a part of the options of {kind.value} is not known")
+            raise ValueError(f"the kind of a part of the options of {kind} is not known")
         return Shape("tuple", got.kinds)
     if isinstance(got, Coll) and got.kind in ELEMENT:
         return Shape("element", (ELEMENT[got.kind],))
-    raise ValueError(f"the options of {kind.value} are not a collection, a range, picks or parts")
+    raise ValueError(f"the options of {kind} are not a collection, a range, picks or parts")

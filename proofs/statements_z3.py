@@ -35,7 +35,7 @@ from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, waits_for, walk
 from palast.lang.syntax import ExpressionError, Node, parse, show
 from palast.spec.yamlio import data_at
-from proofs.encoding import PER_SEAT_KINDS, ZState, branch, code
+from proofs.encoding import PER_SEAT_KINDS, ZState, branch
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
@@ -88,7 +88,7 @@ class Statements(Places):
     _backs: dict[tuple[int, ...], tuple[tuple[Any, ...], Z3Back]]
 
     # the hooks the transition gives
-    def decide(self, d: ZState, kind: DecisionKind, player: Any, *, partner: Any = -1, count: Any = -1,
+    def decide(self, d: ZState, kind: str, player: Any, *, partner: Any = -1, count: Any = -1,
                given: list[Any] | None = None, forced: Any = False) -> ZState:
         raise NotImplementedError
 
@@ -262,7 +262,7 @@ class Statements(Places):
         met an open reading, or no rule of it applied), which stays as it is."""
         if not any(name.startswith(("gap:", "no-rule:")) for name in d.flags):
             return k(d)
-        return branch(d, d["dk"] == code(K.GAP), lambda d: d, k)
+        return branch(d, d["dk"] == self.lay.code(K.GAP), lambda d: d, k)
 
     def effect_step(self, d: ZState, step: str, k: Callable[[ZState], ZState], given: Mapping[str, Any]) -> ZState:
         """Apply the effect step ``step`` (``round-end``: rules declared with effect keys,
@@ -484,7 +484,7 @@ class Statements(Places):
             known = {"actor": env["actor"]} if "actor" in env else None
             return self.every_step(d, str(s.arg), lambda d: nxt(d, env), known)
         if h == "deal":  # the chance deal: nobody decides
-            return self.decide(d, K(str(s.keys["decision"])), -1)
+            return self.decide(d, str(s.keys["decision"]), -1)
         if h == "step":
             known = {"actor": env["actor"]} if "actor" in env else None
             if str(s.arg) in self.lay.game.effect_steps:
@@ -494,9 +494,9 @@ class Statements(Places):
             self._shuffle(d, s.arg, str(s.keys["into"]))
             return nxt(d, env)
         if h == "choose":
-            return self._open(d, K(str(s.arg)), s, env)
+            return self._open(d, str(s.arg), s, env)
         if h == "draw":
-            return self._open(d, K(str(s.keys["decision"])), s, env)
+            return self._open(d, str(s.keys["decision"]), s, env)
         if h == "end_round":
             return self.end_round(d, str(s.arg), env.get("actor", d["actor"]), forced=bool(s.keys["forced"]))
         if h == "goto" and s.arg == "turn-over":
@@ -523,7 +523,7 @@ class Statements(Places):
             self.__dict__["_site_table"] = table
         return int(table.get(id(stmt), -1))
 
-    def _open(self, d: ZState, kind: DecisionKind, s: Stmt, env: Mapping[str, Any]) -> ZState:
+    def _open(self, d: ZState, kind: str, s: Stmt, env: Mapping[str, Any]) -> ZState:
         """Open the decision statement ``s`` waits for, with the fields it keeps."""
         fields: dict[str, Any] = {}
         for slot, node in (s.keys.get("keep") or {}).items():

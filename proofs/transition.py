@@ -103,7 +103,7 @@ class Transition(Legality):
     """
 
     # ------------------------------------------------------------------ the relation
-    def step(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
+    def step(self, s: ZState, label: Label, kind: str) -> tuple[Any, ZState]:
         """The action of ``kind`` from ``s`` with parameters ``label``.
 
         :returns: ``(legal, after)``: the condition under which the action is legal (the
@@ -114,10 +114,10 @@ class Transition(Legality):
         self._label = label
         form = shapes(self.lay).get(kind, NEVER).form
         if form == "never":
-            raise ValueError(f"no action answers a {kind.value} decision")
+            raise ValueError(f"no action answers a {kind} decision")
         if form == "deal":
             legal, after = self._t_deal(s, label)
-        elif kind is K.PLAY:  # the turn's decision: its options are computed on the position
+        elif kind == K.PLAY:  # the turn's decision: its options are computed on the position
             legal, after = self._t_play(s, label)
         else:
             legal, after = self._declared(s, label, kind)
@@ -304,7 +304,7 @@ class Transition(Legality):
         return self.legal_play(s, label), self.resume(d, label, K.PLAY, x, self.after_action)
 
     # ------------------------------------------------------------------ role decisions
-    def _declared(self, s: ZState, label: Label, kind: DecisionKind) -> tuple[Any, ZState]:
+    def _declared(self, s: ZState, label: Label, kind: str) -> tuple[Any, ZState]:
         """An action answering a decision a declared statement waits for: legal as its
         options say (:class:`~proofs.legality.Legality`), and what follows carried out from
         the declarations (:meth:`~proofs.resume_z3.Resuming.resume`): the value chosen

@@ -205,7 +205,7 @@ def z3_admits(spec: Spec, ruleset: str, players: int, actions: list[Action], goa
     u = Unroller(ctx)
     state = game.initial_state()
     values: list[Values] = [abstract(ctx.lay, state)]
-    kinds: list[DecisionKind] = []
+    kinds: list[str] = []
     for action in actions:
         kinds.append(state.decision.kind)
         state = game.apply(state, action).state
@@ -221,10 +221,10 @@ def z3_admits(spec: Spec, ruleset: str, players: int, actions: list[Action], goa
         sv.push()
         sv.add(*pins)
         if not check(sv):
-            return f"step {i + 1} ({kinds[i].value}) is not a step of the Z3 transition"
+            return f"step {i + 1} ({kinds[i]}) is not a step of the Z3 transition"
         sv.pop()
     if not check(sv):
-        return f"step {last + 1} ({kinds[last].value}) is not a step of the Z3 transition"
+        return f"step {last + 1} ({kinds[last]}) is not a step of the Z3 transition"
     if not check(sv, goal(u, last)):
         return "the Z3 goal does not hold at the end of the witness"
     return None

@@ -239,7 +239,7 @@ def _whisper(spec: Spec, clause: str) -> None:
         assert ended.detail == "whisper" and ended.player == seat(game, "red")
         assert cites(line, "points_scored", clause).seats == (seat(game, "blue"), seat(game, "green"))
         assert line.state.scores == (1, 3, 1), "the whisperer scores nothing, every other player 1"
-        assert line.state.decision.kind is K.DEAL, "the round is over: no Maid discard"
+        assert line.state.decision.kind == K.DEAL, "the round is over: no Maid discard"
         assert card(game, "maid/grey") in line.state.displays[seat(game, "red")]
 
 
@@ -250,14 +250,14 @@ def _six(spec: Spec, clause: str) -> None:
         assert ended.detail == "six" and ended.player == seat(game, "red")
         assert line.state.scores == (2, 2, 0), "only the player with six roles scores"
         assert "king_revealed" not in line.kinds() and line.state.king_in_force == -1
-        assert line.state.decision.kind is K.DEAL
+        assert line.state.decision.kind == K.DEAL
 
 
 def _colour_next(spec: Spec, clause: str) -> None:
     for game, state in positions(spec, clause, MIDROUND):
         line = play(game, state, "play jester/green")
         assert cites(line, "next_player", clause).player == seat(game, "green")
-        assert line.state.decision.kind is K.PLAY and line.state.decision.player == seat(game, "green")
+        assert line.state.decision.kind == K.PLAY and line.state.decision.player == seat(game, "green")
         line = play(game, line.state, "play treasurer/green")  # green's own colour: green again
         assert line.state.decision.player == seat(game, "green")
 
@@ -270,11 +270,11 @@ def _neutral_next(spec: Spec, clause: str, grey: str) -> None:
         game, state = position(spec, ruleset, grey_position(0, 1, 1))
         line = play(game, state, f"play jester/{grey}")
         dec = line.state.decision
-        assert dec.kind is K.NEXT_PLAYER and dec.player == seat(game, "red")
+        assert dec.kind == K.NEXT_PLAYER and dec.player == seat(game, "red")
         assert sorted(dec.options) == [0, 1, 2], "all three tie, the player of the grey card included"
         line = play(game, line.state, "next red")
         assert cites(line, "next_player", clause).player == seat(game, "red")
-        assert line.state.decision.kind is K.PLAY and line.state.decision.player == seat(game, "red")
+        assert line.state.decision.kind == K.PLAY and line.state.decision.player == seat(game, "red")
         game, state = position(spec, ruleset, grey_position(0, 2, 2))
         line = play(game, state, f"play jester/{grey}")
         assert cites(line, "next_player", clause).player == seat(game, "red"), "alone with fewest: again"
@@ -301,7 +301,7 @@ def _deal(spec: Spec, clause: str) -> None:
     for ruleset in applies_to(spec, clause):
         game = make_game(spec, ruleset, 3)
         state = game.initial_state()
-        assert state.decision.kind is K.DEAL
+        assert state.decision.kind == K.DEAL
         step = game.apply(state, game.sample_chance(state, random.Random(3)))
         assert clause in next(e for e in step.events if e.kind == "round_dealt").clauses
         s = step.state
@@ -340,7 +340,7 @@ def _kings_at_setup(spec: Spec, clause: str) -> None:
         assert role(game, "marshal") not in game.king_roles
         game, s = position(spec, ruleset, start)
         line = play(game, s, "play marshal/red")
-        assert line.state.decision.kind is K.REVEAL
+        assert line.state.decision.kind == "reveal"
         assert game.chance_outcomes(line.state) == [
             (parse_action(game, f"reveal {game.cards.roles[r]}"), Fraction(1, 6)) for r in game.king_roles
         ], "shuffled: each King card equally likely"
@@ -352,7 +352,7 @@ def _first_player(spec: Spec, clause: str) -> None:
         game = Game(spec, ruleset, ["green", "red", "blue"], check=True)
         s = game.initial_state()
         step = game.apply(s, game.sample_chance(s, random.Random(1)))
-        assert step.state.decision.kind is K.PLAY and step.state.decision.player == 0, "the first seat starts"
+        assert step.state.decision.kind == K.PLAY and step.state.decision.player == 0, "the first seat starts"
         assert game.colour_name(0) == "green"
     spec_cites(spec, clause)
 
@@ -360,10 +360,10 @@ def _first_player(spec: Spec, clause: str) -> None:
 def _next_starter(spec: Spec, clause: str) -> None:
     for game, state in positions(spec, clause, BLUE_WHISPERS):
         line = play(game, state, "play wizard/grey")
-        assert line.state.decision.kind is K.DEAL and line.state.round_end is not None
+        assert line.state.decision.kind == K.DEAL and line.state.round_end is not None
         assert line.state.round_end.player == seat(game, "blue")
         nxt = game.apply(line.state, full_deal(game, {}))
-        assert nxt.state.decision.kind is K.PLAY and nxt.state.decision.player == seat(game, "blue")
+        assert nxt.state.decision.kind == K.PLAY and nxt.state.decision.player == seat(game, "blue")
     spec_cites(spec, clause)
 
 
@@ -395,7 +395,7 @@ def _treasurer(spec: Spec, clause: str) -> None:
 def _maid_known(spec: Spec, clause: str) -> None:
     for game, state in positions(spec, clause, MIDROUND):
         line = play(game, state, "play maid/grey")
-        assert line.state.decision.kind is K.DISCARD and line.state.decision.player == 0
+        assert line.state.decision.kind == "discard" and line.state.decision.player == 0
         line = play(game, line.state, "discard jester/green")
         assert cites(line, "card_discarded", clause).card == card(game, "jester/green")
         assert cites(line, "card_drawn", clause).card == card(game, "guard/grey"), "the top card"
@@ -432,7 +432,7 @@ def _guard(spec: Spec, clause: str) -> None:
     for game, state in positions(spec, clause, GUARD_ALONE):
         line = play(game, state, "play guard/red")
         assert cites(line, "action_void", clause).player == 0
-        assert line.state.decision.kind is K.PLAY and line.state.displays[0] == (card(game, "guard/red"),)
+        assert line.state.decision.kind == K.PLAY and line.state.displays[0] == (card(game, "guard/red"),)
 
 
 def _king_revealed(spec: Spec, clause: str, *, cite: str = "") -> None:
@@ -457,7 +457,7 @@ def _king_revealed(spec: Spec, clause: str, *, cite: str = "") -> None:
         line = play(game, line.state, "play guard/blue")
         assert line.one("action_muted").role == role(game, "guard"), "playable, but no action"
         line = play(game, line.state, "play wizard/grey")
-        assert line.state.decision.kind is K.EXCHANGE_PARTNER, "the Wizard's ban has ended"
+        assert line.state.decision.kind == "exchange-partner", "the Wizard's ban has ended"
 
 
 def _empty_king_deck(spec: Spec, clause: str, *, everything: bool) -> None:
@@ -503,7 +503,7 @@ def _target(spec: Spec, clause: str, kind: str) -> Iterator[tuple[Game, Line]]:
                     f"displays: {{{colours[0]}: [{grey}]}}\n")
             game, state = position(spec, ruleset, text)
             line = play(game, state, f"play marshal/{colours[0]}")
-            assert line.state.decision.kind is K.GAME_OVER and line.state.scores[0] == target
+            assert line.state.decision.kind == K.GAME_OVER and line.state.scores[0] == target
             assert cites(line, kind, clause)
             assert line.one("target_reached").count == target
             yield game, line

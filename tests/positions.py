@@ -85,7 +85,7 @@ def random_walk(game: Game, seed: int, steps: int, until: str | None = None) -> 
     events: list[Event] = []
     out = [(state, list(events))]
     for _ in range(steps):
-        if state.is_terminal or state.decision.kind.value == until:
+        if state.is_terminal or state.decision.kind == until:
             break
         if state.decision.is_chance:
             action = game.sample_chance(state, rng)

@@ -59,7 +59,7 @@ def consulted(spec: Spec, sc: Scenario, ruleset: str) -> set[str]:
             state = game.apply(state, parse_action(game, text)).state
         except IllegalActionError:
             break
-    chance = state.decision.kind in (K.DRAW, K.REVEAL)
+    chance = state.decision.kind in ("draw", "reveal")
     actions = [a for a, _ in game.chance_outcomes(state)] if chance else game.legal_actions(state)
     for a in actions:
         game.legal_actions(game.apply(state, a).state)

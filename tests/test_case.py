@@ -15,7 +15,7 @@ import yaml
 from click.testing import CliRunner
 
 from palast.cli import main
-from palast.engine import Game, Play, Swap
+from palast.engine import Game, PickPair, Play
 from palast.errors import NotationError, ScenarioError
 from palast.formats.notation import parse_action
 from palast.formats.position import parse_position
@@ -48,7 +48,7 @@ def test_actions(spec: Spec) -> None:
     assert parse_action(game, "PLAY Guard/Red") == Play(game.cards.parse_card("guard/red"))
     assert parse_action(game, "Swap BLUE:Guard/Blue Red:MAID/grey") == parse_action(
         game, "swap red:maid/grey blue:guard/blue")
-    assert isinstance(parse_action(game, "SWAP Red:maid/grey Blue:guard/blue"), Swap)
+    assert isinstance(parse_action(game, "SWAP Red:maid/grey Blue:guard/blue"), PickPair)
     deal = "deal red:{0} blue:{0} green:{0} deck:maid/red".format(",".join(["jester/grey"] * 6))
     assert parse_action(game, deal.upper()) == parse_action(game, deal)
 

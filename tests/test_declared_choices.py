@@ -36,8 +36,8 @@ def _opens(lay: Layout, kind: str) -> bool:
     under a reading not taken, nor behind an open point)."""
     leg = Legality(lay)
     s = constant_state(lay, abstract(lay, lay.game.initial_state()))
-    return (leg.waiting(K(kind), any_step=True) is not None
-            and leg.choice_env(s, K(kind), options=True, any_step=True) is not None)
+    return (leg.waiting(kind, any_step=True) is not None
+            and leg.choice_env(s, kind, options=True, any_step=True) is not None)
 
 
 def _positions(game: Game, kinds: set[str], per_kind: int, seed: int = 5) -> dict[str, list[State]]:
@@ -48,8 +48,8 @@ def _positions(game: Game, kinds: set[str], per_kind: int, seed: int = 5) -> dic
         state = game.initial_state()
         while not state.is_terminal and any(len(v) < per_kind for v in found.values()):
             d = state.decision
-            if d.kind.value in found and len(found[d.kind.value]) < per_kind:
-                found[d.kind.value].append(state)
+            if d.kind in found and len(found[d.kind]) < per_kind:
+                found[d.kind].append(state)
             action = (game.sample_chance(state, rng) if d.is_chance
                       else rng.choice(game.legal_actions(state)))
             state = game.apply(state, action).state
@@ -70,14 +70,14 @@ def _offered(lay: Layout, state: State, kind: str) -> set[Any]:
     if kind in ("exchange-give", "exchange-answer"):
         vec = [z3.Int(f"v{k}") for k in range(len(lay.kinds))]
         solver = z3.Solver()
-        solver.add(Legality(lay).picks(s, K(kind), vec))
+        solver.add(Legality(lay).picks(s, kind, vec))
         out: set[Any] = set()
         while solver.check() == z3.sat:
             got_vec = tuple(solver.model().eval(v, model_completion=True).as_long() for v in vec)
             out.add(got_vec)
             solver.add(z3.Or([v != x for v, x in zip(vec, got_vec, strict=True)]))
         return out
-    got = Legality(lay).options(s, K(kind))
+    got = Legality(lay).options(s, kind)
     if isinstance(got, Span):
         return set(range(_value(got.lo), _value(got.hi) + 1))
     return {e for e, m in got.items if _value(m) >= 1}
@@ -85,7 +85,7 @@ def _offered(lay: Layout, state: State, kind: str) -> set[Any]:
 
 def _legal(lay: Layout, game: Game, state: State) -> set[Any]:
     """The engine's legal actions at ``state`` as the model numbers them (a card by its kind)."""
-    if state.decision.kind in (K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER):
+    if state.decision.kind in ("exchange-give", "exchange-answer"):
         return {tuple(label_of(lay, state.decision.kind, a)["vec"]) for a in game.legal_actions(state)}
     return {label_of(lay, state.decision.kind, a)["a"][0] for a in game.legal_actions(state)}
 
@@ -95,9 +95,9 @@ def test_every_compiled_choice_is_declared(spec: Spec) -> None:
     lay = Layout(game, "card")
     leg = Legality(lay)
     for kind in COMPILED_CHOICES:
-        assert leg.declares(K(kind)) and _opens(lay, kind)
+        assert leg.declares(kind) and _opens(lay, kind)
     assert leg.declares(K.PLAY) and not leg.declares(K.GAME_OVER)  # nobody chooses the game's end
-    answer = leg.waiting(K.EXCHANGE_ANSWER, any_step=True)
+    answer = leg.waiting("exchange-answer", any_step=True)
     tie = leg.waiting(K.NEXT_PLAYER, any_step=True)
     assert answer is not None and show(answer.stmt.keys["options"]) == "subsets(hand(partner), n)"
     assert tie is not None and show(tie.stmt.keys["options"]) == "lowest"
@@ -161,8 +161,8 @@ def test_a_choice_a_reading_never_offers_has_no_options(spec: Spec, point: str, 
     lay = Layout(Game(rspec, "house", list(spec.player_colours[:4])), "card")
     assert not _opens(lay, decision)
     s = constant_state(lay, abstract(lay, lay.game.initial_state()))
-    assert z3.is_false(z3.simplify(Legality(lay).offers(s, K(decision), z3.IntVal(1))))
-    assert z3.is_false(z3.simplify(Legality(lay).has_options(s, K(decision))))
+    assert z3.is_false(z3.simplify(Legality(lay).offers(s, decision, z3.IntVal(1))))
+    assert z3.is_false(z3.simplify(Legality(lay).has_options(s, decision)))
 
 
 def test_what_the_z3_back_end_cannot_mean_is_refused(spec: Spec) -> None:

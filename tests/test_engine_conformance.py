@@ -18,15 +18,16 @@ from palast.spec.load import load_spec
 from tests.spec_copy import ROOT, edited_spec
 
 
-def _renamed_take_back(tmp_path: Path) -> Path:
-    """A copy of spec/ in which the Guard's decision is called take-back-card throughout:
-    a spec the spec's own checks accept, whose decision the engine has no kind for."""
+def _renamed_take_back(tmp_path: Path, verb: str = "take-back") -> Path:
+    """A copy of spec/ in which the Guard's decision is called take-back-card throughout,
+    and its action's verb is ``verb``: a change of spec/ alone."""
     dst = tmp_path / "spec"
     shutil.copytree(ROOT / "spec", dst)
     for name in ("roles.yaml", "visibility.yaml"):
         f = dst / name
         text = f.read_text(encoding="utf-8")
         new = (text.replace("decision: take-back,", "decision: take-back-card,")
+               .replace("verb: take-back,", f"verb: {verb},")
                .replace("choose: take-back\n", "choose: take-back-card\n")
                .replace("decision: take-back\n", "decision: take-back-card\n"))
         assert new != text
@@ -34,20 +35,62 @@ def _renamed_take_back(tmp_path: Path) -> Path:
     f = dst / "invariants.yaml"  # the invariants name the decision too, and a witness's sketch
     f.write_text(f.read_text(encoding="utf-8").replace("take_back", "take_back_card")
                  .replace(" take-back,", " take-back-card,"), encoding="utf-8")
+    for f in (dst / "rulings").glob("*.yaml"):  # the rulings name both
+        f.write_text(f.read_text(encoding="utf-8").replace("decision: take-back\n", "decision: take-back-card\n")
+                     .replace("take-back ", f"{verb} "), encoding="utf-8")
     return dst
 
 
-def test_a_decision_the_engine_does_not_know_is_refused(tmp_path: Path) -> None:
-    spec = load_spec(_renamed_take_back(tmp_path))  # the spec's own checks pass
+def test_a_role_s_decision_renamed_in_the_spec_alone_is_run_by_the_engine(tmp_path: Path) -> None:
+    """The decisions of the roles' actions are the spec's: the Guard's decision renamed, and
+    its verb, in spec/ alone, the engine waits for the new decision, offers the Guard's
+    take-backs as actions of the new verb, reads them back and carries them out; no
+    decision the engine names is missing."""
+    from palast.formats.notation import format_action, parse_action
+    from palast.query.ruling_files import load_rulings
+
+    spec = load_spec(_renamed_take_back(tmp_path, "reclaim"))  # the spec's own checks pass
+    assert conformance.problems(spec) == []
+    ruling = next(r for r in load_rulings(spec) if r.id == "guard-must-take-back")
+    game = Game(spec, "reference", ruling.scenario.players)
+    state, _ = ruling.scenario.position(game)
+    state = game.apply(state, parse_action(game, "play guard/red")).state
+    assert state.decision.kind == "take-back-card"
+    words = [format_action(game, a) for a in game.legal_actions(state)]
+    assert words and all(w.startswith("reclaim ") for w in words), words
+    for w in words:
+        assert format_action(game, parse_action(game, w)) == w
+        after = game.apply(state, parse_action(game, w))
+        assert any(e.kind == "card_taken_back" for e in after.events), after.events
+    assert sorted(words) == ["reclaim maid/red", "reclaim wizard/red"]
+    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(tmp_path / "spec"), "rulings"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and " 0 disagree" in run.stdout, run.stdout + run.stderr
+
+
+def test_a_decision_the_engine_names_left_undeclared_is_refused(tmp_path: Path) -> None:
+    """The turn's own decisions (DecisionKind) must be declared: next-player renamed is
+    refused by the conformance check, at spec check and when a game is built."""
+    dst = edited_spec(tmp_path, "flow.yaml", "  - decision: next-player\n", "  - decision: next-mover\n")
+    renamed = {"flow.yaml": [("next-player", "next-mover")],
+               "rules.yaml": [("choose: next-player", "choose: next-mover")],
+               "visibility.yaml": [("decision: next-player", "decision: next-mover")],
+               "invariants.yaml": [("== next_player", "== next_mover"), ("!= next_player", "!= next_mover")]}
+    for name, pairs in renamed.items():
+        f = dst / name
+        text = f.read_text(encoding="utf-8")
+        for old, new in pairs:
+            text = text.replace(old, new)
+        f.write_text(text, encoding="utf-8")
+    spec = load_spec(dst)
     found = conformance.problems(spec)
-    assert any("roles.yaml: line" in p and "unknown decision 'take-back-card'" in p for p in found), found
-    assert any("the decision 'take-back' is declared nowhere" in p for p in found), found
-    with pytest.raises(SpecError, match="take-back-card"):
+    assert any("the decision 'next-player' is declared nowhere" in p for p in found), found
+    with pytest.raises(SpecError, match="next-player"):
         Game(spec, "reference", ["red", "blue", "green"])
-    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(tmp_path / "spec"), "spec", "check"],
+    run = subprocess.run([sys.executable, "-m", "palast", "--spec", str(dst), "spec", "check"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "unknown decision 'take-back-card'" in run.stderr
+    assert "the decision 'next-player' is declared nowhere" in run.stderr
     assert "Traceback" not in run.stderr
 
 
@@ -81,12 +124,17 @@ def test_every_event_the_engine_emits_itself_is_listed() -> None:
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("  - decision: deal\n    by: chance\n", "  - decision: deal\n    by: actor\n",
      "(decisions[0].by): the engine takes decision 'deal' as a chance decision"),
-    ('    says: "{player} must name who plays next among {options} (the players tied after a neutral card)"\n'
+    ("    answer: seat\n    verb: next\n    what: which of the players tied for fewest cards moves next\n"
+     '    says: "{player} must name who plays next among {options} (the players tied after a neutral card)"\n'
      "    statement: After a tie for fewest cards, the player who played names who moves next.\n"
      "    rules: [turn.next.neutral-tie]\n    then: [play]\n",
+     "    what: which of the players tied for fewest cards moves next\n"
      "    statement: After a tie for fewest cards, the player who played names who moves next.\n"
      "    rules: [turn.next.neutral-tie]\n    terminal: true\n",
      "the engine takes decision 'next-player' as not terminal"),
+    ("    by: actor\n    answer: seat\n    verb: next\n", "    by: actor\n    answer: number\n    verb: next\n",
+     "(decisions[4].answer): the engine answers decision 'next-player' with NextPlayer, which gives a seat, "
+     "not a number"),
 ])
 def test_a_decision_of_another_sort_than_the_engine_takes_is_refused(tmp_path: Path, old: str, new: str,
                                                                       message: str) -> None:

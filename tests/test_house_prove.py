@@ -13,8 +13,7 @@ import yaml
 import z3
 
 from palast.engine import Game
-from palast.engine.actions import TakeBack
-from palast.engine.state import DecisionKind
+from palast.engine.actions import Pick
 from palast.formats.house import resolve
 from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
@@ -76,13 +75,13 @@ def test_the_model_takes_the_guard_s_options_from_the_declaration(spec: Spec) ->
     game = sc.game(rspec, HOUSE)
     after_play = game.apply(sc.start(game), parse_action(game, sc.actions[0][0])).state
     take_back = parse_action(game, sc.actions[1][0])
-    assert isinstance(take_back, TakeBack)
-    guard = take_back.card
+    assert isinstance(take_back, Pick) and take_back.verb == "take-back"
+    guard = take_back.value
     counts = {}
     for rs in ("reference", HOUSE):
         lay = Layout(Game(rspec, rs, list(sc.players)), "card")
         s = constant_state(lay, abstract(lay, after_play))
-        opts = Legality(lay).options(s, DecisionKind.TAKE_BACK)
+        opts = Legality(lay).options(s, "take-back")
         assert isinstance(opts, Coll)
         mult = dict(opts.items)
         counts[rs] = [z3.simplify(z3.IntVal(m) if isinstance(m, int) else m).as_long()

@@ -241,9 +241,9 @@ def test_the_two_back_ends_agree_on_every_declared_step_invariant(spec: Spec, ru
                                    replace(t, displays=((), *t.displays[1:]), hands=(t.hands[0] + t.displays[0],
                                                                                     *t.hands[1:])),
                                    replace(t, hands=(t.hands[0][1:], *t.hands[1:]))]
-        if s.decision.kind is not K.PLAY:  # no other decision may follow itself: a turn that does not end
+        if s.decision.kind != K.PLAY:  # no other decision may follow itself: a turn that does not end
             tries.append(replace(t, decision=s.decision))
-        if s.decision.kind is K.SWAP:  # a swap whose result shows a role twice in every display
+        if s.decision.kind == "swap":  # a swap whose result shows a role twice in every display
             tries.append(replace(t, displays=tuple(d + d[:1] for d in t.displays)))
         for after in tries:
             z3_truth = terms.truths(s, after)
@@ -367,7 +367,7 @@ def test_an_invariant_reads_the_rulesets_reading(spec: Spec, ruleset: str) -> No
     play = next(a for a in game.legal_actions(s) if game.cards.format_card(a.card) == "treasurer/red")
     after = game.apply(s, play).state
     assert failure(game, "muted-card-does-nothing", after, s) is None
-    tampered = replace(after, decision=replace(after.decision, kind=K.DISCARD, player=0))
+    tampered = replace(after, decision=replace(after.decision, kind="discard", player=0))
     got = failure(game, "muted-card-does-nothing", tampered, s)
     if spec.reading(ruleset, "sixth-card-action") == "sixth-played":
         assert got is not None and "in_action(decision)" in got and "decision is discard" in got, got
@@ -409,7 +409,7 @@ def test_an_invariant_reads_the_games_own_reading_when_a_test_overrides_it(spec:
     game.params = {**game.params, "neutral.tie": Setting("seat-order", game.params["neutral.tie"].point)}
     play = next(a for a in game.legal_actions(s) if game.cards.format_card(a.card) == "jester/grey")
     after = game.apply(s, play).state
-    assert after.decision.kind is K.PLAY  # seat order: no one is asked
+    assert after.decision.kind == K.PLAY  # seat order: no one is asked
     assert failure(game, "next-player", after, s) is None
     asked = replace(after, decision=replace(after.decision, kind=K.NEXT_PLAYER))
     assert failure(game, "next-player", asked, s) is not None
@@ -426,7 +426,7 @@ def test_a_lemmas_colours_part_is_checked_by_the_engine_and_proved_at_the_card_l
     lay, coarse = Layout(game, "card"), Layout(game, "role")
     found = 0
     for s in _positions(game, range(40), every=1):
-        if s.decision.kind is not K.NEXT_PLAYER:
+        if s.decision.kind != K.NEXT_PLAYER:
             continue
         assert cards.is_neutral(s.last_card)
         assert failure(game, "decisions-well-formed", s) is None

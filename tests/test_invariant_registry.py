@@ -70,24 +70,24 @@ def walk(game: Game, seed: int, stop: Callable[[State], bool]) -> State:
 
 
 def _display_below_six(game: Game) -> State:
-    s = walk(game, 1, lambda s: s.decision.kind is K.PLAY and len(s.hands[s.decision.player]) == game.hand_size)
+    s = walk(game, 1, lambda s: s.decision.kind == K.PLAY and len(s.hands[s.decision.player]) == game.hand_size)
     p = s.decision.player
     return replace(s, displays=tuple(s.hands[p] if i == p else d for i, d in enumerate(s.displays)))
 
 
 def _game_ends_at_target(game: Game) -> State:
-    s = walk(game, 2, lambda s: s.decision.kind is K.PLAY)
+    s = walk(game, 2, lambda s: s.decision.kind == K.PLAY)
     return replace(s, scores=(game.target, *s.scores[1:]))
 
 
 def _player_can_act(game: Game) -> State:
-    s = walk(game, 3, lambda s: s.decision.kind is K.PLAY)
+    s = walk(game, 3, lambda s: s.decision.kind == K.PLAY)
     p = s.decision.player
     return replace(s, hands=tuple(() if i == p else h for i, h in enumerate(s.hands)))
 
 
 def _round_is_bounded(game: Game) -> State:
-    s = walk(game, 4, lambda s: s.decision.kind is K.PLAY)
+    s = walk(game, 4, lambda s: s.decision.kind == K.PLAY)
     return replace(s, played=(round_play_bound(game) + 1, *s.played[1:]))
 
 
@@ -118,7 +118,7 @@ def test_check_reports_a_corrupted_position(spec: Spec, invariant: str) -> None:
         assert failure(game, invariant, broken), invariant
         return
     # turn-is-bounded: a step from a Cupbearer's swap decision to another swap decision
-    before = walk(game, 6, lambda s: s.decision.kind is K.SWAP)
+    before = walk(game, 6, lambda s: s.decision.kind == "swap")
     action = game.legal_actions(before)[0]
     res = game.apply(before, action)
     assert failure(game, invariant, res.state, before) is None
@@ -131,7 +131,7 @@ def test_check_reports_a_corrupted_swap(spec: Spec, invariant: str) -> None:
     """A swap of real play keeps both swap invariants; the same swap whose result shows a role
     twice in the actor's display (or another player's) is reported by that invariant alone."""
     game = make_game(spec, "reference", 3, check=False)
-    before = walk(game, 6, lambda s: s.decision.kind is K.SWAP)
+    before = walk(game, 6, lambda s: s.decision.kind == "swap")
     actor = before.decision.player
     res = game.apply(before, game.legal_actions(before)[0])
     for inv in ("cupbearer-actor-repeat", "cupbearer-protects-others"):
@@ -145,7 +145,7 @@ def test_check_reports_a_corrupted_swap(spec: Spec, invariant: str) -> None:
     other = ({"cupbearer-actor-repeat", "cupbearer-protects-others"} - {invariant}).pop()
     assert failure(game, other, broken, before) is None
     # the same display on an action that is no swap is no swap's doing
-    plain = walk(game, 7, lambda s: s.decision.kind is K.PLAY)
+    plain = walk(game, 7, lambda s: s.decision.kind == K.PLAY)
     after = game.apply(plain, game.legal_actions(plain)[0]).state
     assert failure(game, invariant, replace(after, displays=tuple(d + d[:1] for d in after.displays)), plain) is None
 
@@ -153,7 +153,7 @@ def test_check_reports_a_corrupted_swap(spec: Spec, invariant: str) -> None:
 def test_the_corrupted_positions_start_from_positions_that_hold(spec: Spec) -> None:
     game = make_game(spec, "reference", 3, check=False)
     for seed in range(3):
-        s = walk(game, seed, lambda s: s.decision.kind is K.PLAY)
+        s = walk(game, seed, lambda s: s.decision.kind == K.PLAY)
         for inv in spec.invariants.values():
             if inv.holds is not None and inv.kind == "state":
                 assert failure(game, inv.id, s) is None

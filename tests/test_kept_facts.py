@@ -12,7 +12,7 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec, load_spec
-from proofs.encoding import Layout, ZState, code, minimum, total
+from proofs.encoding import Layout, ZState, minimum, total
 from proofs.invariant import make_game, well_formed
 from proofs.kept import earlier, kept_facts, legality_of
 from tests.spec_copy import edited_spec
@@ -39,13 +39,13 @@ def test_the_wizards_least_number_is_read_from_its_declaration(spec: Spec, tmp_p
     holds a card. Declaring the reading's least number as 2 (spec/roles.yaml alone) makes
     the facts say 2 cards, which they do not say of the unedited spec."""
     s, facts = _facts(spec, "reference")
-    at_count = s["dk"] == code(K.EXCHANGE_COUNT)
+    at_count = s["dk"] == s.lay.code("exchange-count")
     assert _valid(z3.Implies(z3.And(facts, at_count), s.hand_size(s["partner"]) >= 1))
     assert not _valid(z3.Implies(z3.And(facts, at_count), s.hand_size(s["partner"]) >= 2))
     edited = load_spec(edited_spec(tmp_path, "roles.yaml", 'at-least-one: {let: {least: "1"}}',
                                    'at-least-one: {let: {least: "2"}}'))
     s, facts = _facts(edited, "reference")
-    at_count = s["dk"] == code(K.EXCHANGE_COUNT)
+    at_count = s["dk"] == s.lay.code("exchange-count")
     assert _valid(z3.Implies(z3.And(facts, at_count), s.hand_size(s["partner"]) >= 2))
 
 
@@ -65,15 +65,15 @@ def test_the_facts_say_what_was_written_by_hand_for_the_wizard(spec: Spec, rules
         return z3.And(x >= 0, x < lay.n)
 
     by_hand = z3.And(
-        z3.Implies(z3.Or(dk == code(K.EXCHANGE_COUNT), dk == code(K.EXCHANGE_GIVE)),
+        z3.Implies(z3.Or(dk == s.lay.code("exchange-count"), dk == s.lay.code("exchange-give")),
                    z3.And(seat(partner), partner != actor, s.hand_size(partner) >= least)),
-        z3.Implies(dk == code(K.EXCHANGE_GIVE),
+        z3.Implies(dk == s.lay.code("exchange-give"),
                    z3.And(count >= 1, count <= minimum([s.hand_size(actor), s.hand_size(partner)]))),
-        z3.Implies(dk == code(K.EXCHANGE_ANSWER), z3.And(
+        z3.Implies(dk == s.lay.code("exchange-answer"), z3.And(
             partner == actor, seat(dp), dp != actor, count >= 1, count <= s.hand_size(dp),
             total(s[f"g{k}"] for k in range(nk)) == count,
             *[z3.And(s[f"g{k}"] >= 0, s[f"g{k}"] <= s.hand_cnt(actor, k)) for k in range(nk)])),
-        z3.Implies(z3.And([dk != code(k) for k in (K.EXCHANGE_COUNT, K.EXCHANGE_GIVE, K.EXCHANGE_ANSWER)]),
+        z3.Implies(z3.And([dk != s.lay.code(k) for k in ("exchange-count", "exchange-give", "exchange-answer")]),
                    partner == -1))
     assert _valid(z3.Implies(well_formed(s), by_hand))
     # the derived facts say it: the rest of the lemma alone does not
@@ -86,10 +86,10 @@ def test_a_statement_that_changes_the_position_ends_what_an_earlier_choice_says(
     and the count of the Wizard's exchange is known at its give and its answer, after the
     ``if n == 0`` that leads there (its else branch)."""
     leg = legality_of(Layout(make_game(spec, "reference", 3), "role"))
-    way = earlier(leg.waiting(K.EXCHANGE_ANSWER))  # type: ignore[arg-type]
+    way = earlier(leg.waiting("exchange-answer"))  # type: ignore[arg-type]
     assert way is not None
     choices, conds = way
     assert [str(c.keys["as"]) for c in choices] == ["partner", "n", "given"]
     assert len(conds) == 1 and conds[0][1] is False
-    way = earlier(leg.waiting(K.TAKE_BACK))  # type: ignore[arg-type]
+    way = earlier(leg.waiting("take-back"))  # type: ignore[arg-type]
     assert way == ([], [])

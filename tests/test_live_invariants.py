@@ -85,4 +85,4 @@ def test_failure_is_printed_as_a_scenario_palast_ask_loads(engine: type[Game], t
     assert r.returncode == 0, r.stderr
     answer = json.loads(r.stdout)
     assert list(answer["rulesets"]) == [BASE]
-    assert answer["rulesets"][BASE]["decision"]["kind"] == state.decision.kind.value
+    assert answer["rulesets"][BASE]["decision"]["kind"] == state.decision.kind

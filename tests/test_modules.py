@@ -67,7 +67,7 @@ def test_character_cards_are_dealt_at_random_with_exact_probabilities(spec: Spec
     cards, none twice: every arrangement equally likely, 5!/(5-n)! of them."""
     game = Game(spec, "fan", list(spec.player_colours[:n]))
     s = game.initial_state()
-    assert s.decision.kind is DecisionKind.MARKS
+    assert s.decision.kind == DecisionKind.MARKS
     outcomes = game.chance_outcomes(s)
     assert len(outcomes) == perm(len(spec.player_colours), n)
     assert sum(p for _, p in outcomes) == 1
@@ -76,12 +76,12 @@ def test_character_cards_are_dealt_at_random_with_exact_probabilities(spec: Spec
     assert isinstance(marks, Marks) and len(set(marks.colours)) == n
     after = game.apply(s, marks).state
     assert after.marks == marks.colours
-    assert after.decision.kind is DecisionKind.DEAL
+    assert after.decision.kind == DecisionKind.DEAL
     assert game.chance_probability(s, marks) == outcomes[7][1]
 
 
 def test_without_the_module_no_character_card_is_dealt(spec: Spec) -> None:
-    assert Game(spec, "reference", ["red", "blue", "green"]).initial_state().decision.kind is DecisionKind.DEAL
+    assert Game(spec, "reference", ["red", "blue", "green"]).initial_state().decision.kind == DecisionKind.DEAL
 
 
 def test_the_module_decisions_have_a_notation_that_reads_back(spec: Spec) -> None:
@@ -125,7 +125,7 @@ def test_games_with_the_module_play_to_the_end_with_every_other_invariant_checke
                 a = legal[int(rng.random() * len(legal))]
             s = game.apply(s, a).state
         assert s.marks, "the character cards were dealt"
-        ends += s.decision.kind is DecisionKind.GAME_OVER
+        ends += s.decision.kind == DecisionKind.GAME_OVER
     assert ends == 2
 
 
@@ -145,9 +145,9 @@ def test_the_colour_reading_is_consulted_only_where_it_matters(spec: Spec) -> No
     scenario = parse_scenario(text, spec)
     game = Game(spec, "fan-b", scenario.players)
     state, _ = scenario.position(game)
-    assert state.decision.kind is DecisionKind.PLAY
+    assert state.decision.kind == DecisionKind.PLAY
     after = game.apply(state, parse_action(game, "play treasurer/green")).state
-    assert after.decision.kind is DecisionKind.PLAY
+    assert after.decision.kind == DecisionKind.PLAY
 
 
 def test_the_base_game_names_no_rule_of_a_module(spec: Spec) -> None:
@@ -235,7 +235,7 @@ def test_the_orc_plays_from_a_hand_of_banned_jesters_unforced(spec: Spec) -> Non
     scenario = parse_scenario(ORC_ONLY_JESTER, fan)
     game = scenario.game(fan, "fan")
     state, _ = scenario.position(game)
-    assert state.decision.kind is DecisionKind.PLAY and state.decision.player == 0
+    assert state.decision.kind == DecisionKind.PLAY and state.decision.player == 0
     assert not state.decision.forced and state.king_in_force == list(fan.roles).index("jester")
     assert failure(game, "decisions-well-formed", state) is None
     plain = scenario.game(resolve(spec, "reference"), "reference")

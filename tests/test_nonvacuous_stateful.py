@@ -151,7 +151,7 @@ class DealsAtRandom(Game):
     _draws = itertools.count(1)
 
     def sample_chance(self, state: Any, rng: random.Random, *, deck_order: bool = True) -> Action:
-        if state.decision.kind is K.DEAL:
+        if state.decision.kind == K.DEAL:
             rng = random.Random(next(self._draws))
         return super().sample_chance(state, rng, deck_order=deck_order)
 
@@ -208,7 +208,7 @@ def _at_chance(m: PalastMachine) -> PalastMachine:
     m._deal(2, False)
     rng = random.Random(5)
     for _ in range(3000):
-        if m.state.decision.kind in (K.DRAW, K.REVEAL):
+        if m.state.decision.kind in ("draw", "reveal"):
             return m
         if m.state.is_terminal:
             break

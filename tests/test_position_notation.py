@@ -151,7 +151,7 @@ def test_positions_reached_in_play_read_back(ruleset: str, n: int, seed: int, st
     for _ in range(stop):
         if s.is_terminal:
             break
-        if s.decision.kind is DecisionKind.PLAY and not s.deck_bottom:
+        if s.decision.kind == DecisionKind.PLAY and not s.deck_bottom:
             assert parse_position(state_position(game, s), spec()).start(game) == s
         if s.decision.is_chance:
             a = game.sample_chance(s, rng)

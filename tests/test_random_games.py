@@ -24,9 +24,9 @@ def test_random_games_keep_every_invariant(spec: Spec, ruleset: str, n: int) -> 
     for seed in range(GAMES_PER_CELL):
         final = play_game(game, seed)  # check mode raises InvariantViolation on any failure
         assert final.is_terminal
-        key = final.decision.kind.value if final.decision.kind is DecisionKind.GAME_OVER else final.decision.point
+        key = final.decision.kind if final.decision.kind == DecisionKind.GAME_OVER else final.decision.point
         ends[key] = ends.get(key, 0) + 1
-        if final.decision.kind is DecisionKind.GAME_OVER:
+        if final.decision.kind == DecisionKind.GAME_OVER:
             assert max(final.scores) >= game.target
             assert final.result is not None and final.result.winners
             top = max(final.scores)

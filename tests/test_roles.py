@@ -145,33 +145,33 @@ def test_treasurer_shows_the_hand(spec: Spec, ruleset: str) -> None:
     assert shown.player == 0 and sorted(shown.cards) == sorted(cards(game, ["jester/red", "maid/grey", "wizard/red"]))
     assert set(shown.clauses) >= {"A.role.treasurer", "B.role.schatzmeister"}
     assert line.state.hands[0] == tuple(sorted(shown.cards)) and line.state.hands[1:] == state.hands[1:]
-    assert line.state.decision.kind is K.PLAY  # a grey card: the fewest displayed (green) is next
+    assert line.state.decision.kind == K.PLAY  # a grey card: the fewest displayed (green) is next
     assert line.state.decision.player == seat(game, "green")
 
 
 def test_wizard_partner_count_give_answer(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, WIZARD)
     least = 0 if spec.reading(ruleset, "wizard-minimum") == "zero-allowed" else 1
-    steps = [("play wizard/red", K.EXCHANGE_PARTNER, "red"), ("partner blue", K.EXCHANGE_COUNT, "red"),
-             ("count 2", K.EXCHANGE_GIVE, "red"), ("give jester/red,maid/grey", K.EXCHANGE_ANSWER, "blue")]
-    assert [(k.value, who) for _, k, who in steps] == [(d, "red" if by == "actor" else "blue")
+    steps = [("play wizard/red", "exchange-partner", "red"), ("partner blue", "exchange-count", "red"),
+             ("count 2", "exchange-give", "red"), ("give jester/red,maid/grey", "exchange-answer", "blue")]
+    assert [(k, who) for _, k, who in steps] == [(d, "red" if by == "actor" else "blue")
                                                        for d, by in choices(spec, "wizard")]
     s = state
     for action, kind, who in steps:
         s = play(game, s, action).state
-        assert s.decision.kind is kind and s.decision.player == seat(game, who), action
-        if kind is K.EXCHANGE_PARTNER:
+        assert s.decision.kind == kind and s.decision.player == seat(game, who), action
+        if kind == "exchange-partner":
             assert legal(game, s) == ["partner blue", "partner green"], "any opponent, never oneself"
-        if kind is K.EXCHANGE_COUNT:  # red keeps 2 hand cards, blue holds 4: at most 2
+        if kind == "exchange-count":  # red keeps 2 hand cards, blue holds 4: at most 2
             assert legal(game, s) == [f"count {n}" for n in range(least, 3)]
-        if kind is K.EXCHANGE_ANSWER:
+        if kind == "exchange-answer":
             assert len(legal(game, s)) == 6, "any two of blue's four cards"
     line = play(game, s, "give guard/blue,marshal/blue")
     assert line.one("cards_exchanged").count == 2
     assert sorted(line.state.hands[0]) == sorted(cards(game, ["guard/blue", "marshal/blue"]))
     assert sorted(line.state.hands[1]) == sorted(cards(game, ["treasurer/blue", "jester/blue", "jester/red",
                                                               "maid/grey"]))
-    assert line.state.decision.kind is K.PLAY and line.state.decision.player == 0, "the Wizard was red"
+    assert line.state.decision.kind == K.PLAY and line.state.decision.player == 0, "the Wizard was red"
 
 
 def test_wizard_count_zero(spec: Spec, ruleset: str) -> None:
@@ -180,7 +180,7 @@ def test_wizard_count_zero(spec: Spec, ruleset: str) -> None:
     if spec.reading(ruleset, "wizard-minimum") == "zero-allowed":
         line = play(game, s, "count 0")
         assert line.one("cards_exchanged").count == 0 and line.state.hands == s.hands
-        assert line.state.decision.kind is K.PLAY
+        assert line.state.decision.kind == K.PLAY
     else:
         with pytest.raises(IllegalActionError) as exc:
             play(game, s, "count 0")
@@ -191,7 +191,7 @@ def test_maid_discards_then_draws_the_top_card(spec: Spec, ruleset: str) -> None
     game, state = position(spec, ruleset, MAID_KNOWN)
     assert choices(spec, "maid") == [("discard", "actor"), ("draw", "chance")]
     s = play(game, state, "play maid/red").state
-    assert s.decision.kind is K.DISCARD and s.decision.player == 0
+    assert s.decision.kind == "discard" and s.decision.player == 0
     assert legal(game, s) == ["discard wizard/red", "discard guard/red", "discard jester/red"]
     line = play(game, s, "discard jester/red")
     assert line.kinds()[:2] == ["card_discarded", "card_drawn"]
@@ -203,13 +203,13 @@ def test_maid_discards_then_draws_the_top_card(spec: Spec, ruleset: str) -> None
         assert after.discard == (card(game, "jester/red"),)
     else:
         assert after.discard == () and card(game, "jester/red") in after.deck_bottom
-    assert after.decision.kind is K.PLAY and after.decision.player == 0
+    assert after.decision.kind == K.PLAY and after.decision.player == 0
 
 
 def test_maid_draws_by_chance_from_an_unknown_deck(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, MAID)
     s = play(game, state, "play maid/red", "discard jester/red").state
-    assert s.decision.kind is K.DRAW and s.decision.player == 0
+    assert s.decision.kind == "draw" and s.decision.player == 0
     assert s.hands[0] == tuple(sorted(cards(game, ["wizard/red", "guard/red"]))), "discarded, not yet drawn"
     expected = {f"draw {r}/grey": Fraction(2, 17) for r in spec.roles}
     expected.update({f"draw {c}": Fraction(1, 17) for c in ("marshal/red", "cupbearer/blue", "cupbearer/green")})
@@ -225,7 +225,7 @@ def test_cupbearer_swaps_two_display_cards(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, CUPBEARER)
     assert choices(spec, "cupbearer") == [("swap", "actor")]
     s = play(game, state, "play cupbearer/red").state
-    assert s.decision.kind is K.SWAP and s.decision.player == 0
+    assert s.decision.kind == "swap" and s.decision.player == 0
     swaps = legal(game, s)
     assert not any("cupbearer/red" in w for w in swaps), "never the Cupbearer just played"
     assert "swap red:maid/red blue:guard/blue" in swaps
@@ -240,7 +240,7 @@ def test_cupbearer_swaps_two_display_cards(spec: Spec, ruleset: str) -> None:
     assert line.one("cards_swapped").seats == (0, 1)
     assert line.state.displays[0] == tuple(cards(game, ["treasurer/grey", "cupbearer/red", "guard/blue"]))
     assert line.state.displays[1] == tuple(cards(game, ["cupbearer/blue", "maid/red"]))
-    assert line.state.decision.kind is K.PLAY and line.state.decision.player == 0
+    assert line.state.decision.kind == K.PLAY and line.state.decision.player == 0
 
 
 def test_cupbearer_scope_on_the_third_turn(spec: Spec, ruleset: str) -> None:
@@ -253,7 +253,7 @@ def test_cupbearer_scope_on_the_third_turn(spec: Spec, ruleset: str) -> None:
     else:  # actor-and-one: red has no card of its own to swap
         void = line.one("action_void")
         assert "B.role.mundschenk" in void.clauses and "cupbearer-scope" in void.points
-        assert line.state.decision.kind is K.PLAY and line.state.decision.player == 0
+        assert line.state.decision.kind == K.PLAY and line.state.decision.player == 0
 
 
 def test_cupbearer_on_the_second_turn_does_nothing(spec: Spec, ruleset: str) -> None:
@@ -269,7 +269,7 @@ def test_cupbearer_swap_repeating_the_actors_role(spec: Spec, ruleset: str) -> N
     game, state = position(spec, ruleset, CUPBEARER_OWN_DUPLICATE)
     line = play(game, state, "play cupbearer/red")
     if spec.reading(ruleset, "cupbearer-actor-duplicate") == "whisper":
-        assert line.state.decision.kind is K.SWAP
+        assert line.state.decision.kind == "swap"
         assert "swap red:maid/red blue:cupbearer/blue" in legal(game, line.state)
         done = play(game, line.state, "swap red:maid/red blue:cupbearer/blue")
         ended = done.one("round_ended")
@@ -277,14 +277,14 @@ def test_cupbearer_swap_repeating_the_actors_role(spec: Spec, ruleset: str) -> N
         assert done.state.scores == (1, 2, 1)
     else:  # forbidden: no swap is left, so the Cupbearer does nothing
         assert line.one("action_void").player == 0
-        assert line.state.decision.kind is K.PLAY
+        assert line.state.decision.kind == K.PLAY
 
 
 def test_guard_takes_back_another_card(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, GUARD)
     assert choices(spec, "guard") == [("take-back", "actor")]
     s = play(game, state, "play guard/red").state
-    assert s.decision.kind is K.TAKE_BACK and s.decision.player == 0
+    assert s.decision.kind == "take-back" and s.decision.player == 0
     assert sorted(legal(game, s)) == ["take-back jester/red", "take-back marshal/red"], "not the Guard itself"
     with pytest.raises(IllegalActionError):
         play(game, s, "take-back guard/red")
@@ -298,7 +298,7 @@ def test_guard_alone_does_nothing(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, GUARD_ALONE)
     line = play(game, state, "play guard/red")
     assert set(line.one("action_void").clauses) >= {"A.role.captain", "B.role.waechter"}
-    assert line.state.decision.kind is K.PLAY
+    assert line.state.decision.kind == K.PLAY
     assert line.state.displays[0] == (card(game, "guard/red"),) and len(line.state.hands[0]) == 5
 
 
@@ -309,14 +309,14 @@ def test_marshal_reveals_the_top_of_a_known_king_deck(spec: Spec, ruleset: str) 
     assert line.one("king_revealed").role == role(game, "guard")
     s = line.state
     assert s.king_in_force == role(game, "guard") and s.king_spent == (role(game, "maid"), role(game, "wizard"))
-    assert s.king_deck_size == 3 and s.decision.kind is K.PLAY
-    assert play(game, s, "play wizard/red").state.decision.kind is K.EXCHANGE_PARTNER, "the Wizard acts again"
+    assert s.king_deck_size == 3 and s.decision.kind == K.PLAY
+    assert play(game, s, "play wizard/red").state.decision.kind == "exchange-partner", "the Wizard acts again"
 
 
 def test_marshal_reveals_by_chance_from_an_unknown_king_deck(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, MARSHAL + "king_spent: [maid]\n")  # four King cards face down
     s = play(game, state, "play marshal/red").state
-    assert s.decision.kind is K.REVEAL and s.decision.player == 0
+    assert s.decision.kind == "reveal" and s.decision.player == 0
     outcomes = {parse_action(game, f"reveal {r}"): Fraction(1, 4) for r in ("treasurer", "cupbearer", "guard",
                                                                                "jester")}
     assert dict(game.chance_outcomes(s)) == outcomes
@@ -341,7 +341,7 @@ def test_jester_has_no_action(spec: Spec, ruleset: str) -> None:
     game, state = position(spec, ruleset, TREASURER)
     line = play(game, state, "play jester/red")
     assert line.kinds() == ["card_played", "action_none", "next_player"]
-    assert line.state.decision.kind is K.PLAY and line.state.decision.player == 0
+    assert line.state.decision.kind == K.PLAY and line.state.decision.player == 0
 
 
 def test_banned_jester_cannot_be_played(spec: Spec, ruleset: str) -> None:
@@ -358,7 +358,7 @@ def test_hand_of_banned_jesters(spec: Spec, ruleset: str) -> None:
         line = play(game, state, "play jester/grey")
         assert line.one("round_ended").detail == "whisper" and line.state.scores == (0, 3, 2)
     else:
-        assert state.decision.kind is K.GAP and state.decision.point == "banned-jester-forced"
+        assert state.decision.kind == K.GAP and state.decision.point == "banned-jester-forced"
         assert legal(game, state) == []
 
 
@@ -371,7 +371,7 @@ def test_banned_roles_are_muted(spec: Spec, ruleset: str) -> None:
         line = play(game, state, f"play {name}/red")
         assert line.kinds() == ["card_played", "action_muted", "next_player"], name
         assert line.one("action_muted").role == role(game, name)
-        assert line.state.decision.kind is K.PLAY and line.state.decision.player == 0, "no decision of the role"
+        assert line.state.decision.kind == K.PLAY and line.state.decision.player == 0, "no decision of the role"
         assert line.state.hands[1:] == state.hands[1:] and line.state.displays[1:] == state.displays[1:]
 
 

@@ -171,7 +171,7 @@ BROKEN = {  # ruling file -> (text, replacement, what the message must say)
     "jester-no-action": ("red: [jester/green, maid/red", "red: [jester/pink, maid/red", "unknown colour 'pink'"),
     "maid-muted": ("  reference: {same_as: source-a}", "  reference: {same_as: source-a}\nverdict: yes",
                    "unknown key 'verdict'"),
-    "treasurer-muted": ("decision: play", "decision: dance", 'found "dance"'),
+    "treasurer-muted": ("decision: play", "decision: dance", "(expect.source-a.decision): unknown decision 'dance'"),
     "wizard-exchange": ('action: "give guard/blue,marshal/blue"', 'action: "hand over guard/blue"',
                         "unknown action 'hand over guard/blue'"),
 }

@@ -76,7 +76,7 @@ def test_a_guard_take_back_is_public(spec: Spec, tmp_path: Path) -> None:
     from palast.formats.notation import parse_action
 
     state = game.apply(state, parse_action(game, data["action"])).state
-    assert state.decision.kind.value == "take-back"
+    assert state.decision.kind == "take-back"
     other = next(s for s in range(game.n) if s != state.decision.player)
     seen = seen_options(game, state, observation(game, state, other))
     assert seen is not None and set(seen) == set(game.legal_actions(state))

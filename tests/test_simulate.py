@@ -131,7 +131,7 @@ def test_careful_policy_avoids_whispers(spec: Spec) -> None:
         for seed in range(6):
             for m in play_moves(game, seed, careful_policy):
                 d = m.before.decision
-                if d.kind is DecisionKind.PLAY and isinstance(m.action, Play):
+                if d.kind == DecisionKind.PLAY and isinstance(m.action, Play):
                     shown = {c % nr for c in m.before.displays[d.player]}
                     legal = game.legal_actions(m.before)
                     safe = [a for a in legal if isinstance(a, Play) and a.card % nr not in shown]

@@ -140,9 +140,9 @@ def test_a_decision_made_anew_by_the_generated_rules_is_the_dataclass_one() -> N
     import dataclasses
     import pickle
 
-    from palast.engine.state import DECISION_FIELDS, Decision, DecisionKind, new_decision
+    from palast.engine.state import DECISION_FIELDS, Decision, new_decision
 
-    values = (DecisionKind.SWAP, 1, 2, 3, (4, 5), (0, 2), True, "p", ("a", "b"), ((1, 2),), "r|s|t", ("f",))
+    values = ("swap", 1, 2, 3, (4, 5), (0, 2), True, "p", ("a", "b"), ((1, 2),), "r|s|t", ("f",), True)
     made, standard = new_decision(*values), Decision(*values)
     assert made == standard and hash(made) == hash(standard) and type(made) is Decision
     assert tuple(getattr(made, f) for f in DECISION_FIELDS) == values
@@ -166,7 +166,7 @@ def test_a_name_an_exception_may_give_is_read_as_it_runs_after_it(tmp_path: Path
     chains = []
     for seed in range(8):
         for state, _ in random_walk(game, seed, 60):
-            if state.decision.kind.value == "play":
+            if state.decision.kind == "play":
                 chosen = game.runner.select("turn", state)  # type: ignore[arg-type]  # it reads the fields
                 assert chosen is not None and not hasattr(chosen, "point")
                 assert state.decision.rule.split("|")[0] == chosen.chain.key  # type: ignore[union-attr]

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from palast.engine import Game, State
-from palast.engine.actions import Draw
+from palast.engine.actions import Pick
 from palast.engine.views import Observation
 from palast.formats.house import resolve
 from palast.formats.scenario import load_scenario
@@ -64,7 +64,7 @@ def top_probabilities(game: Game, state: State, obs: Observation) -> dict[int, F
     """The viewer's probability of each card being the next drawn from the draw deck."""
     out: dict[int, Fraction] = {}
     for w, act, p in worlds(game, state, obs):
-        top = act.card if isinstance(act, Draw) else w.deck[0]
+        top = act.value if isinstance(act, Pick) else w.deck[0]
         out[top] = out.get(top, Fraction(0)) + p
     return out
 
@@ -106,9 +106,9 @@ def test_shown_hand_is_forgotten_at_the_next_deal(spec: Spec) -> None:
         deals = [j for j in range(i, len(kinds)) if kinds[j] == "round_dealt"]
         if not deals:
             continue
-        later = [(s, ev) for s, ev in line if i < len(ev) <= deals[0] and s.decision.kind.value == "play"
+        later = [(s, ev) for s, ev in line if i < len(ev) <= deals[0] and s.decision.kind == "play"
                  and s.deck_size > 0 and set(final_events[i].cards) & set(s.hands[shower])]
-        after = [(s, ev) for s, ev in line if len(ev) > deals[0] and s.decision.kind.value == "play"]
+        after = [(s, ev) for s, ev in line if len(ev) > deals[0] and s.decision.kind == "play"]
         if not later or not after:
             continue
         state, events = later[-1]
@@ -147,7 +147,7 @@ def test_remembered_cards_are_where_the_view_says(ruleset: str, n: int, seed: in
     assert matched(state, obs)
     in_deck = Counter(state.deck) + Counter(state.deck_bottom) + Counter(state.unseen)
     assert in_deck <= unplaced(game, obs)  # never placed: a copy that is in the draw deck or undealt
-    if obs.zone("draw-deck").cards is not None or state.deck_size == 0 or state.decision.kind.value == "reveal":
+    if obs.zone("draw-deck").cards is not None or state.deck_size == 0 or state.decision.kind == "reveal":
         return
     probs = top_probabilities(game, state, obs)
     assert sum(probs.values()) == 1

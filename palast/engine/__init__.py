@@ -6,22 +6,7 @@ of a state (``palast.engine.draft``; ``tests/test_layering.py`` checks this).
 methods.
 """
 
-from palast.engine.actions import (
-    Action,
-    Choice,
-    Count,
-    Deal,
-    Discard,
-    Draw,
-    Give,
-    Marks,
-    NextPlayer,
-    Partner,
-    Play,
-    Reveal,
-    Swap,
-    TakeBack,
-)
+from palast.engine.actions import Action, Answers, Choice, Deal, Marks, NextPlayer, Pick, PickCards, PickPair, Play
 from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.game import Game, Step
@@ -55,7 +40,7 @@ def start_turn(game: Game, state: State, seat: int) -> State:
 
 
 __all__ = [
-    "Action", "Choice", "Count", "Deal", "Decision", "DecisionKind", "Discard", "Draw", "Event", "Game", "GameResult",
-    "Give", "InvariantViolation", "Marks", "NextPlayer", "Partner", "Play", "Reveal", "RoundEnd", "State", "Step",
-    "Swap", "TakeBack", "advance", "start_turn",
+    "Action", "Answers", "Choice", "Deal", "Decision", "DecisionKind", "Event", "Game", "GameResult",
+    "InvariantViolation", "Marks", "NextPlayer", "Pick", "PickCards", "PickPair", "Play", "RoundEnd", "State", "Step",
+    "advance", "start_turn",
 ]

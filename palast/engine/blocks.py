@@ -14,6 +14,7 @@ Nothing here names a rule, a role, a reading or a card count: those are all in `
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from palast.engine.codegen_source import CompiledChain
 from palast.engine.draft import Draft
 from palast.engine.places import Places
 from palast.engine.refusals import Refusals
-from palast.engine.state import Decision, DecisionKind
+from palast.engine.state import Decision
 from palast.errors import IllegalActionError, RulesError
 from palast.lang.blocks import KEEP_PROGRAMS, DoRule, Program, each_of, program
 from palast.lang.compiler import Compiler
@@ -80,7 +81,7 @@ class Resume:
         ``count(D, {})``; else ``None``.
     """
 
-    kind: DecisionKind
+    kind: str
     rule: str
     chain: Chain
     restore: tuple[tuple[str, str], ...]
@@ -435,10 +436,10 @@ class Runner:
             each = each_of(s.keys["options"], chain_lets(chain))
             opt = s.keys["options"]
             option_name = str(opt.value) if opt.op == "name" else ""
-            kind = DecisionKind(str(s.arg))
+            kind = sys.intern(str(s.arg))
             refuse = str(s.keys.get("refuse", "that is not one of the options"))
         else:
-            kind = DecisionKind(str(s.keys["decision"]))
+            kind = sys.intern(str(s.keys["decision"]))
             deck = "deal" if s.head == "deal" else str(s.arg)
             refuse = "that card is not in the deck" if s.head == "draw" else "a new round starts with a deal"
         return Resume(kind, owner, chain, kept_names(s), deck, go, opts, refuse, each, option_name,
@@ -477,7 +478,7 @@ class Runner:
                 self._compile_for(dec.rule)
                 got = self.resumes[dec.rule]
             return got
-        step = self.waits.get(dec.kind.value)
+        step = self.waits.get(dec.kind)
         if step is None or state is None:
             return None
         applied = self.select(step, state)
@@ -486,7 +487,7 @@ class Runner:
         self.compiled(applied.chain)
         prefix = applied.chain.key + "|"
         for key, r in self.resumes.items():
-            if key.startswith(prefix) and r.kind is dec.kind:
+            if key.startswith(prefix) and r.kind == dec.kind:
                 return r
         return None
 
@@ -500,7 +501,7 @@ class Runner:
     def options(self, d: Draft | Any, r: Resume) -> list[Any]:
         """The values the pending decision of ``d`` may take (the options of ``r``, a choose)."""
         if r.options is None:
-            raise ValueError(f"the {r.kind.value} decision takes no options")
+            raise ValueError(f"the {r.kind} decision takes no options")
         values: list[Any] = r.options(d)
         if isinstance(d, Draft):
             self._last = (d, d.decision, values)
@@ -515,7 +516,7 @@ class Runner:
         dec = d.decision
         r = self.resume_of(dec, d)
         if r is None:
-            raise IllegalActionError(f"nothing waits for a {dec.kind.value} decision here")
+            raise IllegalActionError(f"nothing waits for a {dec.kind} decision here")
         last = self._last
         self._last = None
         if r.deck == "deal":

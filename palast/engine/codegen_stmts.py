@@ -7,12 +7,13 @@ statements after a ``step`` into a continuation."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.chains import Chain, chain_lets, citing, kept_names
 from palast.engine.codegen_source import FRESH_FIELDS, CompiledChain, GeneratedSource, Item
-from palast.engine.state import DECISION_FIELDS, Decision, DecisionKind
+from palast.engine.state import DECISION_FIELDS, Decision
 from palast.lang.primitives import PRIMITIVES
 from palast.lang.statements import TARGET_FIELDS, Stmt, Zone, expressions
 from palast.lang.syntax import Node, each_parts, names
@@ -299,8 +300,9 @@ class StatementCompiler:
 
         src = self.src
         key = self.runner.key(self.chain, owner, s)
-        kind = DecisionKind(str(s.arg) if s.head == "choose" else str(s.keys["decision"]))
+        kind = sys.intern(str(s.arg) if s.head == "choose" else str(s.keys["decision"]))
         kref = self.ref(kind)
+        chance = kind in self.runner.game.chance_kinds
         kept = dict(kept_names(s))
         # the options the rules just computed are kept for legal_actions where they were built
         # by an each (the Cupbearer's swaps); other options are cheaper computed again than kept
@@ -318,7 +320,7 @@ class StatementCompiler:
                 given = dict(kept_values)
                 if keep_choices:
                     given["choices"] = f"tuple({self.expr(s.keys['options'], scope)})"
-                made = _made_anew(kref, by, pts, key, given)
+                made = _made_anew(kref, by, pts, key, given, chance)
                 src.add(ind, f"D.decision = {made}" if made is not None else
                         f"D.decision = G.open_decision({kref}, {by}, {pts!r}, {key!r}, D.frames, ({fields}))")
             else:
@@ -396,7 +398,7 @@ class StatementCompiler:
         deck = str(s.arg)
         to: Zone | None = s.keys.get("to")
         name = s.keys.get("as")
-        kref = self.ref(DecisionKind(str(s.keys["decision"])))
+        kref = self.ref(sys.intern(str(s.keys["decision"])))
         top = f"_t{self.comp._uid('')}"
         src.add(ind, f"{top} = R.draw_known(D, {deck!r})")
         src.add(ind, f"if {top} is None:")
@@ -442,18 +444,20 @@ class StatementCompiler:
 #: the fields of a decision a statement may keep, with the value a decision has that does not
 #: keep it (as :class:`~palast.engine.state.Decision` declares them)
 _KEPT_DEFAULTS = {f.name: repr(f.default) for f in dataclasses.fields(Decision)
-                  if f.name not in ("kind", "player", "points", "rule", "frames")}
+                  if f.name not in ("kind", "player", "points", "rule", "frames", "chance")}
 
 
-def _made_anew(kind: str, by: str, pts: tuple[str, ...], key: str, kept: Mapping[str, str]) -> str | None:
+def _made_anew(kind: str, by: str, pts: tuple[str, ...], key: str, kept: Mapping[str, str],
+               chance: bool) -> str | None:
     """The source that makes a decision anew with :func:`~palast.engine.state.new_decision`
     (every field given in order): ``kind`` and ``by`` (sources), the variation points
-    ``pts``, the resume key ``key`` and the sources of the fields ``kept``; ``None`` when it
-    keeps a field that is not one of those (then ``G.open_decision`` makes it)."""
+    ``pts``, the resume key ``key``, the sources of the fields ``kept`` and whether chance
+    takes it; ``None`` when it keeps a field that is not one of those (then
+    ``G.open_decision`` makes it)."""
     if any(slot not in _KEPT_DEFAULTS for slot in kept):
         return None
     values = {**_KEPT_DEFAULTS, **kept, "kind": kind, "player": by, "points": repr(pts), "rule": repr(key),
-              "frames": "D.frames"}
+              "frames": "D.frames", "chance": repr(chance)}
     return f"NEW_DECISION({', '.join(values[name] for name in DECISION_FIELDS)})"
 
 

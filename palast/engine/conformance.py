@@ -3,8 +3,9 @@
 spec/ declares the position (spec/state.yaml: each zone and counter with the fields that
 keep it), the decisions (spec/flow.yaml and the roles' choices) and the event kinds (the
 effects of spec/visibility.yaml). The engine keeps a position as a
-:class:`~palast.engine.state.State`, its pending decision as a
-:class:`~palast.engine.state.DecisionKind`, and its machinery itself emits the events of
+:class:`~palast.engine.state.State`, names the turn's own decisions
+(:class:`~palast.engine.state.DecisionKind`, answered by the actions of
+:data:`~palast.engine.actions.TURN_ACTIONS`), and its machinery itself emits the events of
 :data:`ENGINE_EVENTS` (a round's end and its scoring, the target reached, the game's end, a
 gap, an action not carried out). :func:`problems` reports where the two part:
 ``palast spec check`` prints them and :func:`require` refuses a spec that has any.
@@ -15,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from palast.engine.state import CHANCE_KINDS, STATE_FIELDS, TERMINAL_KINDS, DecisionKind, State
+from palast.engine.actions import TURN_ACTIONS
+from palast.engine.state import STATE_FIELDS, TERMINAL_KINDS, DecisionKind, State
 from palast.errors import SpecError
 from palast.lang.primitives import PRIMITIVES
 from palast.spec.load import join_problems
@@ -30,9 +32,10 @@ ENGINE_EVENTS: frozenset[str] = frozenset({
 def problems(spec: Any) -> list[str]:
     """Where ``spec`` and the engine's machinery part: a field spec/state.yaml names that a
     :class:`State` does not have, or a field of :class:`State` no part of spec/state.yaml
-    keeps; a declared decision the engine has no :class:`DecisionKind` for, a decision kind
-    no file declares, a decision declared chance (``by: chance``) or terminal that the
-    engine does not take so, or the other way round; an event of :data:`ENGINE_EVENTS` that
+    keeps; a decision the engine names (:class:`DecisionKind`) that no file declares, or
+    declares terminal where the engine does not take it so (or the other way round), a
+    deal not declared a chance decision (the engine opens the first one itself), or
+    with an answer other than the one its action type gives; an event of :data:`ENGINE_EVENTS` that
     spec/visibility.yaml does not declare.
 
     :returns: one message per problem, each starting with the file and the place in it.
@@ -77,19 +80,16 @@ def problems(spec: Any) -> list[str]:
                                  "machine declares (fields)")
     kinds = {k.value for k in DecisionKind}
     for d in spec.flow.decisions.values():
-        if d.name not in kinds:
-            file, where = d.place
-            at(file, [*where, "decision"], f"unknown decision {d.name!r} (the engine's decisions: "
-                                           f"{', '.join(sorted(kinds))})")
-    for d in spec.flow.decisions.values():
-        if d.name in kinds and (d.by == "chance") != (DecisionKind(d.name) in CHANCE_KINDS):
-            file, where = d.place
-            at(file, [*where, "by"], f"the engine takes decision {d.name!r} as {'a' if d.by != 'chance' else 'no'} "
-                                     "chance decision")
-        if d.name in kinds and d.terminal != (DecisionKind(d.name) in TERMINAL_KINDS):
-            file, where = d.place
+        file, where = d.place
+        if d.name == DecisionKind.DEAL and d.by != "chance":  # the first deal is opened by the engine itself
+            at(file, [*where, "by"], f"the engine takes decision {d.name!r} as a chance decision")
+        if d.name in kinds and d.terminal != (d.name in TERMINAL_KINDS):
             at(file, [*where, "decision"], f"the engine takes decision {d.name!r} as "
                                            f"{'not ' if d.terminal else ''}terminal")
+        own = TURN_ACTIONS.get(d.name)
+        if own is not None and d.answer != own[1]:
+            at(file, [*where, "answer"], f"the engine answers decision {d.name!r} with {own[0].__name__}, which "
+                                         f"gives a {own[1]}, not a {d.answer or 'nothing'}")
     for kind in sorted(kinds - set(spec.flow.decisions)):
         at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
                                        "choices in spec/roles.yaml): say what may follow it")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from palast.engine import conformance
+from palast.engine.actions import Answers
 from palast.engine.draft import Draft
 from palast.engine.events import Event
 from palast.engine.params import Readings, Setting
@@ -86,6 +87,11 @@ class GameCore:
         self._shared: dict[tuple[object, ...], Decision] = {}
         #: actions by (decision, value), made once (see Game._declared_actions)
         self._made_actions: dict[tuple[str, object], object] = {}
+        #: which action answers each decision (spec/flow.yaml, the roles' choices)
+        self.answers = Answers(spec.flow.decisions)
+        #: the decisions chance takes (declared ``by: chance``)
+        self.chance_kinds: frozenset[str] = frozenset(
+            d.name for d in spec.flow.decisions.values() if d.by == "chance")
         n = self.n
         # the rules' logic blocks (spec/rules.yaml, spec/roles.yaml), compiled for this game
         colours = len(self.cards.colours)
@@ -100,7 +106,7 @@ class GameCore:
             "K_DEAL": K.DEAL, "K_OVER": K.GAME_OVER, "K_GAP": K.GAP, "GAME": self,
         }
         number = decision_numbers(spec)  # the declared decisions, numbered as expressions number them
-        constants["DKI"] = {DecisionKind(name): i for name, i in number.items()}
+        constants["DKI"] = dict(number)
         constants["FLOW"] = frozenset((number[a], number[b]) for a, b in spec.flow.pairs())
         constants["ROLE_DECISIONS"] = frozenset(number[d.name] for d in spec.flow.decisions.values() if d.role)
         #: the constants every rule-language expression of this game is compiled with
@@ -163,15 +169,16 @@ class GameCore:
         d.last_card = -1
         self.runner.start("turn", d)
 
-    def open_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
+    def open_decision(self, kind: str, player: int, points: tuple[str, ...], rule: str,
                       frames: tuple[str, ...], fields: tuple[tuple[str, object], ...]) -> Decision:
         """The decision a statement waits for: ``kind`` for ``player``, with the variation
         points it depends on, where play resumes (``rule``, ``frames``) and the fields the
         statement keeps (``(name, value)`` pairs of ``partner``, ``count``, ``given``,
         ``forced``, ``options``, ``choices``), made anew."""
-        return Decision(kind, player, points=points, rule=rule, frames=frames, **dict(fields))  # type: ignore[arg-type]
+        return Decision(kind, player, points=points, rule=rule, frames=frames,
+                        chance=kind in self.chance_kinds, **dict(fields))  # type: ignore[arg-type]
 
-    def shared_decision(self, kind: DecisionKind, player: int, points: tuple[str, ...], rule: str,
+    def shared_decision(self, kind: str, player: int, points: tuple[str, ...], rule: str,
                         frames: tuple[str, ...], fields: tuple[tuple[str, object], ...]) -> Decision:
         """As :meth:`open_decision`, for fields that hold no cards (players, counts, flags,
         sets of players): such a decision is made once per game and serves every position
@@ -180,6 +187,7 @@ class GameCore:
         dec = self._shared.get(key)
         if dec is None:
             dec = self._shared[key] = Decision(kind, player, points=points, rule=rule, frames=frames,
+                                               chance=kind in self.chance_kinds,
                                                **dict(fields))  # type: ignore[arg-type]
         return dec
 

@@ -18,13 +18,13 @@ from math import factorial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from palast.engine.actions import ANSWERS, Action, Deal, action_for, action_value
+from palast.engine.actions import Action, Deal, action_value
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
 from palast.engine.probes import playable_when_banned
 from palast.engine.resets import start_fields
 from palast.engine.roles import RoleActions
-from palast.engine.state import CHANCE_KINDS, TERMINAL_KINDS, Decision, DecisionKind, State
+from palast.engine.state import TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class Game(RoleActions):
         if runner.trace is None and self._initial is not None and self._initial[0] is runner:
             return self._initial[1]
         fields = start_fields(self.spec.state, self.n, self.all_cards, self.king_roles)
-        before = State(**fields, decision=Decision(_DEAL))
+        before = State(**fields, decision=Decision(_DEAL, chance=True))
         d = Draft(before, record=False)
         runner.start("deal", d)
         after = d.freeze()
@@ -113,14 +113,25 @@ class Game(RoleActions):
         runner = self.runner
         values = distinct(runner.places.unknown(state, r.deck)) if r.deck is not None else runner.options(state, r)
         made = self._made_actions
-        name = d.kind.value
+        name = d.kind
         out: list[Action] = []
         for v in values:
             a = made.get((name, v))
             if a is None:
-                a = made[name, v] = action_for(name, v)
+                a = made[name, v] = self.answers.make(name, v)
             out.append(a)  # type: ignore[arg-type]
         return out
+
+    def drawn_from(self, state: State | Draft) -> str | None:
+        """The deck the pending chance decision of ``state`` draws from, its order unknown:
+        the zone's name in the rule language (``draw_deck``, ``king_deck``); ``None`` for any
+        other decision (a player's, a deal, a chance choice among options). The deck is the
+        one the waiting ``draw`` statement names (role.maid, king.reveal, ...)."""
+        d = state.decision
+        if not d.chance:
+            return None
+        r = self.runner.resume_of(d, state)
+        return r.deck if r is not None and r.deck not in (None, "deal") else None
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         """For a draw from a deck of unknown order (the draw deck, the King deck), or a
@@ -130,11 +141,11 @@ class Game(RoleActions):
         d = state.decision
         r = self.runner.resume_of(d, state) if d.is_chance else None
         if r is None or r.deck == "deal":
-            raise ValueError(f"{d.kind.value} is not an enumerable chance decision")
+            raise ValueError(f"{d.kind} is not an enumerable chance decision")
         pool = self._chance_pool(state, r)
         total = len(pool)
-        name = d.kind.value
-        return [(action_for(name, c), Fraction(n, total)) for c, n in sorted(Counter(pool).items())]
+        name = d.kind
+        return [(self.answers.make(name, c), Fraction(n, total)) for c, n in sorted(Counter(pool).items())]
 
     def chance_probability(self, state: State, action: Action) -> Fraction:
         """The exact probability of chance ``action`` in ``state`` (0 if impossible).
@@ -177,11 +188,11 @@ class Game(RoleActions):
         d = state.decision
         r = self.runner.resume_of(d, state) if d.is_chance else None
         if r is None:
-            raise ValueError(f"{d.kind.value} is not a chance decision")
+            raise ValueError(f"{d.kind} is not a chance decision")
         if r.deck == "deal":
             return self._sample_deal(rng, deck_order, self._dealt(r, state))
         pool = self._chance_pool(state, r)
-        return action_for(d.kind.value, pool[int(rng.random() * len(pool))])
+        return self.answers.make(d.kind, pool[int(rng.random() * len(pool))])
 
     @staticmethod
     def _dealt(r: Any, state: State | Draft) -> int:
@@ -260,7 +271,6 @@ class Game(RoleActions):
         resume_of = self.runner.resume_of
         resumes = self.runner.resumes
         rnd = rng.random
-        chance = CHANCE_KINDS
         while True:
             dec = d.decision
             kind = dec.kind
@@ -272,8 +282,8 @@ class Game(RoleActions):
             except KeyError:  # not compiled yet, or a decision made outside the engine
                 r = resume_of(dec, d)
                 if r is None:
-                    raise ValueError(f"nothing waits for the {kind.value} decision") from None
-            if kind in chance:
+                    raise ValueError(f"nothing waits for the {kind} decision") from None
+            if dec.chance:
                 d.options = None
                 if r.deck == "deal":  # a deal drawn here is legal: carried out without a second check
                     r.go(d, deal(rng, True, dealt(r, d)))
@@ -304,12 +314,11 @@ class Game(RoleActions):
         :raises IllegalActionError: if ``action`` is not legal.
         """
         dec = d.decision
-        if dec.kind is _GAME_OVER:
+        if dec.kind == _GAME_OVER:
             raise IllegalActionError("the game is over")
-        if dec.kind is _GAP:
+        if dec.kind == _GAP:
             raise IllegalActionError(f"play stopped at open variation point {dec.point}")
-        expected = ANSWERS.get(dec.kind.value)
-        if expected is None or not isinstance(action, expected):
+        if not self.answers.accepts(dec.kind, action):
             raise self.refusal(dec, action, d)
         self.runner.resume(d, action_value(action), action)
 

@@ -12,19 +12,14 @@ from enum import StrEnum
 
 
 class DecisionKind(StrEnum):
-    """What must be decided next. Chance decisions are taken by nobody (``player == -1``)."""
+    """The decisions the turn's machinery itself names (spec/flow.yaml): the deal, the play,
+    the next player after a tie, the end of the game and a stop at an open point, and what a
+    rule module may add at the start of the game and at the end of a turn. A decision's kind
+    is its declared name (a ``str``): every other one, above all those of the roles' actions
+    (spec/roles.yaml ``choices``), is known from the declarations alone."""
 
     DEAL = "deal"                          #: chance: the deal of a new round
     PLAY = "play"                          #: a player plays a hand card
-    EXCHANGE_PARTNER = "exchange-partner"  #: Wizard: the opponent to exchange with
-    EXCHANGE_COUNT = "exchange-count"      #: Wizard: how many cards
-    EXCHANGE_GIVE = "exchange-give"        #: Wizard: the actor's cards
-    EXCHANGE_ANSWER = "exchange-answer"    #: Wizard: the partner's cards
-    DISCARD = "discard"                    #: Maid: the card to discard
-    DRAW = "draw"                          #: chance: the card drawn from an unknown deck
-    SWAP = "swap"                          #: Cupbearer: the two display cards
-    TAKE_BACK = "take-back"                #: Guard: the display card to take back
-    REVEAL = "reveal"                      #: chance: the King card revealed from an unknown King deck
     NEXT_PLAYER = "next-player"            #: after a neutral card: which tied player moves
     GAME_OVER = "game-over"                #: terminal: the game has ended
     GAP = "gap"                            #: terminal: play reached a variation point the ruleset leaves open
@@ -32,7 +27,6 @@ class DecisionKind(StrEnum):
     CHOICE = "choice"                      #: a player chooses one card of some, or none, as a module's rule allows
 
 
-CHANCE_KINDS = frozenset({DecisionKind.DEAL, DecisionKind.DRAW, DecisionKind.REVEAL, DecisionKind.MARKS})
 TERMINAL_KINDS = frozenset({DecisionKind.GAME_OVER, DecisionKind.GAP})
 
 
@@ -40,8 +34,10 @@ TERMINAL_KINDS = frozenset({DecisionKind.GAME_OVER, DecisionKind.GAP})
 class Decision:
     """The decision a position waits for.
 
-    :ivar kind: what must be decided.
-    :ivar player: the seat that decides (``-1`` for chance and terminal decisions).
+    :ivar kind: what must be decided: the decision's declared name (spec/flow.yaml, the
+        roles' ``choices``; :class:`DecisionKind` names the turn's own).
+    :ivar player: the seat that decides (``-1`` for terminal decisions and a deal; for a
+        draw by chance, the player who draws).
     :ivar partner: Wizard: the other player of the exchange (the actor, for the answer).
     :ivar count: Wizard: the number of cards exchanged.
     :ivar given: Wizard: the cards the actor gives (hidden from the partner).
@@ -55,9 +51,11 @@ class Decision:
         statement, in the rules applied; see :mod:`palast.engine.blocks`); else ``""``.
     :ivar frames: where play goes on after each step the waiting statement is inside,
         innermost last.
+    :ivar chance: chance takes the decision (declared ``by: chance``): a deal, a draw from a
+        deck of unknown order, a King card revealed, marks dealt.
     """
 
-    kind: DecisionKind
+    kind: str
     player: int = -1
     partner: int = -1
     count: int = -1
@@ -69,11 +67,12 @@ class Decision:
     choices: tuple[object, ...] = ()
     rule: str = ""
     frames: tuple[str, ...] = ()
+    chance: bool = False
 
     @property
     def is_chance(self) -> bool:
-        """True for a chance decision (deal, draw, King card reveal)."""
-        return self.kind in CHANCE_KINDS
+        """True for a chance decision (deal, draw, King card reveal, marks)."""
+        return self.chance
 
     @property
     def is_terminal(self) -> bool:
@@ -85,12 +84,12 @@ class Decision:
 DECISION_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Decision))
 _new = object.__new__
 (_kind, _player, _partner, _count, _given, _options, _forced, _point, _points, _choices, _rule,
- _frames) = (getattr(Decision, name).__set__ for name in DECISION_FIELDS)
+ _frames, _chance) = (getattr(Decision, name).__set__ for name in DECISION_FIELDS)
 
 
-def new_decision(kind: DecisionKind, player: int, partner: int, count: int, given: tuple[int, ...],
+def new_decision(kind: str, player: int, partner: int, count: int, given: tuple[int, ...],
                  options: tuple[int, ...], forced: bool, point: str, points: tuple[str, ...],
-                 choices: tuple[object, ...], rule: str, frames: tuple[str, ...]) -> Decision:
+                 choices: tuple[object, ...], rule: str, frames: tuple[str, ...], chance: bool) -> Decision:
     """The :class:`Decision` of these fields (every field, in order): equal to
     ``Decision(kind, player, ...)``, made without the frozen dataclass's ``__init__``
     (which sets each field through ``object.__setattr__``) by setting its slots directly,
@@ -108,6 +107,7 @@ def new_decision(kind: DecisionKind, player: int, partner: int, count: int, give
     _choices(d, choices)
     _rule(d, rule)
     _frames(d, frames)
+    _chance(d, chance)
     return d
 
 

@@ -259,7 +259,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
                 if lasts == "round" and e.player != viewer:
                     open_until_round_end.add(e.player)
     d = state.decision
-    rule_d = vis.decisions.get(d.kind.value)
+    rule_d = vis.decisions.get(d.kind)
     dec_hidden: tuple[str, ...] = ()
     if rule_d is not None:
         who = {"player": d.player, "partner": d.partner}
@@ -278,7 +278,7 @@ def observation(game: Game, state: State, player: int | str, history: Sequence[E
 
 
 def _decision_view(d: Decision, hidden: tuple[str, ...]) -> DecisionView:
-    return DecisionView(d.kind.value, d.player, -1 if "partner" in hidden else d.partner,
+    return DecisionView(d.kind, d.player, -1 if "partner" in hidden else d.partner,
                         -1 if "count" in hidden else d.count, () if "given" in hidden else d.given,
                         () if "options" in hidden else d.options, False if "forced" in hidden else d.forced,
                         d.point, () if "points" in hidden else d.points, hidden)

@@ -365,7 +365,7 @@ def answer_position(game: Game, scenario: Scenario, history: Sequence[tuple[str,
     """
     for k in range(len(history), 0, -1):
         state = history[k - 1][1].state
-        if state.decision.kind is DecisionKind.PLAY:
+        if state.decision.kind == DecisionKind.PLAY:
             try:
                 line = state_position(game, state)
             except ValueError:  # a draw deck partly known: write an earlier position

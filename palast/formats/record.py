@@ -207,11 +207,11 @@ def result_of(game: Game, state: State) -> RecordResult | None:
     open variation point (gap); ``None`` while the game goes on."""
     scores = {game.colour_name(s): v for s, v in enumerate(state.scores)}
     d = state.decision
-    if d.kind is DecisionKind.GAME_OVER and state.result is not None:
+    if d.kind == DecisionKind.GAME_OVER and state.result is not None:
         r = state.result
         return RecordResult("game-over", tuple(game.colour_name(s) for s in r.winners), r.shared,
                             r.tiebreak or None, scores, state.round)
-    if d.kind is DecisionKind.GAP:
+    if d.kind == DecisionKind.GAP:
         return RecordResult("gap", scores=scores, rounds=state.round, gap=d.point)
     return None
 

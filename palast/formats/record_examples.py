@@ -69,7 +69,7 @@ def _banned_jester_played(game: Game, record: Record) -> Record:
     for i, ra in enumerate(record.actions):
         d = state.decision
         banned = state.king_in_force
-        if d.kind is DecisionKind.PLAY and not d.forced and banned >= 0 and not game.playable_when_banned[banned]:
+        if d.kind == DecisionKind.PLAY and not d.forced and banned >= 0 and not game.playable_when_banned[banned]:
             hand = state.hands[d.player]
             legal = {a.card for a in game.legal_actions(state) if isinstance(a, Play)}
             jesters = [c for c in hand if game.cards.role_of(c) == banned and c not in legal]

@@ -511,7 +511,9 @@ class _Builder:
         """Report entries of ``actions`` that are cards rather than actions: most often the
         rest of a ``give``/``deal`` whose cards YAML split at a comma in a ``[...]`` list,
         which must then be quoted. Other unreadable actions are reported when applied."""
-        from palast.formats.notation import VERBS
+        declared = self.spec.flow.decisions.values()
+        verbs = self.spec.flow.verbs()
+        listing = {d.verb for d in declared if d.answer in ("cards", "deal")}  # values written with commas
 
         def verb(text: str) -> str:
             return text.strip().split(" ", 1)[0].lower()
@@ -534,15 +536,15 @@ class _Builder:
         for i, text in enumerate(actions):
             if i <= covered:
                 continue
-            if verb(text) in VERBS:
+            if verb(text) in verbs:
                 start = i
                 continue
             if not cards_only(text):
                 start = None
                 continue
-            if start is not None and verb(actions[start]) in ("give", "deal"):
+            if start is not None and verb(actions[start]) in listing:
                 j = i
-                while j + 1 < len(actions) and verb(actions[j + 1]) not in VERBS and cards_only(actions[j + 1]):
+                while j + 1 < len(actions) and verb(actions[j + 1]) not in verbs and cards_only(actions[j + 1]):
                     j += 1
                 joined = ",".join(a.strip() for a in actions[start:j + 1])
                 self.err(["actions", i], f"{text!r} is not an action: YAML splits a [...] list at every comma, "
@@ -551,7 +553,7 @@ class _Builder:
                 start, covered = None, j
             else:
                 self.err(["actions", i], f"{text!r} is a card, not an action; an action starts with one of: "
-                                         f"{', '.join(VERBS)} (e.g. 'play {_first_card(text)}'); an action holding a "
+                                         f"{', '.join(verbs)} (e.g. 'play {_first_card(text)}'); an action holding a "
                                          "comma (give CARD,CARD) must be put in quotes inside a [...] list")
 
     def _name(self, seat: int) -> str:

@@ -19,8 +19,8 @@ def dump_scenario(game: Game, state: State, *, title: str = "", rulesets: tuple[
 
     :raises ValueError: if the state is not waiting for a play (scenarios start at a play).
     """
-    if state.decision.kind is not DecisionKind.PLAY:
-        raise ValueError(f"a scenario starts at a play; this state waits for {state.decision.kind.value}")
+    if state.decision.kind != DecisionKind.PLAY:
+        raise ValueError(f"a scenario starts at a play; this state waits for {state.decision.kind}")
     if state.deck_bottom:
         raise ValueError("a draw deck with known cards under unknown ones cannot be written as a scenario")
     fc = game.cards.format_card

@@ -97,8 +97,8 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "((D.king_in_force,) if D.king_in_force >= 0 else ())"),
     _P("spent_kings", (), "roles", "the King cards revealed earlier and no longer in force", "D.king_spent"),
     _P("running", (), "bool", "a round has been dealt and has not ended (a stop at a gap inside it included)",
-       "(D.round >= 1 and D.round_end is None and D.decision.kind is not K_DEAL "
-       "and D.decision.kind is not K_OVER)"),
+       "(D.round >= 1 and D.round_end is None and D.decision.kind != K_DEAL "
+       "and D.decision.kind != K_OVER)"),
     _P("ended", (), "bool", "the round has ended (by a whisper or by six)", "(D.round_end is not None)"),
     _P("whisper_ended", (), "bool", "the round ended by a whisper",
        "(D.round_end is not None and D.round_end.kind == 'whisper')"),
@@ -114,9 +114,9 @@ PRIMITIVES: Mapping[str, Primitive] = {p.name: p for p in (
        "the turn's state machine (spec/flow.yaml and the roles' choices) declares it", "(({0}, {1}) in FLOW)"),
     _P("in_action", ("decision",), "bool", "whether the decision is one a role's action asks for (its choices in "
        "spec/roles.yaml)", "({0} in ROLE_DECISIONS)"),
-    _P("dealing", (), "bool", "the next action is a deal (chance)", "(D.decision.kind is K_DEAL)"),
-    _P("game_over", (), "bool", "the game is over", "(D.decision.kind is K_OVER)"),
-    _P("stopped", (), "bool", "play stopped at an open variation point (a gap)", "(D.decision.kind is K_GAP)"),
+    _P("dealing", (), "bool", "the next action is a deal (chance)", "(D.decision.kind == K_DEAL)"),
+    _P("game_over", (), "bool", "the game is over", "(D.decision.kind == K_OVER)"),
+    _P("stopped", (), "bool", "play stopped at an open variation point (a gap)", "(D.decision.kind == K_GAP)"),
     _P("can_act", (), "bool", "whoever must decide has at least one legal action",
        "(len(GAME.legal_actions(D)) > 0)"),
     # ---------------------------------------------------------------- the game's cards

@@ -139,13 +139,13 @@ def play_actions(game: Game, scenario: Scenario) -> Played:
     for i, ((text, place), action) in enumerate(zip(scenario.actions, actions, strict=True)):
         d = state.decision
         stop: dict[str, Any] = {"index": i + 1, "action": text, "place": place or None, "gap": None}
-        if d.kind is K.GAP:
+        if d.kind == K.GAP:
             vp = game.spec.variation_points.get(d.point)
             stop.update(why="gap", gap=d.point, clauses=list(vp.clauses()) if vp else [],
                         reason=f"play stops at variation point {d.point}, which this ruleset leaves open",
                         variation_points=[d.point])
             return Played(state, history, stop, tuple(applied))
-        if d.kind is K.GAME_OVER:
+        if d.kind == K.GAME_OVER:
             stop.update(why="illegal", reason=describe_decision(game, state), clauses=[],
                         variation_points=[])
             return Played(state, history, stop, tuple(applied))
@@ -181,9 +181,9 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
     s = step.state
     ended = [e for e in step.events if e.kind == "round_ended"]
     d = s.decision
-    if d.kind is K.GAP:
+    if d.kind == K.GAP:
         nxt = None
-    elif d.kind is K.DEAL:
+    elif d.kind == K.DEAL:
         nxt = game.colour_name(s.actor)
     elif d.player >= 0:
         nxt = game.colour_name(d.player)
@@ -199,9 +199,9 @@ def outcome(game: Game, action: Action, step: Step) -> dict[str, Any]:
         "round_end": ended[0].detail if ended else None,
         "scores": {game.colour_name(i): v for i, v in enumerate(s.scores)},
         "next_to_move": nxt,
-        "next_decision": d.kind.value,
+        "next_decision": d.kind,
         "next_legal_actions": [format_action(game, a) for a in game.legal_actions(s)],
-        "gap": d.point if d.kind is K.GAP else None,
+        "gap": d.point if d.kind == K.GAP else None,
         "winners": [game.colour_name(w) for w in s.result.winners] if s.result else None,
         "variation_points": points,
         "position": describe_position(game, s),
@@ -237,13 +237,13 @@ def _answer(game: Game, state: State, history: list[tuple[str, Step]],
         or decision names); and the points named by events and decisions alone.
     """
     d = state.decision
-    result = state.result if d.kind is K.GAME_OVER else None
+    result = state.result if d.kind == K.GAME_OVER else None
     decision: dict[str, Any] = {
-        "kind": d.kind.value,
+        "kind": d.kind,
         "player": game.colour_name(d.player) if d.player >= 0 else None,
         "text": describe_decision(game, state),
         "forced": d.forced,
-        "gap": d.point if d.kind is K.GAP else None,
+        "gap": d.point if d.kind == K.GAP else None,
         "winners": [game.colour_name(w) for w in result.winners] if result else None,
         "tiebreak": (result.tiebreak or None) if result else None,
         "variation_points": list(d.points),
@@ -258,7 +258,7 @@ def _answer(game: Game, state: State, history: list[tuple[str, Step]],
     _add(named, d.points)
     note = None
     consulted_points(game)
-    if d.kind in (K.DRAW, K.REVEAL):
+    if game.drawn_from(state) is not None:
         chances = game.chance_outcomes(state)
         _extend(decision, consulted_points(game))  # what listing them read
         for action, prob in chances:
@@ -268,7 +268,7 @@ def _answer(game: Game, state: State, history: list[tuple[str, Step]],
             o["probability"] = str(prob)
             legal.append(o["action"])
             outcomes.append(o)
-    elif d.kind is K.DEAL:
+    elif d.kind == K.DEAL:
         note = "a chance deal of a new round; its outcomes are not enumerated"
     else:
         actions = game.legal_actions(state)
@@ -377,7 +377,7 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
     from palast.invariants.declared import checks
 
     k = state.decision.kind
-    if k is K.DEAL or k is K.GAME_OVER:
+    if k == K.DEAL or k == K.GAME_OVER:
         return []
     if all(HAND_PLUS_DISPLAY in checks(g).suspended for g in (games or [game])):
         return []

@@ -33,7 +33,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from palast.engine.actions import Action, Draw, Reveal
+from palast.engine.actions import Action
 from palast.engine.events import Event
 from palast.engine.game import Game, Step
 from palast.engine.knowledge import Placed, holds
@@ -117,7 +117,7 @@ def _swaps(state: State, viewer: int, v: int, out: int, open_seats: set[int]) ->
         yield replace(state, unseen=tuple(sorted(_remove(state.unseen, v) + (out,))))
 
 
-def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
+def with_on_top(game: Game, state: State, viewer: int, v: int, open_seats: set[int],
                 placed: Sequence[Placed], zones: Mapping[str, ZoneDecl]) -> tuple[State, Action | None] | None:
     """A position the viewer cannot tell from ``state`` in which card ``v`` is the next
     card drawn, and the chance action that draws it when ``state`` waits for a draw; the
@@ -125,14 +125,15 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
 
     :returns: ``(position, draw or None)``, or ``None`` when ``v`` cannot be moved there.
     """
-    if state.decision.kind is K.DRAW:  # the next card comes from the pool of unknown cards
+    if game.drawn_from(state) == DRAW_DECK:  # the next card comes from the pool of unknown cards
+        draw = game.answers.make(state.decision.kind, v)
         if v in state.unseen:
-            return state, Draw(v)
+            return state, draw
         u = state.unseen[0]
         moved = _swap_in(state, viewer, v, u, open_seats, placed, zones)
         if moved is None:
             return None
-        return replace(moved, unseen=tuple(sorted(_remove(moved.unseen, u) + (v,)))), Draw(v)
+        return replace(moved, unseen=tuple(sorted(_remove(moved.unseen, u) + (v,)))), draw
     if state.deck:
         top = state.deck[0]
         if top == v:
@@ -152,6 +153,8 @@ def with_on_top(state: State, viewer: int, v: int, open_seats: set[int],
 
 #: The event of a King card turned face up (everyone sees its role).
 REVEALED = "king_revealed"
+#: The decks whose hidden order the worlds vary (their names in the rule language).
+DRAW_DECK, KING_DECK = "draw_deck", "king_deck"
 
 
 def _from_spent(state: State, r: int) -> State:
@@ -172,9 +175,9 @@ def _from_spent(state: State, r: int) -> State:
     return state
 
 
-def _king_on_top(state: State, r: int) -> tuple[State, Action | None]:
-    if state.decision.kind is K.REVEAL:
-        return state, Reveal(r)
+def _king_on_top(game: Game, state: State, r: int) -> tuple[State, Action | None]:
+    if game.drawn_from(state) == KING_DECK:
+        return state, game.answers.make(state.decision.kind, r)
     if state.king_deck and state.king_deck[0] != r:
         if r in state.king_deck:
             i = state.king_deck.index(r)
@@ -201,17 +204,18 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
     open_seats = {s for s, _ in obs.open_hands}
     out: list[World] = []
     deck_zone = obs.zone("draw-deck")
-    if deck_zone.cards is None and (state.deck_size > 0) and state.decision.kind is not K.REVEAL:
+    drawn = game.drawn_from(state)
+    if deck_zone.cards is None and (state.deck_size > 0) and drawn != KING_DECK:
         pool = unplaced(game, obs)
         total = sum(pool.values())
         for v, n in sorted(pool.items()):
-            got = with_on_top(state, viewer, v, open_seats, obs.placed, game.spec.state.by_zone)
+            got = with_on_top(game, state, viewer, v, open_seats, obs.placed, game.spec.state.by_zone)
             if got is not None:
                 out.append((got[0], got[1], Fraction(n, total)))
     else:
         out.append((state, None, Fraction(1)))
     king_zone = obs.zone("king-deck")
-    if king_zone.cards is None and state.king_deck_size > 0 and state.decision.kind is not K.DRAW:
+    if king_zone.cards is None and state.king_deck_size > 0 and drawn != DRAW_DECK:
         kings = Counter(state.king_deck) + Counter(state.king_unseen)
         if obs.zone("king-spent").cards is None:  # spent King cards out of view: only those seen turned are known
             seen_turned = Counter(s.event.role for s in obs.history
@@ -222,7 +226,7 @@ def worlds(game: Game, state: State, obs: Observation) -> list[World]:
         both: list[World] = []
         for w, a, p in out:
             for r, n in sorted(kings.items()):
-                s2, a2 = _king_on_top(_from_spent(w, r), r)
+                s2, a2 = _king_on_top(game, _from_spent(w, r), r)
                 both.append((s2, a2 if a2 is not None else a, p * Fraction(n, total)))
         out = both
     return out
@@ -268,9 +272,9 @@ def _result(game: Game, viewer: int, history: Sequence[Event], world: State, act
     return {
         "events": events,
         "hand": hand,
-        "next_decision": dec.kind.value,
+        "next_decision": dec.kind,
         "next_to_move": game.colour_name(dec.player) if dec.player >= 0 else
-        (game.colour_name(step.state.actor) if dec.kind is K.DEAL else None),
+        (game.colour_name(step.state.actor) if dec.kind == K.DEAL else None),
         "round_end": ended[0].detail if ended else None,
         "scores": {game.colour_name(s): v for s, v in enumerate(step.state.scores)},
     }
@@ -286,7 +290,7 @@ def _reads_hidden_decks(game: Game, state: State, action: Action) -> bool:
         return False
     decks = ("deck", "deck_hidden", "deck_bottom", "unseen", "king_deck", "king_hidden", "king_unseen")
     return (any(getattr(after, f) != getattr(state, f) for f in decks)
-            or after.decision.kind in (K.DRAW, K.REVEAL))
+            or game.drawn_from(after) is not None)
 
 
 def outcomes_as(game: Game, state: State, history: Sequence[Event], obs: Observation,
@@ -384,13 +388,13 @@ def answer_as(game: Game, state: State, history: Sequence[Event], viewer: int) -
     d = state.decision
     name = game.colour_name
     public = seen_options(game, state, obs)  # another player's options, when the viewer can know them
-    decision = {"kind": d.kind.value, "player": name(d.player) if d.player >= 0 else None,
+    decision = {"kind": d.kind, "player": name(d.player) if d.player >= 0 else None,
                 "text": describe_decision(game, state) if (d.player == viewer or d.player < 0 or d.is_chance
                                                            or public is not None)
-                else f"{name(d.player)} decides ({d.kind.value}); {name(viewer)} does not see their options"}
+                else f"{name(d.player)} decides ({d.kind}); {name(viewer)} does not see their options"}
     outcomes: list[dict[str, Any]] = []
     note = None
-    if d.is_terminal or d.kind is K.DEAL:
+    if d.is_terminal or d.kind == K.DEAL:
         note = "nothing to decide here" if d.is_terminal else "a chance deal of a new round; not enumerated"
     elif d.is_chance:
         outcomes.append({"action": None, "chance": True, "results": outcomes_as(game, state, history, obs, None)})

@@ -140,14 +140,14 @@ def describe_decision(game: Game, state: State) -> str:
     d = state.decision
     p = game.colour_name(d.player) if d.player >= 0 else ""
     k = d.kind
-    declared = game.spec.flow.decisions[k.value]
+    declared = game.spec.flow.decisions[k]
     if not declared.terminal:  # worded as spec/flow.yaml or the role's choices declare it
         template = declared.says_forced if d.forced and declared.says_forced else declared.says
         return _SENTENCE.format(template, player=p, partner=game.colour_name(d.partner) if d.partner >= 0 else "",
                                starter=game.colour_name(state.actor) if state.actor >= 0 else "",
                                options=_names(game, d.options), count=d.count,
                                count_cards=f"{d.count} card{'s' if d.count != 1 else ''}", what=declared.what)
-    if k is K.GAME_OVER:
+    if k == K.GAME_OVER:
         res = state.result
         assert res is not None
         how = f" (tie-break: {tiebreak_words(game, res.tiebreak)})" if res.tiebreak else ""

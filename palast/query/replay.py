@@ -208,7 +208,7 @@ def _who_decides(game: Game, state: State, previous: Step | None) -> tuple[str, 
     round.next.starter). Otherwise, or when there is none: the rule that waits for the
     decision (whose statements opened it; kind ``""``), not whatever the previous step did
     last (a Cupbearer's swap before a rule module's end-of-turn choice)."""
-    declared = game.spec.flow.decisions.get(state.decision.kind.value)
+    declared = game.spec.flow.decisions.get(state.decision.kind)
     if previous is not None and declared is not None and declared.begins:
         for e in reversed(previous.events):
             if e.kind in _WHO_EVENTS:
@@ -223,12 +223,10 @@ def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line
     decision is due (each decision's ``what`` in ``spec/flow.yaml``, and the action that
     answers it), with a hint when the action given may follow the one due (a line missing
     before it). ``None`` when the action is of the kind due (or nothing is due)."""
-    from palast.engine.actions import ANSWERS
-    from palast.engine.roles import VERB
-
+    answers = game.answers
     dec = state.decision
-    expected = ANSWERS.get(dec.kind.value)
-    if expected is None or isinstance(action, expected):
+    due = answers.types.get(dec.kind)
+    if due is None or answers.accepts(dec.kind, action):
         return None
     flow = game.spec.flow
 
@@ -236,8 +234,8 @@ def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line
         declared = flow.decisions.get(kind)
         return (declared.what or declared.statement) if declared is not None else kind
 
-    given = next((k for k, t in ANSWERS.items() if isinstance(action, t)), None)
-    got_verb, due_verb = VERB.get(type(action), type(action).__name__), VERB.get(expected, dec.kind.value)
+    got_verb, due_verb = answers.verb_of(action), due[1]
+    given = answers.verbs[got_verb][0] if got_verb in answers.verbs else None
     got = f"{words(given)} (a {got_verb!r} action)" if given is not None else f"a {got_verb!r} action"
     if dec.is_chance:
         by = f"by chance, for {game.colour_name(dec.player)}" if dec.player >= 0 else "by chance"
@@ -246,9 +244,9 @@ def _wrong_kind(game: Game, state: State, action: Action, file: str | None, line
     place = [p for p in (file, f"line {line}" if line > 0 else None) if p]  # line 0: built in memory
     where = "".join(f"{p}: " for p in place)
     hint = ""
-    if given is not None and flow.follows(dec.kind.value, given):
+    if given is not None and flow.follows(dec.kind, given):
         hint = f"; is a {due_verb!r} line missing before " + (f"line {line}?" if line > 0 else "it?")
-    return (f"{where}the record gives {got}, but the decision due is {words(dec.kind.value)} "
+    return (f"{where}the record gives {got}, but the decision due is {words(dec.kind)} "
             f"(a {due_verb!r} action, {by}){hint}")
 
 
@@ -338,7 +336,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         except NotationError as exc:
             raise RecordError(f"action {index}: {exc.message}", record.file, f"line {ra.line}") from None
         dec = state.decision
-        if dec.kind is K.GAP:
+        if dec.kind == K.GAP:
             return done(Status.GAP, gap=dec.point)
         decision_text = describe_decision(game, state)
 
@@ -352,7 +350,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             raise RecordError(f"action {index}: \"by\": {ra.by!r} is not a seated player (players: "
                               f"{', '.join(game.colour_name(s) for s in range(game.n))}; \"chance\" for deals, "
                               "draws and King cards)", record.file, f"line {ra.line}")
-        if by is not None and dec.kind is not K.GAME_OVER:
+        if by is not None and dec.kind != K.GAME_OVER:
             who = "chance" if dec.is_chance else game.colour_name(dec.player)
             # a draw or King card reveal is chance, but a player carries it out: accept either name
             accepted = {who, game.colour_name(dec.player)} if dec.player >= 0 else {who}
@@ -371,7 +369,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
             if wrong is not None:  # an action of another kind than the decision due
                 return reject(wrong, exc.clauses)
             kind, clauses = _who_decides(game, state, previous)
-            if (kind == "round_starter" and isinstance(action, Play) and dec.kind is K.PLAY
+            if (kind == "round_starter" and isinstance(action, Play) and dec.kind == K.PLAY
                     and action.card not in state.hands[dec.player]
                     and any(action.card in h for h in state.hands)):
                 # the round's first play, of a card another player holds: say who starts
@@ -388,7 +386,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         previous = step
         state = step.state
     res = record.result
-    if state.decision.kind is K.GAP:
+    if state.decision.kind == K.GAP:
         point = state.decision.point
         if res is not None and (res.end == "gap" or res.gap is not None):
             mism = _compare_result(game, res, state)
@@ -397,7 +395,7 @@ def replay(spec: Spec, record: Record, ruleset: str | None = None) -> ReplayRepo
         # a gap the record does not state: reported, exit 1
         return done(Status.GAP, gap=point, mismatches=tuple(_compare_result(game, res, state)) if res else ())
     if res is None:
-        return done(Status.CONFIRMED if state.decision.kind is K.GAME_OVER else Status.UNFINISHED)
+        return done(Status.CONFIRMED if state.decision.kind == K.GAME_OVER else Status.UNFINISHED)
     mism = _compare_result(game, res, state)
     return done(Status.MISMATCH, mismatches=tuple(mism)) if mism else done(Status.CONFIRMED)
 

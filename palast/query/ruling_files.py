@@ -176,6 +176,9 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                         err(base + [key, who, i], exc.message)
         if "views" in exp:
             view_problems(game, exp["views"], base + ["views"], err)
+        if "decision" in exp and exp["decision"] not in spec.flow.decisions:
+            err(base + ["decision"], f"unknown decision {exp['decision']!r} (declared: "
+                                     f"{', '.join(spec.flow.decisions)})")
         if exp.get("gap") is not None and exp["gap"] not in spec.variation_points:
             err(base + ["gap"], f"unknown variation point {exp['gap']!r}")
         if exp.get("banned") is not None:

@@ -185,7 +185,7 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
         return Outcome(ruleset, {}, f"error: {exc}", error=str(exc))
     events: list[Event] = [e for _, st in steps for e in st.events]
     history = list(events)
-    if ruling.action is not None and state.decision.kind is not K.GAP:
+    if ruling.action is not None and state.decision.kind != K.GAP:
         try:
             step = game.apply(state, parse_action(game, ruling.action))
         except IllegalActionError as exc:
@@ -200,16 +200,16 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
     fc = game.cards.format_card
     legal: list[str] = []
     probabilities: dict[str, str] = {}
-    if d.kind in (K.DRAW, K.REVEAL):
+    if game.drawn_from(state) is not None:
         for a, p in game.chance_outcomes(state):
             legal.append(format_action(game, a))
             probabilities[format_action(game, a)] = str(p)
-    elif d.kind is not K.DEAL:
+    elif d.kind != K.DEAL:
         legal = [format_action(game, a) for a in game.legal_actions(state)]
     ended = [e for e in events if e.kind == "round_ended"]
     values: dict[str, Any] = {
         "illegal": False,
-        "decision": d.kind.value,
+        "decision": d.kind,
         "player": name(d.player) if d.player >= 0 else None,
         "forced": d.forced,
         "legal_actions": legal,
@@ -219,7 +219,7 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
         "scores": {name(s): v for s, v in enumerate(state.scores)},
         "next_to_move": _next_to_move(game, state),
         "winners": [name(w) for w in state.result.winners] if state.result else None,
-        "gap": d.point if d.kind is K.GAP else None,
+        "gap": d.point if d.kind == K.GAP else None,
         "banned": game.cards.roles[state.king_in_force] if state.king_in_force >= 0 else None,
         "hands": {name(s): [fc(c) for c in h] for s, h in enumerate(state.hands)},
         "displays": {name(s): [fc(c) for c in x] for s, x in enumerate(state.displays)},
@@ -235,9 +235,9 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
 
 def _next_to_move(game: Game, state: State) -> str | None:
     d = state.decision
-    if d.kind is K.DEAL:
+    if d.kind == K.DEAL:
         return game.colour_name(state.actor)
-    if d.kind is K.GAP or d.player < 0:
+    if d.kind == K.GAP or d.player < 0:
         return None
     return game.colour_name(d.player)
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 
-from palast.engine.actions import Action, Play, Swap
+from palast.engine.actions import Action, PickPair, Play
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind, State
 from palast.sim.play import Policy, uniform_policy
 
 
-def _whispers_after_swap(game: Game, seat: int, display: tuple[int, ...], swap: Swap) -> bool:
+def _whispers_after_swap(game: Game, seat: int, display: tuple[int, ...], swap: PickPair) -> bool:
     """True if ``swap`` leaves a role twice in ``seat``'s display (the actor's own
     whisper, possible under cupbearer-actor-duplicate ``whisper``)."""
     nr = len(game.cards.roles)
@@ -36,22 +36,23 @@ def careful_policy(game: Game, state: State, actions: list[Action], rng: random.
     """Avoid whispering when possible, otherwise choose uniformly.
 
     At a play decision it prefers the cards whose role is not yet in the player's display
-    (round.end.whisper); at a Cupbearer swap it prefers swaps that leave the actor's display
-    without a repeated role (role.cupbearer). Among the preferred actions (or all actions,
-    when none is preferred) it chooses uniformly at random.
+    (round.end.whisper); at an exchange of display cards between players (a Cupbearer's
+    swap) it prefers those that leave the actor's display without a repeated role
+    (role.cupbearer). Among the preferred actions (or all actions, when none is preferred)
+    it chooses uniformly at random.
 
     :returns: one of ``actions``.
     """
     d = state.decision
     pool: list[Action] = actions
-    if d.kind is DecisionKind.PLAY and not d.forced:
+    if d.kind == DecisionKind.PLAY and not d.forced:
         nr = len(game.cards.roles)
         shown = {c % nr for c in state.displays[d.player]}
         safe: list[Action] = [a for a in actions if isinstance(a, Play) and a.card % nr not in shown]
         pool = safe or actions
-    elif d.kind is DecisionKind.SWAP:
+    elif any(isinstance(a, PickPair) for a in actions):  # display cards exchanged between players
         display = state.displays[d.player]
-        safe = [a for a in actions if isinstance(a, Swap) and not _whispers_after_swap(game, d.player, display, a)]
+        safe = [a for a in actions if isinstance(a, PickPair) and not _whispers_after_swap(game, d.player, display, a)]
         pool = safe or actions
     return pool[int(rng.random() * len(pool))]
 

@@ -105,6 +105,12 @@ class Flow:
         """Whether decision ``after`` may come right after decision ``before``."""
         return after in self.successors.get(before, frozenset())
 
+    def verbs(self) -> tuple[str, ...]:
+        """Every verb an action may start with (each once): those of the decisions a player
+        takes first, then those of chance, each group in declaration order."""
+        ordered = sorted(self.decisions.values(), key=lambda d: d.by == "chance")
+        return tuple(dict.fromkeys(d.verb for d in ordered if d.verb))
+
     def pairs(self) -> frozenset[tuple[str, str]]:
         """Every ``(before, after)`` pair of decisions the flow allows."""
         return frozenset((a, b) for a, nexts in self.successors.items() for b in nexts)

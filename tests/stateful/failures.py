@@ -94,7 +94,7 @@ def failure_scenario(game: Game, about: str, states: Sequence[State], actions: S
     body = ""
     real = palast_game(game)
     for i in range(len(states) - 1, -1, -1):
-        if states[i].decision.kind is DecisionKind.PLAY:
+        if states[i].decision.kind == DecisionKind.PLAY:
             try:
                 body = dump_scenario(real, states[i], title="A position the state machine reached before a failure")
             except ValueError:

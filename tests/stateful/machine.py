@@ -49,11 +49,11 @@ def _is_player_decision(m: PalastMachine) -> bool:
 
 
 def _is_enumerable_chance(m: PalastMachine) -> bool:
-    return m.state.decision.kind in (K.DRAW, K.REVEAL)
+    return m.state.decision.kind in ("draw", "reveal")
 
 
 def _is_deal(m: PalastMachine) -> bool:
-    return m.state.decision.kind is K.DEAL
+    return m.state.decision.kind == K.DEAL
 
 
 def _is_running(m: PalastMachine) -> bool:
@@ -221,7 +221,7 @@ class PalastMachine(RuleBasedStateMachine):
             LEDGER.rounds += 1
             if self.round_dealt:
                 LEDGER.note_round(game.n, sum(after.played), self.round_actions)
-        if after.decision.kind is K.GAME_OVER:
+        if after.decision.kind == K.GAME_OVER:
             LEDGER.games += 1
         self._note_points(step)
         if problems:

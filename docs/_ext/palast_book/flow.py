@@ -24,6 +24,7 @@ from sphinx.ext.graphviz import figure_wrapper, graphviz
 from sphinx.util import logging
 
 from palast.engine import DecisionKind, Game, State
+from palast.formats.notation import ANSWER_FORMS
 from palast.spec.flow import ACTION as ACTION_WORD
 from palast.spec.load import Spec
 
@@ -47,7 +48,7 @@ class Flow:
 
 def record(flow: Flow, before: State, after: State) -> None:
     """Add one applied action (from ``before`` to ``after``) to ``flow``."""
-    a, b = before.decision.kind.value, after.decision.kind.value
+    a, b = before.decision.kind, after.decision.kind
     flow.kinds.update((a, b))
     flow.pairs.add((a, b))
 
@@ -229,16 +230,19 @@ class TurnDiagramDirective(SpecDirective):
             after = [text("; it may come after any action")] if d.any_time else []
             rules = joined([self.ref("rule", r, r) for r in d.rules])
             who = d.by if not d.role else f"{d.by} ({d.role})"
-            rows.append([literal(d.name), who, [*joined(words), *after], rules])
+            answer = [literal(f"{d.verb} {ANSWER_FORMS[d.answer]}"), text(f" ({d.answer})")] if d.verb else \
+                [text("no action")]
+            rows.append([literal(d.name), who, answer, [*joined(words), *after], rules])
         for j in fl.junctions.values():
-            rows.append([literal(j.id), "junction", joined([literal(t) for t in j.then]),
+            rows.append([literal(j.id), "junction", "", joined([literal(t) for t in j.then]),
                          joined([self.ref("rule", r, r) for r in j.rules])])
-        intro = nodes.paragraph("", f"Every declared decision, what may follow it, and the rules it rests on "
-                                    f"({ACTION_WORD!r}: the first decision of the action of the role played). "
-                                    f"No decision within one turn comes back, so a turn has at most "
-                                    f"{fl.turn_actions_max()} actions.")
-        return [*figs, intro, table(["decision", "who decides", "may be followed by", "rules"], rows,
-                                    widths=[2, 2, 4, 4], classes=["pal-transitions"])]
+        intro = nodes.paragraph("", f"Every declared decision, the action that answers it (its verb and what "
+                                    f"it gives, as the notation writes it), what may follow it, and the rules "
+                                    f"it rests on ({ACTION_WORD!r}: the first decision of the action of the "
+                                    f"role played). No decision within one turn comes back, so a turn has at "
+                                    f"most {fl.turn_actions_max()} actions.")
+        return [*figs, intro, table(["decision", "who decides", "answered by", "may be followed by", "rules"], rows,
+                                    widths=[2, 2, 3, 3, 3], classes=["pal-transitions"])]
 
     def figure(self, code: str, ident: str, caption: str) -> nodes.figure:
         """A Graphviz figure of ``code`` with ``caption`` and HTML id ``ident``."""

@@ -101,7 +101,7 @@ def engine_events(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, State
     game = Game(spec, ruleset, ruling.scenario.players)
     state, steps = ruling.scenario.position(game)
     events = [e for _, st in steps for e in st.events]
-    if ruling.action is not None and state.decision.kind is not K.GAP:
+    if ruling.action is not None and state.decision.kind != K.GAP:
         try:
             step = game.apply(state, parse_action(game, ruling.action))
         except IllegalActionError as exc:
@@ -121,7 +121,7 @@ def viewer_history(spec: Spec, ruling: Ruling, ruleset: str) -> tuple[Game, Stat
     state, steps = ruling.scenario.position(game)
     history = [e for _, st in steps for e in st.events]
     first = 0
-    if ruling.action is not None and state.decision.kind is not K.GAP:
+    if ruling.action is not None and state.decision.kind != K.GAP:
         first = len(history)
         try:
             step = game.apply(state, parse_action(game, ruling.action))
@@ -352,7 +352,7 @@ class RulingDirective(RulingBase):
 
     def decision(self, spec: Spec, game: Game, state: State) -> nodes.Node:
         """What happens next, in words: the decision reached (a gap linked to its point)."""
-        if state.decision.kind is K.GAP:
+        if state.decision.kind == K.GAP:
             point = state.decision.point
             return nodes.inline("", "", nodes.Text("play stops at the open variation point "),
                                 self.ref("vp", point, spec.variation_points[point].topic),
