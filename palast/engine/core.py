@@ -1,7 +1,6 @@
 """The engine's shared core: a game's compiled rules (numbers, readings, clause lookup)
 and the steps every action ends with — naming the next player, ending a round, ending the
-game. :class:`~palast.engine.roles.RoleActions` and :class:`~palast.engine.game.Game`
-build on it."""
+game. :class:`~palast.engine.game.Game` builds on it."""
 
 from __future__ import annotations
 

@@ -19,11 +19,11 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from palast.engine.actions import Action, Deal, action_value
+from palast.engine.core import GameCore
 from palast.engine.draft import Draft, distinct
 from palast.engine.events import Event
 from palast.engine.probes import playable_when_banned
 from palast.engine.resets import start_fields
-from palast.engine.roles import RoleActions
 from palast.engine.state import TERMINAL_KINDS, Decision, DecisionKind, State
 from palast.errors import IllegalActionError
 
@@ -48,7 +48,7 @@ class Step:
     events: tuple[Event, ...]
 
 
-class Game(RoleActions):
+class Game(GameCore):
     """One game's rules and its moves: the spec, a ruleset and the seated colours.
 
     :param spec: the loaded spec.
@@ -321,6 +321,27 @@ class Game(RoleActions):
         if not self.answers.accepts(dec.kind, action):
             raise self.refusal(dec, action, d)
         self.runner.resume(d, action_value(action), action)
+
+    def refusal(self, dec: Decision, action: object, state: object = None) -> IllegalActionError:
+        """The error for an ``action`` of a kind ``dec`` does not wait for: it says which
+        action is due, by the verbs of the notation (``"a 'draw' action is due, not a 'play'
+        action: ..."``), and what the decision is about (``spec/flow.yaml``, the roles'
+        choices), with the clause ids of the rule that waits
+        for the decision (whose statements opened it; for a decision that names none, as in a
+        position built from a scenario, the rule of ``state`` that waits for it), never of
+        the action refused or of the role played last."""
+        got = self.answers.verb_of(action)
+        declared = self.spec.flow.decisions.get(dec.kind)
+        what = (declared.what or declared.statement) if declared is not None else dec.kind
+        who = self.colour_name(dec.player) if dec.player >= 0 else ""
+        if dec.is_chance:
+            what = f"{who} waits for {what}" if who else f"chance gives {what}"
+        else:
+            what = f"{who} chooses {what}"
+        r = self.runner.resume_of(dec, state)
+        clauses = self.rule_clauses(r.rule) if r is not None else ()
+        verb = declared.verb if declared is not None and declared.verb else dec.kind
+        return IllegalActionError(f"a {verb!r} action is due, not a {got!r} action: {what}", clauses)
 
     # ------------------------------------------------------------------ deal
     def place_deal(self, d: Draft, action: object) -> None:
