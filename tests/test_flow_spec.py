@@ -78,6 +78,28 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
      "(decisions[1].says): {player:words}: a format spec is one|many (two words) after count"),
     ("flow.yaml", 'says: "{player} must play a card"', 'says: "{player must play a card"',
      "(decisions[1].says): the sentence does not parse"),
+    ("flow.yaml", "  - decision: deal\n    by: chance\n", "  - decision: deal\n    by: actor\n",
+     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared by 'actor', "
+     "but a deal is taken by chance"),
+    ("roles.yaml", "{decision: draw, by: chance,", "{decision: draw, by: actor,",
+     "decision 'draw' is declared by 'actor', but a draw is taken by chance: declare it by: chance"),
+    ("flow.yaml", "    by: actor\n    answer: seat\n    verb: next\n",
+     "    by: actor\n    answer: number\n    verb: next\n",
+     "rules.yaml: line 237, column 23 (rules[12].logic.readings.player-who-played.do[0].choose): decision "
+     "'next-player' is declared with answer 'number', but the value this statement waits for is of kind 'seat'"),
+    ("roles.yaml", "answer: card, verb: take-back,", "answer: seat, verb: take-back,",
+     "(roles[4].rules[0].logic.do[0].choose): decision 'take-back' is declared with answer 'seat', but the value "
+     "this statement waits for is of kind 'card'"),
+    ("flow.yaml", "    answer: deal\n", "    answer: cards\n",
+     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared with answer "
+     "'cards', but the value this statement waits for is of kind 'deal'"),
+    ("roles.yaml", "answer: card, verb: discard,", "answer: card, verb: give,",
+     "decisions 'exchange-give' and 'discard' share the verb 'give' but not the answer (cards and card)"),
+    ("flow.yaml", "    answer: seat\n    verb: next\n", "    answer: seat\n",
+     "(decisions[4]): decision 'next-player' is not terminal: say what answers it (missing key 'verb')"),
+    ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    answer: card\n"
+                  "    verb: over\n    statement: The game is over",
+     "decision 'game-over' is terminal: no action answers it (no answer or verb)"),
     ("flow.yaml", "    terminal: true\n    statement: The game is over", "    terminal: true\n    says: over\n"
                   "    statement: The game is over", "decision 'game-over' is terminal: the machinery says"),
 ])
@@ -88,7 +110,7 @@ def test_spec_check_refuses_a_broken_flow(tmp_path: Path, file: str, old: str, n
     with pytest.raises(SpecError) as exc:
         conformance.require(load_spec(edited_spec(tmp_path, file, old, new)))
     assert message in str(exc.value)
-    assert f"{file}: line" in str(exc.value) or "roles.yaml: line" in message
+    assert f"{file}: line" in str(exc.value) or ".yaml: line" in message  # else the message names its place
 
 
 def _play(game: Game, seed: int, actions: int = 3000) -> int:

@@ -322,6 +322,19 @@ def _one_state_per_kind(spec: Spec) -> dict[DecisionKind, tuple[Game, Any]]:
     raise AssertionError(f"no seeded game reached {sorted(wanted - set(found))}")
 
 
+def test_chance_and_the_deck_drawn_from_are_as_declared(spec: Spec) -> None:
+    """At every decision the engine reaches, the decision is a chance one exactly where the
+    spec declares it ``by: chance``, and a chance draw names the deck its ``draw``
+    statement draws from (the Maid's from the draw deck, the Marshal's King card from the
+    King deck); no other decision draws."""
+    decks = {"draw": "draw_deck", "reveal": "king_deck"}
+    for kind, (game, state) in _one_state_per_kind(spec).items():
+        declared = game.spec.flow.decisions[kind]
+        assert state.decision.is_chance == (declared.by == "chance"), kind
+        assert game.drawn_from(state) == decks.get(kind), kind
+    assert set(decks) <= set(_one_state_per_kind(spec))
+
+
 def test_action_of_the_wrong_kind_says_what_is_due(spec: Spec) -> None:
     """At every decision, an action of another kind is refused with the action that is due
     and the clause ids of the rule behind the decision (not the other action's rule)."""

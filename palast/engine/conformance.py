@@ -34,7 +34,8 @@ def problems(spec: Any) -> list[str]:
     :class:`State` does not have, or a field of :class:`State` no part of spec/state.yaml
     keeps; a decision the engine names (:class:`DecisionKind`) that no file declares, or
     declares terminal where the engine does not take it so (or the other way round), a
-    deal not declared a chance decision (the engine opens the first one itself), or
+    deal not declared a chance decision (the engine opens the first one itself), a verb of a
+    turn decision with an action type of its own that another decision shares, or
     with an answer other than the one its action type gives; an event of :data:`ENGINE_EVENTS` that
     spec/visibility.yaml does not declare.
 
@@ -90,6 +91,11 @@ def problems(spec: Any) -> list[str]:
         if own is not None and d.answer != own[1]:
             at(file, [*where, "answer"], f"the engine answers decision {d.name!r} with {own[0].__name__}, which "
                                          f"gives a {own[1]}, not a {d.answer or 'nothing'}")
+        turn = next((t for t in TURN_ACTIONS if t != d.name and t in spec.flow.decisions
+                     and spec.flow.decisions[t].verb == d.verb), None)
+        if d.verb and turn is not None:
+            at(file, [*where, "verb"], f"the verb {d.verb!r} belongs to decision {turn!r}, whose action has a type "
+                                       f"of its own ({TURN_ACTIONS[turn][0].__name__}): give {d.name!r} another verb")
     for kind in sorted(kinds - set(spec.flow.decisions)):
         at("flow.yaml", ["decisions"], f"the decision {kind!r} is declared nowhere (spec/flow.yaml or a role's "
                                        "choices in spec/roles.yaml): say what may follow it")

@@ -514,6 +514,7 @@ class _Builder:
         declared = self.spec.flow.decisions.values()
         verbs = self.spec.flow.verbs()
         listing = {d.verb for d in declared if d.answer in ("cards", "deal")}  # values written with commas
+        card_lists = {d.verb for d in declared if d.answer == "cards"}
 
         def verb(text: str) -> str:
             return text.strip().split(" ", 1)[0].lower()
@@ -552,9 +553,10 @@ class _Builder:
                                          f"action in quotes: \"{joined}\"")
                 start, covered = None, j
             else:
+                comma = " or ".join(f"{v} CARD,CARD" for v in verbs if v in card_lists)
                 self.err(["actions", i], f"{text!r} is a card, not an action; an action starts with one of: "
-                                         f"{', '.join(verbs)} (e.g. 'play {_first_card(text)}'); an action holding a "
-                                         "comma (give CARD,CARD) must be put in quotes inside a [...] list")
+                                         f"{', '.join(verbs)} (e.g. '{verbs[0]} {_first_card(text)}'); an action "
+                                         f"holding a comma ({comma}) must be put in quotes inside a [...] list")
 
     def _name(self, seat: int) -> str:
         return str(self.data["players"][seat])

@@ -125,18 +125,21 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                            "a decision")
             if s.head == "deal":
                 _kind(ctx, s.arg, env, (*p, "deal"), "int", "the cards dealt to each player")
+                _answers(ctx, waited_for, "deal", (*p, "decision"), by_chance=True)
             elif s.head == "draw":
                 if "to" in s.keys:
                     _check_place(ctx, s.keys["to"], env, (*p, "to"))
                 _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who draws")
                 if "as" in s.keys:
                     env[s.keys["as"]] = DECKS[s.arg]
+                _answers(ctx, waited_for, DECKS.get(str(s.arg), "any"), (*p, "decision"), by_chance=True)
             else:
                 _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who decides")
                 got = _kind(ctx, s.keys["options"], env, (*p, "options"), None, "")
                 if got not in ELEMENT and got != "any":
                     ctx.report((*p, "options"), f"the options must be a collection, not {got}")
                 env[s.keys["as"]] = ELEMENT.get(got, "any")
+                _answers(ctx, waited_for, ELEMENT.get(got, "any"), (*p, "choose"))
                 each = each_of(s.keys["options"], ctx.lets)
                 if each is not None:
                     inner = dict(env)
@@ -241,6 +244,30 @@ def _names(node: Node) -> set[str]:
     for a in node.args:
         out |= _names(a)
     return out
+
+
+#: The answers (spec/flow.yaml ``answer``) a decision may declare, by the kind of value the
+#: statement that waits for it resumes with: an option's kind, a deck's card, or a deal.
+ANSWERS_OF_KIND: Mapping[str, tuple[str, ...]] = {
+    "card": ("card", "card-or-none"), "seat": ("seat",), "int": ("number",), "role": ("king-card",),
+    "cards": ("cards",), "tuple": ("two-display-cards",), "colours": ("colours",), "deal": ("deal",),
+}
+
+
+def _answers(ctx: _Ctx, name: str, kind: str, where: tuple[str | int, ...], *, by_chance: bool = False) -> None:
+    """Report where the declared decision ``name`` does not fit the statement waiting for
+    it: its ``answer`` is not one the statement's values (of ``kind``) can give, or, for a
+    draw or a deal (``by_chance``), it is not declared ``by: chance``."""
+    d = ctx.spec.flow.decisions.get(name)
+    if d is None or kind == "any":
+        return
+    fits = ANSWERS_OF_KIND.get(kind, ())
+    if d.answer and d.answer not in fits:
+        ctx.report(where, f"decision {name!r} is declared with answer {d.answer!r}, but the value this statement "
+                          f"waits for is of kind {kind!r}: declare answer {' or '.join(repr(f) for f in fits)}")
+    if by_chance and d.by != "chance":
+        ctx.report(where, f"decision {name!r} is declared by {d.by!r}, but a {'draw' if kind != 'deal' else 'deal'} "
+                          "is taken by chance: declare it by: chance")
 
 
 def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],

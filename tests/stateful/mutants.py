@@ -94,11 +94,19 @@ class MarshalCanBeBanned(DataVariant):
 
 class SwapIgnoresDuplicates(DataVariant):
     """A Cupbearer swap may give another player a repeated role (role.cupbearer forbids it):
-    the swaps' condition keeps only the scope."""
+    the swaps' condition keeps all but its two conditions on the other player's display (the
+    Cupbearer just played stays put, the scope holds, the actor's own display is as the
+    reading says)."""
 
     catches = "no-repeated-role"
     edits = ({"logic": "role.cupbearer", "key": ["let", "swaps", "where"],
-              "value": "any_two or a == actor or b == actor"},)
+              "value": "not (a == actor and x == card and occurrences(display(a), x) == 1)"
+                       " and not (b == actor and y == card and occurrences(display(b), y) == 1)"
+                       " and (any_two or a == actor or b == actor)"
+                       " and (role(x) == role(y) or role(y) not in roles(display(a)) or a != actor"
+                       " or actor_may_repeat)"
+                       " and (role(x) == role(y) or role(x) not in roles(display(b)) or b != actor"
+                       " or actor_may_repeat)"},)
 
 
 class MaidDoesNotDraw(DataVariant):
