@@ -79,20 +79,24 @@ def test_a_turn_has_at_most_seven_actions(spec: Spec) -> None:
     ("flow.yaml", 'says: "{player} must play a card"', 'says: "{player must play a card"',
      "(decisions[1].says): the sentence does not parse"),
     ("flow.yaml", "  - decision: deal\n    by: chance\n", "  - decision: deal\n    by: actor\n",
-     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared by 'actor', "
-     "but a deal is taken by chance"),
+     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared (flow.yaml) by "
+     "'actor', but a deal is taken by chance"),
     ("roles.yaml", "{decision: draw, by: chance,", "{decision: draw, by: actor,",
-     "decision 'draw' is declared by 'actor', but a draw is taken by chance: declare it by: chance"),
+     "decision 'draw' is declared (roles.yaml) by 'actor', but a draw is taken by chance: declare it by: chance"),
+    ("roles.yaml", "{decision: take-back, by: actor,", "{decision: take-back, by: chance,",
+     "roles.yaml: line 320, column 23 (roles[4].rules[0].logic.do[0].choose): decision 'take-back' is declared "
+     "(roles.yaml) by: chance, but this choose is taken by a player: declare who decides (by: actor or partner)"),
     ("flow.yaml", "    by: actor\n    answer: seat\n    verb: next\n",
      "    by: actor\n    answer: number\n    verb: next\n",
      "rules.yaml: line 237, column 23 (rules[12].logic.readings.player-who-played.do[0].choose): decision "
-     "'next-player' is declared with answer 'number', but the value this statement waits for is of kind 'seat'"),
+     "'next-player' is declared (flow.yaml) with answer 'number', but the value this statement waits for is a "
+     "player: declare answer 'seat'"),
     ("roles.yaml", "answer: card, verb: take-back,", "answer: seat, verb: take-back,",
-     "(roles[4].rules[0].logic.do[0].choose): decision 'take-back' is declared with answer 'seat', but the value "
-     "this statement waits for is of kind 'card'"),
+     "(roles[4].rules[0].logic.do[0].choose): decision 'take-back' is declared (roles.yaml) with answer 'seat', "
+     "but the value this statement waits for is a card"),
     ("flow.yaml", "    answer: deal\n", "    answer: cards\n",
-     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared with answer "
-     "'cards', but the value this statement waits for is of kind 'deal'"),
+     "rules.yaml: line 68, column 21 (rules[4].logic.do[1].decision): decision 'deal' is declared (flow.yaml) with "
+     "answer 'cards', but the value this statement waits for is a deal"),
     ("roles.yaml", "answer: card, verb: discard,", "answer: card, verb: give,",
      "decisions 'exchange-give' and 'discard' share the verb 'give' but not the answer (cards and card)"),
     ("flow.yaml", "    answer: seat\n    verb: next\n", "    answer: seat\n",

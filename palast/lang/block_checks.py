@@ -125,21 +125,25 @@ def _check_block(ctx: _Ctx, block: Sequence[Stmt], env: dict[str, str], rule: Do
                            "a decision")
             if s.head == "deal":
                 _kind(ctx, s.arg, env, (*p, "deal"), "int", "the cards dealt to each player")
-                _answers(ctx, waited_for, "deal", (*p, "decision"), by_chance=True)
+                _answers(ctx, waited_for, "deal", (*p, "decision"), by_chance=True, what="a deal")
             elif s.head == "draw":
                 if "to" in s.keys:
                     _check_place(ctx, s.keys["to"], env, (*p, "to"))
                 _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who draws")
                 if "as" in s.keys:
                     env[s.keys["as"]] = DECKS[s.arg]
-                _answers(ctx, waited_for, DECKS.get(str(s.arg), "any"), (*p, "decision"), by_chance=True)
+                _answers(ctx, waited_for, DECKS.get(str(s.arg), "any"), (*p, "decision"), by_chance=True,
+                         what="a draw")
             else:
                 _kind(ctx, s.keys["by"], env, (*p, "by"), "seat", "who decides")
                 got = _kind(ctx, s.keys["options"], env, (*p, "options"), None, "")
                 if got not in ELEMENT and got != "any":
                     ctx.report((*p, "options"), f"the options must be a collection, not {got}")
                 env[s.keys["as"]] = ELEMENT.get(got, "any")
-                _answers(ctx, waited_for, ELEMENT.get(got, "any"), (*p, "choose"))
+                by = s.keys["by"]
+                nobody = by.op == "name" and by.value == "nobody"
+                _answers(ctx, waited_for, ELEMENT.get(got, "any"), (*p, "choose"), by_chance=nobody,
+                         what="a choose taken by nobody" if nobody else "this choose")
                 each = each_of(s.keys["options"], ctx.lets)
                 if each is not None:
                     inner = dict(env)
@@ -254,20 +258,35 @@ ANSWERS_OF_KIND: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def _answers(ctx: _Ctx, name: str, kind: str, where: tuple[str | int, ...], *, by_chance: bool = False) -> None:
+#: The kinds of value a statement may wait for, in words (for messages).
+KIND_WORDS: Mapping[str, str] = {
+    "card": "a card", "seat": "a player", "int": "a number", "role": "a King card (a role)", "cards": "some cards",
+    "tuple": "one value per part (an each)", "colours": "a colour per player", "colour": "a colour",
+    "deal": "a deal",
+}
+
+
+def _answers(ctx: _Ctx, name: str, kind: str, where: tuple[str | int, ...], *, by_chance: bool, what: str) -> None:
     """Report where the declared decision ``name`` does not fit the statement waiting for
-    it: its ``answer`` is not one the statement's values (of ``kind``) can give, or, for a
-    draw or a deal (``by_chance``), it is not declared ``by: chance``."""
+    it (``what``, in words): its ``answer`` is not one the statement's values (of ``kind``)
+    can give, or it is declared ``by: chance`` where the statement is not taken by chance
+    (``by_chance``: a draw or a deal is, a choose is where it is taken by ``nobody``), or
+    the other way round."""
     d = ctx.spec.flow.decisions.get(name)
-    if d is None or kind == "any":
+    if d is None:
         return
     fits = ANSWERS_OF_KIND.get(kind, ())
-    if d.answer and d.answer not in fits:
-        ctx.report(where, f"decision {name!r} is declared with answer {d.answer!r}, but the value this statement "
-                          f"waits for is of kind {kind!r}: declare answer {' or '.join(repr(f) for f in fits)}")
-    if by_chance and d.by != "chance":
-        ctx.report(where, f"decision {name!r} is declared by {d.by!r}, but a {'draw' if kind != 'deal' else 'deal'} "
-                          "is taken by chance: declare it by: chance")
+    if d.answer and d.answer not in fits and kind != "any":
+        advice = f"declare answer {' or '.join(repr(f) for f in fits)}" if fits else "no answer gives one"
+        ctx.report(where, f"decision {name!r} is declared ({d.place[0]}) with answer {d.answer!r}, but the value "
+                          f"this statement waits for is {KIND_WORDS.get(kind, kind)}: {advice}")
+    if (d.by == "chance") != by_chance:
+        if by_chance:
+            ctx.report(where, f"decision {name!r} is declared ({d.place[0]}) by {d.by!r}, but {what} is taken by "
+                              "chance: declare it by: chance")
+        else:
+            ctx.report(where, f"decision {name!r} is declared ({d.place[0]}) by: chance, but {what} is taken by a "
+                              "player: declare who decides (by: actor or partner)")
 
 
 def problems(spec: Any, decisions: frozenset[str], events: frozenset[str],

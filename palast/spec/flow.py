@@ -263,8 +263,8 @@ def flow_problems(spec: Any, at: Callable[[str, list[str | int], str], None]) ->
             at(file, [*where], f"decision {d.name!r} is not terminal: say what may follow it (then)")
         missing = [k for k in ("answer", "verb") if not getattr(d, k)]
         if not d.terminal and missing:
-            at(file, [*where], f"decision {d.name!r} is not terminal: say what answers it (missing key "
-                               f"{' and '.join(repr(k) for k in missing)})")
+            at(file, [*where], f"decision {d.name!r} is not terminal: say what answers it (missing "
+                               f"{'key' if len(missing) == 1 else 'keys'} {' and '.join(repr(k) for k in missing)})")
         if d.terminal and (declared.get("answer") or declared.get("verb")):
             at(file, [*where], f"decision {d.name!r} is terminal: no action answers it (no answer or verb)")
         if not d.terminal and not d.says:
