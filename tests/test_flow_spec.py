@@ -166,3 +166,21 @@ def test_a_pending_decision_is_worded_as_declared(tmp_path: Path) -> None:
     assert s.decision.kind == DecisionKind.PLAY
     who = game.colour_name(s.decision.player)
     assert describe_decision(game, s) == f"it is {who}'s turn to play ({game.colour_name(s.actor)} moves)"
+
+
+def test_every_shape_of_answer_is_known_everywhere_it_is_read() -> None:
+    """The shapes of answer the schema allows are exactly those the engine makes actions of,
+    the notation writes and the spec check matches against statements: a shape added in one
+    place only would be refused, or crash, in another."""
+    import json
+
+    from palast.engine.actions import SHAPES
+    from palast.formats.notation import ANSWER_FORMS
+    from palast.lang.block_checks import ANSWERS_OF_KIND
+
+    schema = json.loads((Path(__file__).resolve().parent.parent / "spec" / "schema" / "flow.schema.json")
+                        .read_text(encoding="utf-8"))
+    allowed = set(schema["$defs"]["answer"]["enum"])
+    assert set(SHAPES) == allowed
+    assert set(ANSWER_FORMS) == allowed
+    assert {a for fits in ANSWERS_OF_KIND.values() for a in fits} == allowed

@@ -33,9 +33,8 @@ def problems(spec: Any) -> list[str]:
     """Where ``spec`` and the engine's machinery part: a field spec/state.yaml names that a
     :class:`State` does not have, or a field of :class:`State` no part of spec/state.yaml
     keeps; a decision the engine names (:class:`DecisionKind`) that no file declares, or
-    declares terminal where the engine does not take it so (or the other way round), a
-    deal not declared a chance decision (the engine opens the first one itself), a verb of a
-    turn decision with an action type of its own that another decision shares, or
+    declares terminal where the engine does not take it so (or the other way round), a verb
+    of a turn decision with an action type of its own that another decision shares, or
     with an answer other than the one its action type gives; an event of :data:`ENGINE_EVENTS` that
     spec/visibility.yaml does not declare.
 
@@ -82,8 +81,6 @@ def problems(spec: Any) -> list[str]:
     kinds = {k.value for k in DecisionKind}
     for d in spec.flow.decisions.values():
         file, where = d.place
-        if d.name == DecisionKind.DEAL and d.by != "chance":  # the first deal is opened by the engine itself
-            at(file, [*where, "by"], f"the engine takes decision {d.name!r} as a chance decision")
         if d.name in kinds and d.terminal != (d.name in TERMINAL_KINDS):
             at(file, [*where, "decision"], f"the engine takes decision {d.name!r} as "
                                            f"{'not ' if d.terminal else ''}terminal")

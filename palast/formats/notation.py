@@ -136,7 +136,7 @@ def parse_action(game: Game, text: str) -> Action:
     if _is_cards(game, s):
         raise NotationError(f"{s!r} is a card, not an action; an action starts with one of: {listed} "
                             f"(e.g. '{verbs(game)[0]} {s.split(',')[0]}'); if it belongs to "
-                            f"{' or '.join(_listing_verbs(game))} before it, "
+                            f"{' or '.join(game.spec.flow.verbs('cards', 'deal'))} before it, "
                             "write that whole action as one entry (in a YAML [...] list, put it in quotes)")
     raise NotationError(f"unknown action {s!r}; an action starts with one of: {listed}")
 
@@ -204,11 +204,6 @@ def _deal(game: Game, verb: str, rest: str) -> Deal:
         missing = ", ".join(game.colour_name(s) for s in range(game.n) if s not in hands)
         raise NotationError(f"a deal must give a hand to every seated player; it gives none to {missing}")
     return Deal(tuple(hands[s] for s in range(game.n)), deck)
-
-
-def _listing_verbs(game: Game) -> list[str]:
-    """The verbs of the actions whose value is written with commas (some cards, a deal)."""
-    return [v for v in verbs(game) if game.answers.verbs[v][1] in ("cards", "deal")]
 
 
 def _is_cards(game: Game, text: str) -> bool:

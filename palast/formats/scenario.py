@@ -511,10 +511,8 @@ class _Builder:
         """Report entries of ``actions`` that are cards rather than actions: most often the
         rest of a ``give``/``deal`` whose cards YAML split at a comma in a ``[...]`` list,
         which must then be quoted. Other unreadable actions are reported when applied."""
-        declared = self.spec.flow.decisions.values()
         verbs = self.spec.flow.verbs()
-        listing = {d.verb for d in declared if d.answer in ("cards", "deal")}  # values written with commas
-        card_lists = {d.verb for d in declared if d.answer == "cards"}
+        listing = self.spec.flow.verbs("cards", "deal")  # the values written with commas
 
         def verb(text: str) -> str:
             return text.strip().split(" ", 1)[0].lower()
@@ -553,7 +551,7 @@ class _Builder:
                                          f"action in quotes: \"{joined}\"")
                 start, covered = None, j
             else:
-                comma = " or ".join(f"{v} CARD,CARD" for v in verbs if v in card_lists)
+                comma = " or ".join(f"{v} CARD,CARD" for v in self.spec.flow.verbs("cards"))
                 self.err(["actions", i], f"{text!r} is a card, not an action; an action starts with one of: "
                                          f"{', '.join(verbs)} (e.g. '{verbs[0]} {_first_card(text)}'); an action "
                                          f"holding a comma ({comma}) must be put in quotes inside a [...] list")

@@ -105,11 +105,13 @@ class Flow:
         """Whether decision ``after`` may come right after decision ``before``."""
         return after in self.successors.get(before, frozenset())
 
-    def verbs(self) -> tuple[str, ...]:
-        """Every verb an action may start with (each once): those of the decisions a player
-        takes first, then those of chance, each group in declaration order."""
+    def verbs(self, *answers: str) -> tuple[str, ...]:
+        """Every verb an action may start with (each once), or only those of decisions whose
+        answer is one of ``answers`` (``"cards"``, ``"deal"``: the values written with
+        commas): those of the decisions a player takes first, then those of chance, each
+        group in declaration order."""
         ordered = sorted(self.decisions.values(), key=lambda d: d.by == "chance")
-        return tuple(dict.fromkeys(d.verb for d in ordered if d.verb))
+        return tuple(dict.fromkeys(d.verb for d in ordered if d.verb and (not answers or d.answer in answers)))
 
     def pairs(self) -> frozenset[tuple[str, str]]:
         """Every ``(before, after)`` pair of decisions the flow allows."""
