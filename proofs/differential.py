@@ -52,7 +52,7 @@ from proofs.concrete import Values, abstract, inexpressible, label_of
 from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
 from proofs.encoding import Layout, ZState, _ast, field_names
 from proofs.invariant import Context, context, make_game, player_counts
-from proofs.legality import action_kinds, shapes
+from proofs.legality import shapes
 from proofs.obligation import Obligation, Options, Outcome, check, solver
 from proofs.reachability import never_reached as excusing
 from proofs.reachability import rules_never_reached
@@ -92,34 +92,45 @@ class Differ:
             self.lay = lay = ctx.lay
             self.s = s = ctx.s
             self.label = label = ctx.label
-            steps = ctx.steps
+            self._steps: dict[str, tuple[Any, ZState]] = dict(ctx.steps)
         else:
             self.lay = lay = Layout(game, "card")
-            tr = Transition(lay)
+            self._tr = Transition(lay)
             self.s = s = ZState.fresh(lay, "s")
             self.label = label = Label.fresh(lay, "a")
-            steps = {kind: tr.step(s, label, kind) for kind in action_kinds(lay)}
+            self._steps = {}
         self.names = [n for n, _ in field_names(lay)]
         self.is_bool = [sort == "bool" for _, sort in field_names(lay)]
         sorts = [s.f[n].sort() for n in self.names]
-        pack = z3.Function("after", z3.BoolSort(), *sorts, z3.BoolSort())
-        all_label = [*label.a, *label.vec, *(x for row in label.deal for x in row)]
+        self._pack = z3.Function("after", z3.BoolSort(), *sorts, z3.BoolSort())
+        self._all_label = [*label.a, *label.vec, *(x for row in label.deal for x in row)]
         self.packed: dict[str, Any] = {}
         self.used: dict[str, list[Any]] = {}
         self.src: dict[str, Any] = {}
         self.shapes = shapes(lay)
-        for kind, (legal, after) in steps.items():
-            self.packed[kind] = pack(z3.And(legal, label.used(self.shapes[kind])), *[after.f[n] for n in self.names])
-            used = label.parts(self.shapes[kind])
-            unused = [x for x in all_label if not any(x.eq(u) for u in used)]
-            src = [s.f[n] for n in self.names] + unused
-            self.src[kind] = ((z3.Ast * len(src))(*[x.as_ast() for x in src]), len(unused))
-            self.used[kind] = used
+
+    def _prepare(self, kind: str) -> None:
+        """Build the packed relation of ``kind`` on first use: a game seated otherwise than
+        the proof contexts (a ruling's) gets its own transition, and most of its compared
+        positions wait for a play, so the other kinds' steps are seldom needed."""
+        if kind in self.packed:
+            return
+        if kind not in self._steps:
+            self._steps[kind] = self._tr.step(self.s, self.label, kind)
+        legal, after = self._steps[kind]
+        label = self.label
+        self.packed[kind] = self._pack(z3.And(legal, label.used(self.shapes[kind])), *[after.f[n] for n in self.names])
+        used = label.parts(self.shapes[kind])
+        unused = [x for x in self._all_label if not any(x.eq(u) for u in used)]
+        src = [self.s.f[n] for n in self.names] + unused
+        self.src[kind] = ((z3.Ast * len(src))(*[x.as_ast() for x in src]), len(unused))
+        self.used[kind] = used
 
     def specialise(self, state: State) -> Any:
         """The packed legality and successor of ``state``'s decision kind with the
         position's values substituted, simplified."""
         kind = state.decision.kind
+        self._prepare(kind)
         vals = abstract(self.lay, state)
         src, nunused = self.src[kind]
         dst_list = [_ast(vals[n]).as_ast() for n in self.names] + [_ast(0).as_ast()] * nunused

@@ -1,9 +1,11 @@
-"""Displays (invariants ``no-repeated-role`` and ``display-below-six``).
+"""Displays (invariants ``no-repeated-role``, ``display-below-six`` and ``round-end-cause``).
 
 No display holds a role twice, except the whisperer's once the round has ended by a
-whisper; while a round runs no display holds six cards (``spec/game.yaml`` ``six``).
-Clauses: A.goal, A.end.whisper, A.end.six, A.role.courtesan, B.end.whisper, B.end.six,
-B.role.mundschenk.
+whisper; while a round runs no display holds six cards (``spec/game.yaml`` ``six``); a
+round that ended shows its cause in the ender's display (a repeated role after a whisper
+that was not forced, six different roles after six).
+Clauses: A.goal, A.end.whisper, A.end.six, A.role.courtesan, A.king.jester, B.end.whisper,
+B.end.six, B.role.mundschenk.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ def below_six(s: ZState) -> Any:
 
 
 def _run(spec: Spec, opts: Options, ruleset: str, prop: str) -> Outcome:
-    return prove_invariant(spec, ruleset, no_repeat if prop == "no-repeated-role" else below_six, name=prop,
-                           out_dir=opts.out_dir)
+    def holds(s: ZState) -> Any:
+        return declared(s, prop)
+
+    return prove_invariant(spec, ruleset, holds, name=prop, out_dir=opts.out_dir)
 
 
 def obligations(spec: Spec) -> list[Obligation]:
@@ -48,5 +52,10 @@ def obligations(spec: Spec) -> list[Obligation]:
                               "while a round runs no display holds six cards",
                               partial(_run, ruleset=r, prop="display-below-six"), FAMILY,
                               ("display-below-six",),
+                              needs=STRENGTHENING))
+        out.append(Obligation("round-end-cause", r, "proved",
+                              "a round that ended shows its cause in the ender's display",
+                              partial(_run, ruleset=r, prop="round-end-cause"), FAMILY,
+                              ("round-end-cause",),
                               needs=STRENGTHENING))
     return out

@@ -86,12 +86,15 @@ def check_break(spec: Spec, module: str, invariant: str) -> Outcome:
 def not_proved(spec: Spec, m: Module) -> list[str]:
     """The invariants module ``m`` does not declare broken and that the prove list of the
     ruleset switching it on (:func:`ruleset_of`, a named house ruleset's ``prove``) does
-    not list: they may hold with the module, but nothing proves them with it."""
+    not expect proved, neither by their own name nor by an obligation that establishes
+    them (``established_by.proved_by``: round-actions-bounded proves turn-is-bounded):
+    they may hold with the module, but nothing proves them with it."""
     from proofs.obligation import house_prove_lists
 
     broken = {b.invariant for b in m.breaks}
     listed = house_prove_lists(spec).get(ruleset_of(spec, m) or "", {})
-    return [i for i in spec.invariants if i not in broken and listed.get(i) != "proved"]
+    return [i for i, inv in spec.invariants.items() if i not in broken
+            and not any(listed.get(o) == "proved" for o in (i, *inv.established_by.get("proved_by", ())))]
 
 
 def obligations(spec: Spec) -> list[Obligation]:

@@ -38,7 +38,8 @@ WITNESS = witness_path("round-is-bounded", HOUSE)
 #: and the differential check.
 LISTED = {"round-is-bounded": "counterexample", "card-conservation": "proved", "banned-role": "proved",
           "hand-plus-display": "proved", "no-repeated-role": "proved", "display-below-six": "proved",
-          "decisions-well-formed": "proved", "decisions-well-formed.colours": "proved", "deck-reserve": "proved",
+          "round-end-cause": "proved", "decisions-well-formed": "proved", "decisions-well-formed.colours": "proved",
+          "deck-reserve": "proved",
           "maid-empty-deck": "no-such-state",
           "empty-hand": "no-such-state", "guard-void": "no-such-state", "differential": "proved"}
 

@@ -240,3 +240,17 @@ def test_the_orc_plays_from_a_hand_of_banned_jesters_unforced(spec: Spec) -> Non
     assert failure(game, "decisions-well-formed", state) is None
     plain = scenario.game(resolve(spec, "reference"), "reference")
     assert scenario.position(plain)[0].decision.forced  # without the module the hand forces a whisper
+
+
+def test_an_invariant_proved_by_another_obligation_is_not_reported_unproved(spec: Spec) -> None:
+    # fan's prove list names round-actions-bounded, which establishes turn-is-bounded
+    from proofs.modules import not_proved
+    from proofs.obligation import house_prove_lists
+
+    listed = house_prove_lists(spec)["fan"]
+    fan = spec.modules["fan"]
+    unproved = not_proved(spec, fan)
+    assert listed["round-actions-bounded"] == "proved" and "turn-is-bounded" not in listed
+    assert "turn-is-bounded" not in unproved
+    assert "player-can-act" in unproved and "player-can-act" not in listed
+    assert not set(unproved) & {b.invariant for b in fan.breaks}

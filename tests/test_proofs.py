@@ -545,3 +545,26 @@ def test_player_can_act_check_can_fail(spec: Spec) -> None:
 
     out = prove_invariant(spec, "reference", few, counts=(3,))
     assert out.result == "counterexample", out.detail
+
+
+def test_a_check_too_hard_for_one_query_is_split_by_seats(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    # with no budget for the first query every check goes case by case, and still decides
+    from proofs import invariant
+
+    monkeypatch.setattr(invariant, "FIRST_TRY", 1)
+    split: list[str] = []
+    cases = invariant.seat_cases
+
+    def counted(ctx: invariant.Context, kind: str) -> list[list[object]]:
+        split.append(kind)
+        return cases(ctx, kind)
+
+    monkeypatch.setattr(invariant, "seat_cases", counted)
+    ctx = invariant.context(spec, "reference", 3, "role")
+    with pytest.raises(Unknown):  # the first query alone cannot decide
+        check(ctx.step_solver(DecisionKind.PLAY, invariant.FIRST_TRY), z3.Not(invariant.well_formed(ctx.t)))
+    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(ctx.t)))
+    assert split == [DecisionKind.PLAY]
+    # a claim true in one seat's case only is found there
+    assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2)
+    assert not ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 3)  # the rest case: no such seat
