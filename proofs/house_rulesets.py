@@ -103,6 +103,21 @@ def _missing(spec: Spec, house: str, name: str) -> str:
     return f"no obligation {name} is stated for every ruleset (palast prove --list lists them)"
 
 
+#: How much costlier an obligation is under a house ruleset that switches a rule module on,
+#: for the runner's scheduling (:attr:`~proofs.obligation.Obligation.cost`): the fan rules
+#: read colours, so every proof there is at the card level (decisions-well-formed: 2.5 s
+#: under the reference, 52 s under fan; player-can-act 5 s and 84 s). Its groups then start
+#: first, instead of last with the cheap role-level groups.
+MODULE_WEIGHT = 10.0
+
+
+def _switches_module(rspec: Spec, house: str) -> bool:
+    """Whether ``house`` (a ruleset of ``rspec``) switches a rule module on."""
+    from palast.spec.modules import modules_in_play
+
+    return bool(modules_in_play(rspec, lambda point: rspec.variation_points[point].choices.get(house)))
+
+
 def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
     """One obligation per entry of each named house ruleset's ``prove`` list, named as the
     obligation it runs, under the house ruleset, expecting the declared result.
@@ -114,7 +129,9 @@ def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
     """
     out: list[Obligation] = []
     for house, listed in declared(spec).items():
-        gone = refuted(spec, house) | not_assumed(_resolved(spec, house), house)
+        rspec = _resolved(spec, house)
+        gone = refuted(spec, house) | not_assumed(rspec, house)
+        weight = MODULE_WEIGHT if _switches_module(rspec, house) else 1.0
         for name, expect in listed.items():
             _, inner = _inner(spec, house, name, stated)
             statement = inner.statement if inner is not None else f"(no obligation {name} is stated under {house})"
@@ -124,7 +141,7 @@ def obligations(spec: Spec, stated: Stated) -> list[Obligation]:
                                   partial(_run, house=house, name=name, expect=expect, stated=stated,
                                           needs=needs, listed=tuple(listed)), FAMILY,
                                   inner.invariants if inner is not None else (), needs=needs,
-                                  cost=inner.cost if inner else 1.0,
+                                  cost=weight * (inner.cost if inner else 1.0),
                                   runs_as=(inner.runs_as or inner.family) if inner else ""))
     return out
 

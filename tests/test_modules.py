@@ -252,5 +252,5 @@ def test_an_invariant_proved_by_another_obligation_is_not_reported_unproved(spec
     unproved = not_proved(spec, fan)
     assert listed["round-actions-bounded"] == "proved" and "turn-is-bounded" not in listed
     assert "turn-is-bounded" not in unproved
-    assert "player-can-act" in unproved and "player-can-act" not in listed
+    assert "round-is-bounded" in unproved and "round-is-bounded" not in listed
     assert not set(unproved) & {b.invariant for b in fan.breaks}
