@@ -33,7 +33,18 @@ from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, equal
 from proofs.kept import kept_facts, legality_of
 from proofs.legality import action_kinds, shapes
-from proofs.obligation import RLIMIT, Obligation, Options, Outcome, Unknown, check, eliminating_solver, refuted, solver
+from proofs.obligation import (
+    FIRST_TRY,
+    RLIMIT,
+    Obligation,
+    Options,
+    Outcome,
+    Unknown,
+    check,
+    eliminating_solver,
+    refuted,
+    solver,
+)
 from proofs.transition import Label, Transition
 from proofs.z3_values import ColoursForgotten
 
@@ -146,13 +157,14 @@ class Context:
         """Whether some ``kind`` action from a position satisfying the strengthening
         satisfies every one of ``claims`` (formulas over :attr:`s`, :attr:`label`,
         :attr:`t`). Asked first in one query with a tenth of the step budget
-        (:data:`FIRST_TRY`); where that is undecided, case by case (:func:`seat_cases`,
-        then :func:`rest_case`), each case by a fresh :meth:`step_solver` with the whole
-        budget. With the seats fixed the solver's simplifier removes most choices between
-        seats: decisions-well-formed under the fan module, whose exchange-answer check at
-        five players spent the whole budget in one query (30 s), takes 9 s split by the
-        Wizard's and the partner's seats. Split always, the easy checks got slower (the
-        reference's next-player: 12 s to 34 s), so the split is the fallback.
+        (:data:`~proofs.obligation.FIRST_TRY`); where that is undecided, case by case
+        (:func:`seat_cases`, then :func:`rest_case`), each case by a fresh
+        :meth:`step_solver` with the whole budget. With the seats fixed the solver's
+        simplifier removes most choices between seats: decisions-well-formed under the fan
+        module, whose exchange-answer check at five players spent the whole budget in one
+        query (30 s), takes 9 s split by the Wizard's and the partner's seats. Split
+        always, the easy checks got slower (the reference's next-player: 12 s to 34 s), so
+        the split is the fallback.
 
         :raises Unknown: if a case is undecided.
         """
@@ -163,9 +175,6 @@ class Context:
         cases = seat_cases(self, kind)
         return any(check(self.step_solver(kind), *claims, *case) for case in [*cases, rest_case(cases)])
 
-
-#: The step budget of the first, unsplit query of :meth:`Context.breaks`.
-FIRST_TRY = RLIMIT // 10
 
 _CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
 

@@ -28,6 +28,10 @@ SEED = 20070101
 #: ``palast prove`` run takes about 50 million steps (next-player, 4 s); this budget is ten
 #: times that, about a minute on one core of the machine the figures were taken on.
 RLIMIT = 500_000_000
+#: The step budget of a first, unsplit query that a case split follows where it is
+#: undecided (:meth:`proofs.invariant.Context.breaks`): a tenth of :data:`RLIMIT`, about
+#: what the costliest check of the reference takes.
+FIRST_TRY = RLIMIT // 10
 #: Timeout of one solver check, in milliseconds: a backstop for work Z3 does not count as
 #: steps (the budget above ends a check well before it on any machine of today).
 TIMEOUT_MS = 300_000

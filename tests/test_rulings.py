@@ -123,6 +123,12 @@ def test_compare_reports_each_differing_field() -> None:
     assert compare({"illegal": True}, o)[0].field == "illegal"
     assert compare({"decision": "play"}, Outcome("reference", {"illegal": True}, "illegal"))[0].field == "illegal"
     assert compare({"decision": "play"}, Outcome("reference", {}, "", error="boom"))[0].field == "position"
+    # an action the engine's check mode finds breaking an invariant: only `violates` matches it
+    broke = Outcome("reference", {"violates": "round-is-bounded"}, "violates invariant round-is-bounded")
+    assert compare({"violates": "round-is-bounded"}, broke) == ()
+    assert [d.field for d in compare({"events": ["x"]}, broke)] == ["position"]
+    assert [d.field for d in compare({"violates": "card-conservation"}, broke)] == ["violates"]
+    assert [d.field for d in compare({"violates": "round-is-bounded"}, o)] == ["violates"]
     gap = Outcome("source-b", {**values, "decision": "gap", "gap": "final-tie"}, "")
     assert [d.field for d in compare({"decision": "gap"}, gap)] == ["gap"]
     assert compare({"decision": "gap", "gap": "final-tie"}, gap) == ()
@@ -174,6 +180,10 @@ BROKEN = {  # ruling file -> (text, replacement, what the message must say)
     "treasurer-muted": ("decision: play", "decision: dance", "(expect.source-a.decision): unknown decision 'dance'"),
     "wizard-exchange": ('action: "give guard/blue,marshal/blue"', 'action: "hand over guard/blue"',
                         "unknown action 'hand over guard/blue'"),
+    "fan-dwarf-extra-play": ("violates: round-is-bounded", "violates: round-is-endless",
+                             "(expect.reference.violates): unknown invariant 'round-is-endless'"),
+    "fan-ranger-six-cards": ("    round_end: whisper\n", "    round_end: whisper\n    violates: round-is-bounded\n",
+                             "holds nothing else but a note"),
 }
 
 
@@ -223,6 +233,16 @@ def test_a_ruling_giving_character_cards_no_ruleset_of_it_deals_is_malformed(spe
     with pytest.raises(SpecError, match=r"line 13, column 10 \(scenario\.marks\): the scenario gives character "
                                         r"cards, but no ruleset the ruling states a result for"):
         load_ruling(path, spec)
+
+
+def test_an_action_breaking_an_invariant_is_the_outcome_where_the_ruling_expects_it(spec: Spec) -> None:
+    # the twentieth play of a round after the fan Dwarf destroyed a Jester: a position the
+    # base game cannot reach, which its check mode reports after the play
+    r = load_ruling(rulings_dir(spec) / "fan-dwarf-extra-play.yaml", spec)
+    o = compute_outcome(spec, r, "reference")
+    assert o.values == {"violates": "round-is-bounded"} and o.error is None
+    assert compare(r.expect["reference"], o) == ()
+    assert compute_outcome(spec, r, "fan").values["round_end"] == "whisper"
 
 
 def test_a_difference_says_true_and_false_as_the_ruling_file_writes_them() -> None:

@@ -144,9 +144,11 @@ def module_summary(spec: Any) -> list[str]:
     out = []
     for m in spec.modules.values():
         rs = ruleset_of(spec, m) or "no ruleset"
+        unproved = not_proved(spec, m)
+        rest = (f"not proved with the module (its ruleset's prove list does not list them): {', '.join(unproved)}"
+                if unproved else "its ruleset's prove list proves every other invariant with it")
         out.append(f"module {m.id} ({rs}): breaks {', '.join(b.invariant for b in m.breaks) or 'nothing'} "
-                   f"(counterexamples above); not proved with the module (its ruleset's prove list does not list "
-                   f"them): {', '.join(not_proved(spec, m))}")
+                   f"(counterexamples above); {rest}")
     return out
 
 

@@ -190,6 +190,14 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
             err(base, "an expectation of an illegal action holds nothing else but a note")
         if exp.get("illegal") and doc.data.get("action") is None:
             err(base + ["illegal"], "illegal: true needs an action")
+        if "violates" in exp:
+            if exp["violates"] not in spec.invariants:
+                err(base + ["violates"], f"unknown invariant {exp['violates']!r} (declared: "
+                                         f"{', '.join(spec.invariants)})")
+            if set(exp) - {"violates", "note"}:
+                err(base, "an expectation that the action violates an invariant holds nothing else but a note")
+            if doc.data.get("action") is None:
+                err(base + ["violates"], "violates needs an action")
     resolved: dict[str, dict[str, Any]] = {}
     same_as: dict[str, str] = {}
     for rs, exp in raw.items():

@@ -51,9 +51,9 @@ from palast.spec.load import Spec
 K = DecisionKind
 
 #: The fields an expectation may check, in the order they are reported.
-FIELDS: tuple[str, ...] = ("illegal", "decision", "player", "forced", "legal_actions", "probabilities", "events",
-                           "round_end", "scores", "next_to_move", "winners", "gap", "banned", "hands", "displays",
-                           "views")
+FIELDS: tuple[str, ...] = ("illegal", "violates", "decision", "player", "forced", "legal_actions", "probabilities",
+                           "events", "round_end", "scores", "next_to_move", "winners", "gap", "banned", "hands",
+                           "displays", "views")
 
 
 @dataclass(frozen=True)
@@ -171,8 +171,10 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
     action is not taken and the outcome is that gap.
 
     :returns: the :class:`Outcome`; ``values`` holds every field of :data:`FIELDS`
-        (``illegal`` True alone when the asked action is illegal). An illegal scenario
-        action or a broken invariant is returned as ``error``, not raised.
+        (``illegal`` True alone when the asked action is illegal; ``violates`` alone,
+        naming the invariant, when the engine's check mode finds one false after the asked
+        action). An illegal scenario action or a broken invariant before the asked action
+        is returned as ``error``, not raised.
     """
     from palast.formats.house import resolve
     from palast.formats.notation import format_action, parse_action
@@ -190,8 +192,9 @@ def compute_outcome(spec: Spec, ruling: Ruling, ruleset: str) -> Outcome:
             step = game.apply(state, parse_action(game, ruling.action))
         except IllegalActionError as exc:
             return Outcome(ruleset, {"illegal": True}, f"{ruling.action} is illegal: {exc}")
-        except InvariantViolation as exc:
-            return Outcome(ruleset, {}, f"error: {exc}", error=str(exc))
+        except InvariantViolation as exc:  # the position cannot arise under the ruleset
+            return Outcome(ruleset, {"violates": exc.invariant},
+                           f"{ruling.action} violates invariant {exc.invariant}: {exc.detail}")
         state = step.state
         events = list(step.events)
         history.extend(events)
@@ -247,6 +250,8 @@ def summarize(spec: Spec, values: Mapping[str, Any]) -> str:
     decision, and its events in words (``spec``'s)."""
     if values.get("illegal"):
         return "illegal"
+    if values.get("violates"):
+        return f"violates invariant {values['violates']}"
     if values.get("gap"):
         return f"gap: {values['gap']}"
     parts: list[str] = []
@@ -286,6 +291,8 @@ def compare(expected: Mapping[str, Any], outcome: Outcome) -> tuple[Difference, 
     got = outcome.values
     if got.get("illegal") and not expected.get("illegal"):
         return (Difference("illegal", False, outcome.summary),)
+    if got.get("violates") and not expected.get("violates"):
+        return (Difference("position", "reachable", f"error: {outcome.summary}"),)
     out: list[Difference] = []
     if got.get("gap") and "gap" not in expected:
         out.append(Difference("gap", "(not stated)", got["gap"]))
