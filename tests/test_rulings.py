@@ -128,7 +128,8 @@ def test_compare_reports_each_differing_field() -> None:
     assert compare({"violates": "round-is-bounded"}, broke) == ()
     assert [d.field for d in compare({"events": ["x"]}, broke)] == ["position"]
     assert [d.field for d in compare({"violates": "card-conservation"}, broke)] == ["violates"]
-    assert [d.field for d in compare({"violates": "round-is-bounded"}, o)] == ["violates"]
+    missed = compare({"violates": "round-is-bounded"}, Outcome("reference", values, "play by red"))
+    assert [d.field for d in missed] == ["violates"] and missed[0].actual == "no invariant violated (play by red)"
     gap = Outcome("source-b", {**values, "decision": "gap", "gap": "final-tie"}, "")
     assert [d.field for d in compare({"decision": "gap"}, gap)] == ["gap"]
     assert compare({"decision": "gap", "gap": "final-tie"}, gap) == ()
@@ -183,7 +184,7 @@ BROKEN = {  # ruling file -> (text, replacement, what the message must say)
     "fan-dwarf-extra-play": ("violates: round-is-bounded", "violates: round-is-endless",
                              "(expect.reference.violates): unknown invariant 'round-is-endless'"),
     "fan-ranger-six-cards": ("    round_end: whisper\n", "    round_end: whisper\n    violates: round-is-bounded\n",
-                             "holds nothing else but a note"),
+                             "holds nothing else but a note (found events, round_end)"),
 }
 
 

@@ -146,7 +146,8 @@ def module_summary(spec: Any) -> list[str]:
         rs = ruleset_of(spec, m) or "no ruleset"
         unproved = not_proved(spec, m)
         rest = (f"not proved with the module (its ruleset's prove list does not list them): {', '.join(unproved)}"
-                if unproved else "its ruleset's prove list proves every other invariant with it")
+                if unproved else "every other invariant is on its ruleset's prove list, with the obligations "
+                                 "that prove it")
         out.append(f"module {m.id} ({rs}): breaks {', '.join(b.invariant for b in m.breaks) or 'nothing'} "
                    f"(counterexamples above); {rest}")
     return out
