@@ -250,3 +250,21 @@ def test_a_difference_says_true_and_false_as_the_ruling_file_writes_them() -> No
     assert Difference("illegal", False, "play guard/blue is illegal").text() == (
         "illegal: expected false, engine play guard/blue is illegal")
     assert Difference("forced", True, None).text() == "forced: expected true, engine null"
+
+
+@pytest.mark.parametrize(("old", "new", "place"), [
+    ("  fan-b: {same_as: fan}\n", "  fan-b: {same_as: reference}\n", "(expect.fan-b.same_as): under fan-b"),
+    ("  fan:\n    events: [card_played, action_not_carried_out, round_ended, points_scored]\n    round_end: whisper\n",
+     "  fan:\n    violates: round-is-bounded\n", "(expect.fan.violates): under fan"),
+])
+def test_a_violation_check_mode_does_not_check_is_refused(tmp_path: Path, old: str, new: str, place: str) -> None:
+    # the fan module breaks round-is-bounded, so check mode never reports it under fan
+    spec_dir = _copy_spec(tmp_path)
+    f = spec_dir / "rulings" / "fan-dwarf-extra-play.yaml"
+    text = f.read_text(encoding="utf-8")
+    assert old in text
+    f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    r = run("--spec", str(spec_dir), "rulings")
+    assert r.exit_code == 2, r.output
+    assert place in r.stderr and "check mode does not check round-is-bounded" in r.stderr, r.stderr
+    assert "Traceback" not in r.output

@@ -107,6 +107,8 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
             scenario.start(game)
         except InputError as exc:
             err(["scenario"], exc.message)
+    if not bad:
+        _suspended_violations(spec, scenario, expect, same_as, err)
     if not bad and scenario.marks:
         from palast.query.scenario_marks import dealing_modules, marks_warnings
 
@@ -124,6 +126,24 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
         clauses=tuple(data["clauses"]), variation_points=tuple(data.get("variation_points") or ()),
         scenario=scenario, action=action, expect=expect, same_as=same_as,
     )
+
+
+def _suspended_violations(spec: Spec, scenario: Scenario, expect: dict[str, dict[str, Any]], same_as: dict[str, str],
+                          err: Any) -> None:
+    """Refuse a ``violates`` expectation naming an invariant that check mode does not check
+    under its ruleset (a rule module in play or a reading taken declares it broken): it
+    could never hold. Reported at ``violates``, or at the ``same_as`` that copies it."""
+    from palast.formats.house import resolve
+    from palast.invariants.declared import checks
+
+    for rs, exp in expect.items():
+        if "violates" not in exp:
+            continue
+        game = Game(resolve(spec, rs, None), rs, scenario.players)
+        if exp["violates"] in checks(game).suspended:
+            err(["expect", rs, "same_as" if rs in same_as else "violates"],
+                f"under {rs} check mode does not check {exp['violates']} (a rule module in play or a reading "
+                "declares it broken), so the action cannot be found to violate it")
 
 
 def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
