@@ -579,3 +579,14 @@ def test_explain_names_the_rulesets_a_question_is_asked_under(spec: Spec) -> Non
     words = statement_words(spec, ob)
     assert words[1].startswith("Declared answer (witness under source-b): "), words[1]
     assert "  stored game for source-b: proofs/witnesses/cupbearer-actor-whisper.yaml" in words
+
+
+def test_json_says_what_a_module_breaks_and_leaves_unproved_when_its_breaks_were_checked() -> None:
+    res = CliRunner().invoke(main, ["prove", "--json", "-r", "fan", "--only", "module:fan:round-is-bounded"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert [(m["module"], m["ruleset"], m["not_proved"]) for m in doc["modules"]] == [("fan", "fan", [])]
+    assert "round-is-bounded" in doc["modules"][0]["breaks"]
+    # no module check asked: no module facts
+    res = CliRunner().invoke(main, ["prove", "--json", "-r", "reference", "--only", "maid-empty-deck"])
+    assert res.exit_code == 0 and "modules" not in json.loads(res.stdout)

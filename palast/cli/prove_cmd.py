@@ -108,8 +108,11 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     seconds = time.perf_counter() - start
     failed = [line for line in lines if not line.passed]
     if as_json:
-        click.echo(json.dumps({"obligations": [as_dict(line) for line in lines], "passed": not failed,
-                               "seconds": round(seconds, 1)}, indent=2))
+        doc: dict[str, Any] = {"obligations": [as_dict(line) for line in lines], "passed": not failed,
+                               "seconds": round(seconds, 1)}
+        if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
+            doc["modules"] = module_facts(spec)
+        click.echo(json.dumps(doc, indent=2))
     elif explain_name is not None:
         for ob, line in zip(selected, lines, strict=True):
             if ob.name == explain_name:
@@ -135,21 +138,27 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     ctx.exit(1 if failed else 0)
 
 
-def module_summary(spec: Any) -> list[str]:
-    """For each rule module of ``spec``: the invariants it breaks (each an obligation above,
-    its counterexample replayed by the engine) and those it leaves standing that the
-    prove list of the ruleset switching it on does not list (``proofs.modules.not_proved``)."""
+def module_facts(spec: Any) -> list[dict[str, Any]]:
+    """For each rule module of ``spec``: ``module`` (its id), ``ruleset`` (the ruleset
+    switching it on, or None), ``breaks`` (the invariants it declares broken, each an
+    obligation of family ``modules``) and ``not_proved`` (those it leaves standing that the
+    prove list of that ruleset does not list, ``proofs.modules.not_proved``)."""
     from proofs.modules import not_proved, ruleset_of
 
+    return [{"module": m.id, "ruleset": ruleset_of(spec, m), "breaks": [b.invariant for b in m.breaks],
+             "not_proved": not_proved(spec, m)} for m in spec.modules.values()]
+
+
+def module_summary(spec: Any) -> list[str]:
+    """:func:`module_facts` as one line per module."""
     out = []
-    for m in spec.modules.values():
-        rs = ruleset_of(spec, m) or "no ruleset"
-        unproved = not_proved(spec, m)
+    for m in module_facts(spec):
+        unproved = m["not_proved"]
         rest = (f"not proved with the module (its ruleset's prove list does not list them): {', '.join(unproved)}"
                 if unproved else "every other invariant is on its ruleset's prove list, with the obligations "
                                  "that prove it")
-        out.append(f"module {m.id} ({rs}): breaks {', '.join(b.invariant for b in m.breaks) or 'nothing'} "
-                   f"(counterexamples above); {rest}")
+        out.append(f"module {m['module']} ({m['ruleset'] or 'no ruleset'}): breaks "
+                   f"{', '.join(m['breaks']) or 'nothing'} (counterexamples above); {rest}")
     return out
 
 
