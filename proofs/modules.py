@@ -89,12 +89,13 @@ def not_proved(spec: Spec, m: Module) -> list[str]:
     not expect proved, neither by their own name nor by an obligation that establishes
     them (``established_by.proved_by``: round-actions-bounded proves turn-is-bounded):
     they may hold with the module, but nothing proves them with it."""
+    from palast.invariants.declared import established
     from proofs.obligation import house_prove_lists
 
     broken = {b.invariant for b in m.breaks}
     listed = house_prove_lists(spec).get(ruleset_of(spec, m) or "", {})
-    return [i for i, inv in spec.invariants.items() if i not in broken
-            and not any(listed.get(o) == "proved" for o in (i, *inv.established_by.get("proved_by", ())))]
+    proved = established(spec, {name for name, result in listed.items() if result == "proved"})
+    return [i for i in spec.invariants if i not in broken and i not in proved]
 
 
 def obligations(spec: Spec) -> list[Obligation]:

@@ -39,13 +39,13 @@ def game_reading(game: Any, point: str) -> str:
 StateCheck = Callable[["Game", State], "str | None"]
 
 
-def _broken(spec: Any, obligations: set[str]) -> frozenset[str]:
-    """The declared invariants and lemmas that the proof ``obligations`` named by a
-    ``breaks`` entry (spec/variation_points.yaml) establish: an obligation named as an
-    invariant or a lemma is that one's (cupbearer-actor-repeat; the lemma deck-reserve);
-    another one names the invariants it proves (``established_by.proved_by``:
-    round-actions-bounded proves turn-is-bounded). An invariant's id stands for it and its
-    lemmas."""
+def established(spec: Any, obligations: set[str]) -> frozenset[str]:
+    """The declared invariants and lemmas that the proof ``obligations`` establish (those
+    named by a ``breaks`` entry of spec/variation_points.yaml, those a prove list expects
+    proved): an obligation named as an invariant or a lemma is that one's
+    (cupbearer-actor-repeat; the lemma deck-reserve); another one names the invariants it
+    proves (``established_by.proved_by``: round-actions-bounded proves turn-is-bounded).
+    An invariant's id stands for it and its lemmas."""
     props = {i for inv in spec.invariants.values() for i in (inv.id, *(lem.id for lem in inv.lemmas))}
     return frozenset(obligations & props) | frozenset(
         inv.id for inv in spec.invariants.values()
@@ -54,14 +54,14 @@ def _broken(spec: Any, obligations: set[str]) -> frozenset[str]:
 
 def suspended_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[str]:
     """The invariants and lemmas that check mode leaves out because a reading taken
-    declares it breaks their obligation (:func:`_broken`; cupbearer-actor-repeat under
+    declares it breaks their obligation (:func:`established`; cupbearer-actor-repeat under
     source B's whisper reading of cupbearer-actor-duplicate).
 
     :param spec: the spec.
     :param read: the reading taken of each variation point id.
     :returns: invariant and lemma ids.
     """
-    return _broken(spec, {obligation for vp in spec.variation_points.values() for r in vp.readings
+    return established(spec, {obligation for vp in spec.variation_points.values() for r in vp.readings
                           if r.id == read(vp.id) for obligation, _ in r.breaks})
 
 
@@ -69,7 +69,7 @@ def readings_that_break(spec: Any, prop_id: str) -> list[tuple[str, str]]:
     """``(point, reading)`` of every reading under which check mode leaves out the invariant
     or lemma ``prop_id`` (:func:`suspended_by_readings`), for the rulebook."""
     return [(vp.id, r.id) for vp in spec.variation_points.values() for r in vp.readings
-            if prop_id in _broken(spec, {obligation for obligation, _ in r.breaks})]
+            if prop_id in established(spec, {obligation for obligation, _ in r.breaks})]
 
 
 class _Checks:

@@ -206,20 +206,17 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                 cards.parse_role(exp["banned"])
             except NotationError as exc:
                 err(base + ["banned"], exc.message)
-        if exp.get("illegal") and set(exp) - {"illegal", "note"}:
-            err(base, "an expectation of an illegal action holds nothing else but a note (found "
-                      f"{', '.join(sorted(set(exp) - {'illegal', 'note'}))})")
-        if exp.get("illegal") and doc.data.get("action") is None:
-            err(base + ["illegal"], "illegal: true needs an action")
-        if "violates" in exp:
-            if exp["violates"] not in spec.invariants:
-                err(base + ["violates"], f"unknown invariant {exp['violates']!r} (declared: "
-                                         f"{', '.join(spec.invariants)}; a lemma is no invariant check mode checks)")
-            if set(exp) - {"violates", "note"}:
-                err(base, "an expectation that the action violates an invariant holds nothing else but a note (found "
-                          f"{', '.join(sorted(set(exp) - {'violates', 'note'}))})")
+        if "violates" in exp and exp["violates"] not in spec.invariants:
+            err(base + ["violates"], f"unknown invariant {exp['violates']!r} (declared: "
+                                     f"{', '.join(spec.invariants)}; a lemma is no invariant check mode checks)")
+        for key, what in (("illegal", "of an illegal action"), ("violates", "that the action violates an invariant")):
+            if not exp.get(key):
+                continue
+            if set(exp) - {key, "note"}:
+                err(base, f"an expectation {what} holds nothing else but a note (found "
+                          f"{', '.join(sorted(set(exp) - {key, 'note'}))})")
             if doc.data.get("action") is None:
-                err(base + ["violates"], "violates needs an action")
+                err(base + [key], f"{'illegal: true' if key == 'illegal' else key} needs an action")
     resolved: dict[str, dict[str, Any]] = {}
     same_as: dict[str, str] = {}
     for rs, exp in raw.items():
