@@ -91,7 +91,7 @@ def can_act(s: ZState) -> Any:
             continue
         some = legality.some_offered(s, kind)
         if some is None:
-            some = z3.Or([legality.legal(s, kind, lab) for lab in candidates(s, kind)])
+            some = z3.Or(legality.legal_all(s, kind, candidates(s, kind)))
         parts.append(z3.Implies(s["dk"] == s.lay.code(kind), some))
     return z3.And(parts)
 

@@ -16,7 +16,7 @@ king.jester-forced, turn.next.neutral-tie and the role rules of ``spec/roles.yam
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -51,24 +51,42 @@ class Legality(Resuming):
 
         :raises ValueError: for a decision kind no action answers (game over, gap).
         """
+        return self.legal_all(s, kind, [label])[0]
+
+    def legal_all(self, s: ZState, kind: str, labels: Sequence[Label]) -> list[Any]:
+        """:meth:`legal` of each of ``labels`` (one condition per label, in order), the
+        decision's options compiled once for all of them: a play's options come from
+        running the rules of step ``turn`` (:meth:`offered_at_start`), which asked once per
+        candidate card made most of the time player-can-act under the fan module spent
+        outside the solver. The conditions are the terms :meth:`legal` builds for each
+        label alone.
+
+        :raises ValueError: for a decision kind no action answers (game over, gap).
+        """
         form = shapes(self.lay).get(kind, NEVER)
         if form.form == "never":
             raise ValueError(f"no action answers a {kind} decision")
         if form.form == "deal":
-            return self.legal_deal(s, label)
+            return [self.legal_deal(s, label) for label in labels]
         if kind == K.PLAY:
-            return self.legal_play(s, label)
+            xs = [label.a[0] for label in labels]
+            offered = self.offered_at_start_all(s, K.PLAY, xs)
+            return [z3.And(s.kind_valid(x), o) for x, o in zip(xs, offered, strict=True)]
         if form.form == "cards":
-            return self.picks(s, kind, label.vec)
-        value = self.chosen(kind, label)
+            return self.picks_all(s, kind, [label.vec for label in labels])
         if form.form == "tuple":
-            return self.offered(s, kind, value)
+            return [self.offered(s, kind, self.chosen(kind, label)) for label in labels]
         opts = self.options(s, kind)
         # a card chosen is one of the game's kinds (implied by being an option; said for the
         # solver's sake), unless the options hold no card (no_card: -1, a module's choice)
         none = isinstance(opts, Coll) and any(isinstance(e, int) and e < 0 for e, _ in opts.items)
-        valid = [] if none else [s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False) if p == "card"]
-        return z3.And(*valid, self._member(opts, value))
+        values = [self.chosen(kind, label) for label in labels]
+        out = []
+        for label, member in zip(labels, self._members(opts, values), strict=True):
+            valid = [] if none else [s.kind_valid(v) for p, v in zip(form.parts, label.a, strict=False)
+                                     if p == "card"]
+            out.append(z3.And(*valid, member))
+        return out
 
     def chosen(self, kind: str, label: Label) -> Any:
         """The value an action of ``kind`` with parameters ``label`` chooses, as the shape
@@ -161,43 +179,60 @@ class Legality(Resuming):
         :raises NotCompiled: when the statement that waits for ``kind`` is not the first of
             its rule's ``do``.
         """
+        return self.offered_at_start_all(s, kind, [value])[0]
+
+    def offered_at_start_all(self, s: ZState, kind: str, values: Sequence[Any]) -> list[Any]:
+        """:meth:`offered_at_start` of each of ``values`` (one condition per value, in
+        order), the rules of the step run once: each value gets a flag of its own, and
+        flags merge one by one where paths join (:func:`proofs.encoding.merge`), so each
+        condition is the term :meth:`offered_at_start` builds for that value alone.
+
+        :raises NotCompiled: as :meth:`offered_at_start`.
+        """
         from proofs.z3_values import NotCompiled
 
         w = self.waiting(kind)
         if w is None:  # no statement waits for it under the ruleset
-            return z3.BoolVal(False)
+            return [z3.BoolVal(False) for _ in values]
         if w.part is not None or len(w.frames) != 1 or w.frames[0].index != 0:
             raise NotCompiled(f"the {kind} decision is not opened by the first statement of its rule")
         d = s.copy()
-        self._capture = (kind, lambda got: self._member(got, value))
+        self._capture = (kind, lambda got: self._members(got, values))
         try:
             after = self.run_step(d, w.owner.step, lambda d: d, {"actor": s["dp"]})
         finally:
             self._capture = None
-        return after.flags.get(self.OFFERED, z3.BoolVal(False))
+        return [after.flags.get(f"{self.OFFERED}:{i}", z3.BoolVal(False)) for i in range(len(values))]
 
-    #: while :meth:`offered_at_start` runs: the decision kind, and the test of its options
-    _capture: tuple[str, Callable[[Any], Any]] | None = None
+    #: while :meth:`offered_at_start_all` runs: the decision kind, and the tests of its
+    #: options (one per value asked about)
+    _capture: tuple[str, Callable[[Any], list[Any]]] | None = None
 
     def _open(self, d: ZState, kind: str, s: Any, env: Any) -> ZState:
-        """As :meth:`~proofs.statements_z3.Statements._open`; while :meth:`offered_at_start`
-        asks about ``kind``, also set the flag :data:`OFFERED` to the test of its options."""
+        """As :meth:`~proofs.statements_z3.Statements._open`; while :meth:`offered_at_start_all`
+        asks about ``kind``, also set the flag ``OFFERED:i`` (:data:`OFFERED`) to the test
+        of its options for the ``i``-th value asked about."""
         cap = self._capture
         if cap is not None and cap[0] == kind:
-            d.flags[self.OFFERED] = cap[1](self._value(d, _what_it_offers(s), env))
+            for i, test in enumerate(cap[1](self._value(d, _what_it_offers(s), env))):
+                d.flags[f"{self.OFFERED}:{i}"] = test
         return super()._open(d, kind, s, env)
 
     def picks(self, d: ZState, kind: str, vec: list[Any]) -> Any:
         """The condition that ``vec`` (cards per kind) is one of the picks the declared
         options of the decision ``kind`` pending in ``d`` offer (``subsets(CARDS, N)``)."""
+        return self.picks_all(d, kind, [vec])[0]
+
+    def picks_all(self, d: ZState, kind: str, vecs: Sequence[list[Any]]) -> list[Any]:
+        """:meth:`picks` of each of ``vecs``, the options compiled once."""
         from proofs.z3_values import Picks
 
         got = self.declared_options(d, kind)
         if got is None:  # the ruleset never offers this choice
-            return z3.BoolVal(False)
+            return [z3.BoolVal(False) for _ in vecs]
         if not isinstance(got, Picks):
             raise ValueError(f"the options of {kind} are not picks of cards")
-        return got.holds(vec)
+        return [got.holds(vec) for vec in vecs]
 
     def declared_options(self, d: ZState, kind: str, *, at: Any = None) -> Any:
         """The declared ``options`` of the statement that waits for ``kind`` (spec/rules.yaml,
@@ -260,15 +295,21 @@ class Legality(Resuming):
     @staticmethod
     def _member(got: Coll | Span, value: Any) -> Any:
         """The condition that ``value`` (a Z3 term) is in ``got`` (a collection or a range)."""
+        return Legality._members(got, [value])[0]
+
+    @staticmethod
+    def _members(got: Coll | Span, values: Sequence[Any]) -> list[Any]:
+        """:meth:`_member` of each of ``values``, each element's condition of being there
+        (:func:`~proofs.z3_values.at_least_one`) built once for all."""
         from proofs.z3_values import Span
 
         if isinstance(got, Span):
-            return z3.And(value >= got.lo, value <= got.hi)
+            return [z3.And(value >= got.lo, value <= got.hi) for value in values]
         there = {e: at_least_one(m) for e, m in got.items}
         size = len(there)
         if size and set(there) == set(range(size)):  # the elements 0..size-1: pick by the value
-            return z3.And(value >= 0, value < size, pick_by(value, there.__getitem__, size))
-        return z3.Or([z3.And(value == e, t) for e, t in there.items()] or [z3.BoolVal(False)])
+            return [z3.And(value >= 0, value < size, pick_by(value, there.__getitem__, size)) for value in values]
+        return [z3.Or([z3.And(value == e, t) for e, t in there.items()] or [z3.BoolVal(False)]) for value in values]
 
     def has_options(self, d: ZState, kind: str) -> Any:
         """The condition that the decision ``kind`` pending in ``d`` has an option (else its
