@@ -153,7 +153,7 @@ class Context:
         sv.add(self.hypothesis(), self.rel[kind][0])
         return sv
 
-    def breaks(self, kind: str, *claims: Any) -> bool:
+    def breaks(self, kind: str, *claims: Any, hard: set[tuple[str, int]] | None = None) -> bool:
         """Whether some ``kind`` action from a position satisfying the strengthening
         satisfies every one of ``claims`` (formulas over :attr:`s`, :attr:`label`,
         :attr:`t`). Asked first in one query with a tenth of the step budget
@@ -166,12 +166,21 @@ class Context:
         always, the easy checks got slower (the reference's next-player: 12 s to 34 s), so
         the split is the fallback.
 
+        :param hard: the checks (``(kind, number of claims)``) of one proof that a game of
+            fewer players had to split; such a check is split at once, since one query
+            that was undecided with fewer seats is in practice undecided with more (under
+            fan, each such first try spent 2.5 to 6 s); a check this call has to split is
+            added to it. Which way a check is asked changes how long it takes, not its
+            answer.
         :raises Unknown: if a case is undecided.
         """
-        try:
-            return check(self.step_solver(kind, FIRST_TRY), *claims)
-        except Unknown:
-            pass
+        key = (kind, len(claims))
+        if hard is None or key not in hard:
+            try:
+                return check(self.step_solver(kind, FIRST_TRY), *claims)
+            except Unknown:
+                if hard is not None:
+                    hard.add(key)
         cases = seat_cases(self, kind)
         return any(check(self.step_solver(kind), *claims, *case) for case in [*cases, rest_case(cases)])
 
@@ -354,6 +363,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     induct = bool(not_assumed(spec, ruleset))  # a conjunct left out
     # the lemma the rest case assumes first, where the ruleset's strengthening keeps it
     formed_holds = "decisions-well-formed" not in not_assumed(spec, ruleset)
+    hard: set[tuple[str, int]] = set()  # checks a smaller game had to split (Context.breaks)
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()
@@ -365,7 +375,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         fields = ctx.fields_of(goal) if assume is not None else set()
         for kind in ctx.kinds:
             if assume is None:
-                broken = _breaks(ctx, kind, before, goal)
+                broken = _breaks(ctx, kind, before, goal, hard)
             else:
                 broken = False
                 rel = ctx.relation_on(kind, fields)
@@ -405,7 +415,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                              f"kinds, {ctx.lay.level} level")
 
 
-def _breaks(ctx: Context, kind: str, before: list[Any], goal: Any) -> bool:
+def _breaks(ctx: Context, kind: str, before: list[Any], goal: Any, hard: set[tuple[str, int]]) -> bool:
     """Whether a ``kind`` action leads from a position satisfying the strengthening (and
     ``before``) to one satisfying ``goal`` (:meth:`Context.breaks`). Asked first without
     ``before``: a proof without it proves more, and assuming a heavy ``prop`` before the
@@ -414,15 +424,16 @@ def _breaks(ctx: Context, kind: str, before: list[Any], goal: Any) -> bool:
     obligation takes about a minute); asked with ``before`` only where that finds a
     breaking action or is undecided.
 
+    :param hard: the checks of this proof a smaller game had to split (:meth:`Context.breaks`).
     :raises Unknown: if the check with ``before`` is undecided.
     """
     if before:
         try:
-            if not ctx.breaks(kind, goal):
+            if not ctx.breaks(kind, goal, hard=hard):
                 return False
         except Unknown:
             pass
-    return ctx.breaks(kind, *before, goal)
+    return ctx.breaks(kind, *before, goal, hard=hard)
 
 
 def seat_cases(ctx: Context, kind: str) -> list[list[Any]]:
@@ -465,10 +476,11 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
     """
+    hard: set[tuple[str, int]] = set()  # checks a smaller game had to split (Context.breaks)
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, level)
         for kind in ctx.kinds if kinds is None else kinds:
-            if ctx.breaks(kind, z3.Not(claim(ctx, kind))):
+            if ctx.breaks(kind, z3.Not(claim(ctx, kind)), hard=hard):
                 return False, f"{n} players, {kind}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players"
 

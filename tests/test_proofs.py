@@ -568,3 +568,29 @@ def test_a_check_too_hard_for_one_query_is_split_by_seats(spec: Spec, monkeypatc
     # a claim true in one seat's case only is found there
     assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2)
     assert not ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 3)  # the rest case: no such seat
+
+
+def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first query's failure is remembered in `hard`; with the check there, no first query is asked
+    from proofs import invariant
+
+    budgets: list[int] = []
+    make = invariant.Context.step_solver
+
+    def counted(self: invariant.Context, kind: str, rlimit: int = invariant.RLIMIT) -> object:
+        budgets.append(rlimit)
+        return make(self, kind, rlimit)
+
+    monkeypatch.setattr(invariant.Context, "step_solver", counted)
+    monkeypatch.setattr(invariant, "FIRST_TRY", 1)
+    small, big = invariant.context(spec, "reference", 3, "role"), invariant.context(spec, "reference", 4, "role")
+    hard: set[tuple[str, int]] = set()
+    assert not small.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(small.t)), hard=hard)
+    assert hard == {(DecisionKind.PLAY, 1)} and budgets[0] == 1 and len(budgets) == 1 + 3 + 1
+    budgets.clear()
+    assert not big.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(big.t)), hard=hard)
+    assert budgets == [invariant.RLIMIT] * (4 + 1)  # four seats and the rest, no first query
+    assert big.breaks(DecisionKind.PLAY, big.s["dp"] == 3, hard=hard)  # the answer is the same
+    budgets.clear()
+    assert not big.breaks(DecisionKind.NEXT_PLAYER, big.s["dp"] == 7, hard=hard)  # another kind: first query
+    assert budgets[0] == 1
