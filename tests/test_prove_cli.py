@@ -41,6 +41,19 @@ def test_one_line_per_obligation_then_the_summary(spec: Spec) -> None:
         assert m.group(5) == obs[f"{m.group(1)}@{m.group(2)}"].statement
 
 
+def test_columns_line_up_past_long_names_and_rulesets() -> None:
+    # module:fan:muted-card-does-nothing (34 characters) and house-guard (11) are wider than
+    # the default columns; every line's later columns still start at the same place
+    res = CliRunner().invoke(main, ["prove", "--list"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert any(line.startswith("module:fan:muted-card-does-nothing ") for line in lines)
+    assert any(" house-guard " in line for line in lines)
+    assert len({line.index(" expects ") for line in lines}) == 1
+    names = {len(line.split()[0]) for line in lines}
+    assert len({line.index(line.split()[1], len(line.split()[0])) for line in lines}) == 1 and max(names) > 28
+
+
 def test_a_failing_line_says_so_and_gives_the_detail(monkeypatch: pytest.MonkeyPatch) -> None:
     def wrong(spec: Any, opts: Options) -> Outcome:
         return Outcome("counterexample", "made up on purpose")

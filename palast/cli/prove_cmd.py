@@ -79,8 +79,9 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                                                      "statement": ob.statement, "because": ob.because}
                                                     for ob in selected]}, indent=2, ensure_ascii=False))
             return
+        wn, wr = columns(selected)
         for ob in selected:
-            click.echo(f"{ob.name:28} {ob.ruleset:10} expects {ob.expect:15} {ob.statement}")
+            click.echo(f"{ob.name:{wn}} {ob.ruleset:{wr}} expects {ob.expect:15} {ob.statement}")
         return
     outside = [r for r in chosen if r not in base_spec.rulesets and r not in base_spec.house_rulesets]
     spec_dir = (ctx.obj or {}).get("spec_dir")
@@ -119,14 +120,16 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                 click.echo("\n".join(explain(spec, obligations, ob, line)))
     else:
         statements = {ob.key: ob.statement for ob in selected}
+        wn, wr = columns(selected)
+        indent = " " * (wn + wr + 2)
         for line in lines:
-            click.echo(obligation_line(line, statements[f"{line.name}@{line.ruleset}"]))
+            click.echo(obligation_line(line, statements[f"{line.name}@{line.ruleset}"], (wn, wr)))
             if verbose or not line.passed:
                 if line.because:
-                    click.echo(f"{'':28} {'':10} expects {line.expected}: {line.because}")
-                click.echo(f"{'':28} {'':10} {line.detail}")
+                    click.echo(f"{indent}expects {line.expected}: {line.because}")
+                click.echo(f"{indent}{line.detail}")
                 for f in line.files:
-                    click.echo(f"{'':28} {'':10} file: {f}")
+                    click.echo(f"{indent}file: {f}")
         for row in coverage_table(lines, spec):
             click.echo(row)
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
@@ -162,11 +165,20 @@ def module_summary(spec: Any) -> list[str]:
     return out
 
 
-def obligation_line(line: Any, statement: str) -> str:
+def columns(obligations: Sequence[Any]) -> tuple[int, int]:
+    """The widths of the name and ruleset columns for ``obligations``: at least 28 and 10
+    characters, and as wide as the longest name and ruleset (``module:fan:...``,
+    ``house-guard``, a ruleset derived by ``--reading``), so the later columns line up."""
+    return (max([28, *(len(ob.name) for ob in obligations)]), max([10, *(len(ob.ruleset) for ob in obligations)]))
+
+
+def obligation_line(line: Any, statement: str, widths: tuple[int, int] = (28, 10)) -> str:
     """One obligation in one line, mypyvy style: name, ruleset, result, seconds, what it
-    states (and ``FAILED (expected ...)`` when it does not pass)."""
+    states (and ``FAILED (expected ...)`` when it does not pass), the name and ruleset
+    padded to ``widths`` (:func:`columns`)."""
     mark = "" if line.passed else f"  FAILED (expected {line.expected})"
-    return f"{line.name:28} {line.ruleset:10} {line.result:14} {line.seconds:6.2f}s  {statement}{mark}"
+    wn, wr = widths
+    return f"{line.name:{wn}} {line.ruleset:{wr}} {line.result:14} {line.seconds:6.2f}s  {statement}{mark}"
 
 
 def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
