@@ -170,8 +170,9 @@ class Context:
             fewer players had to split; such a check is split at once, since one query
             that was undecided with fewer seats is in practice undecided with more (under
             fan, each such first try spent 2.5 to 6 s); a check this call has to split is
-            added to it. Which way a check is asked changes how long it takes, not its
-            answer.
+            added to it. Which way a check is asked changes how long it takes, not
+            whether the actions it finds exist (the cases cover every position); a split
+            case can still end undecided, as it can after a failed first try.
         :raises Unknown: if a case is undecided.
         """
         key = (kind, len(claims))

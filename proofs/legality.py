@@ -69,9 +69,7 @@ class Legality(Resuming):
         if form.form == "deal":
             return [self.legal_deal(s, label) for label in labels]
         if kind == K.PLAY:
-            xs = [label.a[0] for label in labels]
-            offered = self.offered_at_start_all(s, K.PLAY, xs)
-            return [z3.And(s.kind_valid(x), o) for x, o in zip(xs, offered, strict=True)]
+            return self.legal_plays(s, labels)
         if form.form == "cards":
             return self.picks_all(s, kind, [label.vec for label in labels])
         if form.form == "tuple":
@@ -162,10 +160,17 @@ class Legality(Resuming):
         """A card the declared options of the play offer, as the rules of step ``turn``
         compute them on the position (turn.play, king.jester, king.jester-forced,
         turn.play.duplicate and their readings; :meth:`offered_at_start`)."""
-        x = label.a[0]
-        return z3.And(s.kind_valid(x), self.offered_at_start(s, K.PLAY, x))
+        return self.legal_plays(s, [label])[0]
 
-    #: the flag a decision opened while :meth:`offered_at_start` runs its step sets
+    def legal_plays(self, s: ZState, labels: Sequence[Label]) -> list[Any]:
+        """:meth:`legal_play` of each of ``labels``, the step run once
+        (:meth:`offered_at_start_all`)."""
+        xs = [label.a[0] for label in labels]
+        offered = self.offered_at_start_all(s, K.PLAY, xs)
+        return [z3.And(s.kind_valid(x), o) for x, o in zip(xs, offered, strict=True)]
+
+    #: the start of the names of the flags (``offered:i``, one per value asked about) that a
+    #: decision opened while :meth:`offered_at_start_all` runs its step sets
     OFFERED = "offered"
 
     def offered_at_start(self, s: ZState, kind: str, value: Any) -> Any:

@@ -530,6 +530,34 @@ def test_can_act_asks_for_a_swap_as_the_candidates_list_them(spec: Spec, ruleset
         assert solver.check() == z3.sat
 
 
+@pytest.mark.parametrize("ruleset", ["reference", "source-b"])
+def test_legality_of_many_candidates_is_that_of_each_alone(spec: Spec, ruleset: str) -> None:
+    """Legality.legal_all compiles a decision's options once for all candidates (can_act's
+    candidates, card level, 3 players); each condition is the very term legal builds for
+    that candidate alone (Z3 shares equal terms, so eq is equality of the formulas), and
+    the candidates' conditions are not all one."""
+    from proofs.can_act_meaning import candidates, exempt
+    from proofs.encoding import Layout
+    from proofs.invariant import make_game
+    from proofs.legality import Legality
+
+    lay = Layout(make_game(spec, ruleset, 3), "card")
+    s = ZState.fresh(lay, "s")
+    legal = Legality(lay)
+    asked = 0
+    for kind in lay.decisions:
+        if kind in exempt(lay):
+            continue
+        cands = candidates(s, kind)
+        together = legal.legal_all(s, kind, cands)
+        assert len(together) == len(cands)
+        assert all(t.eq(legal.legal(s, kind, c)) for t, c in zip(together, cands, strict=True)), kind
+        if kind == "play":
+            assert len(cands) == len(lay.kinds) and len({t.get_id() for t in together}) == len(cands)
+        asked += 1
+    assert asked >= 5
+
+
 def test_player_can_act_check_can_fail(spec: Spec) -> None:
     """With too few candidate plays (only the first card kind) the proof of player-can-act
     finds a counterexample: the check is not vacuous."""

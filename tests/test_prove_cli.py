@@ -54,6 +54,37 @@ def test_columns_line_up_past_long_names_and_rulesets() -> None:
     assert len({line.index(line.split()[1], len(line.split()[0])) for line in lines}) == 1 and max(names) > 28
 
 
+def test_result_and_detail_lines_line_up_past_long_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a failing obligation with a long name and ruleset beside a short passing one: the result
+    # column starts at one place, and the detail is indented to it
+    def wrong(spec: Any, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up on purpose")
+
+    def right(spec: Any, opts: Options) -> Outcome:
+        return Outcome("proved", "fine")
+
+    long = "module:fan:muted-card-does-nothing"
+    monkeypatch.setattr(runner, "all_obligations", lambda spec: [
+        Obligation(long, "house-guard", "proved", "fails on purpose", wrong),
+        Obligation("short", "reference", "proved", "passes", right)])
+    res = CliRunner().invoke(main, ["prove"])
+    assert res.exit_code == 1
+    first, detail, second, _ = res.output.splitlines()
+    at = first.index("counterexample")
+    assert at == second.index("proved") == len(long) + 1 + len("house-guard") + 1
+    assert detail == " " * at + "made up on purpose"
+
+
+def test_the_coverage_table_widens_a_column_for_a_long_ruleset(spec: Spec) -> None:
+    rules = list(spec.rules)
+    long = "reference+game-end-tiebreak=most-played-total"
+    rows = coverage_table([_line(long, tuple((r, 3) for r in rules)), _line("source-b", tuple((r, 1) for r in rules))])
+    head = rows[1]
+    assert head.split() == ["rule", long, "source-b"]
+    for row in rows[2:]:  # each count ends where its ruleset's name ends
+        assert row[head.index(long) + len(long) - 1] == "3" and row.endswith("1") and len(row) == len(head)
+
+
 def test_a_failing_line_says_so_and_gives_the_detail(monkeypatch: pytest.MonkeyPatch) -> None:
     def wrong(spec: Any, opts: Options) -> Outcome:
         return Outcome("counterexample", "made up on purpose")

@@ -201,8 +201,9 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
     rules = [r for r, _ in runs[0].coverage]
     counts = {line.ruleset: dict(line.coverage) for line in runs}
     excused = {line.ruleset: dict(line.excused) for line in runs}
+    width = {rs: max(10, len(rs)) for rs in counts}  # a long ruleset name widens its column
     out = ["differential coverage: compared positions each rule fires in", f"  {'rule':28}"
-           + "".join(f" {rs:>10}" for rs in counts)]
+           + "".join(f" {rs:>{width[rs]}}" for rs in counts)]
     gone = {rs: _withdrawn(spec, rs) for rs in counts}
 
     def why(r: str, rs: str) -> str:
@@ -217,7 +218,7 @@ def coverage_table(lines: Sequence[Any], spec: Any = None) -> list[str]:
         return "FIRES IN NO POSITION"
 
     for r in rules:
-        row = f"  {r:28}" + "".join(f" {c.get(r, 0) or '-':>10}" for c in counts.values())
+        row = f"  {r:28}" + "".join(f" {c.get(r, 0) or '-':>{width[rs]}}" for rs, c in counts.items())
         whys = {rs: why(r, rs) for rs, c in counts.items() if not c.get(r, 0)}
         if whys:
             said = list(dict.fromkeys(whys.values()))
