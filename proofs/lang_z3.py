@@ -57,6 +57,7 @@ from proofs.z3_values import (
     _v,
     _when,
     _without,
+    identity,
 )
 
 K = DecisionKind
@@ -317,13 +318,16 @@ class Z3Back:
             if make is None:
                 raise NotCompiled(f"the Z3 back-end has no meaning for {name!r}")
             return make()
-        if op in ("call", "bind") and n.value != "old":
+        if op in ("call", "bind", "each") and n.value != "old":
             # a part of a binder's body that does not read the bound name is the same for
-            # every element: computed once per node and values of the names it reads
+            # every element: computed once per node and values of the names it reads (for
+            # options built from parts, costly and few, by the values' Z3 ids: a rule's
+            # statements reached by two paths give them as distinct objects of one term)
             free = _FREE.get(id(n))
             if free is None or free[0] is not n:
                 free = _FREE[id(n)] = (n, tuple(sorted(names(n))))
-            key = (id(n), tuple((x, id(env[x]), kinds.get(x)) for x in free[1] if x in env))
+            ident = identity if op == "each" else id
+            key = (id(n), tuple((x, ident(env[x]), kinds.get(x)) for x in free[1] if x in env))
             got = self._memo.get(key)
             if got is not None and got[0] is n:
                 return got[1]

@@ -38,7 +38,7 @@ from palast.spec.yamlio import data_at
 from proofs.encoding import PER_SEAT_KINDS, ZState, branch
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
-from proofs.z3_values import Coll, NotCompiled, _n, _positive
+from proofs.z3_values import Coll, NotCompiled, _n, _positive, identity
 
 if TYPE_CHECKING:
     pass
@@ -85,7 +85,7 @@ class Statements(Places):
     n: int
     nk: int
     #: the expression back-ends by the field terms they read (:meth:`_back`)
-    _backs: dict[tuple[int, ...], tuple[tuple[Any, ...], Z3Back]]
+    _backs: dict[tuple[Any, ...], tuple[tuple[Any, ...], Z3Back]]
 
     # the hooks the transition gives
     def decide(self, d: ZState, kind: str, player: Any, *, partner: Any = -1, count: Any = -1,
@@ -123,18 +123,25 @@ class Statements(Places):
     def _back(self, d: ZState) -> Z3Back:
         """The expression back-end for ``d`` as it is now: one per set of field terms (and
         colour of the card played), so that its memo of calls and binders serves every
-        expression read on the same position (the terms are kept alive with it, so their
-        ids are not reused)."""
+        expression read on the same position, on any draft whose terms are the same Z3
+        terms (a rule's statements reached by two paths read drafts that are distinct
+        Python objects of the same terms). Looked up first by the terms' Python ids (cheap),
+        then by their Z3 ids (:func:`~proofs.z3_values.identity`); the terms are kept alive
+        with it, so neither id is reused."""
         colour = self.last_colour()
         terms = (*d.f.values(), colour)
         key = tuple(map(id, terms))
-        cache: dict[tuple[int, ...], tuple[tuple[Any, ...], Z3Back]] | None = getattr(self, "_backs", None)
+        cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Z3Back]] | None = getattr(self, "_backs", None)
         if cache is None:
             cache = {}
             self._backs = cache
         got = cache.get(key)
-        if got is None:  # on a copy of the fields: ``d`` is a draft that changes later
-            got = cache[key] = (terms, Z3Back(ZState(d.lay, dict(d.f)), last_colour=colour))
+        if got is None:
+            same = tuple(map(identity, terms))
+            got = cache.get(same)
+            if got is None:  # on a copy of the fields: ``d`` is a draft that changes later
+                got = cache[same] = (terms, Z3Back(ZState(d.lay, dict(d.f)), last_colour=colour))
+            cache[key] = (terms, got[1])
         return got[1]
 
     def _value(self, d: ZState, node: Node, env: Mapping[str, Any]) -> Any:

@@ -91,7 +91,7 @@ class Tuples:
     :param items: the list of every combination with its condition.
     """
 
-    __slots__ = ("_holds", "_items", "_list", "_some", "kinds", "names")
+    __slots__ = ("_holds", "_items", "_list", "_some", "_some_term", "kinds", "names")
 
     def __init__(self, names: tuple[str, ...], kinds: tuple[str, ...], holds: Callable[[tuple[Any, ...]], Any],
                  some: Callable[[], Any], items: Callable[[], list[tuple[tuple[int, ...], Any]]]) -> None:
@@ -101,6 +101,7 @@ class Tuples:
         self._some = some
         self._items = items
         self._list: list[tuple[tuple[int, ...], Any]] | None = None
+        self._some_term: Any = None
 
     @property
     def items(self) -> list[tuple[tuple[int, ...], Any]]:
@@ -114,8 +115,11 @@ class Tuples:
         return _b(self._holds(values))
 
     def some(self) -> Any:
-        """The condition that there is an option."""
-        return _b(self._some())
+        """The condition that there is an option (built once: a rule may ask it at more
+        than one statement)."""
+        if self._some_term is None:
+            self._some_term = _b(self._some())
+        return self._some_term
 
 
 class Conj:
@@ -136,6 +140,15 @@ class Lin:
     def __init__(self, terms: list[Any], known: int) -> None:
         self.terms = terms
         self.known = known
+
+
+def identity(x: Any) -> tuple[str, int]:
+    """A key for ``x`` in a memo: a Z3 term by its AST id (Z3 shares structurally equal
+    terms, so two Python objects of one term get one key), anything else by its Python id.
+    The memo must keep ``x`` alive, or the id may be reused."""
+    if isinstance(x, z3.AstRef):
+        return ("z", x.get_id())
+    return ("p", id(x))
 
 
 def _b(x: Any) -> Any:

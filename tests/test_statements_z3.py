@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3
@@ -23,6 +24,7 @@ from proofs.invariant import make_game
 from proofs.obligation import Outcome
 from proofs.statements_z3 import COMPILED_STEPS
 from proofs.transition import Label, Transition
+from proofs.z3_values import Tuples
 from tests.spec_copy import edited_spec
 
 K = DecisionKind
@@ -180,6 +182,34 @@ def test_options_built_from_parts_are_asked_as_their_list_says(ruleset: str, lev
         other = z3.Solver()
         other.add(*whole, opts.some() == want, opts.holds(tuple(value)) == want)
         assert other.check() == z3.sat
+
+
+def test_options_built_from_parts_are_built_once_per_position_not_per_draft() -> None:
+    """A rule's statements reached by two paths read drafts that are distinct Python objects
+    holding the same Z3 terms: the Cupbearer's options (``each``) and whether there is one
+    are then built once and shared (the fan module's play step asked the same question
+    eight times, half of building its five-player context). A draft whose display differs
+    gets options of its own."""
+    spec = load_spec()
+    lay = Layout(make_game(spec, "reference", 3), "card")
+    tr = Transition(lay)
+    s = ZState.fresh(lay, "s")
+
+    def options(d: ZState) -> Any:
+        got = tr.choice_env(d, "swap", options=True)
+        assert got is not None
+        w, env, _ = got
+        return tr._value(d, w.stmt.keys["options"], env)
+
+    first = options(s.copy())
+    again = options(ZState(lay, {k: type(v)(v.as_ast(), v.ctx) for k, v in s.f.items()}))  # other objects, same terms
+    assert isinstance(first, Tuples) and first.names == ("a", "b", "x", "y")
+    assert again is first and again.some() is first.some()
+    other = s.copy()
+    name = f"c{lay.disp[1]}_0"  # the count of the first card kind in the second display
+    other[name] = other[name] + 1
+    changed = options(other)
+    assert changed is not first and not changed.some().eq(first.some())
 
 
 def test_a_card_part_read_beyond_its_role_is_listed_by_card() -> None:
