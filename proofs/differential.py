@@ -121,7 +121,8 @@ class Differ:
         label = self.label
         self.packed[kind] = self._pack(z3.And(legal, label.used(self.shapes[kind])), *[after.f[n] for n in self.names])
         used = label.parts(self.shapes[kind])
-        unused = [x for x in self._all_label if not any(x.eq(u) for u in used)]
+        used_ids = {u.get_id() for u in used}
+        unused = [x for x in self._all_label if x.get_id() not in used_ids]
         src = [self.s.f[n] for n in self.names] + unused
         self.src[kind] = ((z3.Ast * len(src))(*[x.as_ast() for x in src]), len(unused))
         self.used[kind] = used
