@@ -35,6 +35,7 @@ from proofs.kept import kept_facts, legality_of
 from proofs.legality import action_kinds, shapes
 from proofs.obligation import (
     FIRST_TRY,
+    NEAR_BUDGET,
     RLIMIT,
     Obligation,
     Options,
@@ -44,6 +45,7 @@ from proofs.obligation import (
     eliminating_solver,
     refuted,
     solver,
+    steps_spent,
 )
 from proofs.transition import Label, Transition
 from proofs.z3_values import ColoursForgotten
@@ -167,21 +169,29 @@ class Context:
         the split is the fallback.
 
         :param hard: the checks (``(kind, number of claims)``) of one proof that a game of
-            fewer players had to split; such a check is split at once, since one query
-            that was undecided with fewer seats is in practice undecided with more (under
-            fan, each such first try spent 2.5 to 6 s); a check this call has to split is
-            added to it. Which way a check is asked changes how long it takes, not
-            whether the actions it finds exist (the cases cover every position); a split
-            case can still end undecided, as it can after a failed first try.
+            fewer players had to split, or whose first query spent more than
+            :data:`~proofs.obligation.NEAR_BUDGET` of its budget; such a check is split at
+            once, since one query that was undecided (or nearly so) with fewer seats is in
+            practice undecided with more (under fan, each such first try spent 2.5 to 6 s);
+            a check this call has to split, or nearly had to, is added to it. Which way a
+            check is asked changes how long it takes, not whether the actions it finds
+            exist (the cases cover every position); a split case can still end undecided,
+            as it can after a failed first try.
         :raises Unknown: if a case is undecided.
         """
         key = (kind, len(claims))
         if hard is None or key not in hard:
+            sv = self.step_solver(kind, FIRST_TRY)
+            before = steps_spent(sv)
             try:
-                return check(self.step_solver(kind, FIRST_TRY), *claims)
+                found = check(sv, *claims)
             except Unknown:
                 if hard is not None:
                     hard.add(key)
+            else:
+                if hard is not None and steps_spent(sv) - before > NEAR_BUDGET * FIRST_TRY:
+                    hard.add(key)
+                return found
         cases = seat_cases(self, kind)
         return any(check(self.step_solver(kind), *claims, *case) for case in [*cases, rest_case(cases)])
 

@@ -32,6 +32,12 @@ RLIMIT = 500_000_000
 #: undecided (:meth:`proofs.invariant.Context.breaks`): a tenth of :data:`RLIMIT`, about
 #: what the costliest check of the reference takes.
 FIRST_TRY = RLIMIT // 10
+#: The part of :data:`FIRST_TRY` beyond which a first query that was decided still marks its
+#: check as one a game of more players splits at once: a seat more multiplied the steps
+#: spent by 2.4 to 4.7 in the checks measured (player-can-act under fan, next-player under
+#: the reference), and every first query past three tenths was undecided with a seat more,
+#: each spending 3 to 6 s before its split.
+NEAR_BUDGET = 0.3
 #: Timeout of one solver check, in milliseconds: a backstop for work Z3 does not count as
 #: steps (the budget above ends a check well before it on any machine of today).
 TIMEOUT_MS = 300_000
@@ -221,6 +227,14 @@ def eliminating_solver(timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> An
 
 class Unknown(Exception):
     """A solver check ended ``unknown`` (timeout or give-up): the obligation fails."""
+
+
+def steps_spent(s: Any) -> int:
+    """Z3's count of solver steps so far in this process, as solver ``s`` reports it (0
+    before the first check); the difference across a check is what that check spent."""
+    st = s.statistics()
+    names: list[str] = st.keys()  # a z3.Statistics is not a mapping: ``in`` on it reads its pairs
+    return int(st.get_key_value("rlimit count")) if "rlimit count" in names else 0
 
 
 def check(s: Any, *assumptions: Any) -> bool:

@@ -622,3 +622,20 @@ def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: 
     budgets.clear()
     assert not big.breaks(DecisionKind.NEXT_PLAYER, big.s["dp"] == 7, hard=hard)  # another kind: first query
     assert budgets[0] == 1
+
+
+@pytest.mark.parametrize("near", [0.0, 1.0])
+def test_a_first_query_near_its_budget_marks_its_check_for_a_split(spec: Spec, monkeypatch: pytest.MonkeyPatch,
+                                                                  near: float) -> None:
+    # a decided first query that spent more than NEAR_BUDGET of its budget is remembered in
+    # `hard` as a failed one is (so a game of more players splits it at once); one within it
+    # is not; the answer is that of the query either way
+    from proofs import invariant
+
+    monkeypatch.setattr(invariant, "NEAR_BUDGET", near)
+    ctx = invariant.context(spec, "reference", 3, "role")
+    hard: set[tuple[str, int]] = set()
+    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(ctx.t)), hard=hard)
+    assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2, ctx.s["dp"] >= 0, hard=hard)
+    want = {(DecisionKind.PLAY, 1), (DecisionKind.PLAY, 2)} if near == 0.0 else set()
+    assert hard == want
