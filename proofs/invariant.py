@@ -374,7 +374,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     induct = bool(not_assumed(spec, ruleset))  # a conjunct left out
     # the lemma the rest case assumes first, where the ruleset's strengthening keeps it
     formed_holds = "decisions-well-formed" not in not_assumed(spec, ruleset)
-    hard: set[tuple[str, int]] = set()  # checks a smaller game had to split (Context.breaks)
+    hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
     for n in counts:
         ctx = context(spec, ruleset, n, level)
         base = solver()
@@ -435,7 +435,8 @@ def _breaks(ctx: Context, kind: str, before: list[Any], goal: Any, hard: set[tup
     obligation takes about a minute); asked with ``before`` only where that finds a
     breaking action or is undecided.
 
-    :param hard: the checks of this proof a smaller game had to split (:meth:`Context.breaks`).
+    :param hard: the checks of this proof a smaller game had to split, or whose first query
+        came near its budget (:meth:`Context.breaks`).
     :raises Unknown: if the check with ``before`` is undecided.
     """
     if before:
@@ -487,7 +488,7 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
     """
-    hard: set[tuple[str, int]] = set()  # checks a smaller game had to split (Context.breaks)
+    hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, level)
         for kind in ctx.kinds if kinds is None else kinds:

@@ -230,8 +230,10 @@ class Unknown(Exception):
 
 
 def steps_spent(s: Any) -> int:
-    """Z3's count of solver steps so far in this process, as solver ``s`` reports it (0
-    before the first check); the difference across a check is what that check spent."""
+    """Z3's running count of steps in the context of solver ``s`` (shared by all its
+    solvers; a check's step budget is counted from it), so the difference across a check is
+    what that check spent; 0 where the statistic is missing (then no first query counts as
+    near its budget, :data:`NEAR_BUDGET`)."""
     st = s.statistics()
     names: list[str] = st.keys()  # a z3.Statistics is not a mapping: ``in`` on it reads its pairs
     return int(st.get_key_value("rlimit count")) if "rlimit count" in names else 0
