@@ -212,6 +212,23 @@ def test_options_built_from_parts_are_built_once_per_position_not_per_draft() ->
     assert changed is not first and not changed.some().eq(first.some())
 
 
+def test_the_expression_back_end_is_shared_only_with_the_same_colour_of_the_card_played(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the role level the colour of the card played (the label's) is part of what the
+    statements' back-end reads: one draft with another colour gets a back-end of its own,
+    and the same colour given as another object of its Z3 term finds the first one."""
+    spec = load_spec()
+    lay = Layout(make_game(spec, "reference", 3), "role")
+    tr = Transition(lay)
+    d = ZState.fresh(lay, "s")
+    monkeypatch.setattr(tr, "last_colour", lambda: z3.Int("colour1"))
+    first = tr._back(d)
+    monkeypatch.setattr(tr, "last_colour", lambda: z3.Int("colour2"))
+    assert tr._back(d) is not first
+    monkeypatch.setattr(tr, "last_colour", lambda: z3.Int("colour1"))
+    assert tr._back(d) is first
+
+
 def test_a_card_part_read_beyond_its_role_is_listed_by_card() -> None:
     """A card part is enumerated by role only where nothing after it reads more than its
     role: ``role(x) == role(y)`` lets it, ``x == y`` or ``count(x)`` does not."""
