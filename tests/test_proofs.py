@@ -624,6 +624,36 @@ def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: 
     assert budgets[0] == 1
 
 
+def test_one_proof_keeps_one_set_of_hard_checks_over_its_player_counts(spec: Spec,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # prove_invariant and prove_step hand every breaks call of one proof the same `hard` set
+    # (so what a smaller game had to split is split at once with more players), and a new
+    # proof starts with a new, empty one
+    from proofs import invariant
+    from proofs.king import banned_not_marshal
+
+    seen: list[tuple[int, int, int]] = []  # (players, id of the set, its size at the call)
+    real = invariant.Context.breaks
+
+    def recorded(self: invariant.Context, kind: str, *claims: object, hard: set[tuple[str, int]] | None = None) -> bool:
+        assert hard is not None
+        seen.append((self.lay.n, id(hard), len(hard)))
+        hard.add(("marker", self.lay.n))  # what one count adds, the next count's calls see
+        return real(self, kind, *claims, hard=hard)
+
+    monkeypatch.setattr(invariant.Context, "breaks", recorded)
+    for prove in (lambda: prove_invariant(spec, "reference", banned_not_marshal).result,
+                  lambda: invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                                               lambda ctx, kind: ctx.s["dp"] >= 0)[0]):
+        seen.clear()
+        assert prove() in ("proved", True)
+        assert {n for n, _, _ in seen} == set(invariant.player_counts(spec))
+        assert len({h for _, h, _ in seen}) == 1  # one set for the whole proof
+        assert seen[0][2] == 0  # a proof starts with an empty set
+        sizes = [size for _, _, size in seen]
+        assert sizes == sorted(sizes) and sizes[-1] >= len(invariant.player_counts(spec)) - 1
+
+
 @pytest.mark.parametrize("near", [0.0, 1.0])
 def test_a_first_query_near_its_budget_marks_its_check_for_a_split(spec: Spec, monkeypatch: pytest.MonkeyPatch,
                                                                   near: float) -> None:
