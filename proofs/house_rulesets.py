@@ -83,6 +83,13 @@ def _resolved(spec: Spec, house: str) -> Spec:
     return _RESOLVED[key][1]
 
 
+def spec_of(spec: Spec, ruleset: str) -> Spec:
+    """The spec the obligations under ``ruleset`` run on: for a ruleset with a prove list
+    (:func:`declared`), ``spec`` with the house ruleset resolved into it
+    (:func:`palast.formats.house.resolve`, built once); else ``spec``."""
+    return _resolved(spec, ruleset) if ruleset in declared(spec) else spec
+
+
 def _inner(spec: Spec, house: str, name: str, stated: Stated) -> tuple[Spec, Obligation | None]:
     rspec = _resolved(spec, house)
     found = [ob for ob in stated(rspec) if ob.name == name and ob.ruleset == house]

@@ -216,6 +216,25 @@ def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
     return _CONTEXTS[key][1]
 
 
+def proof_level(spec: Spec, ruleset: str, level: str) -> str:
+    """The level a proof asked at ``level`` under ``ruleset`` runs at (:func:`context`):
+    ``"card"`` where the role level forgets a colour a rule applying under ``ruleset``
+    reads, else ``level``. Found by building the context of the fewest players (kept for
+    :func:`context`), which the compiler refuses at once where it falls back (0.05 s under
+    the fan module); the runner groups a ruleset's obligations by it
+    (:func:`proofs.runner.run`), so it decides where a proof runs, never what it finds."""
+    n = spec.min_players
+    key = (id(spec), ruleset, n, level)
+    if key not in _CONTEXTS:
+        try:
+            _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
+        except ColoursForgotten:
+            if level != "role":
+                raise
+            return "card"
+    return str(_CONTEXTS[key][1].lay.level)
+
+
 # ---------------------------------------------------------------------- helpers on positions
 
 def dk_in(s: ZState, kinds: tuple[str, ...]) -> Any:

@@ -174,6 +174,19 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
     return [run_one(_SPEC, by_key[k], opts) for k in keys]
 
 
+def _runs_at_card_level(spec: Spec, ruleset: str) -> bool:
+    """Whether the role-level proofs under ``ruleset`` run at the card level
+    (:func:`proofs.invariant.proof_level`; under the fan module, whose rules read a
+    Jester's colour). Its card-level and role-level obligations then share one group, so
+    its card-level contexts are built once, not once in each worker (banned-role under fan
+    spent 12 s building them again). A named house ruleset's proofs run on the spec it
+    resolves to (:func:`proofs.house_rulesets.spec_of`)."""
+    from proofs.house_rulesets import spec_of
+    from proofs.invariant import proof_level
+
+    return proof_level(spec_of(spec, ruleset), ruleset, "role") == "card"
+
+
 #: Families whose obligations use the card-level encoding: per ruleset they run in a group
 #: of their own, which builds that ruleset's card-level contexts once (next-player, of
 #: family turn, reads colours; run with the role-level obligations it built those contexts
@@ -181,11 +194,16 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
 CARD_LEVEL = ("conservation", "differential", "turn")
 
 
-def _groups(selected: Sequence[Obligation]) -> list[list[str]]:
-    """Obligations grouped by ruleset and level (:data:`CARD_LEVEL`), costliest first."""
+def _groups(spec: Spec, selected: Sequence[Obligation]) -> list[list[str]]:
+    """Obligations grouped by ruleset and level (:data:`CARD_LEVEL`), costliest first; a
+    ruleset whose role-level proofs run at the card level (:func:`_runs_at_card_level`)
+    has one group."""
+    card = {ob.ruleset for ob in selected if (ob.runs_as or ob.family) in CARD_LEVEL}
+    both = {ob.ruleset for ob in selected if ob.ruleset in card and (ob.runs_as or ob.family) not in CARD_LEVEL}
+    merged = {r for r in sorted(both) if _runs_at_card_level(spec, r)}
     groups: dict[str, list[Obligation]] = {}
     for ob in selected:
-        key = f"{ob.ruleset}/card" if (ob.runs_as or ob.family) in CARD_LEVEL else ob.ruleset
+        key = f"{ob.ruleset}/card" if (ob.runs_as or ob.family) in CARD_LEVEL or ob.ruleset in merged else ob.ruleset
         groups.setdefault(key, []).append(ob)
     ordered = sorted(groups.values(), key=lambda g: -sum(ob.cost for ob in g))
     return [[ob.key for ob in g] for g in ordered]
@@ -203,7 +221,7 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1
     # Z3 otherwise takes Ctrl-C over during a check and quietly ends only that check: with
     # this off Python raises KeyboardInterrupt as soon as the running check returns
     z3.set_param("ctrl_c", False)
-    groups = _groups(selected)
+    groups = _groups(spec, selected)
     lines: dict[str, Line] = {}
     if jobs <= 1 or len(groups) <= 1:
         by_key = {ob.key: ob for ob in selected}

@@ -217,3 +217,24 @@ def test_a_question_not_asked_under_the_house_ruleset_is_said_so(spec: Spec, tmp
     assert out.result == "error", out.detail
     assert "the reachability question cupbearer-actor-whisper is asked only under source-b" in out.detail
     assert "no obligation" not in out.detail
+
+
+def test_a_ruleset_whose_role_level_proofs_run_at_the_card_level_gets_one_group(spec: Spec) -> None:
+    """Under fan the role level forgets a Jester's colour its rules read, so its role-level
+    proofs run on card-level contexts: the runner keeps all its obligations in one group
+    (its card-level contexts built once); every other ruleset keeps a role-level group
+    and a card-level one."""
+    from proofs.house_rulesets import spec_of
+    from proofs.invariant import proof_level
+    from proofs.runner import _groups
+
+    assert proof_level(spec_of(spec, "fan"), "fan", "role") == "card"
+    assert proof_level(spec_of(spec, HOUSE), HOUSE, "role") == "role"
+    assert proof_level(spec, "reference", "role") == "role"
+    assert proof_level(spec, "reference", "card") == "card"
+    groups: dict[str, int] = {}
+    for g in _groups(spec, all_obligations(spec)):
+        rulesets = {k.split("@", 1)[1] for k in g}
+        assert len(rulesets) == 1, g
+        groups[rulesets.pop()] = groups.get(next(k.split("@", 1)[1] for k in g), 0) + 1
+    assert groups == {"fan": 1, HOUSE: 2, **{r: 2 for r in spec.rulesets}}
