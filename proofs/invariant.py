@@ -42,6 +42,7 @@ from proofs.obligation import (
     Outcome,
     Unknown,
     check,
+    eliminated,
     eliminating_solver,
     refuted,
     solver,
@@ -377,7 +378,8 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         whole strengthening; each action kind is then checked over the relation
         restricted to the fields ``prop`` mentions (:meth:`Context.relation_on`), case by
         case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
-        position's equations; the positions no case covers (:func:`rest_case`: a seat out
+        position's equations, over what the cases share preprocessed once
+        (:func:`_case_holds`); the positions no case covers (:func:`rest_case`: a seat out
         of range, which the strengthening rules out) from ``assume`` and the declared lemma
         decisions-well-formed, and where that does not rule them out from the whole
         strengthening.
@@ -408,24 +410,19 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                 broken = _breaks(ctx, kind, before, goal, hard)
             else:
                 broken = False
-                rel = ctx.relation_on(kind, fields)
+                full = [assume(ctx.s), *before, ctx.relation_on(kind, fields), goal]
+                shared = eliminated(*full)  # preprocessed once for every case
                 cases = seat_cases(ctx, kind)
                 for case in cases:
-                    sv = eliminating_solver()
-                    sv.add(assume(ctx.s), *before, rel, goal, *case)
-                    if check(sv):
+                    if _case_holds(shared, full, case):
                         broken = True
                         break
                 if not broken:  # what no case covers (a seat out of range), which the strengthening rules out
                     rest = rest_case(cases)
-                    refuted_by_lemma = False
-                    if formed_holds:
-                        sv = eliminating_solver()
-                        sv.add(assume(ctx.s), ctx.formed(), *before, rel, goal, *rest)
-                        refuted_by_lemma = not check(sv)
+                    refuted_by_lemma = formed_holds and not _case_holds(shared, full, [ctx.formed(), *rest])
                     if not refuted_by_lemma:
                         sv = eliminating_solver()
-                        sv.add(ctx.hypothesis(), *before, rel, goal, *rest)
+                        sv.add(ctx.hypothesis(), *full[1:], *rest)
                         broken = check(sv)
             if broken:
                 where = f"{n} players: a {kind} action breaks it"
@@ -443,6 +440,23 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ctx.kinds)} action "
                              f"kinds, {ctx.lay.level} level")
+
+
+def _case_holds(shared: Any, full: list[Any], case: list[Any]) -> bool:
+    """Whether ``case`` is satisfiable with the conjunction of ``full``, asked first over
+    ``shared``, that conjunction preprocessed (:func:`~proofs.obligation.eliminated`):
+    unsatisfiable there is unsatisfiable with ``full``; satisfiable there is asked again
+    over ``full``, each by a fresh :func:`~proofs.obligation.eliminating_solver`.
+
+    :raises Unknown: if a check is undecided.
+    """
+    sv = eliminating_solver()
+    sv.add(shared, *case)
+    if not check(sv):
+        return False
+    sv = eliminating_solver()
+    sv.add(*full, *case)
+    return check(sv)
 
 
 def _breaks(ctx: Context, kind: str, before: list[Any], goal: Any, hard: set[tuple[str, int]]) -> bool:

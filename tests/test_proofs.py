@@ -669,3 +669,23 @@ def test_a_first_query_near_its_budget_marks_its_check_for_a_split(spec: Spec, m
     assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2, ctx.s["dp"] >= 0, hard=hard)
     want = {(DecisionKind.PLAY, 1), (DecisionKind.PLAY, 2)} if near == 0.0 else set()
     assert hard == want
+
+
+def test_a_case_asked_over_the_shared_preprocessed_formula_is_asked_again_where_that_finds_it() -> None:
+    """:func:`proofs.obligation.eliminated` drops what it solves (here ``x = y + 1``), so a
+    case reading ``x`` is free there: ``_case_holds`` asks it again over the formulas
+    themselves before it counts; a case unsatisfiable over the preprocessed formula is so
+    over the formulas."""
+    from proofs.invariant import _case_holds
+    from proofs.obligation import eliminated
+
+    x, y = z3.Ints("x y")
+    full = [x == y + 1, y > 3]
+    shared = eliminated(*full)
+    s = solver()
+    s.add(shared, x == 2)
+    assert check(s)  # x is free in the preprocessed formula
+    assert not _case_holds(shared, full, [x == 2])  # but not with the formulas: y would be 1
+    assert _case_holds(shared, full, [x == 5])
+    assert not _case_holds(shared, full, [y < 2])
+    assert not _case_holds(eliminated(x > 1, x < 1), [x > 1, x < 1], [])
