@@ -456,6 +456,34 @@ def test_voluntary_whisper_follows_the_reading(spec: Spec) -> None:
     assert admitted == {"allowed": True, "only-when-forced": False}
 
 
+def test_compare_names_an_action_either_side_admits_alone(spec: Spec) -> None:
+    """Differ.compare checks the engine's actions one by one in Z3 and then asks Z3 for any
+    other: with the engine of one reading and the Z3 side of the other, a voluntary repeat
+    is an action the engine admits alone, or Z3 alone, and the message names it."""
+    from palast.formats.notation import parse_action
+    from palast.formats.scenario import parse_scenario
+    from proofs.concrete import label_of
+
+    sc = parse_scenario("players: [blue, green, red]\nto_move: blue\nhands:\n"
+                        "  blue: [marshal/green, maid/red, wizard/grey, guard/grey, jester/grey]\n"
+                        "  green: [jester/blue, jester/green, wizard/red, maid/grey, guard/grey, jester/grey]\n"
+                        "  red: [wizard/blue, treasurer/red, marshal/red, jester/red, cupbearer/grey, marshal/grey]\n"
+                        "displays: {blue: [guard/blue]}\ndeck: 17\n", spec)
+    allowed = _with_reading(spec, "source-a", "play.duplicate", "allowed")
+    forced = _with_reading(spec, "source-a", "play.duplicate", "only-when-forced")
+    state = sc.start(allowed.game)
+    key = tuple(label_of(allowed.lay, K.PLAY, parse_action(allowed.game, "play guard/grey"))["a"][:1])
+    allowed_engine, forced_engine = allowed.game, forced.game
+    try:
+        forced.game = allowed_engine  # the engine admits the repeat, Z3 does not
+        assert forced.compare(state) == f"Z3 admits [] the engine does not; the engine [{key}] Z3 does not"
+        allowed.game = forced_engine  # Z3 admits it, the engine does not
+        assert allowed.compare(sc.start(forced_engine)) == (
+            f"Z3 admits [{key}] the engine does not; the engine [] Z3 does not")
+    finally:
+        forced.game, allowed.game = forced_engine, allowed_engine
+
+
 def test_a_wrong_voluntary_whisper_reading_is_exposed(spec: Spec) -> None:
     """An encoding of source-a that reads voluntary-whisper as only-when-forced (or leaves
     it open) disagrees with the engine at a position of the differential check (the stored
