@@ -8,7 +8,8 @@ compared with the engine of the true ruleset at the differential check's positio
 first disagreement. A mutant no position exposes is a reading the check could not tell
 from the right one, so a missing or wrong encoding of it would go unnoticed, unless only
 rules that never fire in a game from a real deal read its point
-(:func:`unreached_parameters`, from the reachability questions of spec/invariants.yaml).
+(:func:`unreached_parameters`, from the reachability questions of spec/invariants.yaml and
+the rules' readings blocks).
 No mutant is excused by a list in code.
 
 This is a diagnosis, not an obligation (it takes about five minutes per ruleset)::
@@ -38,20 +39,30 @@ def unreached_parameters(spec: Spec, ruleset: str) -> dict[str, str]:
     """The engine parameters whose variation point only rules that never fire in a game
     from a real deal read, under ``ruleset``: those the reachability questions of
     spec/invariants.yaml that must end in no-such-state there name
-    (:func:`proofs.reachability.never_reached`). A mutant of such a parameter cannot be
-    exposed by any position of real play, and need not be.
+    (:func:`proofs.reachability.never_reached`), and those that do not apply under it
+    (:func:`palast.lang.blocks.withdrawn`: a rule module it leaves off). A mutant of such a
+    parameter cannot be exposed by any position of real play, and need not be.
 
     :returns: parameter -> why its mutants need not be exposed.
     """
+    from palast.lang.blocks import withdrawn
     from proofs.reachability import never_reached
 
     asked = {rule: q for q, rules in never_reached(spec, ruleset).items() for rule in rules}
     out: dict[str, str] = {}
     for vp in spec.variation_points.values():
         readers = [r.id for r in spec.rules.values() if vp.id in r.variation_points]
-        if vp.parameter and readers and all(r in asked for r in readers):
-            obligations = ", ".join(sorted({asked[r] for r in readers}))
-            out[vp.parameter] = f"never reached from a real deal (obligation {obligations})"
+        # a rule the point's own reading withdraws is not gone for a mutant of that point
+        gone = {r: why for r, why in withdrawn(spec, ruleset).items() if not why.startswith(f"{vp.id}: ")}
+        if vp.parameter and readers and all(r in asked or r in gone for r in readers):
+            why = []
+            if any(r in asked for r in readers):
+                obligations = ", ".join(sorted({asked[r] for r in readers if r in asked}))
+                why.append(f"never reached from a real deal (obligation {obligations})")
+            if any(r in gone for r in readers):
+                why.append(f"read only by rules that do not apply under {ruleset} "
+                           f"({', '.join(sorted({gone[r] for r in readers if r in gone}))})")
+            out[vp.parameter] = "; ".join(why)
     return out
 
 
