@@ -184,7 +184,12 @@ def _runs_at_card_level(spec: Spec, ruleset: str) -> bool:
     from proofs.house_rulesets import spec_of
     from proofs.invariant import proof_level
 
-    return proof_level(spec_of(spec, ruleset), ruleset, "role") == "card"
+    try:
+        return proof_level(spec_of(spec, ruleset), ruleset, "role") == "card"
+    except Exception as exc:  # a context that cannot be built: its obligations report it (run_one)
+        if _is_interrupt(exc):
+            raise KeyboardInterrupt from None
+        return False
 
 
 #: Families whose obligations use the card-level encoding: per ruleset they run in a group
@@ -221,7 +226,10 @@ def run(spec: Spec, selected: Sequence[Obligation], opts: Options, jobs: int = 1
     # Z3 otherwise takes Ctrl-C over during a check and quietly ends only that check: with
     # this off Python raises KeyboardInterrupt as soon as the running check returns
     z3.set_param("ctrl_c", False)
-    groups = _groups(spec, selected)
+    try:
+        groups = _groups(spec, selected)
+    except KeyboardInterrupt:
+        raise Interrupted() from None
     lines: dict[str, Line] = {}
     if jobs <= 1 or len(groups) <= 1:
         by_key = {ob.key: ob for ob in selected}

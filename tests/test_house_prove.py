@@ -238,3 +238,24 @@ def test_a_ruleset_whose_role_level_proofs_run_at_the_card_level_gets_one_group(
         assert len(rulesets) == 1, g
         groups[rulesets.pop()] = groups.get(next(k.split("@", 1)[1] for k in g), 0) + 1
     assert groups == {"fan": 1, HOUSE: 2, **{r: 2 for r in spec.rulesets}}
+
+
+def test_a_role_context_that_cannot_be_built_leaves_the_grouping_to_the_obligations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grouping builds the fewest players' role-level context; where that fails the runner
+    still groups (each obligation reports the failure itself, as an error line), so a bad
+    rule does not stop palast prove before it starts."""
+    import proofs.invariant
+    from proofs.runner import CARD_LEVEL, _groups
+
+    fresh = load_spec()  # not the session's spec: no context of it is built yet
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("no context")
+
+    monkeypatch.setattr(proofs.invariant, "Context", broken)
+    obs = [ob for ob in all_obligations(fresh) if ob.ruleset == "reference"]
+    groups = _groups(fresh, obs)
+    assert sorted(len(g) for g in groups) == sorted(
+        [sum(1 for ob in obs if (ob.runs_as or ob.family) in CARD_LEVEL),
+         sum(1 for ob in obs if (ob.runs_as or ob.family) not in CARD_LEVEL)])
