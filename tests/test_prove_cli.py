@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import threading
 import time
@@ -180,9 +181,22 @@ def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatc
     res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "--reading", "guard-other-card=itself-too"])
     assert res.exit_code == 0, res.output
     out = seen[-1]
-    assert out is not None and out.is_dir() and WITNESS_DIR.resolve() not in out.resolve().parents
+    assert out is not None and WITNESS_DIR.resolve() not in out.resolve().parents
     assert f"go to {out}" in res.output
-    out.rmdir()
+    assert not out.exists()  # nothing was written there, so it is not left behind
+
+    def writing_run(spec: Any, selected: Any, opts: Options, jobs: int = 1) -> list[Line]:
+        assert opts.out_dir is not None
+        (opts.out_dir / "found.yaml").write_text("x: 1\n")
+        seen.append(opts.out_dir)
+        return []
+
+    monkeypatch.setattr(runner, "run", writing_run)
+    res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "--reading", "guard-other-card=itself-too"])
+    out = seen[-1]
+    assert res.exit_code == 0 and out is not None and (out / "found.yaml").is_file(), res.output
+    shutil.rmtree(out)
+    monkeypatch.setattr(runner, "run", fake_run)
     res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "-r", "house-guard"])
     assert res.exit_code == 0 and seen[-1] is None and "go to" not in res.output, res.output
 
@@ -455,8 +469,6 @@ def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) 
     """palast --spec DIR prove, with DIR another spec than the checkout's, writes its
     counterexamples to a new directory it names, not into proofs/witnesses/ (the fresh review
     found two such files left there)."""
-    import shutil
-
     from palast.spec.load import default_spec_dir
 
     copy = tmp_path / "spec"
@@ -467,6 +479,8 @@ def test_prove_of_another_spec_writes_nothing_into_the_checkout(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     assert f"witnesses and counterexamples of the spec in {copy} go to " in res.output, res.output
     assert sorted(p.name for p in witnesses.iterdir()) == before
+    named = re.search(r" go to (\S+) \(--out DIR", res.output)
+    assert named is not None and not Path(named.group(1)).exists()  # proved: nothing written, nothing left
 
 
 def test_json_lists_and_refuses_as_json() -> None:

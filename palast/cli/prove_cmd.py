@@ -86,7 +86,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     outside = [r for r in chosen if r not in base_spec.rulesets and r not in base_spec.house_rulesets]
     spec_dir = (ctx.obj or {}).get("spec_dir")
     other_spec = spec_dir is not None and Path(spec_dir).resolve() != default_spec_dir().resolve()
-    if out_dir is None and (outside or other_spec):
+    made = out_dir is None and bool(outside or other_spec)
+    if made:
         # scenarios of house rules given on the command line, or of another spec than the
         # checkout's (--spec), stay out of the checkout: a file of a ruleset or a position
         # spec/ does not have would break every later run's replay of proofs/witnesses/
@@ -106,6 +107,9 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     except WorkerDied as exc:
         click.echo(f"palast prove: a worker process died ({exc}); no result", err=True)
         ctx.exit(1)
+    finally:
+        if made and out_dir is not None and not any(Path(out_dir).iterdir()):
+            Path(out_dir).rmdir()  # nothing was written there: leave no empty directory behind
     seconds = time.perf_counter() - start
     failed = [line for line in lines if not line.passed]
     if as_json:
