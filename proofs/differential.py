@@ -167,7 +167,8 @@ class Differ:
         return out
 
     def key(self, kind: str, action: Action) -> tuple[Any, ...]:
-        """The label values of an engine action, in the order :meth:`z3_successors` uses."""
+        """The label values of an engine action, in the order of the label variables its
+        kind uses (:meth:`compare`, :meth:`z3_successors`)."""
         lab = label_of(self.lay, kind, action)
         shape = self.shapes[kind]
         if shape.form == "cards":

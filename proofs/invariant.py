@@ -221,8 +221,9 @@ def proof_level(spec: Spec, ruleset: str, level: str) -> str:
     """The level a proof asked at ``level`` under ``ruleset`` runs at (:func:`context`):
     ``"card"`` where the role level forgets a colour a rule applying under ``ruleset``
     reads, else ``level``. Found by building the context of the fewest players (kept for
-    :func:`context`), which the compiler refuses at once where it falls back (0.05 s under
-    the fan module); the runner groups a ruleset's obligations by it
+    :func:`context` where it builds; the proofs at ``level`` build it anyway), which the
+    compiler refuses at once where it falls back (0.05 s under the fan module); the runner
+    groups a ruleset's obligations by it
     (:func:`proofs.runner.run`), so it decides where a proof runs, never what it finds."""
     n = spec.min_players
     key = (id(spec), ruleset, n, level)

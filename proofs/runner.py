@@ -2,7 +2,8 @@
 
 :func:`all_obligations` lists them in a fixed order. :func:`run` runs a selection, in
 worker processes when ``jobs > 1`` (obligations of one ruleset and encoding level share a
-worker, so the Z3 contexts they use are built once), and returns one :class:`Line` per
+worker, so the Z3 contexts they use are built once; all of a ruleset's share one where its
+role-level proofs run at the card level), and returns one :class:`Line` per
 obligation, in the order given whatever the number of jobs. Ctrl-C stops the workers
 (:class:`Interrupted`); a worker that dies is :class:`WorkerDied`.
 An obligation passes when its result is the one it expects and every obligation it

@@ -4,6 +4,7 @@ a counterexample that Z3 finds and the engine replays (issue 14, point 4)."""
 
 from __future__ import annotations
 
+import ctypes
 import re
 import shutil
 from pathlib import Path
@@ -259,3 +260,24 @@ def test_a_role_context_that_cannot_be_built_leaves_the_grouping_to_the_obligati
     assert sorted(len(g) for g in groups) == sorted(
         [sum(1 for ob in obs if (ob.runs_as or ob.family) in CARD_LEVEL),
          sum(1 for ob in obs if (ob.runs_as or ob.family) not in CARD_LEVEL)])
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt(), ctypes.ArgumentError("argument 1: KeyboardInterrupt")])
+def test_ctrl_c_while_grouping_stops_the_run(monkeypatch: pytest.MonkeyPatch, interrupt: BaseException) -> None:
+    """Ctrl-C while the runner builds the role-level context it groups by (bare, or as the
+    ctypes error a z3 call turns it into) stops palast prove as Ctrl-C anywhere else does
+    (:class:`proofs.runner.Interrupted`), not as a failed grouping."""
+    import proofs.invariant
+    from proofs.runner import Interrupted, _groups, run
+
+    fresh = load_spec()  # not the session's spec: no context of it is built yet
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise interrupt
+
+    monkeypatch.setattr(proofs.invariant, "Context", interrupted)
+    obs = [ob for ob in all_obligations(fresh) if ob.ruleset == "reference"]
+    with pytest.raises(KeyboardInterrupt):
+        _groups(fresh, obs)
+    with pytest.raises(Interrupted):
+        run(fresh, obs, Options(), jobs=2)

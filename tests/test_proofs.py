@@ -484,6 +484,24 @@ def test_compare_names_an_action_either_side_admits_alone(spec: Spec) -> None:
         forced.game, allowed.game = forced_engine, allowed_engine
 
 
+def test_compare_names_the_first_successor_the_two_sides_disagree_on(spec: Spec) -> None:
+    """Where Z3 and the engine admit the same actions, Differ.compare still compares the
+    positions they lead to: a Z3 side reading cupbearer-scope as open stops at a gap after
+    the Cupbearer is played, where source B's engine goes on, and the message names the
+    action and the fields that differ, Z3's value first."""
+    wrong = _with_reading(spec, "source-b", "cupbearer.scope", "open")
+    right = make_game(spec, "source-b", 3)
+    wrong.game = right
+    gap = wrong.lay.code(K.GAP)
+    found = [p for st, deal in random_positions(right, 120, random.Random(5))
+             if deal is None and st.decision.kind == K.PLAY  # the wrong side has no swap decision
+             for p in [wrong.compare(st)] if p is not None]
+    assert found
+    for p in found:
+        assert p.startswith("after action (") and "Z3 and engine differ on {" in p, p
+        assert f"'dk': ({gap}, " in p and "'gap': (" in p, p
+
+
 def test_a_wrong_voluntary_whisper_reading_is_exposed(spec: Spec) -> None:
     """An encoding of source-a that reads voluntary-whisper as only-when-forced (or leaves
     it open) disagrees with the engine at a position of the differential check (the stored
