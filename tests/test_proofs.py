@@ -484,7 +484,7 @@ def test_compare_names_an_action_either_side_admits_alone(spec: Spec) -> None:
         forced.game, allowed.game = forced_engine, allowed_engine
 
 
-def test_compare_names_the_first_successor_the_two_sides_disagree_on(spec: Spec) -> None:
+def test_compare_names_a_successor_the_two_sides_disagree_on(spec: Spec) -> None:
     """Where Z3 and the engine admit the same actions, Differ.compare still compares the
     positions they lead to: a Z3 side reading cupbearer-scope as open stops at a gap after
     the Cupbearer is played, where source B's engine goes on, and the message names the

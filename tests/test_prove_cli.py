@@ -163,7 +163,8 @@ def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec, tmp_pat
     assert res.exit_code == 0, res.output
 
 
-def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
     """A counterexample under a ruleset spec/ does not declare (--reading, --ruleset-file)
     goes to a directory outside the checkout, which a note names: a file in
     proofs/witnesses naming such a ruleset broke the replay of every later run (a fresh
@@ -197,6 +198,11 @@ def test_house_rules_from_the_command_line_write_outside_the_checkout(monkeypatc
     assert res.exit_code == 0 and out is not None and (out / "found.yaml").is_file(), res.output
     shutil.rmtree(out)
     monkeypatch.setattr(runner, "run", fake_run)
+    mine = tmp_path / "mine"  # a directory the user names is theirs, empty or not
+    mine.mkdir()
+    res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "--reading", "guard-other-card=itself-too",
+                                    "--out", str(mine)])
+    assert res.exit_code == 0 and seen[-1] == mine and mine.is_dir() and "go to" not in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--only", "round-is-bounded", "-r", "house-guard"])
     assert res.exit_code == 0 and seen[-1] is None and "go to" not in res.output, res.output
 

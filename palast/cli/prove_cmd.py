@@ -10,6 +10,7 @@ z3 is imported only when the command runs.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 import time
@@ -108,8 +109,10 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         click.echo(f"palast prove: a worker process died ({exc}); no result", err=True)
         ctx.exit(1)
     finally:
-        if made and out_dir is not None and not any(Path(out_dir).iterdir()):
-            Path(out_dir).rmdir()  # nothing was written there: leave no empty directory behind
+        if made and out_dir is not None:
+            with contextlib.suppress(OSError):  # gone already, or written to meanwhile: leave it
+                if not any(Path(out_dir).iterdir()):
+                    Path(out_dir).rmdir()  # nothing was written there: leave no empty directory behind
     seconds = time.perf_counter() - start
     failed = [line for line in lines if not line.passed]
     if as_json:
