@@ -539,7 +539,10 @@ def merge(cond: Any, a: ZState, b: ZState) -> ZState:
         vb = b.f[name]
         f[name] = va if va is vb else ite(cond, va, vb)
     flags: dict[str, Any] = {}
-    for name in set(a.flags) | set(b.flags):
+    # in the drafts' order, not a set's: a set of names iterates by Python's string hashes,
+    # which differ from process to process, and the order the terms are built in is the
+    # order Z3 numbers them, which its simplifier sorts some operands by
+    for name in [*a.flags, *(n for n in b.flags if n not in a.flags)]:
         fa = a.flags.get(name, z3.BoolVal(False))
         fb = b.flags.get(name, z3.BoolVal(False))
         flags[name] = fa if fa is fb else ite(cond, fa, fb)

@@ -516,3 +516,21 @@ def test_an_expression_the_model_cannot_compile_is_named_with_its_rule(tmp_path:
     assert str(got.value).startswith(f"rule turn.empty-hand ({root / 'rules.yaml'}: line {line}, column 13 (rules[")
     assert ".logic.when)), `" in str(got.value)
     assert "`empty(hand(actor)) and neutral(first(hand(actor)))`: colours are forgotten" in str(got.value)
+
+
+def test_merging_drafts_keeps_their_flags_in_the_drafts_order() -> None:
+    """merge builds the flags' terms in the drafts' order, the first draft's then the
+    second's others, not in a set's: a set of names iterates by Python's string hashes,
+    which differ from process to process, and with them the order Z3 numbers the terms
+    in, which its simplifier sorts some operands by (under fan the play relation's text
+    differed with PYTHONHASHSEED)."""
+    from typing import cast
+
+    from proofs.encoding import Layout, ZState, merge
+
+    names = [f"rule.{i}.path" for i in range(16)]
+    a = ZState(cast(Layout, None), {}, {n: z3.Bool(f"fa.{n}") for n in names[:10]})
+    b = ZState(cast(Layout, None), {}, {n: z3.Bool(f"fb.{n}") for n in names[6:]})
+    merged = merge(z3.Bool("c"), a, b)
+    assert list(merged.flags) == names
+    assert z3.eq(merged.flags["rule.12.path"], z3.If(z3.Bool("c"), z3.BoolVal(False), b.flags["rule.12.path"]))
