@@ -205,15 +205,24 @@ def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
     ``level``; at the card level where ``level`` is the role level and a rule that applies
     under ``ruleset`` reads the colour of a card the role level forgets (a rule module's
     character card names its Jester by colour): a proof at the card level is exact."""
+    ctx = _at_level(spec, ruleset, n, level)
+    if ctx is None:
+        ctx = context(spec, ruleset, n, "card")
+        _CONTEXTS[(id(spec), ruleset, n, level)] = (spec, ctx)
+    return ctx
+
+
+def _at_level(spec: Spec, ruleset: str, n: int, level: str) -> Context | None:
+    """The context :func:`context` keeps for ``level`` (built once per process), or None
+    where ``level`` is the role level and the compiler refuses it (``ColoursForgotten``)."""
     key = (id(spec), ruleset, n, level)
     if key not in _CONTEXTS:
         try:
-            ctx = Context(make_game(spec, ruleset, n), level)
+            _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
         except ColoursForgotten:
             if level != "role":
                 raise
-            ctx = context(spec, ruleset, n, "card")
-        _CONTEXTS[key] = (spec, ctx)
+            return None
     return _CONTEXTS[key][1]
 
 
@@ -225,16 +234,8 @@ def proof_level(spec: Spec, ruleset: str, level: str) -> str:
     compiler refuses at once where it falls back (0.05 s under the fan module); the runner
     groups a ruleset's obligations by it
     (:func:`proofs.runner.run`), so it decides where a proof runs, never what it finds."""
-    n = spec.min_players
-    key = (id(spec), ruleset, n, level)
-    if key not in _CONTEXTS:
-        try:
-            _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
-        except ColoursForgotten:
-            if level != "role":
-                raise
-            return "card"
-    return str(_CONTEXTS[key][1].lay.level)
+    ctx = _at_level(spec, ruleset, spec.min_players, level)
+    return "card" if ctx is None else str(ctx.lay.level)
 
 
 # ---------------------------------------------------------------------- helpers on positions

@@ -49,11 +49,12 @@ def unreached_parameters(spec: Spec, ruleset: str) -> dict[str, str]:
     from proofs.reachability import never_reached
 
     asked = {rule: q for q, rules in never_reached(spec, ruleset).items() for rule in rules}
+    left_off = withdrawn(spec, ruleset)  # rule -> "POINT: READING" that withdraws it
     out: dict[str, str] = {}
     for vp in spec.variation_points.values():
         readers = [r.id for r in spec.rules.values() if vp.id in r.variation_points]
         # a rule the point's own reading withdraws is not gone for a mutant of that point
-        gone = {r: why for r, why in withdrawn(spec, ruleset).items() if not why.startswith(f"{vp.id}: ")}
+        gone = {r: why for r, why in left_off.items() if not why.startswith(f"{vp.id}: ")}
         if vp.parameter and readers and all(r in asked or r in gone for r in readers):
             why = []
             if any(r in asked for r in readers):
