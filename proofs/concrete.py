@@ -31,10 +31,9 @@ Values = dict[str, int | bool]
 
 
 def kind_of(lay: Layout, card: int) -> int:
-    """The kind a card counts as in ``lay``."""
-    if lay.level == "card":
-        return lay.kind_of_card[card]
-    return lay.game.cards.role_of(card)
+    """The kind a card counts as in ``lay``: its own, or its role's (the role level)."""
+    own = lay.kind_of_card.get(card)
+    return own if own is not None else lay.kinds_of_role[lay.game.cards.role_of(card)][0]
 
 
 def _counts(lay: Layout, cards: Iterable[int]) -> list[int]:

@@ -26,7 +26,11 @@ neutral cards of a role are one kind with two copies), so the encoding is exact 
 abstraction. At the ``"role"`` level a kind is a role: colours are forgotten, so the
 player named by the colour of the card played becomes a free choice (any seat, or the
 neutral rule). Every transition of the card level is then also one of the role level,
-so an invariant proved at the role level holds at the card level too.
+so an invariant proved at the role level holds at the card level too. A role whose
+colour a rule reads (under the fan module, the Jester's: a character card names its
+Jester by colour) keeps a kind per card at the role level (:attr:`Layout.coloured`), as
+at the card level; the colour of the card played is then that kind's colour, and free
+only for the other kinds, so the role level still abstracts the card level.
 """
 
 from __future__ import annotations
@@ -73,7 +77,8 @@ class Kind:
     :ivar role: its role index.
     :ivar seat: the seat whose colour it has, :data:`NEUTRAL` or :data:`ANY`.
     :ivar copies: how many cards of this kind the game has.
-    :ivar card: the engine's card int (card level), or -1 (role level).
+    :ivar card: the engine's card int (card level, or a role told apart by colour at the
+        role level), or -1 (a role at the role level).
     """
 
     index: int
@@ -88,14 +93,20 @@ class Layout:
 
     :param game: the game (spec, ruleset, seats) the encoding is built from.
     :param level: ``"card"`` (exact) or ``"role"`` (colours forgotten).
+    :param coloured: at the role level, the roles (numbers) whose cards keep their colours:
+        a kind per card, as at the card level (ignored at the card level).
     :raises ValueError: for an unknown level.
     """
 
-    def __init__(self, game: Game, level: str = "card") -> None:
+    def __init__(self, game: Game, level: str = "card", coloured: frozenset[int] = frozenset()) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
         self.game = game
         self.level = level
+        #: at the role level, the roles whose cards are still told apart by colour (a kind
+        #: per card, as at the card level): those whose colour a rule reads
+        #: (:func:`proofs.invariant.context` finds them); empty at the card level
+        self.coloured: frozenset[int] = frozenset() if level == "card" else frozenset(coloured)
         self.n = n = game.n
         #: the declared decisions (spec/flow.yaml, then the roles' choices), numbered as the
         #: rule language numbers them (field ``dk`` holds the number of the pending one)
@@ -155,10 +166,16 @@ class Layout:
                 colour = cards.colour_of(c)
                 seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
                 kinds.append(Kind(i, cards.role_of(c), seat, game.composition[c], c))
-        else:
+        else:  # a kind per role, or per card for a role told apart by colour
             for r in range(self.nroles):
-                copies = sum(k for c, k in game.composition.items() if cards.role_of(c) == r)
-                kinds.append(Kind(r, r, ANY, copies, -1))
+                of_role = sorted(c for c in game.composition if cards.role_of(c) == r)
+                if r in self.coloured:
+                    for c in of_role:
+                        colour = cards.colour_of(c)
+                        seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
+                        kinds.append(Kind(len(kinds), r, seat, game.composition[c], c))
+                else:
+                    kinds.append(Kind(len(kinds), r, ANY, sum(game.composition[c] for c in of_role), -1))
         self.kinds: tuple[Kind, ...] = tuple(kinds)
         self.kind_of_card: dict[int, int] = {k.card: k.index for k in kinds if k.card >= 0}
         self.kinds_of_role: tuple[tuple[int, ...], ...] = tuple(
@@ -174,6 +191,14 @@ class Layout:
         self.total_cards = sum(game.composition.values())
         #: Cards in the draw deck right after a deal.
         self.deck_after_deal = self.total_cards - n * self.hand_size
+
+    def describe(self) -> str:
+        """The level in words: ``"card level"``, ``"role level"``, or for a role level
+        telling roles apart by colour ``"role level (jester cards by colour)"``."""
+        if not self.coloured:
+            return f"{self.level} level"
+        roles = self.game.cards.roles
+        return f"{self.level} level ({', '.join(roles[r] for r in sorted(self.coloured))} cards by colour)"
 
     def code(self, kind: str) -> int:
         """The number of decision ``kind`` in the encoding (field ``dk``).

@@ -71,11 +71,15 @@ class Context:
 
     :param game: the game.
     :param level: ``"card"`` or ``"role"`` (see :mod:`proofs.encoding`).
+    :param coloured: at the role level, the roles told apart by colour
+        (:attr:`proofs.encoding.Layout.coloured`).
+    :raises ColoursForgotten: at the role level, where a rule reads the colour of a card of
+        a role not in ``coloured``.
     """
 
-    def __init__(self, game: Game, level: str) -> None:
+    def __init__(self, game: Game, level: str, coloured: frozenset[int] = frozenset()) -> None:
         self.game = game
-        self.lay = Layout(game, level)
+        self.lay = Layout(game, level, coloured)
         self.tr = Transition(self.lay)
         self.s = ZState.fresh(self.lay, "s")
         self.t = ZState.fresh(self.lay, "t")
@@ -202,9 +206,11 @@ _CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
 
 def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
     """The :class:`Context` of ``n`` players under ``ruleset`` (built once per process), at
-    ``level``; at the card level where ``level`` is the role level and a rule that applies
-    under ``ruleset`` reads the colour of a card the role level forgets (a rule module's
-    character card names its Jester by colour): a proof at the card level is exact."""
+    ``level``. At the role level, a role whose colour a rule that applies under ``ruleset``
+    reads (a rule module's character card names its Jester by colour) is told apart by
+    colour (a kind per card, :attr:`proofs.encoding.Layout.coloured`); where a rule reads
+    the colour of a card whose role the compiler cannot tell, the context is the card
+    level's: a proof at the card level is exact."""
     ctx = _at_level(spec, ruleset, n, level)
     if ctx is None:
         ctx = context(spec, ruleset, n, "card")
@@ -214,25 +220,33 @@ def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:
 
 def _at_level(spec: Spec, ruleset: str, n: int, level: str) -> Context | None:
     """The context :func:`context` keeps for ``level`` (built once per process), or None
-    where ``level`` is the role level and the compiler refuses it (``ColoursForgotten``)."""
+    where ``level`` is the role level and the compiler refuses it (``ColoursForgotten``)
+    for a card whose role it cannot tell. Where it names the role, the context is built
+    again with that role told apart by colour, until the compiler accepts it."""
     key = (id(spec), ruleset, n, level)
     if key not in _CONTEXTS:
-        try:
-            _CONTEXTS[key] = (spec, Context(make_game(spec, ruleset, n), level))
-        except ColoursForgotten:
-            if level != "role":
-                raise
-            return None
+        game = make_game(spec, ruleset, n)
+        coloured: frozenset[int] = frozenset()
+        while True:
+            try:
+                _CONTEXTS[key] = (spec, Context(game, level, coloured))
+                break
+            except ColoursForgotten as exc:
+                if level != "role":
+                    raise
+                if exc.role is None or exc.role in coloured:
+                    return None
+                coloured |= {exc.role}
     return _CONTEXTS[key][1]
 
 
 def proof_level(spec: Spec, ruleset: str, level: str) -> str:
     """The level a proof asked at ``level`` under ``ruleset`` runs at (:func:`context`):
-    ``"card"`` where the role level forgets a colour a rule applying under ``ruleset``
-    reads, else ``level``. Found by building the context of the fewest players (kept for
-    :func:`context` where it builds; the proofs at ``level`` build it anyway), which the
-    compiler refuses at once where it falls back (0.05 s under the fan module); the runner
-    groups a ruleset's obligations by it
+    ``"card"`` where a rule applying under ``ruleset`` reads the colour of a card whose
+    role the compiler cannot tell, else ``level``. Found by building the context of the
+    fewest players (kept for :func:`context` where it builds; the proofs at ``level`` build
+    it anyway, and the runner's forked workers inherit it); the runner groups a ruleset's
+    obligations by it
     (:func:`proofs.runner.run`), so it decides where a proof runs, never what it finds."""
     ctx = _at_level(spec, ruleset, spec.min_players, level)
     return "card" if ctx is None else str(ctx.lay.level)
@@ -441,7 +455,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                 out.detail = f"{where}; {out.detail}"
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ctx.kinds)} action "
-                             f"kinds, {ctx.lay.level} level")
+                             f"kinds, {ctx.lay.describe()}")
 
 
 def _case_holds(shared: Any, full: list[Any], case: list[Any]) -> bool:

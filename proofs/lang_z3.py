@@ -252,18 +252,30 @@ class Z3Back:
         """A card kind's colour: its number in the box (spec order of the player colours),
         ``NEUTRAL`` for the neutral colour, -3 for no card (which has no colour).
 
-        :raises NotCompiled: at the role level, which forgets colours, except for the card
-            played this turn where :attr:`last_colour` is given (a seat: the role level's
-            games seat the colours in the box's order, so a seated colour's number is its seat).
+        :raises ColoursForgotten: at the role level, which forgets the colours of a role's
+            cards (unless it tells that role apart by colour, :attr:`Layout.coloured`),
+            for a card that may be of such a kind; except for the card played this turn
+            where :attr:`last_colour` is given (a seat: the role level's games seat the
+            colours in the box's order, so a seated colour's number is its seat), whose
+            colour is then its kind's where known, else that one. The error names the
+            card's role where the card is of a known kind.
         """
         kinds = self.lay.kinds
-        if any(k.seat == ANY for k in kinds):
-            last = self.s["card"]
-            if self.last_colour is not None and isinstance(card, z3.ExprRef) and card.eq(last):
-                return self.last_colour
-            raise ColoursForgotten("colours are forgotten at the role level: prove this at the card level")
         cards = self.lay.game.cards
-        return _per_kind(card, [NEUTRAL if k.seat == NEUTRAL else cards.colour_of(k.card) for k in kinds], -3)
+        known = [None if k.seat == ANY else NEUTRAL if k.seat == NEUTRAL else cards.colour_of(k.card) for k in kinds]
+        if isinstance(card, int) and card >= 0 and known[card] is None:
+            raise ColoursForgotten("colours are forgotten at the role level: prove this at the card level",
+                                   kinds[card].role)
+        if isinstance(card, int) or all(c is not None for c in known):
+            return _per_kind(card, [-3 if c is None else c for c in known], -3)
+        if self.last_colour is not None and isinstance(card, z3.ExprRef) and card.eq(self.s["card"]):
+            out: Any = self.last_colour
+            for k in range(len(kinds) - 1, -1, -1):
+                c = known[k]
+                if c is not None:
+                    out = ite(card == k, c, out)
+            return out
+        raise ColoursForgotten("colours are forgotten at the role level: prove this at the card level")
 
     @staticmethod
     def _first(c: Any) -> Any:

@@ -177,11 +177,13 @@ def _run_group(keys: list[str], opts: Options) -> list[Line]:
 
 def _runs_at_card_level(spec: Spec, ruleset: str) -> bool:
     """Whether the role-level proofs under ``ruleset`` run at the card level
-    (:func:`proofs.invariant.proof_level`; under the fan module, whose rules read a
-    Jester's colour). Its card-level and role-level obligations then share one group, so
-    its card-level contexts are built once, not once in each worker (banned-role under fan
-    spent 12 s building them again). A named house ruleset's proofs run on the spec it
-    resolves to (:func:`proofs.house_rulesets.spec_of`)."""
+    (:func:`proofs.invariant.proof_level`: a rule reads the colour of a card whose role
+    the compiler cannot tell; none of the spec's rulesets today, the fan module's Jesters
+    being told apart by colour at the role level). Its card-level and role-level
+    obligations then share one group, so its card-level contexts are built once, not once
+    in each worker (banned-role under fan spent 12 s building them again when fan's proofs
+    ran at the card level). A named house ruleset's proofs run on the spec it resolves to
+    (:func:`proofs.house_rulesets.spec_of`)."""
     from proofs.house_rulesets import spec_of
     from proofs.invariant import proof_level
 

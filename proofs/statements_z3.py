@@ -38,7 +38,7 @@ from palast.spec.yamlio import data_at
 from proofs.encoding import PER_SEAT_KINDS, ZState, branch
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
-from proofs.z3_values import Coll, NotCompiled, _n, _positive, identity
+from proofs.z3_values import Coll, ColoursForgotten, NotCompiled, _n, _positive, identity
 
 if TYPE_CHECKING:
     pass
@@ -150,6 +150,8 @@ class Statements(Places):
         except NotCompiled as exc:
             if exc.args and str(exc.args[0]).startswith("rule "):  # named where it was first caught
                 raise
+            if isinstance(exc, ColoursForgotten):
+                raise ColoursForgotten(f"{self._where(node)}{exc}", exc.role) from None
             raise type(exc)(f"{self._where(node)}{exc}") from None
 
     def _where(self, node: Node) -> str:

@@ -24,8 +24,20 @@ class NotCompiled(ValueError):
 
 
 class ColoursForgotten(NotCompiled):
-    """A rule reads a card's colour where the role level of the encoding forgets colours:
-    the rules are compiled at the card level instead (:func:`proofs.invariant.context`)."""
+    """A rule reads a card's colour where the role level of the encoding forgets colours.
+    :func:`proofs.invariant.context` then tells that card's role apart by colour at the
+    role level, where :attr:`role` names it, or compiles the rules at the card level.
+
+    :ivar role: the role of the card whose colour was read, where the card is of a known
+        kind (else None).
+    """
+
+    def __init__(self, message: str, role: int | None = None) -> None:
+        super().__init__(message)
+        self.role = role
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.role))
 
 
 @dataclass

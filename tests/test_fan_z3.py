@@ -16,11 +16,12 @@ from palast.engine import Game
 from palast.engine.state import State
 from palast.formats.house import resolve
 from palast.invariants.reach import condition
+from palast.lang.syntax import parse
 from palast.spec.load import Spec
 from proofs.concrete import abstract
 from proofs.differential import Differ, random_positions
-from proofs.encoding import Layout, ZState, field_names
-from proofs.lang_z3 import compile_condition, compile_text
+from proofs.encoding import ANY, Layout, ZState, field_names
+from proofs.lang_z3 import Z3Back, compile_condition, compile_text
 
 #: Conditions over the marks and colours, each true in some positions and false in others.
 TEXTS = (
@@ -159,3 +160,67 @@ def test_an_induction_failing_from_a_position_no_game_reaches_writes_nothing(spe
                           counts=(3,))
     assert out.result == "error" and out.detail.endswith("(no scenario written)"), out.detail
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("n", (3, 5))
+def test_the_role_level_tells_jesters_apart_by_colour_under_fan(spec: Spec, n: int) -> None:
+    """Under fan the rules read a Jester's colour, so the role level keeps a kind per
+    Jester card (and one per other role): it reads the colour conditions of the module as
+    the engine does, and the colour of the card just played is its kind's where that is a
+    Jester, the action's free colour otherwise."""
+    from proofs.invariant import context
+    from proofs.transition import Label
+
+    fan = resolve(spec, "fan", None)
+    lay = context(fan, "fan", n, "role").lay
+    roles = fan.roles
+    assert lay.level == "role" and {roles[r] for r in lay.coloured} == {"jester"}
+    assert lay.describe() == "role level (jester cards by colour)"
+    assert len(lay.kinds) == len(roles) - 1 + n + 1  # the Jester of every seated colour and the neutral one
+    game = lay.game
+    seen: dict[str, set[bool]] = {t: set() for t in (TEXTS[1], *ALWAYS)}
+    engine = {t: condition(game, t) for t in seen}
+    for state in _positions(game, seed=n + 20):
+        s = _const(lay, state)
+        for text in seen:
+            want = engine[text](state, None)
+            assert z3.is_true(_z3(compile_condition(s, text))) == want, (text, state.actor)
+            seen[text].add(want)
+    assert seen[TEXTS[1]] == {True, False}
+    # the colour of the card just played: known for a Jester kind, the label's otherwise
+    col = Label.fresh(lay, "x").col
+    for k in lay.kinds:
+        s = ZState.fresh(lay, f"p{k.index}")
+        got = z3.simplify(z3.substitute(Z3Back(s, last_colour=col).compile(parse("colour(card)")),
+                                        (s["card"], z3.IntVal(k.index))))
+        if k.seat == ANY:
+            assert got.eq(col), (k, got)
+        else:
+            assert got.as_long() == (k.seat if k.seat >= 0 else -1), (k, got)
+
+
+@pytest.mark.parametrize("n", (3, 4, 5))
+def test_the_role_level_under_fan_admits_every_engine_action(spec: Spec, n: int) -> None:
+    """The role level abstracts the card level under fan too: at positions of fan games,
+    the role-level relation admits each legal action of the engine leading to the
+    abstraction of the engine's successor (a wrong colour for a Jester kind makes the
+    module's power fire where the engine's does not, or not fire where it does)."""
+    from proofs.concrete import label_of, pin_label, pin_state
+    from proofs.invariant import context
+
+    fan = resolve(spec, "fan", None)
+    ctx = context(fan, "fan", n, "role")
+    lay, game = ctx.lay, ctx.lay.game
+    checked = 0
+    for state, deal in random_positions(game, 30, random.Random(n + 30)):  # draw decks of unknown order
+        if deal is not None or state.decision.kind not in ctx.kinds:
+            continue
+        kind = state.decision.kind
+        for action in game.legal_actions(state)[:4]:
+            after = game.apply(state, action).state
+            sv = z3.Solver()
+            sv.add(ctx.rel[kind][0], *pin_state(ctx.s, abstract(lay, state)),
+                   *pin_label(ctx.label, label_of(lay, kind, action)), *pin_state(ctx.t, abstract(lay, after)))
+            assert sv.check() == z3.sat, (n, kind, action)
+            checked += 1
+    assert checked > 20
