@@ -16,7 +16,7 @@ import z3
 
 from palast.spec.load import Spec
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, kept_formed, prove_invariant
+from proofs.invariant import card_level_needs, kept_formed, prove_invariant
 from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
@@ -54,5 +54,5 @@ def obligations(spec: Spec) -> list[Obligation]:
     return [Obligation("card-conservation", r, "proved",
                        "every card and every King card is in exactly one place, in every position of every game",
                        partial(_run, ruleset=r), FAMILY, ("card-conservation",),
-                       needs=STRENGTHENING, cost=20.0)
+                       needs=card_level_needs(spec), cost=20.0)
             for r in spec.rulesets]

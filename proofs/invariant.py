@@ -370,6 +370,15 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
     return frozenset(gone & set(STRENGTHENING))
 
 
+def card_level_needs(spec: Spec) -> tuple[str, ...]:
+    """What a proof at the card level assumes: :data:`STRENGTHENING` and the obligations
+    proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card level's
+    strengthening holds (:func:`well_formed` compiles the whole lemma there)."""
+    from palast.lang.invariant_exprs import declared
+
+    return (*STRENGTHENING, *(f"{p.id}{COLOURS}" for p in declared(spec) if p.colourless is not None))
+
+
 #: Names of the obligations that prove the strengthening's conjuncts.
 STRENGTHENING = ("card-conservation", "banned-role", "hand-plus-display", "no-repeated-role",
                  "display-below-six", "decisions-well-formed", "round-is-bounded", "deck-reserve")
@@ -595,6 +604,7 @@ def obligations(spec: Spec) -> list[Obligation]:
         if p.colourless is not None:
             out += [Obligation(f"{p.id}{COLOURS}", r, "proved",
                                f"the part of lemma {p.id} about colours holds in every position (card level)",
-                               partial(_run_colours, ruleset=r, lemma=p.id), "invariant", (), runs_as="turn")
+                               partial(_run_colours, ruleset=r, lemma=p.id), "invariant", (), runs_as="turn",
+                               needs=card_level_needs(spec))
                     for r in spec.rulesets]
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 
 from palast.spec.load import Spec
-from proofs.invariant import STRENGTHENING, prove_declared_step
+from proofs.invariant import card_level_needs, prove_declared_step
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "turn"
@@ -32,5 +32,5 @@ def obligations(spec: Spec) -> list[Obligation]:
     return [Obligation("next-player", r, "proved",
                        "a turn passes to the owner of the card's colour, or after a neutral card to a player "
                        "with the fewest cards displayed (a tie as the ruleset reads it)",
-                       partial(_run, ruleset=r), FAMILY, ("next-player",), needs=STRENGTHENING, cost=20.0)
+                       partial(_run, ruleset=r), FAMILY, ("next-player",), needs=card_level_needs(spec), cost=20.0)
             for r in spec.rulesets]

@@ -735,3 +735,31 @@ def test_a_case_asked_over_the_shared_preprocessed_formula_is_asked_again_where_
     assert _case_holds(shared, full, [x == 5])
     assert not _case_holds(shared, full, [y < 2])
     assert not _case_holds(eliminated(x > 1, x < 1), [x > 1, x < 1], [])
+
+
+def test_a_failed_colours_part_fails_the_card_level_proofs_that_assume_it(spec: Spec) -> None:
+    """The card level's strengthening holds each lemma whole, its ``colours`` part too, so
+    the card-level proofs (card-conservation, next-player, and the colours part's own proof,
+    whose positions with a seat out of range the lemma rules out) rest on the obligation
+    proving that part; the role-level proofs, which leave the part out, do not (they rest
+    on it only through card-conservation)."""
+    from dataclasses import replace
+
+    from proofs.runner import all_obligations
+
+    obs = {ob.name: ob for ob in all_obligations(spec) if ob.ruleset == "reference"}
+    part = "decisions-well-formed.colours"
+    for name in ("card-conservation", "next-player", part):
+        assert part in obs[name].needs, name
+    assert part not in obs["player-can-act"].needs
+
+    def fails(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("counterexample", "made up")
+
+    def holds(spec: Spec, opts: Options) -> Outcome:
+        return Outcome("proved")
+
+    chosen = [replace(obs[part], run=fails), replace(obs["card-conservation"], run=holds)]
+    lines = run(spec, chosen, Options(), jobs=1)
+    assert [(line.name, line.passed) for line in lines] == [(part, False), ("card-conservation", False)]
+    assert f"rests on {part}, which failed" in lines[1].detail
