@@ -21,8 +21,9 @@ are known numbers or terms of the position, so proving one legal proves that a l
 action exists.
 
 The proof is at the role level: a role-level position abstracts the card-level ones, the
-legality of a role-level action depends only on role counts, and an action legal on
-roles has a card-level action of the same roles that is legal (a card of each role it
+legality of a role-level action depends only on the counts of its kinds (roles, and the
+cards of a role told apart by colour, as fan's Jesters), and an action legal on those
+kinds has a card-level action of the same kinds that is legal (a card of each role it
 names lies where it must, the card just played excepted as it is in both levels).
 Clauses: A.play.turn, A.king.jester, B.turn.play, A.role.wizard, A.role.maid,
 A.role.courtesan, A.role.captain, A.role.informer, B.role.zauberer, B.role.zofe,

@@ -2,8 +2,9 @@
 broken (``breaks``) is shown broken by the engine, by replaying the ruling the module names
 for it.
 
-The proofs' Z3 model compiles a module's rules like the base game's (at the card level where
-they read colours), and a named house ruleset that switches the module on lists what is
+The proofs' Z3 model compiles a module's rules like the base game's (where they read a
+role's colours, the role level tells that role's cards apart by colour: fan's Jesters), and
+a named house ruleset that switches the module on lists what is
 proved with it (``prove`` in spec/rulesets.yaml: the differential check under ``fan``);
 what this family checks is that each declared break is real: under a ruleset that
 switches the module on, the ruling's position and action (played without check mode)

@@ -170,9 +170,19 @@ class Transition(Legality):
 
     def last_colour(self) -> Any:
         """At the role level, the colour of the card played this turn: the action's label
-        (``col``: a seat, or -1 for the neutral colour), free within the seats."""
+        (``col``: a seat, or -1 for the neutral colour), free within the seats.
+
+        :raises ValueError: at the role level, for a game whose seats do not take the
+            colours in the box's order (the label's seat is read as the colour of the same
+            number, :meth:`proofs.lang_z3.Z3Back._colour_of`).
+        """
         label = getattr(self, "_label", None)  # set by :meth:`step`
-        return label.col if label is not None and self.lay.level == "role" else None
+        if label is None or self.lay.level != "role":
+            return None
+        game = self.lay.game
+        if any(game.seat_of_colour.get(c) != c for c in range(game.n)):
+            raise ValueError("the role-level transition needs the seats to take the colours in the box's order")
+        return label.col
 
     def after_action(self, d: ZState) -> ZState:
         """The turn is over: step ``next-player`` as declared (turn.next.colour,

@@ -199,28 +199,43 @@ def test_the_role_level_tells_jesters_apart_by_colour_under_fan(spec: Spec, n: i
             assert got.as_long() == (k.seat if k.seat >= 0 else -1), (k, got)
 
 
+@pytest.mark.parametrize("ruleset", ("fan", "fan-b"))
 @pytest.mark.parametrize("n", (3, 4, 5))
-def test_the_role_level_under_fan_admits_every_engine_action(spec: Spec, n: int) -> None:
-    """The role level abstracts the card level under fan too: at positions of fan games,
-    the role-level relation admits each legal action of the engine leading to the
-    abstraction of the engine's successor (a wrong colour for a Jester kind makes the
-    module's power fire where the engine's does not, or not fire where it does)."""
+def test_the_role_level_under_fan_admits_every_engine_action(spec: Spec, ruleset: str, n: int) -> None:
+    """The role level abstracts the card level under fan too: at positions of fan games
+    (draw decks of unknown order), the role-level relation admits every legal action of the
+    engine, and every deal, leading to the abstraction of the engine's successor (a wrong
+    colour for a Jester kind makes the module's power fire where the engine's does not, or
+    not fire where it does; a kind with a wrong number of copies refuses deals)."""
     from proofs.concrete import label_of, pin_label, pin_state
     from proofs.invariant import context
 
-    fan = resolve(spec, "fan", None)
-    ctx = context(fan, "fan", n, "role")
+    fan = resolve(spec, ruleset, None)
+    ctx = context(fan, ruleset, n, "role")
     lay, game = ctx.lay, ctx.lay.game
-    checked = 0
-    for state, deal in random_positions(game, 30, random.Random(n + 30)):  # draw decks of unknown order
-        if deal is not None or state.decision.kind not in ctx.kinds:
-            continue
+    assert lay.coloured
+    checked: dict[str, int] = {}
+    for state, deal in random_positions(game, 40, random.Random(n + 50)):  # draw decks of unknown order
         kind = state.decision.kind
-        for action in game.legal_actions(state)[:4]:
+        if state.is_terminal or kind not in ctx.kinds:
+            continue
+        for action in [deal] if deal is not None else game.legal_actions(state):
             after = game.apply(state, action).state
             sv = z3.Solver()
             sv.add(ctx.rel[kind][0], *pin_state(ctx.s, abstract(lay, state)),
                    *pin_label(ctx.label, label_of(lay, kind, action)), *pin_state(ctx.t, abstract(lay, after)))
             assert sv.check() == z3.sat, (n, kind, action)
-            checked += 1
-    assert checked > 20
+            checked[kind] = checked.get(kind, 0) + 1
+    assert checked.get("deal", 0) > 0 and checked.get("play", 0) > 20, checked
+
+
+def test_the_role_level_refuses_seats_out_of_the_box_order(spec: Spec) -> None:
+    """The role-level transition reads the free colour of the card just played as a seat,
+    so it needs each seat to take the colour of its own number; the card level takes any
+    seating."""
+    from proofs.invariant import Context
+
+    game = Game(spec, "reference", [spec.player_colours[i] for i in (4, 0, 2)], check=False)
+    with pytest.raises(ValueError, match="box's order"):
+        Context(game, "role")
+    assert Context(game, "card").lay.n == 3
