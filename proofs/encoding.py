@@ -161,19 +161,21 @@ class Layout:
         cards = game.cards
         self.nroles = cards.role_count
         kinds: list[Kind] = []
+
+        def card_kind(c: int) -> Kind:  # the kind of one card of the engine, numbered next
+            colour = cards.colour_of(c)
+            seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
+            return Kind(len(kinds), cards.role_of(c), seat, game.composition[c], c)
+
         if level == "card":
-            for i, c in enumerate(sorted(game.composition)):
-                colour = cards.colour_of(c)
-                seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
-                kinds.append(Kind(i, cards.role_of(c), seat, game.composition[c], c))
+            for c in sorted(game.composition):
+                kinds.append(card_kind(c))
         else:  # a kind per role, or per card for a role told apart by colour
             for r in range(self.nroles):
                 of_role = sorted(c for c in game.composition if cards.role_of(c) == r)
                 if r in self.coloured:
                     for c in of_role:
-                        colour = cards.colour_of(c)
-                        seat = NEUTRAL if colour == cards.neutral else game.seat_of_colour[colour]
-                        kinds.append(Kind(len(kinds), r, seat, game.composition[c], c))
+                        kinds.append(card_kind(c))
                 else:
                     kinds.append(Kind(len(kinds), r, ANY, sum(game.composition[c] for c in of_role), -1))
         self.kinds: tuple[Kind, ...] = tuple(kinds)
