@@ -576,6 +576,18 @@ def merge(cond: Any, a: ZState, b: ZState) -> ZState:
     return ZState(a.lay, f, flags)
 
 
+def decided(cond: Any) -> Any:
+    """``cond``, or ``True``/``False`` (Z3 terms) where Z3's simplifier decides it, so that
+    :func:`branch` builds only the side that can happen. A condition the simplifier does not
+    decide is kept as built, not as simplified: the simplifier orders some operands by the
+    numbers Z3 gives terms, which depend on every term built before in the process (and on
+    when Python freed them), so the simplified form, and with it a relation's text, differed
+    between runs of the same code (a cold and a warm ``~/.cache/palast`` gave three texts of
+    the reference's role-level relation at three players)."""
+    simple = z3.simplify(cond)
+    return simple if z3.is_true(simple) or z3.is_false(simple) else cond
+
+
 def branch(d: ZState, cond: Any, then: Callable[[ZState], ZState], other: Callable[[ZState], ZState]) -> ZState:
     """Run ``then`` on a copy of ``d`` where ``cond`` holds and ``other`` elsewhere; merge."""
     if isinstance(cond, bool):

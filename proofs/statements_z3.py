@@ -35,7 +35,7 @@ from palast.lang.blocks import DoRule, Program, program
 from palast.lang.statements import Stmt, waits_for, walk
 from palast.lang.syntax import ExpressionError, Node, parse, show
 from palast.spec.yamlio import data_at
-from proofs.encoding import PER_SEAT_KINDS, ZState, branch
+from proofs.encoding import PER_SEAT_KINDS, ZState, branch, decided
 from proofs.lang_z3 import Z3Back
 from proofs.places_z3 import Places, _bool, _int
 from proofs.z3_values import Coll, ColoursForgotten, NotCompiled, _n, _positive, identity
@@ -251,7 +251,7 @@ class Statements(Places):
         cond = z3.BoolVal(True) if r.role is None else d.role_is(d["card"], self._role_number(r.role))
         if r.when is not None:
             cond = z3.And(cond, _bool(self._value(d, r.when, given or {})))
-        return z3.simplify(cond)
+        return decided(cond)
 
     def _contained(self, step: str) -> bool:
         """Whether no rule of ``step`` (with its exceptions and readings) waits for a
@@ -292,7 +292,7 @@ class Statements(Places):
             if "when" not in c.raw:
                 return self.end_round(d, c.rule, given.get("actor", d["actor"]))
             cond = _bool(self._value(d, parse(str(c.raw["when"])), given))
-            return branch(d, z3.simplify(cond), lambda d: self.end_round(d, c.rule, given.get("actor", d["actor"])),
+            return branch(d, decided(cond), lambda d: self.end_round(d, c.rule, given.get("actor", d["actor"])),
                           lambda d: attempt(i + 1, d))
 
         return attempt(0, d)

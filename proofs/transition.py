@@ -43,6 +43,7 @@ from proofs.encoding import (
     ZState,
     branch,
     count_true,
+    decided,
     ite,
     maximum,
 )
@@ -144,7 +145,7 @@ class Transition(Legality):
         for name, run in zip(self.JOINS, (self._next_player_now, self._turn_now), strict=True):
             reached = d.flags.pop(name, None)
             if reached is not None:
-                d = branch(d, z3.simplify(reached), run, lambda d: d)
+                d = branch(d, decided(reached), run, lambda d: d)
         if any(name in d.flags for name in self.JOINS):
             raise NotCompiled("a turn that starts ends again in the same action")
         return d
