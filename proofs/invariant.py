@@ -543,16 +543,21 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
     strengthening, ``claim(ctx, kind)`` (a formula over ``ctx.s``, ``ctx.label``,
     ``ctx.t``) holds.
 
-    :returns: ``(True, summary)`` or ``(False, where it fails)``.
+    :returns: ``(True, summary)``, the summary naming the player counts and the level the
+        proof ran at (:meth:`~proofs.encoding.Layout.describe`: ``"3, 4, 5 players, role
+        level"``), or ``(False, where it fails)`` (``"5 players, play"``).
     :raises Unknown: if a check is undecided.
     """
     hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
+    levels: list[str] = []
     for n in player_counts(spec):
         ctx = context(spec, ruleset, n, level)
+        if ctx.lay.describe() not in levels:
+            levels.append(ctx.lay.describe())
         for kind in ctx.kinds if kinds is None else kinds:
             if ctx.breaks(kind, z3.Not(claim(ctx, kind)), hard=hard):
                 return False, f"{n} players, {kind}"
-    return True, f"{', '.join(map(str, player_counts(spec)))} players"
+    return True, f"{', '.join(map(str, player_counts(spec)))} players, {'; '.join(levels)}"
 
 
 def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[str, ...] | None = None,

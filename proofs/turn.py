@@ -23,7 +23,7 @@ FAMILY = "turn"
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     ok, where = prove_declared_step(spec, ruleset, "next-player", level="card")
     if ok:
-        return Outcome("proved", f"every action of every kind ({where}, card level)")
+        return Outcome("proved", f"every action of every kind ({where})")
     return Outcome("counterexample", f"the turn goes to another player: {where}")
 
 

@@ -545,7 +545,7 @@ def test_a_reachability_question_expecting_no_rule_to_fire_fails_where_one_does(
                        "    fires: [turn.empty-hand]\n    expect: no-such-state\n")
     res = CliRunner().invoke(main, ["--spec", str(root), "prove", "--only", "guard-void", "-r", "source-a", "-v"])
     assert res.exit_code == 0, res.output
-    assert "satisfying the strengthening fires turn.empty-hand (3, 4, 5 players)" in res.output, res.output
+    assert "satisfying the strengthening fires turn.empty-hand (3, 4, 5 players, role level)" in res.output, res.output
 
 
 @pytest.mark.parametrize(("old", "new", "said"), [
