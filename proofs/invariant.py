@@ -135,11 +135,11 @@ class Context:
         return self.rel[kind][1].flags.get(name, z3.BoolVal(False))
 
     def formed(self) -> Any:
-        """The declared lemma decisions-well-formed on ``s`` (who decides is a seat, ...)."""
+        """What obligation decisions-well-formed proves, on ``s`` (:func:`well_formed`: the
+        declared lemma, who decides is a seat, ..., with the encoding's own fields and what
+        a pending decision keeps, such as the Wizard's partner)."""
         if self._formed is None:
-            from proofs.lang_z3 import declared
-
-            self._formed = declared(self.s, "decisions-well-formed")
+            self._formed = well_formed(self.s)
         return self._formed
 
     def hypothesis(self) -> Any:
@@ -405,9 +405,11 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
         case (:func:`seat_cases`), each case by a fresh solver that first eliminates the
         position's equations, over what the cases share preprocessed once
         (:func:`_case_holds`); the positions no case covers (:func:`rest_case`: a seat out
-        of range, which the strengthening rules out) from ``assume`` and the declared lemma
-        decisions-well-formed, and where that does not rule them out from the whole
-        strengthening.
+        of range, which the strengthening rules out) from ``assume`` and what obligation
+        decisions-well-formed proves (:meth:`Context.formed`), asked over the formulas
+        themselves (over the preprocessed ones, which lose equations that rule those
+        positions out, the check was satisfiable, and took up to 2.5 s at five players),
+        and where that does not rule them out from the whole strengthening.
     Where the ruleset's strengthening leaves out a refuted invariant
     (:func:`strengthening`), ``prop`` is also assumed before the action (plain induction),
     since it may be one of those left out; without ``assume``, only where the check without
@@ -444,7 +446,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                         break
                 if not broken:  # what no case covers (a seat out of range), which the strengthening rules out
                     rest = rest_case(cases)
-                    refuted_by_lemma = formed_holds and not _case_holds(shared, full, [ctx.formed(), *rest])
+                    refuted_by_lemma = formed_holds and not _case_holds(None, full, [ctx.formed(), *rest])
                     if not refuted_by_lemma:
                         sv = eliminating_solver()
                         sv.add(ctx.hypothesis(), *full[1:], *rest)
@@ -467,18 +469,20 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                              f"kinds, {ctx.lay.describe()}")
 
 
-def _case_holds(shared: Any, full: list[Any], case: list[Any]) -> bool:
+def _case_holds(shared: Any | None, full: list[Any], case: list[Any]) -> bool:
     """Whether ``case`` is satisfiable with the conjunction of ``full``, asked first over
-    ``shared``, that conjunction preprocessed (:func:`~proofs.obligation.eliminated`):
-    unsatisfiable there is unsatisfiable with ``full``; satisfiable there is asked again
-    over ``full``, each by a fresh :func:`~proofs.obligation.eliminating_solver`.
+    ``shared`` where given, that conjunction preprocessed
+    (:func:`~proofs.obligation.eliminated`): unsatisfiable there is unsatisfiable with
+    ``full``; satisfiable there (or no ``shared``) is asked over ``full``, each by a fresh
+    :func:`~proofs.obligation.eliminating_solver`.
 
     :raises Unknown: if a check is undecided.
     """
-    sv = eliminating_solver()
-    sv.add(shared, *case)
-    if not check(sv):
-        return False
+    if shared is not None:
+        sv = eliminating_solver()
+        sv.add(shared, *case)
+        if not check(sv):
+            return False
     sv = eliminating_solver()
     sv.add(*full, *case)
     return check(sv)
