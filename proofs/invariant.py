@@ -95,6 +95,7 @@ class Context:
             for k, (legal, after) in self.steps.items()}
         self.start = abstract(self.lay, game.initial_state())
         self._hyp: Any = None
+        self._parts: dict[tuple[str, ...], Any] = {}
         self._formed: Any = None
 
     def relation_on(self, kind: str, fields: set[str]) -> Any:
@@ -142,13 +143,24 @@ class Context:
             self._formed = well_formed(self.s)
         return self._formed
 
-    def hypothesis(self) -> Any:
-        """The strengthening, on ``s``."""
-        if self._hyp is None:
-            self._hyp = z3.And([p(self.s) for _, p in strengthening(self.lay)])
-        return self._hyp
+    def hypothesis(self, only: tuple[str, ...] | None = None) -> Any:
+        """The strengthening, on ``s``; with ``only``, just its conjuncts proved by those
+        obligations (of :data:`STRENGTHENING`; one the ruleset leaves out stays out).
 
-    def step_solver(self, kind: str, rlimit: int = RLIMIT) -> Any:
+        :raises ValueError: for a name in ``only`` that proves no conjunct.
+        """
+        if only is None:
+            if self._hyp is None:
+                self._hyp = z3.And([p(self.s) for _, p in strengthening(self.lay)])
+            return self._hyp
+        unknown = [name for name in only if name not in STRENGTHENING]
+        if unknown:
+            raise ValueError(f"{', '.join(unknown)} prove(s) no conjunct of the strengthening")
+        if only not in self._parts:
+            self._parts[only] = z3.And([p(self.s) for name, p in strengthening(self.lay) if name in only])
+        return self._parts[only]
+
+    def step_solver(self, kind: str, rlimit: int = RLIMIT, only: tuple[str, ...] | None = None) -> Any:
         """A new solver holding the strengthening on ``s`` and the ``kind`` relation, each
         call a fresh one that first eliminates the successor's equations
         (:func:`~proofs.obligation.eliminating_solver`). A solver kept across checks carried
@@ -157,10 +169,11 @@ class Context:
         obligations of a ``palast prove`` run); the elimination takes another sixth off the
         reference's obligations (68.9 s to 56.8 s)."""
         sv = eliminating_solver(rlimit=rlimit)
-        sv.add(self.hypothesis(), self.rel[kind][0])
+        sv.add(self.hypothesis(only), self.rel[kind][0])
         return sv
 
-    def breaks(self, kind: str, *claims: Any, hard: set[tuple[str, int]] | None = None) -> bool:
+    def breaks(self, kind: str, *claims: Any, hard: set[tuple[str, int]] | None = None,
+               only: tuple[str, ...] | None = None) -> bool:
         """Whether some ``kind`` action from a position satisfying the strengthening
         satisfies every one of ``claims`` (formulas over :attr:`s`, :attr:`label`,
         :attr:`t`). Asked first in one query with a tenth of the step budget
@@ -182,11 +195,14 @@ class Context:
             check is asked changes how long it takes, not whether the actions it finds
             exist (the cases cover every position); a split case can still end undecided,
             as it can after a failed first try.
+        :param only: assume just these conjuncts of the strengthening
+            (:meth:`hypothesis`); an action found then may start from a position the whole
+            strengthening rules out.
         :raises Unknown: if a case is undecided.
         """
         key = (kind, len(claims))
         if hard is None or key not in hard:
-            sv = self.step_solver(kind, FIRST_TRY)
+            sv = self.step_solver(kind, FIRST_TRY, only)
             before = steps_spent(sv)
             try:
                 found = check(sv, *claims)
@@ -198,7 +214,7 @@ class Context:
                     hard.add(key)
                 return found
         cases = seat_cases(self, kind)
-        return any(check(self.step_solver(kind), *claims, *case) for case in [*cases, rest_case(cases)])
+        return any(check(self.step_solver(kind, only=only), *claims, *case) for case in [*cases, rest_case(cases)])
 
 
 _CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
@@ -370,13 +386,15 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
     return frozenset(gone & set(STRENGTHENING))
 
 
-def card_level_needs(spec: Spec) -> tuple[str, ...]:
-    """What a proof at the card level assumes: :data:`STRENGTHENING` and the obligations
+def card_level_needs(spec: Spec, assumes: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """What a proof at the card level assumes: :data:`STRENGTHENING` (or just ``assumes``,
+    those of its obligations the proof assumes, :func:`prove_step`) and the obligations
     proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card level's
     strengthening holds (:func:`well_formed` compiles the whole lemma there)."""
     from palast.lang.invariant_exprs import declared
 
-    return (*STRENGTHENING, *(f"{p.id}{COLOURS}" for p in declared(spec) if p.colourless is not None))
+    return (*(assumes or STRENGTHENING),
+            *(f"{p.id}{COLOURS}" for p in declared(spec) if p.colourless is not None))
 
 
 #: Names of the obligations that prove the strengthening's conjuncts.
@@ -541,12 +559,18 @@ def rest_case(cases: list[list[Any]]) -> list[Any]:
 
 
 def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
-               claim: Callable[[Context, str], Any], *, level: str = "role") -> tuple[bool, str]:
+               claim: Callable[[Context, str], Any], *, level: str = "role",
+               assumes: tuple[str, ...] | None = None) -> tuple[bool, str]:
     """Check a claim about single actions: for every player count and every action of
     ``kinds`` (``None``: every kind an action answers) from a position satisfying the
     strengthening, ``claim(ctx, kind)`` (a formula over ``ctx.s``, ``ctx.label``,
     ``ctx.t``) holds.
 
+    :param assumes: prove it from just the conjuncts of the strengthening these
+        obligations prove (:meth:`Context.hypothesis`), which makes each check smaller
+        (proving it from less is proving it all the same); an action kind for which that
+        finds a breaking action is asked again from the whole strengthening, so the result
+        is the same as without.
     :returns: ``(True, summary)``, the summary naming the player counts and the level the
         proof ran at (:meth:`~proofs.encoding.Layout.describe`: ``"3, 4, 5 players, role
         level"``), or ``(False, where it fails)`` (``"5 players, play"``).
@@ -559,23 +583,27 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
         if ctx.lay.describe() not in levels:
             levels.append(ctx.lay.describe())
         for kind in ctx.kinds if kinds is None else kinds:
-            if ctx.breaks(kind, z3.Not(claim(ctx, kind)), hard=hard):
+            broken = z3.Not(claim(ctx, kind))
+            if ctx.breaks(kind, broken, hard=hard, only=assumes) and (
+                    assumes is None or ctx.breaks(kind, broken)):
                 return False, f"{n} players, {kind}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players, {'; '.join(levels)}"
 
 
 def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[str, ...] | None = None,
-                        *, level: str = "role") -> tuple[bool, str]:
+                        *, level: str = "role", assumes: tuple[str, ...] | None = None) -> tuple[bool, str]:
     """:func:`prove_step` of the declared step invariant ``invariant`` (its ``holds`` in
     spec/invariants.yaml compiled to Z3 by :mod:`proofs.lang_z3`) over the actions of
-    ``kinds`` (``None``: every kind).
+    ``kinds`` (``None``: every kind), from the conjuncts of the strengthening that
+    ``assumes`` names (default: all).
 
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
     """
     from proofs.lang_z3 import declared
 
-    return prove_step(spec, ruleset, kinds, lambda ctx, kind: declared(ctx.t, invariant, ctx.s), level=level)
+    return prove_step(spec, ruleset, kinds, lambda ctx, kind: declared(ctx.t, invariant, ctx.s), level=level,
+                      assumes=assumes)
 
 
 def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:

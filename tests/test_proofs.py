@@ -651,9 +651,10 @@ def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: 
     budgets: list[int] = []
     make = invariant.Context.step_solver
 
-    def counted(self: invariant.Context, kind: str, rlimit: int = invariant.RLIMIT) -> object:
+    def counted(self: invariant.Context, kind: str, rlimit: int = invariant.RLIMIT,
+                only: tuple[str, ...] | None = None) -> object:
         budgets.append(rlimit)
-        return make(self, kind, rlimit)
+        return make(self, kind, rlimit, only)
 
     monkeypatch.setattr(invariant.Context, "step_solver", counted)
     monkeypatch.setattr(invariant, "FIRST_TRY", 1)
@@ -681,11 +682,12 @@ def test_one_proof_keeps_one_set_of_hard_checks_over_its_player_counts(spec: Spe
     seen: list[tuple[int, int, int]] = []  # (players, id of the set, its size at the call)
     real = invariant.Context.breaks
 
-    def recorded(self: invariant.Context, kind: str, *claims: object, hard: set[tuple[str, int]] | None = None) -> bool:
+    def recorded(self: invariant.Context, kind: str, *claims: object, hard: set[tuple[str, int]] | None = None,
+                 only: tuple[str, ...] | None = None) -> bool:
         assert hard is not None
         seen.append((self.lay.n, id(hard), len(hard)))
         hard.add(("marker", self.lay.n))  # what one count adds, the next count's calls see
-        return real(self, kind, *claims, hard=hard)
+        return real(self, kind, *claims, hard=hard, only=only)
 
     monkeypatch.setattr(invariant.Context, "breaks", recorded)
     for prove in (lambda: prove_invariant(spec, "reference", banned_not_marshal).result,
@@ -792,3 +794,36 @@ def test_a_failed_colours_part_fails_the_card_level_proofs_that_assume_it(spec: 
     lines = run(spec, chosen, Options(), jobs=1)
     assert [(line.name, line.passed) for line in lines] == [(part, False), ("card-conservation", False)]
     assert f"rests on {part}, which failed" in lines[1].detail
+
+
+def test_a_step_proved_from_part_of_the_strengthening_falls_back_to_the_whole_before_it_fails(
+        spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    """prove_step with ``assumes`` asks each kind from just those conjuncts; where that finds
+    a breaking action, it asks again from the whole strengthening, so a claim the whole
+    strengthening proves is still proved, and one it does not still fails."""
+    from proofs import invariant
+
+    asked: list[tuple[str, ...] | None] = []
+    real = invariant.Context.breaks
+
+    def recorded(self: invariant.Context, kind: str, *claims: object, hard: set[tuple[str, int]] | None = None,
+                 only: tuple[str, ...] | None = None) -> bool:
+        asked.append(only)
+        return real(self, kind, *claims, hard=hard, only=only)
+
+    monkeypatch.setattr(invariant.Context, "breaks", recorded)
+    part = ("banned-role",)
+    # who decides a play is the player to move: in decisions-well-formed, not in banned-role
+    follows = invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                                   lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"], assumes=part)
+    assert follows[0] is True
+    assert asked[0] == part and None in asked  # found from the part, refuted from the whole
+    asked.clear()
+    wrong = invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                                 lambda ctx, kind: ctx.s["dp"] == 0, assumes=part)
+    assert wrong == (False, "3 players, play") and asked == [part, None]
+    ctx = invariant.context(spec, "reference", 3, "role")
+    with pytest.raises(ValueError, match="next-player"):
+        ctx.hypothesis(("next-player",))
+    by_name = {ob.name: ob for ob in all_obligations(spec) if ob.ruleset == "reference"}
+    assert by_name["next-player"].needs == ("decisions-well-formed", "decisions-well-formed.colours")
