@@ -74,7 +74,9 @@ def statement_words(spec: Spec, ob: Obligation) -> list[str]:
                 words += [f"  where {name} = {show(parse(text))}" for name, text in inv.let.items()]
                 block = inv.readings
                 if block:
-                    branch = spec.reading(ob.ruleset, block["point"])
+                    from proofs.house_rulesets import spec_of  # a named house ruleset's spec resolves it
+
+                    branch = spec_of(spec, ob.ruleset).reading(ob.ruleset, block["point"])
                     words += [f"  where {name} = {show(parse(text))} (as {ob.ruleset} reads {block['point']}: "
                               f"{branch})" for name, text in block[branch]["let"].items()]
                 words.append(f"  declared (spec/invariants.yaml): {show(parse(inv.holds))}")

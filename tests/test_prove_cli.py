@@ -654,3 +654,12 @@ def test_json_says_what_a_module_breaks_and_leaves_unproved_when_its_breaks_were
     # no module check asked: no module facts
     res = CliRunner().invoke(main, ["prove", "--json", "-r", "reference", "--only", "maid-empty-deck"])
     assert res.exit_code == 0 and "modules" not in json.loads(res.stdout)
+
+
+def test_explain_reads_a_named_house_ruleset_s_reading_from_its_resolved_spec(spec: Spec) -> None:
+    # the statement of an invariant with readings, under a named house ruleset (fan), names
+    # the reading fan takes; the base spec knows no ruleset fan (palast prove --explain
+    # next-player, run under every ruleset, stopped with a KeyError there)
+    ob = next(o for o in all_obligations(spec) if o.name == "next-player" and o.ruleset == "fan")
+    words = "\n".join(statement_words(spec, ob))
+    assert "(as fan reads neutral-tie: player-who-played)" in words, words
