@@ -167,7 +167,8 @@ class Context:
         what it learned from earlier claims, and later checks on it got much slower
         (empty-hand under the reference took 3 s on its own and 34 s after the other
         obligations of a ``palast prove`` run); the elimination takes another sixth off the
-        reference's obligations (68.9 s to 56.8 s)."""
+        reference's obligations (68.9 s to 56.8 s). With ``only``, the solver holds just
+        those conjuncts of the strengthening (:meth:`hypothesis`)."""
         sv = eliminating_solver(rlimit=rlimit)
         sv.add(self.hypothesis(only), self.rel[kind][0])
         return sv
@@ -386,14 +387,15 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
     return frozenset(gone & set(STRENGTHENING))
 
 
-def card_level_needs(spec: Spec, assumes: tuple[str, ...] = ()) -> tuple[str, ...]:
+def card_level_needs(spec: Spec, assumes: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """What a proof at the card level assumes: :data:`STRENGTHENING` (or just ``assumes``,
-    those of its obligations the proof assumes, :func:`prove_step`) and the obligations
-    proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card level's
-    strengthening holds (:func:`well_formed` compiles the whole lemma there)."""
+    those of its obligations a proof from part of it assumes, :func:`prove_step`) and the
+    obligations proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card
+    level's strengthening holds (:func:`well_formed` compiles the whole lemma there; every
+    such part is listed, the only one today being decisions-well-formed's)."""
     from palast.lang.invariant_exprs import declared
 
-    return (*(assumes or STRENGTHENING),
+    return (*(STRENGTHENING if assumes is None else assumes),
             *(f"{p.id}{COLOURS}" for p in declared(spec) if p.colourless is not None))
 
 
@@ -558,6 +560,12 @@ def rest_case(cases: list[list[Any]]) -> list[Any]:
     return [z3.Not(z3.Or([z3.And(c) if c else z3.BoolVal(True) for c in cases]))]
 
 
+class NotFromAssumed(Exception):
+    """A step claim proved from part of the strengthening (:func:`prove_step`'s ``assumes``)
+    follows only from the whole of it: the obligation, which rests on that part alone,
+    fails (with this error) rather than pass on conjuncts it does not name."""
+
+
 def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
                claim: Callable[[Context, str], Any], *, level: str = "role",
                assumes: tuple[str, ...] | None = None) -> tuple[bool, str]:
@@ -568,13 +576,16 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
 
     :param assumes: prove it from just the conjuncts of the strengthening these
         obligations prove (:meth:`Context.hypothesis`), which makes each check smaller
-        (proving it from less is proving it all the same); an action kind for which that
-        finds a breaking action is asked again from the whole strengthening, so the result
-        is the same as without.
+        (proving it from less is proving it all the same); the obligation then rests on
+        those alone (its ``needs``). An action kind for which that finds a breaking action
+        is asked again from the whole strengthening: where that finds one too, the claim
+        fails as without ``assumes``; where it does not, :class:`NotFromAssumed`.
     :returns: ``(True, summary)``, the summary naming the player counts and the level the
         proof ran at (:meth:`~proofs.encoding.Layout.describe`: ``"3, 4, 5 players, role
         level"``), or ``(False, where it fails)`` (``"5 players, play"``).
     :raises Unknown: if a check is undecided.
+    :raises NotFromAssumed: where the claim follows from the whole strengthening but not
+        from the conjuncts ``assumes`` names.
     """
     hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
     levels: list[str] = []
@@ -584,8 +595,11 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
             levels.append(ctx.lay.describe())
         for kind in ctx.kinds if kinds is None else kinds:
             broken = z3.Not(claim(ctx, kind))
-            if ctx.breaks(kind, broken, hard=hard, only=assumes) and (
-                    assumes is None or ctx.breaks(kind, broken)):
+            if ctx.breaks(kind, broken, hard=hard, only=assumes):
+                if assumes is not None and not ctx.breaks(kind, broken):
+                    raise NotFromAssumed(
+                        f"{n} players, {kind}: the claim follows from the whole strengthening but not from what "
+                        f"{', '.join(assumes)} prove(s), which is all the proof assumes: assume more")
                 return False, f"{n} players, {kind}"
     return True, f"{', '.join(map(str, player_counts(spec)))} players, {'; '.join(levels)}"
 

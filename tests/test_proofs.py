@@ -796,11 +796,13 @@ def test_a_failed_colours_part_fails_the_card_level_proofs_that_assume_it(spec: 
     assert f"rests on {part}, which failed" in lines[1].detail
 
 
-def test_a_step_proved_from_part_of_the_strengthening_falls_back_to_the_whole_before_it_fails(
+def test_a_step_proved_from_part_of_the_strengthening_rests_on_that_part_alone(
         spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
-    """prove_step with ``assumes`` asks each kind from just those conjuncts; where that finds
-    a breaking action, it asks again from the whole strengthening, so a claim the whole
-    strengthening proves is still proved, and one it does not still fails."""
+    """prove_step with ``assumes`` asks each kind from just those conjuncts (the obligation's
+    ``needs`` name those alone). Where that finds a breaking action it asks the whole
+    strengthening: a claim false there too fails as without ``assumes``; a claim only the
+    whole proves does not pass on conjuncts the obligation does not rest on
+    (NotFromAssumed)."""
     from proofs import invariant
 
     asked: list[tuple[str, ...] | None] = []
@@ -814,10 +816,15 @@ def test_a_step_proved_from_part_of_the_strengthening_falls_back_to_the_whole_be
     monkeypatch.setattr(invariant.Context, "breaks", recorded)
     part = ("banned-role",)
     # who decides a play is the player to move: in decisions-well-formed, not in banned-role
-    follows = invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
-                                   lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"], assumes=part)
-    assert follows[0] is True
-    assert asked[0] == part and None in asked  # found from the part, refuted from the whole
+    with pytest.raises(invariant.NotFromAssumed, match=r"3 players, play: .* banned-role"):
+        invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                             lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"], assumes=part)
+    assert asked == [part, None]  # found from the part, refuted from the whole
+    asked.clear()
+    assert invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                                lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"],
+                                assumes=("decisions-well-formed",))[0] is True
+    assert set(asked) == {("decisions-well-formed",)}  # no check from the whole strengthening
     asked.clear()
     wrong = invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
                                  lambda ctx, kind: ctx.s["dp"] == 0, assumes=part)
