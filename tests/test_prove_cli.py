@@ -663,3 +663,9 @@ def test_explain_reads_a_named_house_ruleset_s_reading_from_its_resolved_spec(sp
     ob = next(o for o in all_obligations(spec) if o.name == "next-player" and o.ruleset == "fan")
     words = "\n".join(statement_words(spec, ob))
     assert "(as fan reads neutral-tie: player-who-played)" in words, words
+
+
+def test_an_explained_name_no_house_ruleset_states_blames_explain() -> None:
+    res = CliRunner().invoke(main, ["prove", "-r", "house-guard", "--explain", "next-player"])
+    assert res.exit_code == 2
+    assert "--explain: no obligation named so is stated for house-guard" in res.output, res.output

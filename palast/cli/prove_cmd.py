@@ -68,12 +68,13 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         for name in only:
             if name not in names:
                 raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
+        asked = only
         if explain_name is not None:
             only = (*only, *{ob.name for ob in find(obligations, explain_name)})
         selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
         if house.house and not selected:
             raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
-                             "--only" if only else "--reading")
+                             "--only" if asked else "--explain" if explain_name is not None else "--reading")
     if list_only:
         if as_json:
             click.echo(json.dumps({"obligations": [{"name": ob.name, "ruleset": ob.ruleset, "expect": ob.expect,
