@@ -629,11 +629,15 @@ COLOURS = ".colours"
 
 
 def _run_colours(spec: Spec, opts: Options, ruleset: str, lemma: str) -> Outcome:
-    # the part alone is inductive: assumed before each action (and nothing else), shown after
+    # the part is inductive on its own: assumed before each action (and nothing else), shown
+    # after. With it, what the card level's strengthening (well_formed) holds and the role
+    # level, where the lemma is proved, cannot say: the cards a pending decision keeps, per
+    # card kind (kept_formed; the role level states it per role). Without it no obligation
+    # proved that fact at the card level, which card-conservation and next-player assume.
     from proofs.lang_z3 import colours_part
 
     def part(s: ZState) -> Any:
-        return colours_part(s, lemma)
+        return z3.And(colours_part(s, lemma), kept_formed(s))
 
     return prove_invariant(spec, ruleset, part, level="card", name=f"{lemma}{COLOURS}", out_dir=opts.out_dir,
                            assume=part)
@@ -642,7 +646,9 @@ def _run_colours(spec: Spec, opts: Options, ruleset: str, lemma: str) -> Outcome
 def obligations(spec: Spec) -> list[Obligation]:
     """The obligation of the decision well-formedness conjunct, one per ruleset; and, for
     each lemma with a ``colours`` part (which the role level, where the lemma is proved,
-    leaves out), one proving that part at the card level by induction on itself."""
+    leaves out), one proving that part at the card level by induction on itself, with the
+    cards a pending decision keeps card by card (:func:`kept_formed`, which the role level
+    states per role only)."""
     from palast.lang.invariant_exprs import declared
 
     out = [Obligation("decisions-well-formed", r, "proved",
@@ -654,7 +660,8 @@ def obligations(spec: Spec) -> list[Obligation]:
     for p in declared(spec):
         if p.colourless is not None:
             out += [Obligation(f"{p.id}{COLOURS}", r, "proved",
-                               f"the part of lemma {p.id} about colours holds in every position (card level)",
+                               f"the part of lemma {p.id} about colours holds in every position, and the cards "
+                               "a pending decision keeps are among those offered, card by card (card level)",
                                partial(_run_colours, ruleset=r, lemma=p.id), "invariant", (), runs_as="turn",
                                needs=card_level_needs(spec))
                     for r in spec.rulesets]

@@ -834,3 +834,28 @@ def test_a_step_proved_from_part_of_the_strengthening_rests_on_that_part_alone(
         ctx.hypothesis(("next-player",))
     by_name = {ob.name: ob for ob in all_obligations(spec) if ob.ruleset == "reference"}
     assert by_name["next-player"].needs == ("decisions-well-formed", "decisions-well-formed.colours")
+
+
+def test_the_colours_obligation_also_proves_the_kept_cards_card_by_card(spec: Spec,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card level's strengthening holds :func:`~proofs.invariant.kept_formed` card by
+    card, which the role level, where decisions-well-formed is proved, states per role only:
+    the lemma's colours obligation proves it (and assumes it) at the card level, so no
+    card-level proof assumes it unproved."""
+    from proofs import invariant
+
+    got: dict[str, object] = {}
+
+    def captured(spec: Spec, ruleset: str, prop: object, **kw: object) -> Outcome:
+        got.update(prop=prop, **kw)
+        return Outcome("proved")
+
+    monkeypatch.setattr(invariant, "prove_invariant", captured)
+    invariant._run_colours(spec, Options(), "reference", "decisions-well-formed")
+    assert got["level"] == "card" and got["assume"] is got["prop"]
+    ctx = invariant.context(spec, "reference", 3, "card")
+    prop = got["prop"]
+    assert callable(prop)
+    s = solver()
+    s.add(prop(ctx.s), z3.Not(invariant.kept_formed(ctx.s)))
+    assert not check(s)  # the obligation's claim includes the kept cards, card by card
