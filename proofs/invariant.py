@@ -613,6 +613,8 @@ def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[s
 
     :returns: ``(True, summary)`` or ``(False, where it fails)``.
     :raises Unknown: if a check is undecided.
+    :raises NotFromAssumed: where the claim follows from the whole strengthening but not
+        from the conjuncts ``assumes`` names.
     """
     from proofs.lang_z3 import declared
 
