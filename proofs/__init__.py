@@ -12,10 +12,12 @@ Shared machinery:
   read from its declared options (:func:`proofs.legality.shapes` per layout);
 * :mod:`proofs.transition` — the transition relation, compiled from the declarations;
 * :mod:`proofs.lang_z3` — the rule language's expressions compiled to Z3 (invariants,
-  lemmas, declared options), with its values in :mod:`proofs.z3_values`;
+  lemmas, declared options), with its values in :mod:`proofs.z3_values`; the declared
+  invariants and lemmas as Z3 terms on a position in :mod:`proofs.declared_z3`;
 * :mod:`proofs.concrete` — engine states and actions to Z3 values and back, scenarios;
 * :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
 * :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
+* :mod:`proofs.step` — proofs of claims about single actions (the step invariants);
 * :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
   engine; counterexamples as scenarios;
 * :mod:`proofs.witness` — stored witnesses of reachability questions: search, replay, Z3

@@ -36,8 +36,8 @@ from functools import partial
 
 from palast.spec.load import Spec
 from proofs.can_act_meaning import can_act, candidates, exempt
+from proofs.declared_z3 import declared
 from proofs.invariant import STRENGTHENING, prove_invariant
-from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "can_act"

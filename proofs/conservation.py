@@ -15,9 +15,9 @@ from typing import Any
 import z3
 
 from palast.spec.load import Spec
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
 from proofs.invariant import card_level_needs, kept_formed, prove_invariant
-from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "conservation"

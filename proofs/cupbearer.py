@@ -2,7 +2,7 @@
 ``cupbearer-actor-repeat``).
 
 Both are step invariants declared in spec/invariants.yaml; this family proves each from
-its declaration (:func:`proofs.invariant.prove_declared_step`, compiled by
+its declaration (:func:`proofs.step.prove_declared_step`, compiled by
 :mod:`proofs.lang_z3`) over every action kind. A swap never gives a player other than the
 actor a repeated role, under every ruleset. Whether it may give the *actor* one is variation
 point ``cupbearer-actor-duplicate``: under the reading ``forbidden`` (source A and the
@@ -24,10 +24,11 @@ from typing import Any
 import z3
 
 from palast.spec.load import Spec
-from proofs.invariant import STRENGTHENING, prove_declared_step
-from proofs.lang_z3 import declared
+from proofs.declared_z3 import declared
+from proofs.invariant import STRENGTHENING
 from proofs.obligation import Obligation, Options, Outcome, broken_by_readings
 from proofs.search import Unroller, counterexample
+from proofs.step import prove_declared_step
 
 FAMILY = "cupbearer"
 #: This family's invariants (spec/invariants.yaml), each proved by the obligation of its

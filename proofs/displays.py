@@ -14,9 +14,9 @@ from functools import partial
 from typing import Any
 
 from palast.spec.load import Spec
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
 from proofs.invariant import STRENGTHENING, prove_invariant
-from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
 
 FAMILY = "displays"

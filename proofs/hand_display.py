@@ -16,10 +16,11 @@ from functools import partial
 from typing import Any
 
 from palast.spec.load import Spec
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
-from proofs.lang_z3 import declared
+from proofs.invariant import STRENGTHENING, prove_invariant
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.step import prove_declared_step
 
 FAMILY = "hand_display"
 #: The lemma of hand-plus-display that the strengthening assumes.

@@ -196,7 +196,7 @@ def _z3_replays(spec: Spec, ruleset: str, invariant: str, path: Path) -> str | N
 
     from palast.formats.notation import parse_action
     from palast.formats.scenario import load_scenario
-    from proofs.lang_z3 import declared as z3_declared
+    from proofs.declared_z3 import declared as z3_declared
     from proofs.nonvacuous import z3_form
     from proofs.witness import z3_admits
 

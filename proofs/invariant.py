@@ -313,8 +313,8 @@ def well_formed(s: ZState) -> Any:
       that role.
 
     At the role level the lemma's ``colours`` part (a next-player decision follows a
-    neutral card) is left out (:func:`proofs.lang_z3.declared`)."""
-    from proofs.lang_z3 import declared
+    neutral card) is left out (:func:`proofs.declared_z3.declared`)."""
+    from proofs.declared_z3 import declared
 
     lay = s.lay
     n = lay.n
@@ -389,7 +389,7 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
 
 def card_level_needs(spec: Spec, assumes: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """What a proof at the card level assumes: :data:`STRENGTHENING` (or just ``assumes``,
-    those of its obligations a proof from part of it assumes, :func:`prove_step`) and the
+    those of its obligations a proof from part of it assumes, :func:`proofs.step.prove_step`) and the
     obligations proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card
     level's strengthening holds (:func:`well_formed` compiles the whole lemma there; every
     such part is listed, the only one today being decisions-well-formed's)."""
@@ -560,68 +560,6 @@ def rest_case(cases: list[list[Any]]) -> list[Any]:
     return [z3.Not(z3.Or([z3.And(c) if c else z3.BoolVal(True) for c in cases]))]
 
 
-class NotFromAssumed(Exception):
-    """A step claim proved from part of the strengthening (:func:`prove_step`'s ``assumes``)
-    follows only from the whole of it: the obligation, which rests on that part alone,
-    fails (with this error) rather than pass on conjuncts it does not name."""
-
-
-def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
-               claim: Callable[[Context, str], Any], *, level: str = "role",
-               assumes: tuple[str, ...] | None = None) -> tuple[bool, str]:
-    """Check a claim about single actions: for every player count and every action of
-    ``kinds`` (``None``: every kind an action answers) from a position satisfying the
-    strengthening, ``claim(ctx, kind)`` (a formula over ``ctx.s``, ``ctx.label``,
-    ``ctx.t``) holds.
-
-    :param assumes: prove it from just the conjuncts of the strengthening these
-        obligations prove (:meth:`Context.hypothesis`), which makes each check smaller
-        (proving it from less is proving it all the same); the obligation then rests on
-        those alone (its ``needs``). An action kind for which that finds a breaking action
-        is asked again from the whole strengthening: where that finds one too, the claim
-        fails as without ``assumes``; where it does not, :class:`NotFromAssumed`.
-    :returns: ``(True, summary)``, the summary naming the player counts and the level the
-        proof ran at (:meth:`~proofs.encoding.Layout.describe`: ``"3, 4, 5 players, role
-        level"``), or ``(False, where it fails)`` (``"5 players, play"``).
-    :raises Unknown: if a check is undecided.
-    :raises NotFromAssumed: where the claim follows from the whole strengthening but not
-        from the conjuncts ``assumes`` names.
-    """
-    hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
-    levels: list[str] = []
-    for n in player_counts(spec):
-        ctx = context(spec, ruleset, n, level)
-        if ctx.lay.describe() not in levels:
-            levels.append(ctx.lay.describe())
-        for kind in ctx.kinds if kinds is None else kinds:
-            broken = z3.Not(claim(ctx, kind))
-            if ctx.breaks(kind, broken, hard=hard, only=assumes):
-                if assumes is not None and not ctx.breaks(kind, broken):
-                    raise NotFromAssumed(
-                        f"{n} players, {kind}: the claim follows from the whole strengthening but not from what "
-                        f"{', '.join(assumes)} prove(s), which is all the proof assumes: assume more")
-                return False, f"{n} players, {kind}"
-    return True, f"{', '.join(map(str, player_counts(spec)))} players, {'; '.join(levels)}"
-
-
-def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[str, ...] | None = None,
-                        *, level: str = "role", assumes: tuple[str, ...] | None = None) -> tuple[bool, str]:
-    """:func:`prove_step` of the declared step invariant ``invariant`` (its ``holds`` in
-    spec/invariants.yaml compiled to Z3 by :mod:`proofs.lang_z3`) over the actions of
-    ``kinds`` (``None``: every kind), from the conjuncts of the strengthening that
-    ``assumes`` names (default: all).
-
-    :returns: ``(True, summary)`` or ``(False, where it fails)``.
-    :raises Unknown: if a check is undecided.
-    :raises NotFromAssumed: where the claim follows from the whole strengthening but not
-        from the conjuncts ``assumes`` names.
-    """
-    from proofs.lang_z3 import declared
-
-    return prove_step(spec, ruleset, kinds, lambda ctx, kind: declared(ctx.t, invariant, ctx.s), level=level,
-                      assumes=assumes)
-
-
 def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     return prove_invariant(spec, ruleset, well_formed, name="decisions-well-formed", out_dir=opts.out_dir)
 
@@ -636,7 +574,7 @@ def _run_colours(spec: Spec, opts: Options, ruleset: str, lemma: str) -> Outcome
     # level, where the lemma is proved, cannot say: the cards a pending decision keeps, per
     # card kind (kept_formed; the role level states it per role). Without it no obligation
     # proved that fact at the card level, which card-conservation and next-player assume.
-    from proofs.lang_z3 import colours_part
+    from proofs.declared_z3 import colours_part
 
     def part(s: ZState) -> Any:
         return z3.And(colours_part(s, lemma), kept_formed(s))

@@ -14,10 +14,11 @@ from typing import Any
 
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
-from proofs.invariant import STRENGTHENING, prove_declared_step, prove_invariant
-from proofs.lang_z3 import declared
+from proofs.invariant import STRENGTHENING, prove_invariant
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.step import prove_declared_step
 
 FAMILY = "king"
 

@@ -21,7 +21,6 @@ A name this back-end cannot compile raises :class:`NotCompiled` naming it.
 from __future__ import annotations
 
 import itertools
-import weakref
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
@@ -545,9 +544,6 @@ def _round_end(kind: str) -> int:
     return ROUND_ENDS.index(kind)
 
 
-#: Names of the rule language whose Z3 meaning another module of proofs/ gives, registered
-#: by that module when it is imported (so this module, which the Z3 legality of actions
-#: uses, imports none of them): ``can_act`` by :mod:`proofs.can_act_meaning`.
 def _arrangements(c: Any, k: Any) -> Tuples:
     """``arrangements(c, k)``: every way to give ``k`` players one element of ``c`` each, no
     element twice, in seat order, as options of ``k`` parts (part ``i``: seat ``i``'s)."""
@@ -569,6 +565,9 @@ def _arrangements(c: Any, k: Any) -> Tuples:
                   lambda: _or([cond for _, cond in items()]), items)
 
 
+#: Names of the rule language whose Z3 meaning another module of proofs/ gives, registered
+#: by that module when it is imported (so this module, which the Z3 legality of actions
+#: uses, imports none of them): ``can_act`` by :mod:`proofs.can_act_meaning`.
 PROVIDED: dict[str, Callable[[ZState], Any]] = {}
 
 
@@ -608,61 +607,3 @@ _TEXTS: dict[str, Node] = {}
 #: the names each call or binder node reads (by the node's id; the node is kept so that its id
 #: is not reused)
 _FREE: dict[int, tuple[Node, tuple[str, ...]]] = {}
-
-
-_PARSED: dict[tuple[int, tuple[str, ...], bool], tuple[Any, dict[str, Node]]] = {}
-#: compiled terms per symbolic position, by property and the position's field terms (a
-#: proof asks for the same property of the same position once per case it checks)
-_TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple[int, ...]], Any]] = (
-    weakref.WeakKeyDictionary())
-
-
-def colours_part(s: ZState, prop_id: str) -> Any:
-    """The Z3 term of the ``colours`` part alone of the lemma ``prop_id`` on ``s`` (a
-    card-level position: only the card level knows colours), ``True`` for a lemma without
-    one.
-
-    :raises KeyError: when the spec declares no such lemma.
-    :raises NotCompiled: at the role level, or for a primitive without a Z3 meaning.
-    """
-    from palast.lang.invariant_exprs import declared as all_declared
-
-    if s.lay.level == "role":
-        raise NotCompiled("colours are forgotten at the role level: a colours part is proved at the card level")
-    prop = next(p for p in all_declared(s.lay.game.spec) if p.id == prop_id)
-    if prop.colourless is None:
-        return True
-    return _b(Z3Back(s).compile(prop.node.args[1]))
-
-
-def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
-    """The Z3 term of the declared property ``prop_id`` (an invariant's ``holds`` or a
-    lemma of ``spec/invariants.yaml``) on ``s`` (for a step invariant: of the action from
-    ``before`` to ``s``). At the role level, which forgets colours, a lemma's ``colours``
-    part is left out: its ``holds`` alone is compiled.
-
-    :raises KeyError: when the spec declares no such property.
-    :raises NotCompiled: when it uses a primitive without a Z3 meaning.
-    """
-    from palast.invariants.declared import game_reading
-    from palast.lang.invariant_exprs import declared as all_declared
-
-    game = s.lay.game
-    spec = game.spec
-    branches = tuple(game_reading(game, str(inv.readings["point"])) for inv in spec.invariants.values()
-                     if inv.readings)
-    got = _PARSED.get((id(spec), branches, s.lay.level == "role"))
-    if got is None or got[0] is not spec:
-        # the role-level model forgets colours: a lemma's colours part is left to the card level
-        role = s.lay.level == "role"
-        got = _PARSED[id(spec), branches, role] = (spec, {
-            p.id: p.colourless if role and p.colourless is not None else p.node
-            for p in all_declared(spec, lambda point: game_reading(game, point))})
-    key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
-    terms = _TERMS.get(s)
-    if terms is None:
-        terms = _TERMS[s] = {}
-    term = terms.get(key)
-    if term is None:
-        term = terms[key] = _b(Z3Back(s, before).compile(got[1][prop_id]))
-    return term

@@ -59,7 +59,7 @@ def z3_forms(spec: Any = None) -> dict[str, tuple[str, Callable[..., Any]]]:
     declaration (``holds`` in spec/invariants.yaml, with its lemmas) compiled by
     :mod:`proofs.lang_z3`, and so is every step invariant's (issue 14, point 2)."""
     from palast.spec.load import cached_spec
-    from proofs.lang_z3 import declared
+    from proofs.declared_z3 import declared
 
     spec = spec if spec is not None else cached_spec()
     forms: dict[str, tuple[str, Callable[..., Any]]] = {}

@@ -39,17 +39,18 @@ from palast.invariants.reach import condition, reached, singles_out
 from palast.spec.load import Spec
 from palast.spec.model import Reachability, ReachWitness
 from proofs.concrete import abstract, pin_state
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
 from proofs.invariant import (
     STRENGTHENING,
     context,
     player_counts,
     prove_invariant,
-    prove_step,
 )
-from proofs.lang_z3 import compile_condition, declared
+from proofs.lang_z3 import compile_condition
 from proofs.obligation import Obligation, Options, Outcome, house_prove_lists
 from proofs.search import Unroller, find_path, replay
+from proofs.step import prove_step
 from proofs.witness import EngineCheck, Goal, NoPath, Question, verify
 from proofs.z3_values import NotCompiled
 
@@ -129,7 +130,7 @@ def _what(r: Reachability) -> str:
 
 def _never_does(spec: Spec, ruleset: str, r: Reachability) -> tuple[bool, str]:
     """Whether no action of any kind, from a position satisfying the strengthening, does
-    what ``r`` asks (:func:`proofs.invariant.prove_step`, every player count).
+    what ``r`` asks (:func:`proofs.step.prove_step`, every player count).
 
     :returns: ``(True, the player counts)`` or ``(False, where one does)``.
     """

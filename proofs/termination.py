@@ -28,17 +28,16 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState, total
 from proofs.invariant import (
     STRENGTHENING,
     in_round,
     player_counts,
-    prove_declared_step,
     prove_invariant,
-    prove_step,
 )
-from proofs.lang_z3 import declared
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.step import prove_declared_step, prove_step
 
 K = DecisionKind
 FAMILY = "termination"

@@ -10,7 +10,7 @@ alone (who decides, the card just played and where it lies), so only that conjun
 strengthening is assumed (:data:`ASSUMES`), and the obligation rests on it alone: with the
 whole strengthening, whose card-level card counts are large, each check took about twice
 as long. Should a ruleset make the claim follow only from more, the obligation fails and
-says so (:class:`proofs.invariant.NotFromAssumed`).
+says so (:class:`proofs.step.NotFromAssumed`).
 Clauses: A.play.next, A.play.grey, B.turn.next, B.turn.brown.
 """
 
@@ -19,8 +19,9 @@ from __future__ import annotations
 from functools import partial
 
 from palast.spec.load import Spec
-from proofs.invariant import card_level_needs, prove_declared_step
+from proofs.invariant import card_level_needs
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.step import prove_declared_step
 
 FAMILY = "turn"
 #: The obligations proving the conjuncts of the strengthening the proof assumes.

@@ -24,8 +24,8 @@ from palast.invariants.declared import failure
 from palast.lang.invariant_exprs import declared
 from palast.spec.load import Spec
 from proofs.concrete import abstract
+from proofs.declared_z3 import declared as z3_declared
 from proofs.encoding import Layout, ZState, field_names
-from proofs.lang_z3 import declared as z3_declared
 from tests.conftest import make_game
 from tests.spec_copy import edited_spec
 

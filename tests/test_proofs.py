@@ -676,7 +676,7 @@ def test_one_proof_keeps_one_set_of_hard_checks_over_its_player_counts(spec: Spe
     # prove_invariant and prove_step hand every breaks call of one proof the same `hard` set
     # (so what a smaller game had to split is split at once with more players), and a new
     # proof starts with a new, empty one
-    from proofs import invariant
+    from proofs import invariant, step
     from proofs.king import banned_not_marshal
 
     seen: list[tuple[int, int, int]] = []  # (players, id of the set, its size at the call)
@@ -691,8 +691,8 @@ def test_one_proof_keeps_one_set_of_hard_checks_over_its_player_counts(spec: Spe
 
     monkeypatch.setattr(invariant.Context, "breaks", recorded)
     for prove in (lambda: prove_invariant(spec, "reference", banned_not_marshal).result,
-                  lambda: invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
-                                               lambda ctx, kind: ctx.s["dp"] >= 0)[0]):
+                  lambda: step.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                                          lambda ctx, kind: ctx.s["dp"] >= 0)[0]):
         seen.clear()
         assert prove() in ("proved", True)
         assert {n for n, _, _ in seen} == set(invariant.player_counts(spec))
@@ -748,8 +748,8 @@ def test_the_lemma_rules_out_every_position_the_seat_cases_leave_for_card_conser
     with the declared lemma alone that check was satisfiable, and cost up to 2.5 s at five
     players before the whole strengthening ruled it out."""
     from proofs.conservation import _assumed, conserved
+    from proofs.declared_z3 import declared
     from proofs.invariant import context, rest_case, seat_cases
-    from proofs.lang_z3 import declared
 
     ctx = context(spec, "reference", 3, "card")
     goal = z3.Not(conserved(ctx.t))
@@ -803,7 +803,7 @@ def test_a_step_proved_from_part_of_the_strengthening_rests_on_that_part_alone(
     strengthening: a claim false there too fails as without ``assumes``; a claim only the
     whole proves does not pass on conjuncts the obligation does not rest on
     (NotFromAssumed)."""
-    from proofs import invariant
+    from proofs import invariant, step
 
     asked: list[tuple[str, ...] | None] = []
     real = invariant.Context.breaks
@@ -816,18 +816,18 @@ def test_a_step_proved_from_part_of_the_strengthening_rests_on_that_part_alone(
     monkeypatch.setattr(invariant.Context, "breaks", recorded)
     part = ("banned-role",)
     # who decides a play is the player to move: in decisions-well-formed, not in banned-role
-    with pytest.raises(invariant.NotFromAssumed, match=r"3 players, play: .* banned-role"):
-        invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
-                             lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"], assumes=part)
+    with pytest.raises(step.NotFromAssumed, match=r"3 players, play: .* banned-role"):
+        step.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                        lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"], assumes=part)
     assert asked == [part, None]  # found from the part, refuted from the whole
     asked.clear()
-    assert invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
-                                lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"],
-                                assumes=("decisions-well-formed",))[0] is True
+    assert step.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                           lambda ctx, kind: ctx.s["dp"] == ctx.s["actor"],
+                           assumes=("decisions-well-formed",))[0] is True
     assert set(asked) == {("decisions-well-formed",)}  # no check from the whole strengthening
     asked.clear()
-    wrong = invariant.prove_step(spec, "reference", (DecisionKind.PLAY,),
-                                 lambda ctx, kind: ctx.s["dp"] == 0, assumes=part)
+    wrong = step.prove_step(spec, "reference", (DecisionKind.PLAY,),
+                            lambda ctx, kind: ctx.s["dp"] == 0, assumes=part)
     assert wrong == (False, "3 players, play") and asked == [part, None]
     ctx = invariant.context(spec, "reference", 3, "role")
     with pytest.raises(ValueError, match="next-player"):

@@ -158,7 +158,7 @@ def test_options_built_from_parts_are_asked_as_their_list_says(ruleset: str, lev
     meaning, the list of every combination of the parts' elements with its condition, in
     every position whose counts are whole numbers (three players), and neither false
     throughout."""
-    from proofs.lang_z3 import declared
+    from proofs.declared_z3 import declared
     from proofs.z3_values import Tuples, _b
 
     spec = load_spec()
