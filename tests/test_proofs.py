@@ -581,11 +581,13 @@ def test_legality_of_many_candidates_is_that_of_each_alone(spec: Spec, ruleset: 
     """Legality.legal_all compiles a decision's options once for all candidates (can_act's
     candidates, card level, 3 players); each condition is the very term legal builds for
     that candidate alone (Z3 shares equal terms, so eq is equality of the formulas), and
-    the candidates' conditions are not all one."""
+    the candidates' conditions are not all one. Of a decision with very many candidates
+    (a swap's 7056: two seats and two card kinds), whose options are asked label by label
+    (form ``tuple``), an evenly spread sample of about 160 is asked: all of them took 18 s."""
     from proofs.can_act_meaning import candidates, exempt
     from proofs.encoding import Layout
     from proofs.invariant import make_game
-    from proofs.legality import Legality
+    from proofs.legality import Legality, shapes
 
     lay = Layout(make_game(spec, ruleset, 3), "card")
     s = ZState.fresh(lay, "s")
@@ -595,6 +597,9 @@ def test_legality_of_many_candidates_is_that_of_each_alone(spec: Spec, ruleset: 
         if kind in exempt(lay):
             continue
         cands = candidates(s, kind)
+        if len(cands) > 300:
+            assert shapes(lay)[kind].form == "tuple", kind
+            cands = cands[::43]  # a stride prime to the seats and the card kinds: every part varies
         together = legal.legal_all(s, kind, cands)
         assert len(together) == len(cands)
         assert all(t.eq(legal.legal(s, kind, c)) for t, c in zip(together, cands, strict=True)), kind
