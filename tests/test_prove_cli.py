@@ -143,6 +143,15 @@ def test_explain_of_an_unknown_name_lists_close_ones() -> None:
     assert "Traceback" not in res.output
 
 
+def test_explain_with_only_is_refused_before_anything_runs() -> None:
+    """--explain prints one obligation's explanation: with --only as well, the other
+    obligations ran and set the exit code while nothing was printed of them."""
+    res = CliRunner().invoke(main, ["prove", "--explain", "next-player", "--only", "card-conservation"])
+    assert res.exit_code == 2
+    assert "--only" in res.output and "--explain" in res.output
+    assert "Traceback" not in res.output and "proved" not in res.output
+
+
 def test_a_reading_that_puts_cards_under_the_deck_is_refused(spec: Spec, tmp_path: Path) -> None:
     """The model keeps which cards a deck holds, not their order, so palast prove refuses a
     house reading that puts cards under the draw deck (before, the differential check

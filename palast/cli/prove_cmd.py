@@ -68,6 +68,11 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         for name in only:
             if name not in names:
                 raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
+        if explain_name is not None and only:
+            # it printed the explanation alone, while the exit code also told of the others
+            raise InputError("--explain runs the obligation it names and those it rests on, and prints that "
+                             "obligation alone: leave out --only (or run those obligations without --explain)",
+                             None, "--only")
         asked = only
         if explain_name is not None:
             only = (*only, *{ob.name for ob in find(obligations, explain_name)})
