@@ -18,6 +18,7 @@ Shared machinery:
 * :mod:`proofs.obligation` — obligations, outcomes, solver settings (timeout, seed);
 * :mod:`proofs.invariant` — proof contexts, the strengthening, the inductive prover;
 * :mod:`proofs.step` — proofs of claims about single actions (the step invariants);
+* :mod:`proofs.well_formed` — what obligation decisions-well-formed proves, on a position;
 * :mod:`proofs.search` — paths found by Z3 (bounded model checking), replayed by the
   engine; counterexamples as scenarios;
 * :mod:`proofs.witness` — stored witnesses of reachability questions: search, replay, Z3

@@ -17,8 +17,9 @@ import z3
 from palast.spec.load import Spec
 from proofs.declared_z3 import declared
 from proofs.encoding import ZState
-from proofs.invariant import card_level_needs, kept_formed, prove_invariant
+from proofs.invariant import card_level_needs, formed_assumed, prove_invariant
 from proofs.obligation import Obligation, Options, Outcome
+from proofs.well_formed import kept_formed
 
 FAMILY = "conservation"
 
@@ -35,7 +36,7 @@ _ASSUMED: dict[int, tuple[ZState, Any]] = {}
 
 
 def _assumed(s: ZState) -> Any:
-    """:func:`conserved` and :func:`proofs.invariant.kept_formed` of ``s`` (cached per term)."""
+    """:func:`conserved` and :func:`proofs.well_formed.kept_formed` of ``s`` (cached per term)."""
     got = _ASSUMED.get(id(s))
     if got is None or got[0] is not s:
         got = _ASSUMED[id(s)] = (s, z3.And(conserved(s), kept_formed(s)))
@@ -44,9 +45,11 @@ def _assumed(s: ZState) -> Any:
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     # card level: every card of every colour is accounted for. Conservation needs of the
-    # other invariants only that a pending Wizard answer is well formed.
+    # other invariants only that a pending Wizard answer is well formed (kept_formed, proved
+    # by decisions-well-formed.colours), which is not assumed where the ruleset leaves that
+    # lemma out of its strengthening (formed_assumed)
     return prove_invariant(spec, ruleset, conserved, level="card", name="card-conservation", out_dir=opts.out_dir,
-                           assume=_assumed)
+                           assume=_assumed if formed_assumed(spec, ruleset) else conserved)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

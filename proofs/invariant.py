@@ -31,7 +31,6 @@ from palast.lang.syntax import show
 from palast.spec.load import Spec
 from proofs.concrete import abstract, pin_state
 from proofs.encoding import Layout, ZState, equal
-from proofs.kept import kept_facts, legality_of
 from proofs.legality import action_kinds, shapes
 from proofs.obligation import (
     FIRST_TRY,
@@ -49,6 +48,7 @@ from proofs.obligation import (
     steps_spent,
 )
 from proofs.transition import Label, Transition
+from proofs.well_formed import kept_formed, well_formed
 from proofs.z3_values import ColoursForgotten
 
 K = DecisionKind
@@ -136,7 +136,7 @@ class Context:
         return self.rel[kind][1].flags.get(name, z3.BoolVal(False))
 
     def formed(self) -> Any:
-        """What obligation decisions-well-formed proves, on ``s`` (:func:`well_formed`: the
+        """What obligation decisions-well-formed proves, on ``s`` (:func:`~proofs.well_formed.well_formed`: the
         declared lemma, who decides is a seat, ..., with the encoding's own fields and what
         a pending decision keeps, such as the Wizard's partner)."""
         if self._formed is None:
@@ -286,66 +286,6 @@ def role_with_action(lay: Layout, action: str) -> int:
     return lay.role_by_action[action]
 
 
-# ---------------------------------------------------------------------- well-formed decisions
-
-def kept_formed(s: ZState) -> Any:
-    """The part of :func:`well_formed` about the cards a pending decision keeps
-    (:func:`proofs.kept.kept_facts` of field ``given``): they are among the cards its rule
-    offered, and none where no decision keeps cards (role.wizard: the cards given lie in
-    the giver's hand until the partner answers)."""
-    return z3.And(kept_facts(legality_of(s.lay), s, ("given",)))
-
-
-def well_formed(s: ZState) -> Any:
-    """decisions-well-formed: the lemma as declared in spec/invariants.yaml (under
-    player-can-act: who decides, the card just played and where it lies, scores below the
-    target while play goes on, ...), compiled by :mod:`proofs.lang_z3`, with what the rule
-    language does not speak of:
-
-    * the encoding's own fields: the decision and round-end codes in range, the gap field
-      set only at a gap, the site of the pending decision one of its decision's, a forced
-      whisper marked only once a round ended, no winner
-      before the game is over;
-    * what a pending decision keeps (:func:`proofs.kept.kept_facts`, derived from the
-      declared ``choose`` statements) and, for each statement of a role's rule that waits
-      for a decision (the Maid's draw; under the fan module the Healer's too, a Jester's
-      rule: which one is pending is the position's ``site``), that the card just played has
-      that role.
-
-    At the role level the lemma's ``colours`` part (a next-player decision follows a
-    neutral card) is left out (:func:`proofs.declared_z3.declared`)."""
-    from proofs.declared_z3 import declared
-
-    lay = s.lay
-    n = lay.n
-    dk = s["dk"]
-    last = s["card"]
-    roles = list(lay.game.spec.roles)
-    parts = [
-        declared(s, "decisions-well-formed"),
-        dk >= 0, dk < len(lay.decisions),
-        z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
-        z3.Implies(s["rk"] == 0, z3.Not(s["rforced"])),
-        z3.Implies(dk != lay.code(K.GAME_OVER), z3.And(z3.Not(s["shared"]), *[z3.Not(s[f"win{p}"]) for p in range(n)])),
-        *kept_facts(legality_of(lay), s),
-        z3.Implies(dk != lay.code(K.GAP), s["gap"] == -1),
-    ]
-    if lay.site_field:  # which statement opened the pending decision: one of its decision's
-        for kind in lay.decisions:
-            count = len(lay.sites.get(kind, ()))
-            site = s["site"]
-            parts.append(z3.Implies(dk == lay.code(kind),
-                                    site == -1 if count <= 1 else z3.And(site >= 0, site < count)))
-    legality = legality_of(lay)
-    for kind in lay.decisions:  # a decision a role's rule waits for follows a card of that role
-        for site, w in legality.sites(kind, any_step=True):
-            role = next((r.role for r in w.chain if r.role), None)
-            if role is not None:
-                parts.append(z3.Implies(z3.And(dk == lay.code(kind), legality.at_site(s, site)),
-                                        s.role_is(last, roles.index(role))))
-    return z3.And(parts)
-
-
 def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof under ``lay``'s ruleset assumes, each with the
     obligation proving it: those of :data:`STRENGTHENING`, except those
@@ -377,21 +317,38 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
     :func:`~proofs.obligation.refuted` there, and under a ruleset with a prove list (a
     named house ruleset's, or one it derives from) every one the list does not expect
     proved (under ``fan``, the base game's lemmas the module breaks with its invariants:
-    deck-reserve and round-is-bounded's), since nothing else proves them there."""
+    deck-reserve and round-is-bounded's), since nothing else proves them there. A lemma
+    whose ``colours`` part is proved by an obligation of its own (``LEMMA.colours``, which
+    also proves the cards a pending decision keeps, card by card) is left out where that
+    obligation is refuted or not expected proved: the card level's strengthening holds
+    that part."""
+    from palast.lang.invariant_exprs import declared
     from proofs.obligation import house_prove_lists
 
     listed = house_prove_lists(spec).get(ruleset)
-    gone = set(refuted(spec, ruleset))
+    wrong = set(refuted(spec, ruleset))
+    gone = set(wrong)
     if listed is not None:
         gone |= {name for name in STRENGTHENING if listed.get(name) != "proved"}
+    for p in declared(spec):
+        part = f"{p.id}{COLOURS}"
+        if p.colourless is not None and (part in wrong or (listed is not None and listed.get(part) != "proved")):
+            gone.add(p.id)
     return frozenset(gone & set(STRENGTHENING))
+
+
+def formed_assumed(spec: Spec, ruleset: str) -> bool:
+    """Whether the proofs under ``ruleset`` assume what obligation decisions-well-formed
+    proves (:func:`~proofs.well_formed.well_formed`, :meth:`Context.formed`): it is not :func:`not_assumed`
+    there."""
+    return "decisions-well-formed" not in not_assumed(spec, ruleset)
 
 
 def card_level_needs(spec: Spec, assumes: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """What a proof at the card level assumes: :data:`STRENGTHENING` (or just ``assumes``,
     those of its obligations a proof from part of it assumes, :func:`proofs.step.prove_step`) and the
     obligations proving the lemmas' ``colours`` parts (``LEMMA.colours``), which the card
-    level's strengthening holds (:func:`well_formed` compiles the whole lemma there; every
+    level's strengthening holds (:func:`~proofs.well_formed.well_formed` compiles the whole lemma there; every
     such part is listed, the only one today being decisions-well-formed's)."""
     from palast.lang.invariant_exprs import declared
 
@@ -441,7 +398,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
     counts = counts or player_counts(spec)
     induct = bool(not_assumed(spec, ruleset))  # a conjunct left out
     # the lemma the rest case assumes first, where the ruleset's strengthening keeps it
-    formed_holds = "decisions-well-formed" not in not_assumed(spec, ruleset)
+    formed_holds = formed_assumed(spec, ruleset)
     hard: set[tuple[str, int]] = set()  # checks a smaller game split or nearly had to (Context.breaks)
     for n in counts:
         ctx = context(spec, ruleset, n, level)
@@ -587,7 +544,7 @@ def obligations(spec: Spec) -> list[Obligation]:
     """The obligation of the decision well-formedness conjunct, one per ruleset; and, for
     each lemma with a ``colours`` part (which the role level, where the lemma is proved,
     leaves out), one proving that part at the card level by induction on itself, with the
-    cards a pending decision keeps card by card (:func:`kept_formed`, which the role level
+    cards a pending decision keeps card by card (:func:`~proofs.well_formed.kept_formed`, which the role level
     states per role only)."""
     from palast.lang.invariant_exprs import declared
 

@@ -130,7 +130,7 @@ def test_the_site_of_a_pending_draw_is_part_of_well_formedness(spec: Spec) -> No
     opened, the position is well formed; with the site out of range, or naming the other
     statement that waits for a draw (the Healer's after a Maid, the Maid's after a Jester),
     it is not."""
-    from proofs.invariant import well_formed
+    from proofs.well_formed import well_formed
 
     fan = resolve(spec, "fan", None)
     game = Game(fan, "fan", list(fan.player_colours[:3]), check=False)

@@ -20,7 +20,7 @@ from palast.formats.notation import parse_action
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec, load_spec
 from proofs.concrete import abstract
-from proofs.encoding import Layout
+from proofs.encoding import Layout, ZState
 from proofs.house_rulesets import declared, obligations, refuted, replay_counterexample, witness_path
 from proofs.invariant import STRENGTHENING, make_game, strengthening
 from proofs.legality import Legality, modelled_points
@@ -28,6 +28,7 @@ from proofs.nonvacuous import constant_state
 from proofs.obligation import Options
 from proofs.runner import all_obligations, stated_obligations
 from proofs.z3_values import Coll
+from tests.spec_copy import edited_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = "house-guard"
@@ -189,6 +190,44 @@ def test_an_obligation_whose_strengthening_is_not_listed_assumes_none_of_it(spec
                                "banned-role, hand-plus-display, no-repeated-role, display-below-six, "
                                "decisions-well-formed, deck-reserve"), out.detail
     assert "round-is-bounded" not in out.detail
+
+
+def test_a_lemma_whose_colours_part_is_refuted_is_assumed_by_no_proof(spec: Spec, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A house ruleset whose list expects decisions-well-formed.colours to end in a
+    counterexample: the card level's strengthening holds that part and the cards a pending
+    decision keeps (which that obligation proves), so no proof under it assumes the lemma,
+    and card-conservation does not assume the kept cards either. Before, the lemma stayed in
+    the strengthening (only the conjuncts' own obligations were looked at) and
+    card-conservation assumed the kept cards, with nothing proving either."""
+    from proofs import conservation
+    from proofs.invariant import formed_assumed, not_assumed
+    from proofs.well_formed import kept_formed
+
+    d = edited_spec(tmp_path, "rulesets.yaml", "      decisions-well-formed.colours: proved",
+                    "      decisions-well-formed.colours: counterexample")
+    s = load_spec(d)
+    rspec = resolve(s, HOUSE)
+    assert "decisions-well-formed" in not_assumed(rspec, HOUSE) and not formed_assumed(rspec, HOUSE)
+    assert formed_assumed(resolve(spec, HOUSE), HOUSE)  # the spec as it is: assumed
+    names = [n for n, _ in strengthening(Layout(make_game(rspec, HOUSE, 3), "card"))]
+    assert "decisions-well-formed" not in names and "card-conservation" in names
+    got: dict[str, object] = {}
+
+    def captured(spec: Spec, ruleset: str, prop: object, **kw: object) -> object:
+        got.update(kw)
+        return None
+
+    monkeypatch.setattr(conservation, "prove_invariant", captured)
+    conservation._run(rspec, Options(), HOUSE)
+    assert got["assume"] is conservation.conserved
+    conservation._run(resolve(spec, HOUSE), Options(), HOUSE)
+    assert got["assume"] is conservation._assumed  # the spec as it is: the kept cards are assumed
+    lay = Layout(make_game(rspec, HOUSE, 3), "card")
+    pos = ZState.fresh(lay, "s")
+    sv = z3.Solver()  # and _assumed is what assumes them
+    sv.add(conservation._assumed(pos), z3.Not(kept_formed(pos)))
+    assert sv.check() == z3.unsat
 
 
 def test_an_unknown_obligation_in_the_list_is_an_error(spec: Spec, tmp_path: Path) -> None:

@@ -13,8 +13,9 @@ import z3
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec, load_spec
 from proofs.encoding import Layout, ZState, minimum, total
-from proofs.invariant import make_game, well_formed
+from proofs.invariant import make_game
 from proofs.kept import earlier, kept_facts, legality_of
+from proofs.well_formed import well_formed
 from tests.spec_copy import edited_spec
 
 K = DecisionKind
@@ -77,7 +78,7 @@ def test_the_facts_say_what_was_written_by_hand_for_the_wizard(spec: Spec, rules
                    partner == -1))
     assert _valid(z3.Implies(well_formed(s), by_hand))
     # the derived facts say it: the rest of the lemma alone does not
-    monkeypatch.setattr("proofs.invariant.kept_facts", lambda legality, s: [])
+    monkeypatch.setattr("proofs.well_formed.kept_facts", lambda legality, s: [])
     assert not _valid(z3.Implies(well_formed(s), by_hand))
 
 

@@ -629,6 +629,7 @@ def test_player_can_act_check_can_fail(spec: Spec) -> None:
 def test_a_check_too_hard_for_one_query_is_split_by_seats(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
     # with no budget for the first query every check goes case by case, and still decides
     from proofs import invariant
+    from proofs.well_formed import well_formed
 
     monkeypatch.setattr(invariant, "FIRST_TRY", 1)
     split: list[str] = []
@@ -641,8 +642,8 @@ def test_a_check_too_hard_for_one_query_is_split_by_seats(spec: Spec, monkeypatc
     monkeypatch.setattr(invariant, "seat_cases", counted)
     ctx = invariant.context(spec, "reference", 3, "role")
     with pytest.raises(Unknown):  # the first query alone cannot decide
-        check(ctx.step_solver(DecisionKind.PLAY, invariant.FIRST_TRY), z3.Not(invariant.well_formed(ctx.t)))
-    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(ctx.t)))
+        check(ctx.step_solver(DecisionKind.PLAY, invariant.FIRST_TRY), z3.Not(well_formed(ctx.t)))
+    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(well_formed(ctx.t)))
     assert split == [DecisionKind.PLAY]
     # a claim true in one seat's case only is found there
     assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2)
@@ -652,6 +653,7 @@ def test_a_check_too_hard_for_one_query_is_split_by_seats(spec: Spec, monkeypatc
 def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
     # the first query's failure is remembered in `hard`; with the check there, no first query is asked
     from proofs import invariant
+    from proofs.well_formed import well_formed
 
     budgets: list[int] = []
     make = invariant.Context.step_solver
@@ -665,10 +667,10 @@ def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: 
     monkeypatch.setattr(invariant, "FIRST_TRY", 1)
     small, big = invariant.context(spec, "reference", 3, "role"), invariant.context(spec, "reference", 4, "role")
     hard: set[tuple[str, int]] = set()
-    assert not small.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(small.t)), hard=hard)
+    assert not small.breaks(DecisionKind.PLAY, z3.Not(well_formed(small.t)), hard=hard)
     assert hard == {(DecisionKind.PLAY, 1)} and budgets[0] == 1 and len(budgets) == 1 + 3 + 1
     budgets.clear()
-    assert not big.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(big.t)), hard=hard)
+    assert not big.breaks(DecisionKind.PLAY, z3.Not(well_formed(big.t)), hard=hard)
     assert budgets == [invariant.RLIMIT] * (4 + 1)  # four seats and the rest, no first query
     assert big.breaks(DecisionKind.PLAY, big.s["dp"] == 3, hard=hard)  # the answer is the same
     budgets.clear()
@@ -714,11 +716,12 @@ def test_a_first_query_near_its_budget_marks_its_check_for_a_split(spec: Spec, m
     # `hard` as a failed one is (so a game of more players splits it at once); one within it
     # is not; the answer is that of the query either way
     from proofs import invariant
+    from proofs.well_formed import well_formed
 
     monkeypatch.setattr(invariant, "NEAR_BUDGET", near)
     ctx = invariant.context(spec, "reference", 3, "role")
     hard: set[tuple[str, int]] = set()
-    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(invariant.well_formed(ctx.t)), hard=hard)
+    assert not ctx.breaks(DecisionKind.PLAY, z3.Not(well_formed(ctx.t)), hard=hard)
     assert ctx.breaks(DecisionKind.PLAY, ctx.s["dp"] == 2, ctx.s["dp"] >= 0, hard=hard)
     want = {(DecisionKind.PLAY, 1), (DecisionKind.PLAY, 2)} if near == 0.0 else set()
     assert hard == want
@@ -843,11 +846,12 @@ def test_a_step_proved_from_part_of_the_strengthening_rests_on_that_part_alone(
 
 def test_the_colours_obligation_also_proves_the_kept_cards_card_by_card(spec: Spec,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The card level's strengthening holds :func:`~proofs.invariant.kept_formed` card by
+    """The card level's strengthening holds :func:`~proofs.well_formed.kept_formed` card by
     card, which the role level, where decisions-well-formed is proved, states per role only:
     the lemma's colours obligation proves it (and assumes it) at the card level, so no
     card-level proof assumes it unproved."""
     from proofs import invariant
+    from proofs.well_formed import kept_formed
 
     got: dict[str, object] = {}
 
@@ -862,5 +866,5 @@ def test_the_colours_obligation_also_proves_the_kept_cards_card_by_card(spec: Sp
     prop = got["prop"]
     assert callable(prop)
     s = solver()
-    s.add(prop(ctx.s), z3.Not(invariant.kept_formed(ctx.s)))
+    s.add(prop(ctx.s), z3.Not(kept_formed(ctx.s)))
     assert not check(s)  # the obligation's claim includes the kept cards, card by card
