@@ -22,7 +22,6 @@ _TERMS: weakref.WeakKeyDictionary[ZState, dict[tuple[str, tuple[int, ...], tuple
     weakref.WeakKeyDictionary())
 
 
-
 def colours_part(s: ZState, prop_id: str) -> Any:
     """The Z3 term of the ``colours`` part alone of the lemma ``prop_id`` on ``s`` (a
     card-level position: only the card level knows colours), ``True`` for a lemma without

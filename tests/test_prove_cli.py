@@ -678,3 +678,33 @@ def test_an_explained_name_no_house_ruleset_states_blames_explain() -> None:
     res = CliRunner().invoke(main, ["prove", "-r", "house-guard", "--explain", "next-player"])
     assert res.exit_code == 2
     assert "--explain: no obligation named so is stated for house-guard" in res.output, res.output
+
+
+@pytest.mark.parametrize("option", ["--explain", "--only"])
+def test_a_name_stated_under_other_rulesets_only_is_refused(option: str) -> None:
+    """A module's obligation asked under a ruleset without the module: nothing would run.
+    Before, under a ruleset of the spec (not a house one), that printed nothing, or "0
+    obligations", and exited 0; --json said "passed": true."""
+    for args in (["prove", option, "module:fan:round-progress", "-r", "reference"],
+                 ["prove", "--json", option, "module:fan:round-progress", "-r", "source-a"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"{option}: no obligation named so is stated for" in res.output, res.output
+        assert '"passed"' not in res.output and "Traceback" not in res.output
+
+
+def test_explain_with_json_puts_the_explanation_in_the_document() -> None:
+    """--json --explain NAME: the document of the run, and the explanation's lines per
+    ruleset, as printed without --json (before, --json dropped them without a word)."""
+    res = CliRunner().invoke(main, ["prove", "--json", "--explain", "banned-role", "-r", "reference"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert [(o["name"], o["ruleset"]) for o in doc["obligations"]] == [("banned-role", "reference")]
+    [got] = doc["explanations"]
+    assert (got["name"], got["ruleset"]) == ("banned-role", "reference")
+    text = CliRunner().invoke(main, ["prove", "--explain", "banned-role", "-r", "reference"]).stdout
+    assert got["lines"][:3] == text.splitlines()[:3]
+    assert got["lines"][0] == "banned-role under reference (family king), expects proved"
+    assert any(line.strip().startswith("result: proved") for line in got["lines"]), got["lines"]
+    plain = json.loads(CliRunner().invoke(main, ["prove", "--json", "--only", "banned-role", "-r", "reference"]).stdout)
+    assert "explanations" not in plain

@@ -70,16 +70,17 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                 raise InputError(f"no obligation {name!r} (known: {', '.join(sorted(names))})", None, "--only")
         if explain_name is not None and only:
             # it printed the explanation alone, while the exit code also told of the others
-            raise InputError("--explain runs the obligation it names and those it rests on, and prints that "
-                             "obligation alone: leave out --only (or run those obligations without --explain)",
-                             None, "--only")
+            raise InputError("--explain runs and explains the one obligation it names (under each ruleset, or "
+                             "those of -r): leave out --only (or run the others without --explain)", None, "--only")
         asked = only
         if explain_name is not None:
             only = (*only, *{ob.name for ob in find(obligations, explain_name)})
         selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
-        if house.house and not selected:
-            raise InputError(f"no obligation {'named so ' if only else ''}is stated for {', '.join(chosen)}", None,
-                             "--only" if asked else "--explain" if explain_name is not None else "--reading")
+        if not selected:  # nothing to run: a name stated under other rulesets only (a module's, fan's)
+            raise InputError(f"no obligation {'named so ' if only else ''}is stated for "
+                             f"{', '.join(chosen) or 'any ruleset'}", None,
+                             "--only" if asked else "--explain" if explain_name is not None
+                             else "--reading" if house.house else "--ruleset")
     if list_only:
         if as_json:
             click.echo(json.dumps({"obligations": [{"name": ob.name, "ruleset": ob.ruleset, "expect": ob.expect,
@@ -126,6 +127,10 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                                "seconds": round(seconds, 1)}
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
             doc["modules"] = module_facts(spec)
+        if explain_name is not None:  # the explanation's lines, per ruleset, as printed without --json
+            doc["explanations"] = [{"name": ob.name, "ruleset": ob.ruleset,
+                                    "lines": explain(spec, obligations, ob, line)}
+                                   for ob, line in zip(selected, lines, strict=True) if ob.name == explain_name]
         click.echo(json.dumps(doc, indent=2))
     elif explain_name is not None:
         for ob, line in zip(selected, lines, strict=True):
