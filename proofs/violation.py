@@ -1,7 +1,7 @@
 """Stored violations (``proofs/violations/<invariant>.yaml``): for every invariant of
 ``spec/invariants.yaml`` a case that breaks it, so that no invariant holds vacuously.
 
-A case is a scenario (the notation of DESIGN.md) played under one ruleset, optionally
+A case is a scenario (the notation of the README, "Scenario files") played under one ruleset, optionally
 with a data-only rule variant (:mod:`proofs.variant`: ``variant:`` edits, ``readings:``)
 and optionally a *broken state* (``tamper:``, edits to the position after the last
 action, for what the rule language cannot break). :func:`replay` plays the scenario in

@@ -1,7 +1,7 @@
 """Build positions for tests from scenario YAML text and play actions on them in notation.
 
-A test writes the position the way a rules lawyer writes a scenario file (DESIGN.md,
-"Scenario file"); :func:`position` turns it into a :class:`~palast.engine.Game` (check mode
+A test writes the position the way a rules lawyer writes a scenario file (README,
+"Scenario files"); :func:`position` turns it into a :class:`~palast.engine.Game` (check mode
 on, so every invariant is evaluated after every action) and its start
 :class:`~palast.engine.State`. :func:`play` applies actions written in palast notation and
 returns the final state with every event they caused; :func:`full_deal` builds a next

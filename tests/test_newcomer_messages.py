@@ -5,7 +5,7 @@ misspelt German role name among correct ones, ``brown`` seated as a player (sour
 name for grey), a forgotten ``to_move``, indentation with the tab key. For each, ``palast
 ask`` must exit 2 with a message that names the file and the place and says how to fix
 it; carrying out that fix, as the person would, must give a file palast answers. The
-aliases DESIGN.md lists (German role names with or without umlauts, in any case, and
+aliases the README lists (German role names with or without umlauts, in any case, and
 ``brown`` for grey) are accepted and mean the same cards as the English names.
 """
 

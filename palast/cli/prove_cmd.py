@@ -1,7 +1,7 @@
 """``palast prove [--json] [--only NAME] [--ruleset R] [--jobs N] [--search] [--out DIR]
 [--list] [--explain NAME] [--verbose]``.
 
-Runs the Z3 obligations of ``proofs/`` (DESIGN.md, "Proofs") and prints one line per
+Runs the Z3 obligations of ``proofs/`` (README, "Proofs: palast prove") and prints one line per
 obligation (name, ruleset, result, seconds, what it states), the differential check's
 coverage per rule, and a summary line. Exit 0 when every obligation has its expected
 result, 1 otherwise (or when a worker process died), 2 for bad options, 130 on Ctrl-C.

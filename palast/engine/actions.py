@@ -1,4 +1,4 @@
-"""Actions: every decision is one action (DESIGN.md, "The state machine").
+"""Actions: every decision is one action (the decisions of ``spec/flow.yaml`` and of the roles).
 
 Actions are small frozen dataclasses. Chance outcomes (a :class:`Deal`, a card drawn from a
 deck of unknown order, a King card revealed) are actions too, so a record can give every

@@ -1,4 +1,4 @@
-"""Scenario files: a position and, optionally, actions to apply (DESIGN.md, "Scenario file").
+"""Scenario files: a position and, optionally, actions to apply (README, "Scenario files").
 
 :func:`load_scenario` reads and validates a file and returns a :class:`Scenario`;
 :meth:`Scenario.position` builds the :class:`~palast.engine.state.State` for one ruleset's

@@ -7,7 +7,7 @@ A ruling is a file ``spec/rulings/<id>.yaml`` (schema ``spec/schema/ruling.schem
   prose, citing clause ids), ``clauses`` (the clause ids it rests on) and, optionally,
   ``variation_points`` (the points it shows; a register entry's ``witness`` must be named
   here);
-* ``scenario``: a position in the scenario format of DESIGN.md, with optional
+* ``scenario``: a position in the scenario format (README, "Scenario files"), with optional
   ``actions`` applied first;
 * ``action`` (optional): the action whose outcome is asked. Without it the question is
   about the position itself (its decision and legal actions; the events are those of the

@@ -4,7 +4,7 @@ A card is an ``int``: ``colour * len(roles) + role``, where roles and colours ar
 in ``spec/game.yaml`` order and the neutral colour comes after the player colours. Two
 neutral cards of the same role are the same ``int`` (they cannot be told apart in play).
 The notation is ``role/colour``, e.g. ``maid/grey``; German role names and ``brown`` for
-grey are accepted on input (DESIGN.md, "Card notation").
+grey are accepted on input (README, "Scenario files").
 
 **Case.** Names are written in lower case and read in any case (``Guard/Red`` is
 ``guard/red``), with spaces around them ignored and ``ä ö ü`` also read as ``ae oe ue``.
