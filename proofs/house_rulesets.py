@@ -25,7 +25,9 @@ by the engine, as for any obligation.
 obligation it expects to end in a counterexample (:func:`refuted`) does not hold under the
 house ruleset, and one it does not list is proved by nothing there, so
 :func:`proofs.invariant.strengthening` leaves both out (:func:`proofs.invariant.not_assumed`),
-and a listed obligation that then fails says which it could not assume. Every other
+and a listed obligation that then fails says which it could not assume. So it leaves out a
+lemma whose ``colours`` obligation (``LEMMA.colours``, which the card level's strengthening
+rests on too) the list does not expect proved. Every other
 obligation a listed one assumes (:attr:`~proofs.obligation.Obligation.needs`: the
 no-such-state results the differential check's coverage rests on) must be listed too, so
 that it is proved under the house ruleset; otherwise the listed obligation ends in
@@ -43,7 +45,7 @@ from typing import Any
 from palast.engine.actions import Action, Deal
 from palast.errors import IllegalActionError, InputError, NotationError
 from palast.spec.load import Spec
-from proofs.invariant import STRENGTHENING, not_assumed
+from proofs.invariant import COLOURS, STRENGTHENING, not_assumed
 from proofs.obligation import Obligation, Options, Outcome, refuted
 from proofs.obligation import house_prove_lists as declared
 
@@ -169,8 +171,11 @@ def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: 
         out = inner.run(rspec, opts)
         left = [n for n in STRENGTHENING if n in not_assumed(rspec, house) and n not in refuted(spec, house)]
         if out.result != expect and left and set(inner.needs) & set(STRENGTHENING):  # what it could not assume
-            out.detail += (f"; under {house} a proof assumes only what its prove list proves, so not "
-                           f"{', '.join(left)}")
+            expects = declared(rspec).get(house, {})
+            # a lemma listed as proved is left out because its colours obligation is not
+            out.detail += (f"; under {house} a proof assumes only what its prove list proves, so not " + ", ".join(
+                f"{n} (the list does not expect {n}{COLOURS} proved)" if expects.get(n) == "proved" else n
+                for n in left))
         return out
     out = inner.run(rspec, replace(opts, stored_counterexample=True))
     if out.result != "counterexample":

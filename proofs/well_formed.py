@@ -11,6 +11,7 @@ from typing import Any
 import z3
 
 from palast.engine.state import DecisionKind
+from proofs.declared_z3 import declared
 from proofs.encoding import ZState
 from proofs.kept import kept_facts, legality_of
 
@@ -43,8 +44,6 @@ def well_formed(s: ZState) -> Any:
 
     At the role level the lemma's ``colours`` part (a next-player decision follows a
     neutral card) is left out (:func:`proofs.declared_z3.declared`)."""
-    from proofs.declared_z3 import declared
-
     lay = s.lay
     n = lay.n
     dk = s["dk"]

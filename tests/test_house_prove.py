@@ -230,6 +230,34 @@ def test_a_lemma_whose_colours_part_is_refuted_is_assumed_by_no_proof(spec: Spec
     assert sv.check() == z3.unsat
 
 
+def test_a_failure_names_the_colours_obligation_that_left_its_lemma_out(spec: Spec, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With decisions-well-formed listed as proved but its colours obligation expected to
+    fail, a listed proof that fails says that the lemma was not assumed because of that
+    obligation (it said only "so not decisions-well-formed", which the list does expect
+    proved)."""
+    import dataclasses
+
+    import proofs.house_rulesets as hr
+    from proofs.obligation import Outcome
+
+    d = edited_spec(tmp_path, "rulesets.yaml", "      decisions-well-formed.colours: proved",
+                    "      decisions-well-formed.colours: counterexample")
+    s = load_spec(d)
+    real = hr._inner
+
+    def failing(spec: Spec, house: str, name: str, stated: object) -> tuple[Spec, object]:
+        rspec, inner = real(spec, house, name, stated)  # type: ignore[arg-type]
+        assert inner is not None
+        return rspec, dataclasses.replace(inner, run=lambda spec, opts: Outcome("counterexample", "found"))
+
+    monkeypatch.setattr(hr, "_inner", failing)
+    ob = next(ob for ob in all_obligations(s) if ob.key == "card-conservation@house-guard")
+    out = ob.run(s, Options())
+    assert out.detail.endswith("so not decisions-well-formed (the list does not expect "
+                               "decisions-well-formed.colours proved)"), out.detail
+
+
 def test_an_unknown_obligation_in_the_list_is_an_error(spec: Spec, tmp_path: Path) -> None:
     d = tmp_path / "spec"
     shutil.copytree(ROOT / "spec", d)

@@ -322,7 +322,7 @@ def test_prove_runs_obligations_under_the_derived_ruleset() -> None:
     assert "source-a+final-tie=shared" in out and "source-b+final-tie=shared" in out
     assert "2 obligations, 2 passed, 0 failed" in out
     code, _, err = invoke("prove", "--only", "tiebreak-a-b-differ", "--reading", "final-tie=shared")
-    assert code == 2 and "no obligation named so is stated for reference+final-tie=shared" in err
+    assert code == 2 and "no obligation named 'tiebreak-a-b-differ' is stated for reference+final-tie=shared" in err
 
 
 # ---------------------------------------------------------------------------- records and replay

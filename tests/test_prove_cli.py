@@ -689,8 +689,12 @@ def test_a_name_stated_under_other_rulesets_only_is_refused(option: str) -> None
                  ["prove", "--json", option, "module:fan:round-progress", "-r", "source-a"]):
         res = CliRunner().invoke(main, args)
         assert res.exit_code == 2, (args, res.output)
-        assert f"{option}: no obligation named so is stated for" in res.output, res.output
+        named = "named 'module:fan:round-progress'" if option == "--only" else "named so"
+        assert f"{option}: no obligation {named} is stated for" in res.output, res.output
         assert '"passed"' not in res.output and "Traceback" not in res.output
+    # one --only name of several that selects nothing is refused too; before, the others ran
+    res = CliRunner().invoke(main, ["prove", "-r", "house-guard", "--only", "banned-role", "--only", "next-player"])
+    assert res.exit_code == 2 and "--only: no obligation named 'next-player' is stated for house-guard" in res.output
 
 
 def test_explain_with_json_puts_the_explanation_in_the_document() -> None:

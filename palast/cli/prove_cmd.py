@@ -76,9 +76,11 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         if explain_name is not None:
             only = (*only, *{ob.name for ob in find(obligations, explain_name)})
         selected = [ob for ob in obligations if (not only or ob.name in only) and (not chosen or ob.ruleset in chosen)]
-        if not selected:  # nothing to run: a name stated under other rulesets only (a module's, fan's)
-            raise InputError(f"no obligation {'named so ' if only else ''}is stated for "
-                             f"{', '.join(chosen) or 'any ruleset'}", None,
+        # a name stated under other rulesets only (a module's, fan's) would run nothing
+        missing = [name for name in asked if name not in {ob.name for ob in selected}]
+        if not selected or missing:
+            what = f"named {missing[0]!r} " if missing else "named so " if only else ""
+            raise InputError(f"no obligation {what}is stated for {', '.join(chosen) or 'any ruleset'}", None,
                              "--only" if asked else "--explain" if explain_name is not None
                              else "--reading" if house.house else "--ruleset")
     if list_only:
