@@ -48,7 +48,7 @@ from proofs.obligation import (
     steps_spent,
 )
 from proofs.transition import Label, Transition
-from proofs.well_formed import kept_formed, well_formed
+from proofs.well_formed import FORMED, kept_formed, well_formed
 from proofs.z3_values import ColoursForgotten
 
 K = DecisionKind
@@ -304,7 +304,7 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
         ("hand-plus-display", after_deal),
         ("no-repeated-role", no_repeat),
         ("display-below-six", below_six),
-        ("decisions-well-formed", well_formed),
+        (FORMED, well_formed),
         ("round-is-bounded", plays_bounded),
         ("deck-reserve", deck_reserve),
     ]
@@ -341,7 +341,7 @@ def formed_assumed(spec: Spec, ruleset: str) -> bool:
     """Whether the proofs under ``ruleset`` assume what obligation decisions-well-formed
     proves (:func:`~proofs.well_formed.well_formed`, :meth:`Context.formed`): it is not :func:`not_assumed`
     there."""
-    return "decisions-well-formed" not in not_assumed(spec, ruleset)
+    return FORMED not in not_assumed(spec, ruleset)
 
 
 def card_level_needs(spec: Spec, assumes: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -358,7 +358,7 @@ def card_level_needs(spec: Spec, assumes: tuple[str, ...] | None = None) -> tupl
 
 #: Names of the obligations that prove the strengthening's conjuncts.
 STRENGTHENING = ("card-conservation", "banned-role", "hand-plus-display", "no-repeated-role",
-                 "display-below-six", "decisions-well-formed", "round-is-bounded", "deck-reserve")
+                 "display-below-six", FORMED, "round-is-bounded", "deck-reserve")
 
 
 # ---------------------------------------------------------------------- the prover
@@ -518,7 +518,7 @@ def rest_case(cases: list[list[Any]]) -> list[Any]:
 
 
 def _run_wf(spec: Spec, opts: Options, ruleset: str) -> Outcome:
-    return prove_invariant(spec, ruleset, well_formed, name="decisions-well-formed", out_dir=opts.out_dir)
+    return prove_invariant(spec, ruleset, well_formed, name=FORMED, out_dir=opts.out_dir)
 
 
 #: The suffix of the obligations proving a lemma's ``colours`` part: ``LEMMA.colours``.
@@ -548,7 +548,7 @@ def obligations(spec: Spec) -> list[Obligation]:
     states per role only)."""
     from palast.lang.invariant_exprs import declared
 
-    out = [Obligation("decisions-well-formed", r, "proved",
+    out = [Obligation(FORMED, r, "proved",
                       "the pending decision always fits the position (who decides, the card just played, "
                       "the Wizard's partner and count)",
                       partial(_run_wf, ruleset=r), "invariant", (),

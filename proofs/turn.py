@@ -22,10 +22,11 @@ from palast.spec.load import Spec
 from proofs.invariant import card_level_needs
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.step import prove_declared_step
+from proofs.well_formed import FORMED
 
 FAMILY = "turn"
 #: The obligations proving the conjuncts of the strengthening the proof assumes.
-ASSUMES = ("decisions-well-formed",)
+ASSUMES = (FORMED,)
 
 
 def _run(spec: Spec, opts: Options, ruleset: str) -> Outcome:

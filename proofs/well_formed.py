@@ -16,6 +16,8 @@ from proofs.encoding import ZState
 from proofs.kept import kept_facts, legality_of
 
 K = DecisionKind
+#: The lemma (spec/invariants.yaml) whose obligation proves :func:`well_formed`.
+FORMED = "decisions-well-formed"
 
 
 def kept_formed(s: ZState) -> Any:
@@ -50,7 +52,7 @@ def well_formed(s: ZState) -> Any:
     last = s["card"]
     roles = list(lay.game.spec.roles)
     parts = [
-        declared(s, "decisions-well-formed"),
+        declared(s, FORMED),
         dk >= 0, dk < len(lay.decisions),
         z3.Or(s["rk"] == 0, s["rk"] == 1, s["rk"] == 2),
         z3.Implies(s["rk"] == 0, z3.Not(s["rforced"])),
