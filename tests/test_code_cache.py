@@ -70,10 +70,51 @@ def test_an_unwritable_cache_directory_only_means_compiling(tmp_path: Path, monk
 
 
 def test_the_oldest_entries_are_pruned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past LIMIT entries the older half goes, by modification time; files that are not
+    entries (a temporary file, another kind) are neither counted nor removed."""
+    import os
+
     monkeypatch.setattr(code_cache, "LIMIT", 4)
-    for i in range(5):
+    folder = code_cache.code_dir()
+    folder.mkdir(parents=True)
+    others = [folder / ".code-x.tmp", folder / "notes.txt"]
+    for f in others:
+        f.write_text("not an entry")
+    keys = []
+    for i in range(4):
+        keys.append(code_cache.code_key(f"X = {i}\n", "<t>"))
         code_cache.compiled(f"X = {i}\n", "<t>")
-    assert len(list(code_cache.code_dir().glob("*.marshal"))) <= 4
+        path = folder / f"{keys[-1]}.marshal"
+        os.utime(path, (1000 + 10 * i, 1000 + 10 * (3 - i)))  # the first written is the newest
+    assert len(list(folder.glob("*.marshal"))) == 4  # with the other files: six, not over LIMIT
+    code_cache.compiled("X = 4\n", "<t>")  # five entries: the oldest two go
+    left = {p.stem for p in folder.glob("*.marshal")}
+    assert left == {keys[0], keys[1], code_cache.code_key("X = 4\n", "<t>")}
+    assert all(f.exists() for f in others)
+
+
+def test_an_entry_removed_meanwhile_does_not_stop_the_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process may remove an entry between the count and the sort by age: it
+    sorts as the oldest, and the pruning goes on (before, the error ended it)."""
+    import os
+
+    monkeypatch.setattr(code_cache, "LIMIT", 2)
+    folder = code_cache.code_dir()
+    folder.mkdir(parents=True)
+    for i in range(3):
+        (folder / f"k{i}.marshal").write_bytes(b"x")
+        os.utime(folder / f"k{i}.marshal", (1000 + i, 1000 + i))
+    real = Path.stat
+
+    def stat(self: Path, *args: object, **kw: object) -> object:
+        if self.name == "k1.marshal":  # gone when its age is asked
+            raise FileNotFoundError(self)
+        return real(self, *args, **kw)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as m:
+        m.setattr(Path, "stat", stat)
+        code_cache._prune(folder)
+    assert sorted(p.name for p in folder.glob("*.marshal")) == ["k0.marshal", "k2.marshal"]
 
 
 def test_a_game_from_cached_code_answers_as_a_fresh_one() -> None:

@@ -89,12 +89,27 @@ def save_code(key: str, code: CodeType) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Remove the older half of the entries when there are more than :data:`LIMIT`."""
-    entries = list(folder.glob("*.marshal"))
-    if len(entries) <= LIMIT:
+    """Remove the older half of the entries when there are more than :data:`LIMIT`.
+
+    Called after every write, so the entries are counted by name alone (``os.scandir``):
+    ``Path.glob`` over a nearly full folder took about 4 ms a call (a test asking a scenario
+    under many variant specs writes 423 entries: 3.7 s to 3.2 s). An entry another process
+    removes meanwhile sorts as the oldest; before, it ended the pruning."""
+    with os.scandir(folder) as it:
+        names = [e.name for e in it if e.name.endswith(".marshal")]
+    if len(names) <= LIMIT:
         return
-    for old in sorted(entries, key=lambda p: p.stat().st_mtime)[: len(entries) // 2]:
+    entries = [folder / name for name in names]
+    for old in sorted(entries, key=_mtime)[: len(entries) // 2]:
         old.unlink(missing_ok=True)
+
+
+def _mtime(path: Path) -> float:
+    """The modification time of ``path`` (0 for one removed meanwhile, by another process)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def compiled(source: str, filename: str) -> CodeType:
