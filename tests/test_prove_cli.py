@@ -35,11 +35,58 @@ def test_one_line_per_obligation_then_the_summary(spec: Spec) -> None:
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     obs = {ob.key: ob for ob in all_obligations(spec)}
-    assert len(lines) == 5 and SUMMARY.match(lines[-1]).groups() == ("4", "4", "0")  # type: ignore[union-attr]
-    for line in lines[:-1]:
+    assert len(lines) == 7 and SUMMARY.match(lines[-1]).groups() == ("4", "4", "0")  # type: ignore[union-attr]
+    for line in lines[:4]:
         m = re.match(r"^(\S+) +(\S+) +(proved) +(\d+\.\d\d)s  (.+)$", line)
         assert m, line
         assert m.group(5) == obs[f"{m.group(1)}@{m.group(2)}"].statement
+    # what those proofs rest on and the run left out, per ruleset: what they assume, and what that assumes
+    for line, ruleset in zip(lines[4:6], ("source-a", "reference"), strict=True):
+        m = re.match(r"^not run here, under (\S+): (.+) \(the obligations above rest on them, directly or through "
+                     r"what they assume: a pass above holds only where these pass\)$", line)
+        assert m and m.group(1) == ruleset, line
+        listed = m.group(2).split(", ")
+        run_here = {"banned-role", "scores-rise-slowly"}
+        needs = {n for name in run_here for n in obs[f"{name}@{ruleset}"].needs} - run_here
+        assert needs <= set(listed) and len(set(listed)) == len(listed), line
+        assert "decisions-well-formed.colours" in listed and "decisions-well-formed.colours" not in needs
+        _assert_closure(obs, ruleset, run_here, listed)
+
+
+def _assert_closure(obs: dict[str, Obligation], ruleset: str, run_here: set[str], listed: list[str]) -> None:
+    """``listed`` is what ``run_here`` rests on under ``ruleset`` and is not run: closed under
+    what each assumes, and each reached from ``run_here``."""
+    def needs(name: str) -> set[str]:
+        ob = obs.get(f"{name}@{ruleset}")
+        return set(ob.needs) - {name} if ob is not None else set()
+
+    every = set(listed) | run_here
+    for name in every:
+        assert needs(name) & set(obs_names(obs, ruleset)) <= every, name
+    for name in listed:
+        assert any(name in needs(other) for other in every - {name}), name
+
+
+def obs_names(obs: dict[str, Obligation], ruleset: str) -> list[str]:
+    return [ob.name for ob in obs.values() if ob.ruleset == ruleset]
+
+
+def test_json_names_what_the_run_assumes_and_left_out(spec: Spec) -> None:
+    """--json lists, per obligation left out that those run rest on, the ones resting on it;
+    a run of every obligation of a ruleset lists nothing, nor does --explain (its
+    explanation says what its obligation assumes)."""
+    res = CliRunner().invoke(main, ["prove", "--json", "--only", "maid-empty-deck", "-r", "reference"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    obs = {ob.key: ob for ob in all_obligations(spec)}
+    assert {(d["ruleset"], tuple(d["by"])) for d in doc["assumed_not_run"]} == {("reference", ("maid-empty-deck",))}
+    _assert_closure(obs, "reference", {"maid-empty-deck"}, [d["name"] for d in doc["assumed_not_run"]])
+    from palast.cli.prove_cmd import assumed_not_run
+
+    stated = all_obligations(spec)
+    assert assumed_not_run(stated, [o for o in stated if o.ruleset == "reference"]) == {}
+    res = CliRunner().invoke(main, ["prove", "--json", "--explain", "maid-empty-deck", "-r", "reference"])
+    assert res.exit_code == 0 and "assumed_not_run" not in json.loads(res.output), res.output
 
 
 def test_columns_line_up_past_long_names_and_rulesets() -> None:

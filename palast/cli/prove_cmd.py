@@ -105,6 +105,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         whose = f"the spec in {spec_dir}" if other_spec else ", ".join(outside)
         click.echo(f"palast: note: witnesses and counterexamples of {whose} go to {out_dir} "
                    "(--out DIR to choose)", err=True)
+    # what --only left out (--explain, which also selects, says what its obligation assumes)
+    unrun = assumed_not_run(obligations, selected) if explain_name is None else {}
     opts = Options(out_dir=Path(out_dir) if out_dir else None, search=search)
     start = time.perf_counter()
     try:
@@ -129,6 +131,8 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
                                "seconds": round(seconds, 1)}
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
             doc["modules"] = module_facts(spec)
+        if unrun:  # what the run's proofs assume and --only left out
+            doc["assumed_not_run"] = [{"name": n, "ruleset": r, "by": by} for (n, r), by in unrun.items()]
         if explain_name is not None:  # the explanation's lines, per ruleset, as printed without --json
             doc["explanations"] = [{"name": ob.name, "ruleset": ob.ruleset,
                                     "lines": explain(spec, obligations, ob, line)}
@@ -155,10 +159,46 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
             for row in module_summary(spec):
                 click.echo(row)
+        for row in assumed_lines(unrun):
+            click.echo(row)
         click.echo(f"palast prove: {counted(len(lines), 'obligation', 'obligations')}, "
                    f"{len(lines) - len(failed)} passed, {len(failed)} failed "
                    f"in {seconds:.1f} s")
     ctx.exit(1 if failed else 0)
+
+
+def assumed_not_run(stated: Sequence[Any], selected: Sequence[Any]) -> dict[tuple[str, str], list[str]]:
+    """What the proofs of ``selected`` assume (each obligation's ``needs``, same ruleset,
+    and what those assume in turn) that is stated in ``stated`` but not selected (left out
+    by ``--only``): ``(name, ruleset)`` -> the names of the selected obligations resting on
+    it, directly or through others, in the order stated. An obligation fails where one it
+    rests on fails in the same run; what was not run has no result here, so a pass of those
+    resting on it holds only where it passes."""
+    chosen = {ob.key for ob in selected}
+    by_key = {ob.key: ob for ob in stated}
+    rests: dict[str, list[str]] = {}
+    for ob in selected:
+        seen: set[str] = {ob.key}
+        todo = [ob]
+        while todo:
+            for need in todo.pop().needs:
+                key = f"{need}@{ob.ruleset}"
+                if key not in seen and key in by_key:
+                    seen.add(key)
+                    todo.append(by_key[key])
+        for key in seen - chosen:
+            rests.setdefault(key, []).append(ob.name)
+    return {(ob.name, ob.ruleset): rests[key] for key, ob in by_key.items() if key in rests}
+
+
+def assumed_lines(unrun: dict[tuple[str, str], list[str]]) -> list[str]:
+    """:func:`assumed_not_run` as lines, one per ruleset (empty when nothing is left out)."""
+    by_ruleset: dict[str, list[str]] = {}
+    for (name, ruleset) in unrun:
+        by_ruleset.setdefault(ruleset, []).append(name)
+    return [f"not run here, under {ruleset}: {', '.join(names)} (the obligations above rest on them, directly or "
+            "through what they assume: a pass above holds only where these pass)"
+            for ruleset, names in by_ruleset.items()]
 
 
 def module_facts(spec: Any) -> list[dict[str, Any]]:
