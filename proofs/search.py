@@ -24,6 +24,7 @@ from palast.engine.state import DecisionKind, State
 from palast.errors import IllegalActionError, InputError
 from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
+from palast.spec.yamlio import MAX_BYTES
 from proofs.concrete import Values, abstract, action_of, concrete_state, read_label, read_values, scenario_text
 from proofs.encoding import ZState
 from proofs.invariant import Context, context, in_round, strengthening
@@ -207,13 +208,25 @@ def _compare(lay: Any, state: State, expected: Values, i: int) -> None:
         raise ReplayMismatch(f"after step {i} the engine and Z3 differ on {diff}")
 
 
+class ScenarioTooLarge(Exception):
+    """A scenario larger than palast reads back (:data:`palast.spec.yamlio.MAX_BYTES`)."""
+
+
 def write_scenario(text: str, name: str, out_dir: Path | None = None) -> Path:
     """Write a scenario ``text`` as ``name.yaml`` in ``out_dir`` (default
-    :data:`WITNESS_DIR`); :returns: the path."""
+    :data:`WITNESS_DIR`); :returns: the path.
+
+    :raises ScenarioTooLarge: (nothing written) where ``text`` is larger than palast reads:
+        the engine could not replay it (a spec edited to thousands of cards gave 7.6 MB).
+    """
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise ScenarioTooLarge(f"the scenario {name}.yaml would have {size} bytes, more than the {MAX_BYTES} "
+                               "palast reads; not written, so the engine has not replayed it")
     folder = out_dir if out_dir is not None else WITNESS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", newline="\n")
     return path
 
 
@@ -303,7 +316,11 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     except (ValueError, IndexError, KeyError) as exc:
         return Outcome("error", refused.format(f"{type(exc).__name__}: {exc}"))
     # written beside its place first, and put there only once the engine accepts it
-    trial = write_scenario(text, f"{name}.trial", out_dir)
+    try:
+        trial = write_scenario(text, f"{name}.trial", out_dir)
+    except ScenarioTooLarge as exc:
+        return Outcome("error", f"{n} players: the step check fails, and Z3's path from a play decision shows it, "
+                                f"but {exc}")
     try:
         _, final, _ = reload(trial, spec, ruleset)
     except (InputError, IllegalActionError) as exc:  # a position no game reaches
@@ -351,4 +368,5 @@ def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Calla
     return check(sv)
 
 
-__all__ = ["WITNESS_DIR", "ReplayMismatch", "Trace", "Unroller", "find_path", "reload", "replay", "write_scenario"]
+__all__ = ["WITNESS_DIR", "ReplayMismatch", "ScenarioTooLarge", "Trace", "Unroller", "find_path", "reload", "replay",
+           "write_scenario"]

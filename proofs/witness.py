@@ -34,7 +34,15 @@ from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, label_of, pin_label, pin_state, scenario_text
 from proofs.invariant import context, make_game
 from proofs.obligation import Outcome, check, solver
-from proofs.search import WITNESS_DIR, Unroller, display_path, find_path, replay, write_scenario
+from proofs.search import (
+    WITNESS_DIR,
+    ScenarioTooLarge,
+    Unroller,
+    display_path,
+    find_path,
+    replay,
+    write_scenario,
+)
 from proofs.z3_values import NotCompiled
 
 K = DecisionKind
@@ -130,7 +138,10 @@ def _search(spec: Spec, q: Question, out_dir: Path | None) -> Outcome:
     start = game.apply(game.initial_state(), deal).state
     text = scenario_text(game, start, actions[1:], title=q.title, question=q.question, comment=q.comment,
                          rulesets=q.rulesets)
-    path_written = write_scenario(text, q.file_stem, out_dir)
+    try:
+        path_written = write_scenario(text, q.file_stem, out_dir)
+    except ScenarioTooLarge as exc:
+        return Outcome("error", f"found by Z3 ({len(actions)} actions), but {exc}")
     outcome = verify(spec, q, q.ruleset, out_dir)
     if outcome.result != "witness":
         return outcome

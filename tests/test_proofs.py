@@ -46,6 +46,24 @@ def test_false_invariant_gives_counterexample_the_engine_replays(spec: Spec, tmp
     assert not any(game.cards.role_of(c) == guard for d in sc.start(game).displays for c in d)
 
 
+def test_a_counterexample_too_large_to_read_back_is_not_written(spec: Spec, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario larger than palast reads (MAX_BYTES; a spec edited to thousands of cards
+    gave 7.6 MB) is not written: the error says so, where the engine's refusal to read it
+    back was reported as a position the engine refuses."""
+    import proofs.search
+
+    monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
+    out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
+    assert out.result == "error" and "bytes, more than the 200 palast reads; not written" in out.detail, out.detail
+    assert not list(tmp_path.iterdir())
+    # the witnesses are written by the same function: a scenario of MAX_BYTES is read, one byte more is not
+    with pytest.raises(proofs.search.ScenarioTooLarge, match="would have 201 bytes"):
+        proofs.search.write_scenario("x" * 201, "w", tmp_path)
+    assert not list(tmp_path.iterdir())
+    assert proofs.search.write_scenario("é" * 100, "w", tmp_path).stat().st_size == 200
+
+
 def role_with_action_engine(game: object) -> int:
     return list(game.action_kind).index("take-back")  # type: ignore[attr-defined]
 
