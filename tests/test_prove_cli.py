@@ -35,15 +35,16 @@ def test_one_line_per_obligation_then_the_summary(spec: Spec) -> None:
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     obs = {ob.key: ob for ob in all_obligations(spec)}
-    assert len(lines) == 7 and SUMMARY.match(lines[-1]).groups() == ("4", "4", "0")  # type: ignore[union-attr]
+    assert len(lines) == 8 and SUMMARY.match(lines[-1]).groups() == ("4", "4", "0")  # type: ignore[union-attr]
     for line in lines[:4]:
         m = re.match(r"^(\S+) +(\S+) +(proved) +(\d+\.\d\d)s  (.+)$", line)
         assert m, line
         assert m.group(5) == obs[f"{m.group(1)}@{m.group(2)}"].statement
     # what those proofs rest on and the run left out, per ruleset: what they assume, and what that assumes
-    for line, ruleset in zip(lines[4:6], ("source-a", "reference"), strict=True):
-        m = re.match(r"^not run here, under (\S+): (.+) \(the obligations above rest on them, directly or through "
-                     r"what they assume: a pass above holds only where these pass\)$", line)
+    assert lines[4].startswith("not run here, and assumed by obligations run above, directly or through what they "
+                               "assume (those pass only where these pass"), lines[4]
+    for line, ruleset in zip(lines[5:7], ("source-a", "reference"), strict=True):
+        m = re.match(r"^  (\S+): (.+)$", line)
         assert m and m.group(1) == ruleset, line
         listed = m.group(2).split(", ")
         run_here = {"banned-role", "scores-rise-slowly"}
@@ -87,6 +88,27 @@ def test_json_names_what_the_run_assumes_and_left_out(spec: Spec) -> None:
     assert assumed_not_run(stated, [o for o in stated if o.ruleset == "reference"]) == {}
     res = CliRunner().invoke(main, ["prove", "--json", "--explain", "maid-empty-deck", "-r", "reference"])
     assert res.exit_code == 0 and "assumed_not_run" not in json.loads(res.output), res.output
+
+
+def test_what_is_left_out_names_each_obligation_resting_on_it(spec: Spec) -> None:
+    """``by`` names the obligations run that rest on what was left out, through obligations
+    run or not (maid-empty-deck rests on decisions-well-formed.colours through
+    card-conservation, run here or not), and only those: under house-guard
+    round-is-bounded, which must end in a counterexample, assumes nothing."""
+    from palast.cli.prove_cmd import assumed_not_run
+
+    stated = all_obligations(spec)
+
+    def pick(ruleset: str, *names: str) -> list[Obligation]:
+        return [ob for ob in stated if ob.ruleset == ruleset and ob.name in names]
+
+    colours = ("decisions-well-formed.colours", "reference")
+    got = assumed_not_run(stated, pick("reference", "maid-empty-deck", "card-conservation"))
+    assert got[colours] == ["card-conservation", "maid-empty-deck"]
+    assert ("card-conservation", "reference") not in got
+    assert assumed_not_run(stated, pick("reference", "maid-empty-deck"))[colours] == ["maid-empty-deck"]
+    guard = assumed_not_run(stated, pick("house-guard", "maid-empty-deck", "round-is-bounded"))
+    assert guard and all(by == ["maid-empty-deck"] for by in guard.values()), guard
 
 
 def test_columns_line_up_past_long_names_and_rulesets() -> None:

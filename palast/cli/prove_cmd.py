@@ -192,13 +192,16 @@ def assumed_not_run(stated: Sequence[Any], selected: Sequence[Any]) -> dict[tupl
 
 
 def assumed_lines(unrun: dict[tuple[str, str], list[str]]) -> list[str]:
-    """:func:`assumed_not_run` as lines, one per ruleset (empty when nothing is left out)."""
+    """:func:`assumed_not_run` as lines: a heading, then one line per ruleset (none when
+    nothing is left out; ``--json`` says which obligation rests on which)."""
     by_ruleset: dict[str, list[str]] = {}
     for (name, ruleset) in unrun:
         by_ruleset.setdefault(ruleset, []).append(name)
-    return [f"not run here, under {ruleset}: {', '.join(names)} (the obligations above rest on them, directly or "
-            "through what they assume: a pass above holds only where these pass)"
-            for ruleset, names in by_ruleset.items()]
+    if not by_ruleset:
+        return []
+    return ["not run here, and assumed by obligations run above, directly or through what they assume (those pass "
+            "only where these pass; --json says which rests on which):",
+            *(f"  {ruleset}: {', '.join(names)}" for ruleset, names in by_ruleset.items())]
 
 
 def module_facts(spec: Any) -> list[dict[str, Any]]:
