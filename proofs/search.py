@@ -209,7 +209,8 @@ def _compare(lay: Any, state: State, expected: Values, i: int) -> None:
 
 
 class ScenarioTooLarge(Exception):
-    """A scenario larger than palast reads back (:data:`palast.spec.yamlio.MAX_BYTES`)."""
+    """A scenario larger than palast reads back (:data:`palast.spec.yamlio.MAX_BYTES`); the
+    message says so after the scenario's name ("the scenario X.yaml " + message)."""
 
 
 def write_scenario(text: str, name: str, out_dir: Path | None = None) -> Path:
@@ -221,8 +222,8 @@ def write_scenario(text: str, name: str, out_dir: Path | None = None) -> Path:
     """
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
-        raise ScenarioTooLarge(f"the scenario {name}.yaml would have {size} bytes, more than the {MAX_BYTES} "
-                               "palast reads; not written, so the engine has not replayed it")
+        raise ScenarioTooLarge(f"would have {size} bytes, more than the {MAX_BYTES} palast reads; not written, so "
+                               "the engine has not replayed it")
     folder = out_dir if out_dir is not None else WITNESS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.yaml"
@@ -319,8 +320,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     try:
         trial = write_scenario(text, f"{name}.trial", out_dir)
     except ScenarioTooLarge as exc:
-        return Outcome("error", f"{n} players: the step check fails, and Z3's path from a play decision shows it, "
-                                f"but {exc}")
+        return Outcome("error", f"Z3's path from a play decision shows the failure, but the scenario {name}.yaml "
+                                f"{exc}")
     try:
         _, final, _ = reload(trial, spec, ruleset)
     except (InputError, IllegalActionError) as exc:  # a position no game reaches

@@ -141,7 +141,7 @@ def _search(spec: Spec, q: Question, out_dir: Path | None) -> Outcome:
     try:
         path_written = write_scenario(text, q.file_stem, out_dir)
     except ScenarioTooLarge as exc:
-        return Outcome("error", f"found by Z3 ({len(actions)} actions), but {exc}")
+        return Outcome("error", f"found by Z3 ({len(actions)} actions), but the scenario {q.file_stem}.yaml {exc}")
     outcome = verify(spec, q, q.ruleset, out_dir)
     if outcome.result != "witness":
         return outcome

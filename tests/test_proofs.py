@@ -5,6 +5,7 @@ obligations. The whole run is ``palast prove`` (a CI step of its own)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -55,13 +56,31 @@ def test_a_counterexample_too_large_to_read_back_is_not_written(spec: Spec, tmp_
 
     monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
     out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
-    assert out.result == "error" and "bytes, more than the 200 palast reads; not written" in out.detail, out.detail
+    assert out.result == "error", out.detail
+    assert re.search(r"the scenario no-guard\.reference\.yaml would have \d+ bytes, more than the 200 palast reads; "
+                     r"not written", out.detail), out.detail
     assert not list(tmp_path.iterdir())
-    # the witnesses are written by the same function: a scenario of MAX_BYTES is read, one byte more is not
-    with pytest.raises(proofs.search.ScenarioTooLarge, match="would have 201 bytes"):
-        proofs.search.write_scenario("x" * 201, "w", tmp_path)
+    # a scenario of MAX_BYTES (in UTF-8) is read back, one byte more is not
+    with pytest.raises(proofs.search.ScenarioTooLarge, match="would have 202 bytes"):
+        proofs.search.write_scenario("é" * 101, "w", tmp_path)
     assert not list(tmp_path.iterdir())
     assert proofs.search.write_scenario("é" * 100, "w", tmp_path).stat().st_size == 200
+
+
+def test_a_witness_too_large_to_read_back_is_not_written(spec: Spec, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A witness Z3 finds whose scenario palast could not read back is not written: the
+    search ends in an error naming the file."""
+    import proofs.search
+    from proofs.witness import search
+
+    monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
+    q = next(q for q in witness_questions(spec) if q.file_stem == "guard-void")
+    out = search(spec, q, tmp_path)
+    assert out.result == "error", out.detail
+    assert re.search(r"found by Z3 \(\d+ actions\), but the scenario guard-void\.yaml would have \d+ bytes, more "
+                     r"than the 200 palast reads", out.detail), out.detail
+    assert not list(tmp_path.iterdir())
 
 
 def role_with_action_engine(game: object) -> int:
