@@ -269,7 +269,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     (so files do not change from run to run); otherwise a new one is searched and written.
 
     :returns: ``counterexample`` with the scenario file, or ``error`` if no short path
-        shows the failure or the engine disagrees with Z3.
+        shows the failure, the engine disagrees with Z3, or the scenario is larger than
+        palast reads (:class:`ScenarioTooLarge`; nothing written).
     :raises Unknown: if a check is undecided.
     """
     ctx = context(spec, ruleset, n, "card")
