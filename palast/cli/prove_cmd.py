@@ -27,7 +27,9 @@ from palast.spec.event_text import counted
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of lines.")
-@click.option("--only", "only", multiple=True, help="Run only the obligations of this name (repeatable).")
+@click.option("--only", "only", multiple=True,
+              help="Run only the obligations of this name (repeatable); what they rest on and is not run is named "
+                   "before the summary.")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Run only under this ruleset (repeatable).")
 @click.option("--jobs", "-j", cls=OnceOption, default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (2 uses both cores of a two-core machine); results print in the same order.")
