@@ -3,7 +3,9 @@
 For each number of jobs asked for (default: 1, then 2) it runs every obligation as
 ``palast prove --jobs N`` does, in a fresh Python process (so no Z3 context is left over
 from the run before), and prints the machine's cores and load, then per family the summed
-wall and processor seconds of its obligations, and the run's total wall time. With
+wall and processor seconds of its obligations, the run's total wall time, and how much of
+the obligations' time went into building the proof contexts (:class:`proofs.invariant.Context`,
+each charged to the first obligation that needs it), per level. With
 ``--search`` it first times the Z3 witness searches (``palast prove --search``), writing the
 witnesses to a temporary directory so the stored ones stay. It prints figures; it asserts
 nothing (the 45 s target of issue 14 is read off the "total" lines).
@@ -26,6 +28,28 @@ from pathlib import Path
 from typing import Any
 
 
+def _time_contexts(log: Path) -> None:
+    """Make every :class:`proofs.invariant.Context` built from now on, in this process or a
+    worker forked from it, append one JSON line to ``log``: its ruleset, players, level and
+    wall and processor seconds (a build the compiler refuses too: the role level is then
+    built again with more roles told apart by colour, or the card level is used)."""
+    from proofs import invariant
+
+    build = invariant.Context.__init__
+
+    def timed(self: Any, game: Any, level: str, coloured: frozenset[int] = frozenset()) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            build(self, game, level, coloured)
+        finally:
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"ruleset": game.ruleset, "n": game.n, "level": level,
+                                     "seconds": time.perf_counter() - wall,
+                                     "cpu": time.process_time() - cpu}) + "\n")
+
+    invariant.Context.__init__ = timed  # type: ignore[method-assign]
+
+
 def _one_run(jobs: int) -> None:
     """Run every obligation with ``jobs`` workers; print one JSON document on stdout."""
     from palast.spec.load import load_spec
@@ -34,11 +58,14 @@ def _one_run(jobs: int) -> None:
 
     spec = load_spec()
     with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "contexts.jsonl"
+        _time_contexts(log)
         obligations = all_obligations(spec)
         start = time.perf_counter()
         lines = run(spec, obligations, Options(out_dir=Path(tmp)), jobs=jobs)
         wall = time.perf_counter() - start
-    print(json.dumps({"wall": wall, "lines": [
+        contexts = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    print(json.dumps({"wall": wall, "contexts": contexts, "lines": [
         {"family": ob.family, "name": line.name, "ruleset": line.ruleset, "seconds": line.seconds, "cpu": line.cpu,
          "passed": line.passed, "result": line.result, "expected": line.expected}
         for ob, line in zip(obligations, lines, strict=True)]}))
@@ -97,6 +124,13 @@ def main() -> None:
             print(f"FAILED {x['name']} {x['ruleset']}: {x['result']} (expected {x['expected']})")
         print(f"total with {jobs} job(s): {len(lines)} obligations, {len(failed)} failed; "
               f"wall time {res['wall']:.1f} s")
+        built: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+        for c in res["contexts"]:
+            built[c["level"]][0] += 1
+            built[c["level"]][1] += c["cpu"]
+        parts = [f"{level} level {int(k)} builds {cpu:.1f} cpu s" for level, (k, cpu) in sorted(built.items())]
+        print(f"  of which building proof contexts with {jobs} job(s): {', '.join(parts)} "
+              f"(of {sum(x['cpu'] for x in lines):.1f} cpu s in all)")
 
 
 if __name__ == "__main__":
