@@ -378,6 +378,30 @@ def _apply_needs(selected: Sequence[Obligation], lines: list[Line]) -> None:
                 changed = True
 
 
+def assumed_not_run(stated: Sequence[Obligation], selected: Sequence[Obligation]) -> dict[tuple[str, str], list[str]]:
+    """What the proofs of ``selected`` assume (each obligation's ``needs``, same ruleset,
+    and what those assume in turn) that is stated in ``stated`` but not selected (left out
+    by ``--only``): ``(name, ruleset)`` -> the names of the selected obligations resting on
+    it, directly or through others, in the order stated. An obligation fails where one it
+    assumes fails in the same run (:func:`_apply_needs`); what was not run has no result
+    here, so a pass of those resting on it holds only where it passes."""
+    chosen = {ob.key for ob in selected}
+    by_key = {ob.key: ob for ob in stated}
+    rests: dict[str, list[str]] = {}
+    for ob in selected:
+        seen: set[str] = {ob.key}
+        todo = [ob]
+        while todo:
+            for need in todo.pop().needs:
+                key = f"{need}@{ob.ruleset}"
+                if key not in seen and key in by_key:
+                    seen.add(key)
+                    todo.append(by_key[key])
+        for key in seen - chosen:
+            rests.setdefault(key, []).append(ob.name)
+    return {(ob.name, ob.ruleset): rests[key] for key, ob in by_key.items() if key in rests}
+
+
 def as_dict(line: Line) -> dict[str, object]:
     """A line as a JSON-ready dict."""
     d = asdict(line)

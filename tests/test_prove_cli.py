@@ -82,7 +82,7 @@ def test_json_names_what_the_run_assumes_and_left_out(spec: Spec) -> None:
     obs = {ob.key: ob for ob in all_obligations(spec)}
     assert {(d["ruleset"], tuple(d["by"])) for d in doc["assumed_not_run"]} == {("reference", ("maid-empty-deck",))}
     _assert_closure(obs, "reference", {"maid-empty-deck"}, [d["name"] for d in doc["assumed_not_run"]])
-    from palast.cli.prove_cmd import assumed_not_run
+    from proofs.runner import assumed_not_run
 
     stated = all_obligations(spec)
     assert assumed_not_run(stated, [o for o in stated if o.ruleset == "reference"]) == {}
@@ -95,7 +95,7 @@ def test_what_is_left_out_names_each_obligation_resting_on_it(spec: Spec) -> Non
     run or not (maid-empty-deck rests on decisions-well-formed.colours through
     card-conservation, run here or not), and only those: under house-guard
     round-is-bounded, which must end in a counterexample, assumes nothing."""
-    from palast.cli.prove_cmd import assumed_not_run
+    from proofs.runner import assumed_not_run
 
     stated = all_obligations(spec)
 

@@ -56,7 +56,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     from palast.spec.load import default_spec_dir
     from proofs.explain import explain, find
     from proofs.obligation import Options
-    from proofs.runner import Interrupted, WorkerDied, all_obligations, as_dict, run
+    from proofs.runner import Interrupted, WorkerDied, all_obligations, as_dict, assumed_not_run, run
 
     with json_errors(as_json):  # bad input: with --json, a JSON document too (as palast ask)
         base_spec = get_spec(ctx)
@@ -169,33 +169,9 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
     ctx.exit(1 if failed else 0)
 
 
-def assumed_not_run(stated: Sequence[Any], selected: Sequence[Any]) -> dict[tuple[str, str], list[str]]:
-    """What the proofs of ``selected`` assume (each obligation's ``needs``, same ruleset,
-    and what those assume in turn) that is stated in ``stated`` but not selected (left out
-    by ``--only``): ``(name, ruleset)`` -> the names of the selected obligations resting on
-    it, directly or through others, in the order stated. An obligation fails where one it
-    rests on fails in the same run; what was not run has no result here, so a pass of those
-    resting on it holds only where it passes."""
-    chosen = {ob.key for ob in selected}
-    by_key = {ob.key: ob for ob in stated}
-    rests: dict[str, list[str]] = {}
-    for ob in selected:
-        seen: set[str] = {ob.key}
-        todo = [ob]
-        while todo:
-            for need in todo.pop().needs:
-                key = f"{need}@{ob.ruleset}"
-                if key not in seen and key in by_key:
-                    seen.add(key)
-                    todo.append(by_key[key])
-        for key in seen - chosen:
-            rests.setdefault(key, []).append(ob.name)
-    return {(ob.name, ob.ruleset): rests[key] for key, ob in by_key.items() if key in rests}
-
-
 def assumed_lines(unrun: dict[tuple[str, str], list[str]]) -> list[str]:
-    """:func:`assumed_not_run` as lines: a heading, then one line per ruleset (none when
-    nothing is left out; ``--json`` says which obligation rests on which)."""
+    """What ``proofs.runner.assumed_not_run`` returns, as lines: a heading, then one line per
+    ruleset (none when nothing is left out; ``--json`` says which obligation rests on which)."""
     by_ruleset: dict[str, list[str]] = {}
     for (name, ruleset) in unrun:
         by_ruleset.setdefault(ruleset, []).append(name)
