@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from palast.errors import InputError
 from palast.lang.syntax import parse, show
 from palast.spec.load import Spec
-from proofs.obligation import Obligation
+from proofs.obligation import Obligation, rests_on
 
 
 class Result(Protocol):
@@ -107,6 +107,14 @@ def lemmas(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str,
     return [(n, by_name[n].statement) for n in ob.needs if n != ob.name and n in by_name]
 
 
+def lemmas_through(obligations: Sequence[Obligation], ob: Obligation) -> list[tuple[str, str]]:
+    """What ``ob`` assumes only through the obligations :func:`lemmas` lists (what those
+    assume, and so on; :func:`proofs.obligation.rests_on`), each with its statement, in
+    the order of ``obligations``."""
+    direct = set(ob.needs)
+    return [(o.name, o.statement) for o in rests_on(obligations, ob) if o.name not in direct]
+
+
 def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line: Result | None) -> list[str]:
     """The text of ``palast prove --explain`` for ``ob`` under its ruleset.
 
@@ -121,6 +129,10 @@ def explain(spec: Spec, obligations: Sequence[Obligation], ob: Obligation, line:
     if used:
         out.append("  assumes (proved by the obligations of the same name; it counts only if they pass):")
         out += [f"    {n}: {st}" for n, st in used]
+        further = lemmas_through(obligations, ob)
+        if further:
+            out.append("  and through those (their own assumptions; it counts only if these pass too):")
+            out += [f"    {n}: {st}" for n, st in further]
     elif ob.needs:
         out.append("  assumes: " + ", ".join(ob.needs))
     if line is not None:

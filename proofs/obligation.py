@@ -15,7 +15,7 @@ budget takes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -361,3 +361,24 @@ class Obligation:
     def key(self) -> str:
         """``name@ruleset``."""
         return f"{self.name}@{self.ruleset}"
+
+
+def rests_on(stated: Sequence[Obligation], ob: Obligation) -> list[Obligation]:
+    """What ``ob`` assumes, directly (its ``needs``) or through what those assume in turn,
+    among the obligations of ``stated`` under ``ob``'s ruleset; ``ob`` itself left out
+    (mutual induction), in the order of ``stated``. A need ``stated`` lacks is skipped.
+
+    :param stated: the obligations stated (:func:`proofs.runner.all_obligations`).
+    :param ob: one of them, or one with their ruleset.
+    :returns: the obligations, each once.
+    """
+    by_key = {o.key: o for o in stated}
+    seen: set[str] = {ob.key}
+    todo = [ob]
+    while todo:
+        for need in todo.pop().needs:
+            key = f"{need}@{ob.ruleset}"
+            if key not in seen and key in by_key:
+                seen.add(key)
+                todo.append(by_key[key])
+    return [o for o in stated if o.key in seen and o.key != ob.key]

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any, Self
 
 from palast.spec.load import Spec, load_spec
-from proofs.obligation import Obligation, Options, Outcome, Unknown, apply_breaks, check_breaks
+from proofs.obligation import Obligation, Options, Outcome, Unknown, apply_breaks, check_breaks, rests_on
 
 #: The families of obligations, in the order they are listed.
 FAMILIES = ("conservation", "king", "hand_display", "displays", "invariant", "scores", "termination", "turn",
@@ -386,20 +386,12 @@ def assumed_not_run(stated: Sequence[Obligation], selected: Sequence[Obligation]
     assumes fails in the same run (:func:`_apply_needs`); what was not run has no result
     here, so a pass of those resting on it holds only where it passes."""
     chosen = {ob.key for ob in selected}
-    by_key = {ob.key: ob for ob in stated}
     rests: dict[str, list[str]] = {}
     for ob in selected:
-        seen: set[str] = {ob.key}
-        todo = [ob]
-        while todo:
-            for need in todo.pop().needs:
-                key = f"{need}@{ob.ruleset}"
-                if key not in seen and key in by_key:
-                    seen.add(key)
-                    todo.append(by_key[key])
-        for key in seen - chosen:
-            rests.setdefault(key, []).append(ob.name)
-    return {(ob.name, ob.ruleset): rests[key] for key, ob in by_key.items() if key in rests}
+        for need in rests_on(stated, ob):
+            if need.key not in chosen:
+                rests.setdefault(need.key, []).append(ob.name)
+    return {(ob.name, ob.ruleset): rests[ob.key] for ob in stated if ob.key in rests}
 
 
 def as_dict(line: Line) -> dict[str, object]:

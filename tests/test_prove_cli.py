@@ -781,3 +781,32 @@ def test_explain_with_json_puts_the_explanation_in_the_document() -> None:
     assert any(line.strip().startswith("result: proved") for line in got["lines"]), got["lines"]
     plain = json.loads(CliRunner().invoke(main, ["prove", "--json", "--only", "banned-role", "-r", "reference"]).stdout)
     assert "explanations" not in plain
+
+
+def test_explain_names_what_the_obligation_assumes_through_its_assumptions(spec: Spec) -> None:
+    # next-player assumes decisions-well-formed (and its colours part) directly; those assume
+    # the whole strengthening, which --explain names after them, each once
+    res = CliRunner().invoke(main, ["prove", "--explain", "next-player", "-r", "reference"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    direct = lines.index("  assumes (proved by the obligations of the same name; it counts only if they pass):")
+    through = next(i for i, x in enumerate(lines) if x.startswith("  and through those"))
+    end = next(i for i, x in enumerate(lines) if x.startswith("  result:"))
+    named = [[x.split(":")[0].strip() for x in lines[a + 1:b]] for a, b in ((direct, through), (through, end))]
+    assert named[0] == ["decisions-well-formed", "decisions-well-formed.colours"]
+    obs = [o for o in all_obligations(spec) if o.ruleset == "reference"]
+    ob = next(o for o in obs if o.name == "next-player")
+    by_name = {o.name: o for o in obs}
+    closure: set[str] = set()
+    todo = list(ob.needs)
+    while todo:
+        n = todo.pop()
+        if n not in closure and n in by_name:
+            closure.add(n)
+            todo.extend(by_name[n].needs)
+    assert "card-conservation" in named[1] and "round-is-bounded" in named[1]
+    assert sorted(named[1]) == sorted(closure - set(named[0]) - {"next-player"})
+    # one whose assumptions assume nothing more has no such part: card-conservation, at the
+    # card level, assumes the whole strengthening and the colours part already
+    res = CliRunner().invoke(main, ["prove", "--explain", "card-conservation", "-r", "reference"])
+    assert res.exit_code == 0 and "and through those" not in res.output, res.output

@@ -40,7 +40,7 @@ from palast.spec.event_text import counted
 @click.option("--explain", "explain_name", cls=OnceOption, once="prove --explain explains one obligation",
               metavar="NAME", default=None,
               help="Run the obligation NAME (every ruleset, or those of -r) and say what it states, what it "
-                   "assumes, its result and its scenario file.")
+                   "assumes (directly, then through what that assumes), its result and its scenario file.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print each obligation's detail and files.")
 @house_options
 @click.pass_context
