@@ -11,9 +11,10 @@ from typing import Any
 
 import z3
 
-from proofs.encoding import Layout, ZState, ite
+from proofs.encoding import Layout, ZState
 from proofs.lang_z3 import PROVIDED
 from proofs.legality import Legality, label_width, shapes
+from proofs.terms import ite
 from proofs.transition import Label
 from proofs.z3_values import Picks, Span, _n
 

@@ -52,13 +52,14 @@ from palast.formats.scenario import load_scenario
 from palast.spec.load import Spec
 from proofs.concrete import Values, abstract, inexpressible, label_of
 from proofs.coverage import coverage, events_of, fired, refused, rule_of_clauses
-from proofs.encoding import Layout, ZState, _ast, field_names
+from proofs.encoding import Layout, ZState, field_names
 from proofs.invariant import Context, context, make_game, player_counts
 from proofs.legality import shapes
 from proofs.obligation import Obligation, Options, Outcome, check, solver
 from proofs.reachability import never_reached as excusing
 from proofs.reachability import rules_never_reached
 from proofs.search import WITNESS_DIR
+from proofs.terms import _ast
 from proofs.transition import Label, Transition
 
 K = DecisionKind

@@ -35,16 +35,16 @@ only for the other kinds, so the role level still abstracts the card level.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import z3
-from z3.z3 import _to_expr_ref
 
 from palast.engine import Game
 from palast.lang.invariant_exprs import decision_numbers
 from palast.spec.state import Counter, ZoneDecl
+from proofs.terms import ite, pick_by, total
 
 #: Round end kinds, numbered; 0 means the round has not ended.
 ROUND_ENDS: tuple[str, ...] = ("", "whisper", "six")
@@ -287,114 +287,6 @@ def field_names(lay: Layout) -> list[tuple[str, str]]:
         out.append(("site", "int"))
     for k in range(len(lay.kinds)):
         out.append((f"g{k}", "int"))
-    return out
-
-
-_INTS: dict[int, Any] = {}
-
-
-def _ast(x: Any) -> Any:
-    if isinstance(x, bool):
-        return z3.BoolVal(x)
-    if isinstance(x, int):
-        v = _INTS.get(x)
-        if v is None:
-            v = _INTS[x] = z3.IntVal(x)
-        return v
-    return x
-
-
-def ite(cond: Any, a: Any, b: Any) -> Any:
-    """``If(cond, a, b)`` built without z3py's coercions; folded for a Python bool ``cond``."""
-    if isinstance(cond, bool):
-        return a if cond else b
-    a, b = _ast(a), _ast(b)
-    ctx = cond.ctx
-    ast = z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast())
-    # the sort of both branches: wrapped at once (not looked up again, as _to_expr_ref does)
-    if isinstance(a, z3.BoolRef):
-        return z3.BoolRef(ast, ctx)
-    if isinstance(a, z3.ArithRef):
-        return z3.ArithRef(ast, ctx)
-    return _to_expr_ref(ast, ctx)
-
-
-def total(items: Iterable[Any]) -> Any:
-    """The sum of Z3 integer terms (0 for none), built without z3py's coercions."""
-    xs = [_ast(x) for x in items]
-    if not xs:
-        return z3.IntVal(0)
-    if len(xs) == 1:
-        return xs[0]
-    ctx = xs[0].ctx
-    arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
-    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(xs), arr), ctx)
-
-
-def count_true(conds: Iterable[Any]) -> Any:
-    """How many of the Boolean terms ``conds`` hold."""
-    one, zero = z3.IntVal(1), z3.IntVal(0)
-    return total(ite(c, one, zero) for c in conds)
-
-
-#: (context, AST id) -> (the integer term, its comparisons with small constants); the term
-#: is kept so that its id is not given to another term while the entry lives
-_EQS: dict[tuple[int, int], tuple[Any, dict[int, Any]]] = {}
-
-
-def eq_const(term: Any, value: int) -> Any:
-    """``term == value`` for a Z3 integer ``term``, built without z3py's coercions and once
-    per term and value (:func:`pick` compares one index with every position, again and
-    again while an expression is compiled)."""
-    ctx = term.ctx
-    key = (id(ctx), term.get_id())
-    got = _EQS.get(key)
-    if got is None:
-        if len(_EQS) > 20000:
-            _EQS.clear()
-        got = _EQS[key] = (term, {})
-    eqs = got[1]
-    eq = eqs.get(value)
-    if eq is None:
-        c = _ast(value)
-        eq = eqs[value] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), term.as_ast(), c.as_ast()), ctx)
-    return eq
-
-
-def pick(index: Any, values: Sequence[Any]) -> Any:
-    """``values[index]`` for a symbolic ``index`` in range (the last value otherwise); a
-    Python ``int`` index picks directly."""
-    if isinstance(index, int):
-        return values[index]
-    out = _ast(values[-1])
-    for i in range(len(values) - 2, -1, -1):
-        out = ite(eq_const(index, i), values[i], out)
-    return out
-
-
-def pick_by(index: Any, make: Callable[[int], Any], count: int) -> Any:
-    """:func:`pick` of ``make(i)`` for ``i`` below ``count``; for a Python ``int`` index
-    only ``make(index)`` is built."""
-    if isinstance(index, int):
-        if not 0 <= index < count:
-            raise IndexError(index)
-        return make(index)
-    return pick(index, [make(i) for i in range(count)])
-
-
-def maximum(values: Sequence[Any]) -> Any:
-    """The largest of Z3 integer terms."""
-    out = values[0]
-    for v in values[1:]:
-        out = ite(v > out, v, out)
-    return out
-
-
-def minimum(values: Sequence[Any]) -> Any:
-    """The smallest of Z3 integer terms."""
-    out = values[0]
-    for v in values[1:]:
-        out = ite(v < out, v, out)
     return out
 
 

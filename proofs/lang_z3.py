@@ -32,7 +32,8 @@ from palast.lang.invariant_exprs import constant_kinds, constant_values
 from palast.lang.kinds import infer
 from palast.lang.primitives import ELEMENT, PRIMITIVES
 from palast.lang.syntax import ExpressionError, Node, each_conditions, each_parts, names
-from proofs.encoding import ANY, NEUTRAL, ZState, ite, maximum, minimum, per_seat, total
+from proofs.encoding import ANY, NEUTRAL, ZState, per_seat
+from proofs.terms import ite, maximum, minimum, total
 from proofs.z3_values import (
     Coll,
     ColoursForgotten,

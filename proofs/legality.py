@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from palast.engine.state import DecisionKind
-from proofs.encoding import Layout, ZState, ite, pick_by, total
+from proofs.encoding import Layout, ZState
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.shapes import NEVER, Shape, shape_of
+from proofs.terms import ite, pick_by, total
 from proofs.z3_values import Coll, Span, at_least_one
 
 if TYPE_CHECKING:

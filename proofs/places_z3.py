@@ -19,7 +19,8 @@ import z3
 from palast.engine.resets import COUNTER_VALUES
 from palast.lang.statements import Zone
 from palast.lang.syntax import Node
-from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, ite, per_seat
+from proofs.encoding import CLEARED, MACHINE_FIELDS, ZState, per_seat
+from proofs.terms import ite
 from proofs.z3_values import Coll, NotCompiled, Picks, _b, at_least_one
 
 

@@ -29,7 +29,7 @@ import z3
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec
 from proofs.declared_z3 import declared
-from proofs.encoding import ZState, total
+from proofs.encoding import ZState
 from proofs.invariant import (
     STRENGTHENING,
     in_round,
@@ -38,6 +38,7 @@ from proofs.invariant import (
 )
 from proofs.obligation import Obligation, Options, Outcome
 from proofs.step import prove_declared_step, prove_step
+from proofs.terms import total
 
 K = DecisionKind
 FAMILY = "termination"

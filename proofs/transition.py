@@ -37,19 +37,11 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.lang.syntax import parse
-from proofs.encoding import (
-    ROUND_ENDS,
-    Layout,
-    ZState,
-    branch,
-    count_true,
-    decided,
-    ite,
-    maximum,
-)
+from proofs.encoding import ROUND_ENDS, Layout, ZState, branch, decided
 from proofs.legality import Legality, label_width, shapes
 from proofs.places_z3 import _bool
 from proofs.shapes import NEVER, Shape
+from proofs.terms import count_true, ite, maximum
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
 
 K = DecisionKind

@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from proofs.encoding import ite, total
+from proofs.terms import ite, total
 
 
 class NotCompiled(ValueError):

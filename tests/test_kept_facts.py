@@ -12,9 +12,10 @@ import z3
 
 from palast.engine.state import DecisionKind
 from palast.spec.load import Spec, load_spec
-from proofs.encoding import Layout, ZState, minimum, total
+from proofs.encoding import Layout, ZState
 from proofs.invariant import make_game
 from proofs.kept import earlier, kept_facts, legality_of
+from proofs.terms import minimum, total
 from proofs.well_formed import well_formed
 from tests.spec_copy import edited_spec
 
