@@ -24,6 +24,7 @@ from palast.formats.scenario_dump import dump_scenario
 from proofs.encoding import PER_SEAT_KINDS, ROUND_ENDS, Layout, ZState, field_names
 from proofs.legality import label_width, shapes
 from proofs.shapes import NEVER
+from proofs.terms import eq
 from proofs.transition import Label
 
 K = DecisionKind
@@ -201,14 +202,14 @@ def label_of(lay: Layout, kind: str, action: Action) -> dict[str, Any]:
 
 def pin_state(s: ZState, values: Mapping[str, int | bool]) -> list[Any]:
     """Equalities fixing the fields of ``s`` to ``values``."""
-    return [s.f[name] == values[name] for name in values]
+    return [eq(s.f[name], values[name]) for name in values]
 
 
 def pin_label(label: Label, values: Mapping[str, Any]) -> list[Any]:
     """Equalities fixing ``label`` to label values (see :func:`label_of`)."""
-    out = [x == v for x, v in zip(label.a, values["a"], strict=True)]
-    out += [x == v for x, v in zip(label.vec, values["vec"], strict=True)]
-    out += [x == v for row, vals in zip(label.deal, values["deal"], strict=True)
+    out = [eq(x, v) for x, v in zip(label.a, values["a"], strict=True)]
+    out += [eq(x, v) for x, v in zip(label.vec, values["vec"], strict=True)]
+    out += [eq(x, v) for row, vals in zip(label.deal, values["deal"], strict=True)
             for x, v in zip(row, vals, strict=True)]
     return out
 

@@ -47,6 +47,7 @@ from proofs.obligation import (
     solver,
     steps_spent,
 )
+from proofs.terms import conj, eq
 from proofs.transition import Label, Transition
 from proofs.well_formed import FORMED, kept_formed, well_formed
 from proofs.z3_values import ColoursForgotten
@@ -104,8 +105,8 @@ class Context:
         this admits more successors than :attr:`rel`; a property of ``fields`` proved
         over it holds over the full relation too)."""
         legal, after = self.steps[kind]
-        return z3.And(self.s["dk"] == self.lay.code(kind), legal, self.label.used(self.shapes[kind]),
-                      *[self.t.f[f] == after.f[f] for f in sorted(fields)])
+        return conj([eq(self.s["dk"], self.lay.code(kind)), legal, self.label.used(self.shapes[kind]),
+                     *[eq(self.t.f[f], after.f[f]) for f in sorted(fields)]])
 
     def fields_of(self, formula: Any) -> set[str]:
         """The fields of ``t`` that ``formula`` mentions."""

@@ -4,7 +4,7 @@ z3py's operators look up and compare the sorts of their operands, wrap every sor
 Python number they meet in a new object, and check for errors after each such call; the
 encoding builds millions of terms, and that bookkeeping took more time than the solver
 (``benchmarks/prove.py``). The builders here take Z3 terms (or Python ``bool``/``int``
-values) whose sorts already agree, as the compilers'
+values, turned into one shared term per value) whose sorts already agree, as the compilers'
 terms do, and call Z3's C API once per term. They know nothing of the game.
 """
 
@@ -17,13 +17,17 @@ import z3
 from z3.z3 import _to_expr_ref
 
 _INTS: dict[int, Any] = {}
+_BOOLS: dict[bool, Any] = {}
 
 
 def _ast(x: Any) -> Any:
-    """``x`` as a Z3 term: a Python ``bool`` as its Z3 value, an ``int`` too (one term per
+    """``x`` as a Z3 term: a Python ``bool`` or ``int`` as its Z3 value (one term per
     value, made once), a Z3 term as it is."""
     if isinstance(x, bool):
-        return z3.BoolVal(x)
+        b = _BOOLS.get(x)
+        if b is None:
+            b = _BOOLS[x] = z3.BoolVal(x)
+        return b
     if isinstance(x, int):
         v = _INTS.get(x)
         if v is None:
@@ -126,3 +130,49 @@ def minimum(values: Sequence[Any]) -> Any:
     return out
 
 
+
+def eq(a: Any, b: Any) -> Any:
+    """``a == b`` for two integer or two Boolean terms (or Python values: a Python ``bool``
+    when both are); other pairs go through z3py, which coerces them."""
+    if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
+        return a == b
+    a, b = _ast(a), _ast(b)
+    if (isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef)) or \
+            (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
+        ctx = a.ctx
+        return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    return a == b
+
+
+def gt(a: Any, b: Any) -> Any:
+    """``a > b`` for two integer terms (or Python ``int`` values: a Python ``bool`` when both
+    are)."""
+    if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
+        return a > b
+    a, b = _ast(a), _ast(b)
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+
+
+def conj(terms: Sequence[Any]) -> Any:
+    """The conjunction of Boolean terms (``True`` for none), as ``z3.And`` makes it."""
+    return _connective(z3.Z3_mk_and, terms)
+
+
+def disj(terms: Sequence[Any]) -> Any:
+    """The disjunction of Boolean terms (``False`` for none), as ``z3.Or`` makes it."""
+    return _connective(z3.Z3_mk_or, terms)
+
+
+def _connective(make: Any, terms: Sequence[Any]) -> Any:
+    xs = [_ast(t) for t in terms]
+    ctx = xs[0].ctx if xs else z3.main_ctx()
+    arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
+    return z3.BoolRef(make(ctx.ref(), len(xs), arr), ctx)
+
+
+def negation(term: Any) -> Any:
+    """``Not(term)`` for a Boolean term."""
+    t = _ast(term)
+    ctx = t.ctx
+    return z3.BoolRef(z3.Z3_mk_not(ctx.ref(), t.as_ast()), ctx)

@@ -41,7 +41,7 @@ from proofs.encoding import ROUND_ENDS, Layout, ZState, branch, decided
 from proofs.legality import Legality, label_width, shapes
 from proofs.places_z3 import _bool
 from proofs.shapes import NEVER, Shape
-from proofs.terms import count_true, ite, maximum
+from proofs.terms import conj, count_true, eq, ite, maximum
 from proofs.z3_values import Coll, NotCompiled, _n, _positive
 
 K = DecisionKind
@@ -72,12 +72,12 @@ class Label:
 
     def used(self, shape: Shape) -> Any:
         """The constraint that the parts an action of ``shape`` does not use are 0."""
-        zero = [x == 0 for x in self.a[shape.width:]]
+        zero = [eq(x, 0) for x in self.a[shape.width:]]
         if shape.form != "cards":
-            zero += [x == 0 for x in self.vec]
+            zero += [eq(x, 0) for x in self.vec]
         if shape.form != "deal":
-            zero += [x == 0 for row in self.deal for x in row]
-        return z3.And(zero)
+            zero += [eq(x, 0) for row in self.deal for x in row]
+        return conj(zero)
 
     def parts(self, shape: Shape) -> list[Any]:
         """The numbers an action of ``shape`` uses, in order."""

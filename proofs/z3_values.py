@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from proofs.terms import ite, total
+from proofs.terms import _ast, disj, eq, gt, ite, negation, total
 
 
 class NotCompiled(ValueError):
@@ -170,7 +170,7 @@ def _b(x: Any) -> Any:
         arr = (z3.Ast * len(x.parts))(*[p.as_ast() for p in x.parts])
         return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(x.parts), arr), ctx)
     if isinstance(x, bool):
-        return z3.BoolVal(x)
+        return _ast(x)
     return x
 
 
@@ -179,7 +179,7 @@ def _n(x: Any) -> Any:
     if isinstance(x, Lin):
         return total([*x.terms, x.known] if x.known else x.terms)
     if isinstance(x, int):
-        return z3.IntVal(x)
+        return _ast(x)
     return x
 
 
@@ -251,17 +251,17 @@ def _or(parts: list[Any]) -> Any:
     if any(p is True for p in parts):
         return True
     rest = [_b(p) for p in parts if p is not False]
-    return False if not rest else rest[0] if len(rest) == 1 else z3.Or(rest)
+    return False if not rest else rest[0] if len(rest) == 1 else disj(rest)
 
 
 def _not(x: Any) -> Any:
-    return (not x) if isinstance(x, bool) else z3.Not(_b(x))
+    return (not x) if isinstance(x, bool) else negation(_b(x))
 
 
 def _eq(a: Any, b: Any) -> Any:
     if isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
         return a == b
-    return _v(a) == _v(b)
+    return eq(_v(a), _v(b))
 
 
 def _cmp(op: str, a: Any, b: Any) -> Any:
@@ -272,7 +272,7 @@ def _cmp(op: str, a: Any, b: Any) -> Any:
 
 
 def _positive(m: Any) -> Any:
-    return m > 0 if isinstance(m, int) else _n(m) > 0
+    return m > 0 if isinstance(m, int) else gt(_n(m), 0)
 
 
 def _when(cond: Any, m: Any) -> Any:
@@ -313,7 +313,7 @@ def _per_kind(card: Any, values: list[int], none: int) -> Any:
         return values[card] if card >= 0 else none
     out: Any = z3.IntVal(none)
     for k in range(len(values) - 1, -1, -1):
-        out = ite(card == k, values[k], out)
+        out = ite(eq(card, k), values[k], out)
     return out
 
 
