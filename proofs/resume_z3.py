@@ -72,6 +72,13 @@ class Resuming(Statements):
         :raises NotCompiled: where play after one cannot be told from the position (see
             :meth:`continuation`).
         """
+        memo: dict[tuple[str, bool], list[tuple[int, Waiting]]] = self.__dict__.setdefault("_sites_memo", {})
+        key = (kind, any_step)
+        if key not in memo:  # the declarations and readings do not change: found once per kind
+            memo[key] = self._sites(kind, any_step)
+        return list(memo[key])
+
+    def _sites(self, kind: str, any_step: bool) -> list[tuple[int, Waiting]]:
         found_all: list[Waiting] = []
         for r in self.prog.rules.values():
             if (r.step not in COMPILED_STEPS and not any_step) or self._off(r):
@@ -119,7 +126,15 @@ class Resuming(Statements):
     def _step_sites(self, step: str) -> list[tuple[DoRule, tuple[Frame, ...], str | None]]:
         """Every ``step: STEP`` statement of the compiled rules under the ruleset's readings
         (a rule's own ``do`` and parts, or those a reading taken gives), with its rule, the
-        lists it is nested in and the part it is in (``None``: the rule's ``do``)."""
+        lists it is nested in and the part it is in (``None``: the rule's ``do``); found once
+        per step."""
+        memo: dict[str, list[tuple[DoRule, tuple[Frame, ...], str | None]]] = \
+            self.__dict__.setdefault("_step_sites_memo", {})
+        if step not in memo:
+            memo[step] = self._find_step_sites(step)
+        return list(memo[step])
+
+    def _find_step_sites(self, step: str) -> list[tuple[DoRule, tuple[Frame, ...], str | None]]:
         out: list[tuple[DoRule, tuple[Frame, ...], str | None]] = []
         for r in self.prog.rules.values():
             if r.step not in COMPILED_STEPS or self._off(r):
