@@ -342,7 +342,8 @@ def shapes(lay: Layout) -> dict[str, Shape]:
         leg = Legality(lay)
         flow = lay.game.spec.flow.decisions
         answered = [k for k in lay.decisions if not flow[k].terminal]
-        got = _SHAPES[id(lay)] = (lay, {k: shape_of(leg, k) for k in answered})
+        s = ZState.fresh(lay, "shape")  # one position for all (a fresh one costs a term per field)
+        got = _SHAPES[id(lay)] = (lay, {k: shape_of(leg, k, s) for k in answered})
     return got[1]
 
 

@@ -29,6 +29,7 @@ from palast.lang.primitives import ELEMENT
 from proofs.z3_values import Coll, Picks, Span, Tuples
 
 if TYPE_CHECKING:
+    from proofs.encoding import ZState
     from proofs.legality import Legality
 
 #: The forms of a label (see the module docstring).
@@ -61,21 +62,24 @@ class Shape:
 NEVER = Shape("never")
 
 
-def shape_of(leg: Legality, kind: str) -> Shape:
+def shape_of(leg: Legality, kind: str, s: ZState | None = None) -> Shape:
     """The shape of the label of an action answering ``kind`` under ``leg``'s layout, from
-    the value the statement waiting for it offers (compiled on a fresh symbolic position).
+    the value the statement waiting for it offers, compiled on the symbolic position ``s``
+    (default: a fresh one; only the kinds of the values compiled matter, so one position
+    can serve every decision of a layout).
 
     :raises ValueError: for options of a kind no label carries (a range that is not of
         numbers, picks of something other than cards).
     """
-    from proofs.encoding import ZState
-
     found = leg.sites(kind, any_step=True)
     if not found:
         return NEVER
     if found[0][1].stmt.head == "deal":
         return Shape("deal")
-    s = ZState.fresh(leg.lay, f"shape.{kind}")
+    if s is None:
+        from proofs.encoding import ZState
+
+        s = ZState.fresh(leg.lay, f"shape.{kind}")
     seen = {_shape(leg.declared_options(s, kind, at=w), kind) for _, w in found}
     seen.discard(NEVER)
     if len(seen) > 1:
