@@ -59,7 +59,7 @@ from proofs.obligation import Obligation, Options, Outcome, check, solver
 from proofs.reachability import never_reached as excusing
 from proofs.reachability import rules_never_reached
 from proofs.search import WITNESS_DIR
-from proofs.terms import _ast
+from proofs.terms import as_term
 from proofs.transition import Label, Transition
 
 K = DecisionKind
@@ -137,7 +137,7 @@ class Differ:
         self._prepare(kind)
         vals = abstract(self.lay, state)
         src, nunused = self.src[kind]
-        dst_list = [_ast(vals[n]).as_ast() for n in self.names] + [_ast(0).as_ast()] * nunused
+        dst_list = [as_term(vals[n]).as_ast() for n in self.names] + [as_term(0).as_ast()] * nunused
         dst = (z3.Ast * len(dst_list))(*dst_list)
         ctx = z3.main_ctx()
         e = self.packed[kind]
@@ -149,7 +149,7 @@ class Differ:
         true and each field's value. Z3 shares equal terms, so the successor Z3 predicts is
         that position exactly when it is this very term (``eq``), which costs no reading of
         its fields."""
-        args = [_ast(True), *[_ast(vals[n]) for n in self.names]]
+        args = [as_term(True), *[as_term(vals[n]) for n in self.names]]
         arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
         ctx = z3.main_ctx()
         return _to_expr_ref(z3.Z3_mk_app(ctx.ref(), self._pack.ast, len(args), arr), ctx)
@@ -205,7 +205,7 @@ class Differ:
         refused: list[tuple[Any, ...]] = []
         differ: str | None = None
         for k, action in engine.items():
-            term = z3.simplify(z3.substitute(packed, *[(x, _ast(v)) for x, v in zip(used, k, strict=True)]))
+            term = z3.simplify(z3.substitute(packed, *[(x, as_term(v)) for x, v in zip(used, k, strict=True)]))
             if not z3.is_true(term.arg(0)):
                 refused.append(k)
             elif differ is None:

@@ -44,7 +44,7 @@ import z3
 from palast.engine import Game
 from palast.lang.invariant_exprs import decision_numbers
 from palast.spec.state import Counter, ZoneDecl
-from proofs.terms import _ast, conj, eq, ite, pick_by, total
+from proofs.terms import as_term, conj, eq, ite, pick_by, total
 
 #: Round end kinds, numbered; 0 means the round has not ended.
 ROUND_ENDS: tuple[str, ...] = ("", "whisper", "six")
@@ -461,7 +461,7 @@ def merge(cond: Any, a: ZState, b: ZState) -> ZState:
     # in the drafts' order, not a set's: a set of names iterates by Python's string hashes,
     # which differ from process to process, and the order the terms are built in is the
     # order Z3 numbers them, which its simplifier sorts some operands by
-    false = _ast(False)
+    false = as_term(False)
     for name in [*a.flags, *(n for n in b.flags if n not in a.flags)]:
         fa = a.flags.get(name, false)
         fb = b.flags.get(name, false)

@@ -25,7 +25,7 @@ from palast.engine.state import DecisionKind
 from proofs.encoding import Layout, ZState
 from proofs.resume_z3 import Resuming, _what_it_offers
 from proofs.shapes import NEVER, Shape, shape_of
-from proofs.terms import _ast, ite, pick_by, total
+from proofs.terms import as_term, ite, pick_by, total
 from proofs.z3_values import Coll, Span, at_least_one
 
 if TYPE_CHECKING:
@@ -110,16 +110,16 @@ class Legality(Resuming):
     def decide(self, d: ZState, kind: str, player: Any, *, partner: Any = -1, count: Any = -1,
                given: list[Any] | None = None, forced: Any = False) -> ZState:
         """Open decision ``kind`` for ``player`` (the engine's :class:`Decision`)."""
-        d["dk"] = _ast(self.lay.code(kind))
-        d["dp"] = _ast(player)
-        d["partner"] = _ast(partner)
-        d["count"] = _ast(count)
+        d["dk"] = as_term(self.lay.code(kind))
+        d["dp"] = as_term(player)
+        d["partner"] = as_term(partner)
+        d["count"] = as_term(count)
         for k in range(self.nk):
-            d[f"g{k}"] = _ast(0) if given is None else given[k]
-        d["forced"] = _ast(forced)
-        d["gap"] = _ast(-1)
+            d[f"g{k}"] = as_term(0) if given is None else given[k]
+        d["forced"] = as_term(forced)
+        d["gap"] = as_term(-1)
         if self.lay.site_field:  # a statement that opens it says where (Statements._open)
-            d["site"] = _ast(-1)
+            d["site"] = as_term(-1)
         return d
 
     def gap(self, d: ZState, parameter: str, seat: Any) -> ZState:

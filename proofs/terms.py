@@ -22,7 +22,7 @@ _INTS: dict[int, Any] = {}
 _BOOLS: dict[bool, Any] = {}
 
 
-def _ast(x: Any) -> Any:
+def as_term(x: Any) -> Any:
     """``x`` as a Z3 term: a Python ``bool`` or ``int`` as its Z3 value (one term per
     value, made once), a Z3 term as it is."""
     if isinstance(x, bool):
@@ -42,7 +42,7 @@ def ite(cond: Any, a: Any, b: Any) -> Any:
     """``If(cond, a, b)`` built without z3py's coercions; folded for a Python bool ``cond``."""
     if isinstance(cond, bool):
         return a if cond else b
-    a, b = _ast(a), _ast(b)
+    a, b = as_term(a), as_term(b)
     ctx = cond.ctx
     ast = z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast())
     # the sort of both branches: wrapped at once (not looked up again, as _to_expr_ref does)
@@ -55,7 +55,7 @@ def ite(cond: Any, a: Any, b: Any) -> Any:
 
 def total(items: Iterable[Any]) -> Any:
     """The sum of Z3 integer terms (0 for none), built without z3py's coercions."""
-    xs = [_ast(x) for x in items]
+    xs = [as_term(x) for x in items]
     if not xs:
         return z3.IntVal(0)
     if len(xs) == 1:
@@ -90,7 +90,7 @@ def eq_const(term: Any, value: int) -> Any:
     eqs = got[1]
     eq = eqs.get(value)
     if eq is None:
-        c = _ast(value)
+        c = as_term(value)
         eq = eqs[value] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), term.as_ast(), c.as_ast()), ctx)
     return eq
 
@@ -100,7 +100,7 @@ def pick(index: Any, values: Sequence[Any]) -> Any:
     Python ``int`` index picks directly."""
     if isinstance(index, int):
         return values[index]
-    out = _ast(values[-1])
+    out = as_term(values[-1])
     for i in range(len(values) - 2, -1, -1):
         out = ite(eq_const(index, i), values[i], out)
     return out
@@ -138,7 +138,7 @@ def eq(a: Any, b: Any) -> Any:
     when both are); other pairs go through z3py, which coerces them."""
     if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
         return a == b
-    a, b = _ast(a), _ast(b)
+    a, b = as_term(a), as_term(b)
     if (isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef)) or \
             (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
         ctx = a.ctx
@@ -151,7 +151,7 @@ def gt(a: Any, b: Any) -> Any:
     are)."""
     if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
         return a > b
-    a, b = _ast(a), _ast(b)
+    a, b = as_term(a), as_term(b)
     ctx = a.ctx
     return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
 
@@ -167,7 +167,7 @@ def disj(terms: Sequence[Any]) -> Any:
 
 
 def _connective(make: Any, terms: Sequence[Any]) -> Any:
-    xs = [_ast(t) for t in terms]
+    xs = [as_term(t) for t in terms]
     ctx = xs[0].ctx if xs else z3.main_ctx()
     arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
     return z3.BoolRef(make(ctx.ref(), len(xs), arr), ctx)
@@ -175,6 +175,6 @@ def _connective(make: Any, terms: Sequence[Any]) -> Any:
 
 def negation(term: Any) -> Any:
     """``Not(term)`` for a Boolean term."""
-    t = _ast(term)
+    t = as_term(term)
     ctx = t.ctx
     return z3.BoolRef(z3.Z3_mk_not(ctx.ref(), t.as_ast()), ctx)

@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from proofs.terms import _ast, disj, eq, gt, ite, negation, total
+from proofs.terms import as_term, disj, eq, gt, ite, negation, total
 
 
 class NotCompiled(ValueError):
@@ -170,7 +170,7 @@ def _b(x: Any) -> Any:
         arr = (z3.Ast * len(x.parts))(*[p.as_ast() for p in x.parts])
         return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(x.parts), arr), ctx)
     if isinstance(x, bool):
-        return _ast(x)
+        return as_term(x)
     return x
 
 
@@ -179,7 +179,7 @@ def _n(x: Any) -> Any:
     if isinstance(x, Lin):
         return total([*x.terms, x.known] if x.known else x.terms)
     if isinstance(x, int):
-        return _ast(x)
+        return as_term(x)
     return x
 
 
