@@ -91,8 +91,8 @@ class Context:
         self.steps: dict[str, tuple[Any, ZState]] = {
             k: self.tr.step(self.s, self.label, k) for k in self.kinds}
         self.rel: dict[str, tuple[Any, ZState]] = {
-            k: (z3.And(self.s["dk"] == self.lay.code(k), legal, self.label.used(self.shapes[k]),
-                       equal(self.t, after)), after)
+            k: (conj([eq(self.s["dk"], self.lay.code(k)), legal, self.label.used(self.shapes[k]),
+                      equal(self.t, after)]), after)
             for k, (legal, after) in self.steps.items()}
         self.start = abstract(self.lay, game.initial_state())
         self._hyp: Any = None

@@ -79,6 +79,7 @@ class Resuming(Statements):
         return list(memo[key])
 
     def _sites(self, kind: str, any_step: bool) -> list[tuple[int, Waiting]]:
+        """:meth:`sites`, found anew (it keeps them)."""
         found_all: list[Waiting] = []
         for r in self.prog.rules.values():
             if (r.step not in COMPILED_STEPS and not any_step) or self._off(r):
@@ -135,6 +136,7 @@ class Resuming(Statements):
         return list(memo[step])
 
     def _find_step_sites(self, step: str) -> list[tuple[DoRule, tuple[Frame, ...], str | None]]:
+        """:meth:`_step_sites`, found anew (it keeps them)."""
         out: list[tuple[DoRule, tuple[Frame, ...], str | None]] = []
         for r in self.prog.rules.values():
             if r.step not in COMPILED_STEPS or self._off(r):

@@ -62,11 +62,11 @@ class Shape:
 NEVER = Shape("never")
 
 
-def shape_of(leg: Legality, kind: str, s: ZState | None = None) -> Shape:
+def shape_of(leg: Legality, kind: str, s: ZState) -> Shape:
     """The shape of the label of an action answering ``kind`` under ``leg``'s layout, from
     the value the statement waiting for it offers, compiled on the symbolic position ``s``
-    (default: a fresh one; only the kinds of the values compiled matter, so one position
-    can serve every decision of a layout).
+    of that layout (only the kinds of the values compiled matter, so one position serves
+    every decision of a layout).
 
     :raises ValueError: for options of a kind no label carries (a range that is not of
         numbers, picks of something other than cards).
@@ -76,10 +76,6 @@ def shape_of(leg: Legality, kind: str, s: ZState | None = None) -> Shape:
         return NEVER
     if found[0][1].stmt.head == "deal":
         return Shape("deal")
-    if s is None:
-        from proofs.encoding import ZState
-
-        s = ZState.fresh(leg.lay, f"shape.{kind}")
     seen = {_shape(leg.declared_options(s, kind, at=w), kind) for _, w in found}
     seen.discard(NEVER)
     if len(seen) > 1:

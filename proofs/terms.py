@@ -57,7 +57,7 @@ def total(items: Iterable[Any]) -> Any:
     """The sum of Z3 integer terms (0 for none), built without z3py's coercions."""
     xs = [as_term(x) for x in items]
     if not xs:
-        return z3.IntVal(0)
+        return as_term(0)
     if len(xs) == 1:
         return xs[0]
     ctx = xs[0].ctx
@@ -67,7 +67,7 @@ def total(items: Iterable[Any]) -> Any:
 
 def count_true(conds: Iterable[Any]) -> Any:
     """How many of the Boolean terms ``conds`` hold."""
-    one, zero = z3.IntVal(1), z3.IntVal(0)
+    one, zero = as_term(1), as_term(0)
     return total(ite(c, one, zero) for c in conds)
 
 
@@ -88,11 +88,11 @@ def eq_const(term: Any, value: int) -> Any:
             _EQS.clear()
         got = _EQS[key] = (term, {})
     eqs = got[1]
-    eq = eqs.get(value)
-    if eq is None:
+    found = eqs.get(value)
+    if found is None:
         c = as_term(value)
-        eq = eqs[value] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), term.as_ast(), c.as_ast()), ctx)
-    return eq
+        found = eqs[value] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), term.as_ast(), c.as_ast()), ctx)
+    return found
 
 
 def pick(index: Any, values: Sequence[Any]) -> Any:
@@ -133,27 +133,40 @@ def minimum(values: Sequence[Any]) -> Any:
 
 
 
+def _int_like(x: Any) -> bool:
+    return isinstance(x, z3.ArithRef) or (isinstance(x, int) and not isinstance(x, bool))
+
+
+def _bool_like(x: Any) -> bool:
+    return isinstance(x, (z3.BoolRef, bool))
+
+
 def eq(a: Any, b: Any) -> Any:
-    """``a == b`` for two integer or two Boolean terms (or Python values: a Python ``bool``
-    when both are); other pairs go through z3py, which coerces them."""
+    """``a == b`` for two integer or two Boolean terms of one context, either side possibly
+    a Python value of its sort (a Python ``bool`` when both are Python values); any other
+    pair (a Boolean against a number, terms of two contexts) goes through z3py, which
+    coerces it or raises as it always did."""
     if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
         return a == b
-    a, b = as_term(a), as_term(b)
-    if (isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef)) or \
-            (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
-        ctx = a.ctx
-        return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    if (_int_like(a) and _int_like(b)) or (_bool_like(a) and _bool_like(b)):
+        x, y = as_term(a), as_term(b)
+        ctx = x.ctx
+        if y.ctx is ctx:
+            return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
     return a == b
 
 
 def gt(a: Any, b: Any) -> Any:
-    """``a > b`` for two integer terms (or Python ``int`` values: a Python ``bool`` when both
-    are)."""
+    """``a > b`` for two integer terms of one context, either side possibly a Python
+    ``int`` (a Python ``bool`` when both are); any other pair goes through z3py."""
     if not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef):
         return a > b
-    a, b = as_term(a), as_term(b)
-    ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    if _int_like(a) and _int_like(b):
+        x, y = as_term(a), as_term(b)
+        ctx = x.ctx
+        if y.ctx is ctx:
+            return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return a > b
 
 
 def conj(terms: Sequence[Any]) -> Any:
@@ -167,6 +180,8 @@ def disj(terms: Sequence[Any]) -> Any:
 
 
 def _connective(make: Any, terms: Sequence[Any]) -> Any:
+    """``make`` (Z3's ``Z3_mk_and`` or ``Z3_mk_or``) of ``terms``, Python ``bool`` values
+    among them as their shared terms, in the main context where there are none."""
     xs = [as_term(t) for t in terms]
     ctx = xs[0].ctx if xs else z3.main_ctx()
     arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])

@@ -16,7 +16,7 @@ from typing import Any
 
 import z3
 
-from proofs.terms import as_term, disj, eq, gt, ite, negation, total
+from proofs.terms import as_term, conj, disj, eq, gt, ite, negation, total
 
 
 class NotCompiled(ValueError):
@@ -166,9 +166,7 @@ def identity(x: Any) -> tuple[str, int]:
 def _b(x: Any) -> Any:
     """A condition as a Z3 term."""
     if isinstance(x, Conj):
-        ctx = x.parts[0].ctx
-        arr = (z3.Ast * len(x.parts))(*[p.as_ast() for p in x.parts])
-        return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(x.parts), arr), ctx)
+        return conj(x.parts)
     if isinstance(x, bool):
         return as_term(x)
     return x
