@@ -132,7 +132,6 @@ def minimum(values: Sequence[Any]) -> Any:
     return out
 
 
-
 def _int_like(x: Any) -> bool:
     return isinstance(x, z3.ArithRef) or (isinstance(x, int) and not isinstance(x, bool))
 
