@@ -42,6 +42,7 @@ from typing import Any
 import z3
 
 from palast.engine import Game
+from palast.engine.params import Readings
 from palast.lang.invariant_exprs import decision_numbers
 from palast.spec.state import Counter, ZoneDecl
 from proofs.terms import as_term, conj, eq, ite, pick_by, total
@@ -102,6 +103,12 @@ class Layout:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}")
         self.game = game
+        #: the game's readings when the layout was built, kept fixed: every reading the
+        #: encoding and its compiler take comes from here, so a table assigned to
+        #: ``game.params`` later (:attr:`palast.engine.Game.params`) takes effect in a
+        #: layout built after it, never half in this one (whose terms and memos follow
+        #: these readings)
+        self.readings: Readings = Readings(game.params)
         self.level = level
         #: at the role level, the roles whose cards are still told apart by colour (a kind
         #: per card, as at the card level): those whose colour a rule reads
@@ -212,11 +219,11 @@ class Layout:
     def reading(self, parameter: str) -> str:
         """The ruleset's reading of the variation point that sets engine ``parameter``
         (``"open"`` for a gap)."""
-        return self.game.params[parameter].value
+        return self.readings[parameter].value
 
     def point_code(self, parameter: str) -> int:
         """The number of the variation point that sets engine ``parameter``."""
-        return self.points.index(self.game.params[parameter].point)
+        return self.points.index(self.readings[parameter].point)
 
 
 # ---------------------------------------------------------------------- fields

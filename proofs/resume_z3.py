@@ -74,7 +74,7 @@ class Resuming(Statements):
         """
         memo: dict[tuple[str, bool], list[tuple[int, Waiting]]] = self.__dict__.setdefault("_sites_memo", {})
         key = (kind, any_step)
-        if key not in memo:  # the declarations and readings do not change: found once per kind
+        if key not in memo:  # the declarations and the layout's readings (Layout.readings) are fixed
             memo[key] = self._sites(kind, any_step)
         return list(memo[key])
 

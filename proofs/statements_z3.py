@@ -112,7 +112,7 @@ class Statements(Places):
 
     def _parameter(self, point: str) -> str:
         """The engine parameter a variation point sets."""
-        for name, st in self.lay.game.params.items():
+        for name, st in self.lay.readings.items():
             if st.point == point:
                 return str(name)
         raise KeyError(point)

@@ -66,3 +66,25 @@ def test_a_watched_game_notes_the_readings_it_consults(spec: Spec) -> None:
         pass
     assert "neutral.tie" in log.total or "play.duplicate" in log.total
     assert len(log.total) >= 3
+
+
+def test_a_proof_layout_keeps_the_readings_it_was_built_with(spec: Spec) -> None:
+    """The Z3 encoding takes its readings from the table it was built with
+    (:attr:`proofs.encoding.Layout.readings`): a table assigned to ``game.params`` later
+    (under which a fan rule waits for a choice) changes a layout built after it, and none
+    of an older one's answers, memoised or not."""
+    from palast.engine.params import Setting
+    from proofs.encoding import Layout
+    from proofs.transition import Transition
+
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    old = Transition(Layout(game, "role"))
+    assert old.sites("choice", any_step=True) == []  # memoised from here on
+    point = game.params["fan-expansion"].point
+    game.params = {**game.params, "fan-expansion": Setting("on", point)}
+    new = Transition(Layout(game, "role"))
+    assert new.lay.reading("fan-expansion") == "on"
+    assert new.sites("choice", any_step=True) != []
+    assert old.lay.reading("fan-expansion") == "off"
+    assert old.sites("choice", any_step=True) == []
+    assert Transition(old.lay).sites("choice", any_step=True) == []  # not memoised: the same answer
