@@ -20,7 +20,6 @@ A name this back-end cannot compile raises :class:`NotCompiled` naming it.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
@@ -57,6 +56,7 @@ from proofs.z3_values import (
     _v,
     _when,
     _without,
+    arrangements,
     identity,
 )
 
@@ -106,7 +106,7 @@ class Z3Back:
             "count": lambda c: self._count(c),
             "upto": Span,
             "subsets": Picks,
-            "arrangements": _arrangements,
+            "arrangements": arrangements,
             "distinct": lambda c: Coll(c.kind, [(e, ite(_positive(m), 1, 0) if not isinstance(m, int)
                                                  else min(m, 1)) for e, m in c.items]),
             "in_order": lambda c: c,
@@ -543,27 +543,6 @@ def _round_end(kind: str) -> int:
     from proofs.encoding import ROUND_ENDS
 
     return ROUND_ENDS.index(kind)
-
-
-def _arrangements(c: Any, k: Any) -> Tuples:
-    """``arrangements(c, k)``: every way to give ``k`` players one element of ``c`` each, no
-    element twice, in seat order, as options of ``k`` parts (part ``i``: seat ``i``'s)."""
-    if not isinstance(c, Coll) or not isinstance(k, int):
-        raise NotCompiled("arrangements of a collection not known, or of a number not known while the term is built")
-    there = [(e, _positive(m)) for e, m in c.items]
-
-    def member(v: Any) -> Any:
-        return _or([_and([_eq(v, e), t]) for e, t in there])
-
-    def holds(values: tuple[Any, ...]) -> Any:
-        return _and([*(member(v) for v in values),
-                     *(_not(_eq(a, b)) for a, b in itertools.combinations(values, 2))])
-
-    def items() -> list[tuple[tuple[int, ...], Any]]:
-        return [(tuple(e for e, _ in pick), _and([t for _, t in pick])) for pick in itertools.permutations(there, k)]
-
-    return Tuples(tuple(f"#{i}" for i in range(k)), (ELEMENT[c.kind],) * k, holds,
-                  lambda: _or([cond for _, cond in items()]), items)
 
 
 #: Names of the rule language whose Z3 meaning another module of proofs/ gives, registered

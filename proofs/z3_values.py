@@ -10,12 +10,14 @@ sums as flat lists (:class:`Conj`, :class:`Lin`) until a term is needed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
+from palast.lang.primitives import ELEMENT
 from proofs.terms import as_term, conj, disj, eq, gt, ite, negation, total
 
 
@@ -347,3 +349,24 @@ def at_least_one(m: Any) -> Any:
             return z3.And(z3.Not(c), rb)
         return z3.Or(z3.And(c, ra), z3.And(z3.Not(c), rb))
     return m >= 1
+
+
+def arrangements(c: Any, k: Any) -> Tuples:
+    """``arrangements(c, k)``: every way to give ``k`` players one element of ``c`` each, no
+    element twice, in seat order, as options of ``k`` parts (part ``i``: seat ``i``'s)."""
+    if not isinstance(c, Coll) or not isinstance(k, int):
+        raise NotCompiled("arrangements of a collection not known, or of a number not known while the term is built")
+    there = [(e, _positive(m)) for e, m in c.items]
+
+    def member(v: Any) -> Any:
+        return _or([_and([_eq(v, e), t]) for e, t in there])
+
+    def holds(values: tuple[Any, ...]) -> Any:
+        return _and([*(member(v) for v in values),
+                     *(_not(_eq(a, b)) for a, b in itertools.combinations(values, 2))])
+
+    def items() -> list[tuple[tuple[int, ...], Any]]:
+        return [(tuple(e for e, _ in pick), _and([t for _, t in pick])) for pick in itertools.permutations(there, k)]
+
+    return Tuples(tuple(f"#{i}" for i in range(k)), (ELEMENT[c.kind],) * k, holds,
+                  lambda: _or([cond for _, cond in items()]), items)
