@@ -270,7 +270,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
 
     :returns: ``counterexample`` with the scenario file, or ``error`` if no short path
         shows the failure, the engine disagrees with Z3, or the scenario is larger than
-        palast reads (:class:`ScenarioTooLarge`; nothing written).
+        palast reads (:class:`ScenarioTooLarge`; nothing written). Where such an error
+        leaves a stored file that no longer shows the failure in place, its detail says so.
     :raises Unknown: if a check is undecided.
     """
     ctx = context(spec, ruleset, n, "card")
@@ -297,6 +298,10 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         return Outcome("counterexample", f"{n} players; the stored counterexample still shows it: its start satisfies "
                                          "every proved invariant, each step is a Z3 step and the engine replays it",
                        (display_path(stored),))
+    # a stored file that no longer shows the failure stays until a new one replaces it
+    stale = (f"; the stored {display_path(stored)} no longer shows the failure and is left as it was"
+             if stored.exists() else "")
+
     def attempt(begin: Callable[[ZState], Any]) -> Trace | None:
         # the incremental search is fast, but now and then spends its budget on a path it
         # has in reach: then each length is searched on its own, equations eliminated first
@@ -308,7 +313,7 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     path = attempt(tidy) or attempt(start)
     if path is None:
         return Outcome("error", f"{n} players: the check fails, but no path of at most {max_steps} actions from a "
-                                "play decision shows it")
+                                f"play decision shows it{stale}")
     refused = (f"{n} players: the step check fails from a position the engine refuses ({{}}); the strengthening "
                "does not rule it out, so the claim is neither proved nor refuted (no scenario written)")
     try:  # Z3's position need not be one the engine can even build (a King card out of range)
@@ -316,19 +321,19 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         text = scenario_text(ctx.game, state, path.actions, title=title, question=question, comment=comment,
                              rulesets=(ruleset,))
     except (ValueError, IndexError, KeyError) as exc:
-        return Outcome("error", refused.format(f"{type(exc).__name__}: {exc}"))
+        return Outcome("error", refused.format(f"{type(exc).__name__}: {exc}") + stale)
     # written beside its place first, and put there only once the engine accepts it
     try:
         trial = write_scenario(text, f"{name}.trial", out_dir)
     except ScenarioTooLarge as exc:
         return Outcome("error", f"Z3's path from a play decision shows the failure, but the scenario {name}.yaml "
-                                f"{exc}")
+                                f"{exc}{stale}")
     try:
         _, final, _ = reload(trial, spec, ruleset)
     except (InputError, IllegalActionError) as exc:  # a position no game reaches
         trial.unlink()
         head, *rest = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()
-        return Outcome("error", refused.format(f"{head} {rest[0].strip()}" if rest else head))
+        return Outcome("error", refused.format(f"{head} {rest[0].strip()}" if rest else head) + stale)
     file = trial.replace(trial.with_name(f"{name}.yaml"))
     got = abstract(ctx.lay, final)
     diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}

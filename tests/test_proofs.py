@@ -67,6 +67,23 @@ def test_a_counterexample_too_large_to_read_back_is_not_written(spec: Spec, tmp_
     assert proofs.search.write_scenario("é" * 100, "w", tmp_path).stat().st_size == 200
 
 
+def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a stored counterexample no longer shows the failure and the new one cannot be
+    written, the stored file stays as it was and the error says so."""
+    import proofs.search
+
+    stale = tmp_path / "no-guard.reference.yaml"
+    stale.write_text("title: an older counterexample\n", encoding="utf-8")
+    monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
+    out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
+    assert out.result == "error", out.detail
+    assert "has not replayed it; the stored " in out.detail, out.detail
+    assert out.detail.endswith("no-guard.reference.yaml no longer shows the failure and is left as it was"), out.detail
+    assert stale.read_text(encoding="utf-8") == "title: an older counterexample\n"
+    assert [p.name for p in tmp_path.iterdir()] == [stale.name]
+
+
 def test_a_witness_too_large_to_read_back_is_not_written(spec: Spec, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A witness Z3 finds whose scenario palast could not read back is not written: the
