@@ -10,6 +10,11 @@ each charged to the first obligation that needs it), per level. With
 witnesses to a temporary directory so the stored ones stay. It prints figures; it asserts
 nothing (the 45 s target of issue 14 is read off the "total" lines).
 
+The same code has run at very different speeds on different days of the same kind of
+machine (65 s one day, 110 to 116 s another), so the benchmark first times two fixed pieces
+of work that do not depend on palast (:func:`_machine_speed`): figures of two days compare
+only after scaling by those.
+
     python benchmarks/prove.py [--jobs N ...] [--search]
 """
 
@@ -71,6 +76,37 @@ def _one_run(jobs: int) -> None:
         for ob, line in zip(obligations, lines, strict=True)]}))
 
 
+def _machine_speed() -> tuple[float, float]:
+    """Processor seconds of two fixed pieces of work, the best of three runs each: a Python
+    loop (the sum of the squares below ten million) and a Z3 check (nine pigeons in eight
+    holes, unsatisfiable, as clauses, with a fixed seed). Neither depends on palast."""
+    import z3
+
+    def loop() -> None:
+        sum(i * i for i in range(10_000_000))
+
+    def pigeons() -> None:
+        holes = 8
+        x = [[z3.Bool(f"x{i}_{j}") for j in range(holes)] for i in range(holes + 1)]
+        sv = z3.SimpleSolver()
+        sv.set("random_seed", 0)
+        sv.add(*[z3.Or(row) for row in x])
+        sv.add(*[z3.Or(z3.Not(x[a][j]), z3.Not(x[b][j]))
+                 for j in range(holes) for a in range(holes + 1) for b in range(a + 1, holes + 1)])
+        if sv.check() != z3.unsat:
+            raise AssertionError("nine pigeons fit in eight holes")
+
+    def best(work: Any) -> float:
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            work()
+            times.append(time.process_time() - start)
+        return min(times)
+
+    return best(loop), best(pigeons)
+
+
 def _search() -> None:
     from palast.spec.load import load_spec
     from proofs.reachability import witness_questions
@@ -96,6 +132,9 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"palast prove benchmark: {os.cpu_count()} cores, load average {load:.2f} before the run, "
           f"Python {platform.python_version()} on {platform.machine()}")
+    py, solver = _machine_speed()
+    print(f"machine speed: a fixed Python loop {py:.2f} cpu s, a fixed Z3 check {solver:.2f} cpu s "
+          "(runs of other days compare after scaling by these)")
     if args.search:
         _search()
     results: dict[int, dict[str, Any]] = {}
