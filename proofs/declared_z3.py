@@ -49,12 +49,11 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
     :raises KeyError: when the spec declares no such property.
     :raises NotCompiled: when it uses a primitive without a Z3 meaning.
     """
-    from palast.invariants.declared import game_reading
     from palast.lang.invariant_exprs import declared as all_declared
 
-    game = s.lay.game
-    spec = game.spec
-    branches = tuple(game_reading(game, str(inv.readings["point"])) for inv in spec.invariants.values()
+    lay = s.lay
+    spec = lay.game.spec
+    branches = tuple(lay.point_reading(str(inv.readings["point"])) for inv in spec.invariants.values()
                      if inv.readings)
     got = _PARSED.get((id(spec), branches, s.lay.level == "role"))
     if got is None or got[0] is not spec:
@@ -62,7 +61,7 @@ def declared(s: ZState, prop_id: str, before: ZState | None = None) -> Any:
         role = s.lay.level == "role"
         got = _PARSED[id(spec), branches, role] = (spec, {
             p.id: p.colourless if role and p.colourless is not None else p.node
-            for p in all_declared(spec, lambda point: game_reading(game, point))})
+            for p in all_declared(spec, lay.point_reading)})
     key = (prop_id, tuple(map(id, s.f.values())), tuple(map(id, before.f.values())) if before is not None else ())
     terms = _TERMS.get(s)
     if terms is None:

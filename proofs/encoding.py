@@ -4,7 +4,8 @@ The encoding is built from one :class:`~palast.engine.Game` (the spec, a ruleset
 seats), never from numbers written here: the card kinds and their copies come from
 ``game.composition``, roles and their action kinds from ``spec/roles.yaml``, the King
 cards from ``spec/game.yaml``, the hand size, the six and the target from the spec, and
-every ruleset difference from ``game.params`` (``spec/variation_points.yaml``).
+every ruleset difference from ``game.params`` (``spec/variation_points.yaml``) as they were
+when the layout was built (:attr:`Layout.readings`).
 
 **The abstraction.** A position is abstracted to
 
@@ -152,12 +153,13 @@ class Layout:
         #: (one of :data:`PER_SEAT_KINDS` only where a rule that applies under the ruleset
         #: sets it: no rule sets the marks unless a rule module is in play, and unset they
         #: would be free values a search could give a position)
+        set_by = _set_by(game, self.point_reading)
         self.counters: dict[str, Counter] = {c.name: c for c in decl.counters if c.kind in ENCODED_COUNTERS
-                                             and (c.kind not in PER_SEAT_KINDS or c.name in _set_by(game))}
+                                             and (c.kind not in PER_SEAT_KINDS or c.name in set_by)}
         #: the statements that wait for each decision (:func:`waiting_sites`), and whether
         #: the encoding keeps which one a pending decision waits at (field ``site``: its
         #: number among those of its decision; only where some decision has two)
-        self.sites: dict[str, tuple[tuple[str, str], ...]] = waiting_sites(game)
+        self.sites: dict[str, tuple[tuple[str, str], ...]] = waiting_sites(game, self.point_reading)
         self.site_field = any(len(v) > 1 for v in self.sites.values())
         # the zones the hand-written parts of the model read by name (the zone dealt into,
         # the zone the rest goes to, and the two laid zones of spec/state.yaml)
@@ -221,6 +223,14 @@ class Layout:
         (``"open"`` for a gap)."""
         return self.readings[parameter].value
 
+    def point_reading(self, point: str) -> str:
+        """The reading of variation point ``point`` (by id) in :attr:`readings`, or as the
+        ruleset reads it where it sets no engine parameter."""
+        for setting in self.readings.values():
+            if setting.point == point:
+                return str(setting.value)
+        return str(self.game.spec.reading(self.game.ruleset, point))
+
     def point_code(self, parameter: str) -> int:
         """The number of the variation point that sets engine ``parameter``."""
         return self.points.index(self.readings[parameter].point)
@@ -228,12 +238,13 @@ class Layout:
 
 # ---------------------------------------------------------------------- fields
 
-def _blocks_in_play(game: Game) -> list[tuple[str, tuple[Any, ...]]]:
-    """Every statement list of the rules that apply under ``game``'s ruleset (those a
-    readings block withdraws left out): ``(rule id, list)``, each reading's too."""
+def _blocks_in_play(game: Game, reading_of: Callable[[str], str]) -> list[tuple[str, tuple[Any, ...]]]:
+    """Every statement list of the rules that apply under ``game``'s ruleset, each
+    variation point read by ``reading_of`` (those a readings block withdraws left out):
+    ``(rule id, list)``, each reading's too."""
     from palast.lang.blocks import program, withdrawn
 
-    gone = withdrawn(game.spec, game.ruleset)
+    gone = withdrawn(game.spec, game.ruleset, reading_of)
     out: list[tuple[str, tuple[Any, ...]]] = []
     for r in program(game.spec).rules.values():
         if r.rule in gone:
@@ -242,26 +253,28 @@ def _blocks_in_play(game: Game) -> list[tuple[str, tuple[Any, ...]]]:
     return out
 
 
-def _set_by(game: Game) -> set[str]:
+def _set_by(game: Game, reading_of: Callable[[str], str]) -> set[str]:
     """The counters a ``set`` statement names in the rules that apply under ``game``'s
-    ruleset (those a readings block withdraws left out)."""
+    ruleset, each variation point read by ``reading_of`` (those a readings block withdraws
+    left out)."""
     from palast.lang.statements import walk
 
     out: set[str] = set()
-    for _, block in _blocks_in_play(game):
+    for _, block in _blocks_in_play(game, reading_of):
         out.update(str(target) for st in walk(list(block)) if st.head == "set" for target, *_ in st.arg)
     return out
 
 
-def waiting_sites(game: Game) -> dict[str, tuple[tuple[str, str], ...]]:
+def waiting_sites(game: Game, reading_of: Callable[[str], str]) -> dict[str, tuple[tuple[str, str], ...]]:
     """Every statement that waits for a decision in the rules that apply under ``game``'s
-    ruleset, by decision: ``(rule id, key path)`` (dotted, as the engine's
+    ruleset, each variation point read by ``reading_of`` (:meth:`Layout.point_reading`), by
+    decision: ``(rule id, key path)`` (dotted, as the engine's
     ``Decision.rule`` names it), in the order declared. Where a decision has more than one,
     the encoding keeps which of them opened it (field ``site``)."""
     from palast.lang.statements import waits_for, walk
 
     out: dict[str, list[tuple[str, str]]] = {}
-    for rule, block in _blocks_in_play(game):
+    for rule, block in _blocks_in_play(game, reading_of):
         for st in walk(list(block)):
             kind = waits_for(st)
             if kind is not None:

@@ -3,7 +3,8 @@
 :class:`Legality` holds, for every action kind, the condition under which an action with
 given parameters (a :class:`~proofs.transition.Label`) is legal in a symbolic position,
 written after the engine's legal actions (``Game.legal_actions`` and the role rules) and
-built from the ruleset's readings (``game.params``). :class:`~proofs.transition.Transition`
+built from the ruleset's readings (``game.params`` when the layout was built:
+:attr:`proofs.encoding.Layout.readings`). :class:`~proofs.transition.Transition`
 adds what each action does; :mod:`proofs.can_act` asks whether some action is legal.
 The options of every decision are compiled from the statements that wait for them (a
 play's from step ``turn``: :meth:`Legality.offered_at_start`; a swap's, built from parts,

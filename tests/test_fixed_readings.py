@@ -71,8 +71,10 @@ def test_a_watched_game_notes_the_readings_it_consults(spec: Spec) -> None:
 def test_a_proof_layout_keeps_the_readings_it_was_built_with(spec: Spec) -> None:
     """The Z3 encoding takes its readings from the table it was built with
     (:attr:`proofs.encoding.Layout.readings`): a table assigned to ``game.params`` later
-    (under which a fan rule waits for a choice) changes a layout built after it, and none
-    of an older one's answers, memoised or not."""
+    (switching the fan module on, whose rules wait for a choice and set the marks) changes
+    a layout built after it, its sites and fields included, and none of an older one's
+    answers, memoised or not; nor the declared invariants compiled on an older one's
+    positions."""
     from palast.engine.params import Setting
     from proofs.encoding import Layout
     from proofs.transition import Transition
@@ -85,6 +87,29 @@ def test_a_proof_layout_keeps_the_readings_it_was_built_with(spec: Spec) -> None
     new = Transition(Layout(game, "role"))
     assert new.lay.reading("fan-expansion") == "on"
     assert new.sites("choice", any_step=True) != []
+    assert "choice" in new.lay.sites and "marks" in new.lay.counters  # the module's rules in the layout too
     assert old.lay.reading("fan-expansion") == "off"
     assert old.sites("choice", any_step=True) == []
+    assert "choice" not in old.lay.sites and "marks" not in old.lay.counters
     assert Transition(old.lay).sites("choice", any_step=True) == []  # not memoised: the same answer
+
+
+def test_declared_invariants_follow_the_layouts_readings(spec: Spec) -> None:
+    """An invariant that reads a variation point (next-player, a neutral tie) compiles on a
+    layout's positions with that layout's readings, not with a table assigned to
+    ``game.params`` after the layout was built (:func:`proofs.declared_z3.declared`)."""
+    from palast.engine.params import Setting
+    from proofs.declared_z3 import declared
+    from proofs.encoding import Layout, ZState
+
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    lay = Layout(game, "card")
+    before = declared(ZState.fresh(lay, "a"), "next-player", ZState.fresh(lay, "b"))
+    name = next(n for n, st in game.params.items() if st.point == "neutral-tie")
+    other = next(v for v in ("player-who-played", "seat-order") if v != game.params[name].value)
+    game.params = {**game.params, name: Setting(other, game.params[name].point)}
+    again = declared(ZState.fresh(lay, "a"), "next-player", ZState.fresh(lay, "b"))
+    assert again.eq(before)  # the same constants (same names), the same term
+    new = Layout(game, "card")
+    changed = declared(ZState.fresh(new, "a"), "next-player", ZState.fresh(new, "b"))
+    assert not changed.eq(before)

@@ -27,7 +27,7 @@ its branch, and a name read after a decision can be restored when play resumes t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -320,10 +320,12 @@ def declared_readings(spec: Any) -> dict[str, set[str]]:
     return out
 
 
-def withdrawn(spec: Any, ruleset: str) -> dict[str, str]:
+def withdrawn(spec: Any, ruleset: str, reading_of: Callable[[str], str] | None = None) -> dict[str, str]:
     """The rules declared with statements that never apply under ``ruleset``: a readings
     block of theirs says, for the reading the ruleset takes, that the rule does not apply.
 
+    :param reading_of: how each variation point (by id) is read, where not as ``ruleset``
+        reads it (a proof layout's own table of readings).
     :returns: rule id -> ``"POINT: READING"``.
     """
     out: dict[str, str] = {}
@@ -334,7 +336,10 @@ def withdrawn(spec: Any, ruleset: str) -> dict[str, str]:
             continue
         for rb in r.readings:
             vp = spec.variation_points.get(rb.point)
-            reading = vp.choices.get(ruleset) if vp is not None else None
+            if vp is None:
+                reading = None
+            else:
+                reading = reading_of(rb.point) if reading_of is not None else vp.choices.get(ruleset)
             br = rb.branches.get(str(reading))
             if br is not None and not br.applies:
                 out[rid] = f"{rb.point}: {reading}"
