@@ -719,9 +719,9 @@ def test_a_check_a_smaller_game_split_is_split_at_once(spec: Spec, monkeypatch: 
     make = invariant.Context.step_solver
 
     def counted(self: invariant.Context, kind: str, rlimit: int = invariant.RLIMIT,
-                only: tuple[str, ...] | None = None) -> object:
+                only: tuple[str, ...] | None = None, claims: tuple[object, ...] | None = None) -> object:
         budgets.append(rlimit)
-        return make(self, kind, rlimit, only)
+        return make(self, kind, rlimit, only, claims)
 
     monkeypatch.setattr(invariant.Context, "step_solver", counted)
     monkeypatch.setattr(invariant, "FIRST_TRY", 1)
@@ -928,3 +928,22 @@ def test_the_colours_obligation_also_proves_the_kept_cards_card_by_card(spec: Sp
     s = solver()
     s.add(prop(ctx.s), z3.Not(kept_formed(ctx.s)))
     assert not check(s)  # the obligation's claim includes the kept cards, card by card
+
+
+def test_a_check_is_asked_over_the_fields_its_claims_mention(spec: Spec) -> None:
+    """Context.breaks asks over the relation restricted to the successor's fields its claims
+    mention (Context.restricted), built once per kind and set of fields, and finds the same
+    actions: a play that ends no round keeps the round number, and a play can leave the
+    turn with another player."""
+    from proofs import invariant
+
+    ctx = invariant.context(spec, "reference", 3, "role")
+    same_round = ctx.t["round"] == ctx.s["round"]
+    rel = ctx.restricted(DecisionKind.PLAY, (same_round,))
+    assert rel.eq(ctx.relation_on(DecisionKind.PLAY, {"round"}))
+    assert ctx.restricted(DecisionKind.PLAY, (z3.Not(same_round), ctx.s["dp"] == 0)) is rel  # built once
+    assert ctx.fields_of(ctx.restricted(DecisionKind.PLAY, (ctx.s["dp"] == 0,))) == set()
+    assert not ctx.breaks(DecisionKind.PLAY, ctx.t["round"] > ctx.s["round"] + 1)
+    assert ctx.breaks(DecisionKind.PLAY, ctx.t["round"] == ctx.s["round"])
+    assert ctx.breaks(DecisionKind.PLAY, ctx.t["dp"] != ctx.s["dp"])
+    assert not ctx.breaks(DecisionKind.PLAY, ctx.t["dp"] == -5)
