@@ -170,7 +170,14 @@ class Context:
         (:meth:`relation_on`; built once per kind and set of fields). Asked with those
         claims it is exactly as satisfiable as the whole relation :attr:`rel`: the fields
         it leaves free are each a function of the position and the action in :attr:`rel`,
-        so a model of the one gives a model of the other by setting them so."""
+        so a model of the one gives a model of the other by setting them so (a model of the
+        restricted one leaves those fields arbitrary: :mod:`proofs.search` builds
+        counterexamples over the whole relation). Where a claim is no Z3 expression (a
+        Python truth value, a list, which a solver also takes), the whole relation."""
+        if not all(isinstance(c, z3.ExprRef) for c in claims):
+            return self.rel[kind][0]
+        if len(self._claim_fields) > CLAIMS_KEPT:
+            self._claim_fields.clear()
         fields: set[str] = set()
         for c in claims:
             got = self._claim_fields.get(c.get_id())
@@ -185,11 +192,9 @@ class Context:
 
     def step_solver(self, kind: str, rlimit: int = RLIMIT, only: tuple[str, ...] | None = None,
                     claims: tuple[Any, ...] | None = None) -> Any:
-        """A new solver holding the strengthening on ``s`` and the ``kind`` relation
-        (with ``claims``, the relation restricted to the fields of ``t`` they mention,
-        :meth:`restricted`: the role-level obligations of the reference and fan took 26.5
-        cpu s instead of 28.9, those at the card level the same), each
-        call a fresh one that first eliminates the successor's equations
+        """A new solver holding the strengthening on ``s`` and the ``kind`` relation (with
+        ``claims``, :meth:`restricted`: the reference's and fan's role-level obligations
+        took 26.5 cpu s, not 28.9), each call a fresh one that first eliminates the successor's equations
         (:func:`~proofs.obligation.eliminating_solver`). A solver kept across checks carried
         what it learned from earlier claims, and later checks on it got much slower
         (empty-hand under the reference took 3 s on its own and 34 s after the other
@@ -247,6 +252,9 @@ class Context:
 
 
 _CONTEXTS: dict[tuple[int, str, int, str], tuple[Spec, Context]] = {}
+#: How many claims a context keeps the fields of (:meth:`Context.restricted`) before it
+#: forgets them all: a whole ``palast prove`` run asks a few hundred per context.
+CLAIMS_KEPT = 4096
 
 
 def context(spec: Spec, ruleset: str, n: int, level: str) -> Context:

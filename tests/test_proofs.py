@@ -930,7 +930,7 @@ def test_the_colours_obligation_also_proves_the_kept_cards_card_by_card(spec: Sp
     assert not check(s)  # the obligation's claim includes the kept cards, card by card
 
 
-def test_a_check_is_asked_over_the_fields_its_claims_mention(spec: Spec) -> None:
+def test_a_check_is_asked_over_the_fields_its_claims_mention(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
     """Context.breaks asks over the relation restricted to the successor's fields its claims
     mention (Context.restricted), built once per kind and set of fields, and finds the same
     actions: a play that ends no round keeps the round number, and a play can leave the
@@ -947,3 +947,17 @@ def test_a_check_is_asked_over_the_fields_its_claims_mention(spec: Spec) -> None
     assert ctx.breaks(DecisionKind.PLAY, ctx.t["round"] == ctx.s["round"])
     assert ctx.breaks(DecisionKind.PLAY, ctx.t["dp"] != ctx.s["dp"])
     assert not ctx.breaks(DecisionKind.PLAY, ctx.t["dp"] == -5)
+    # asked over the restricted relation, and over the whole one for claims that are no terms
+    asked: list[object] = []
+    restricted = invariant.Context.restricted
+
+    def spy(self: invariant.Context, kind: str, claims: tuple[object, ...]) -> object:
+        got = restricted(self, kind, claims)
+        asked.append(got)
+        return got
+
+    monkeypatch.setattr(invariant.Context, "restricted", spy)
+    assert ctx.breaks(DecisionKind.PLAY, same_round)
+    assert asked == [rel]
+    assert ctx.breaks(DecisionKind.PLAY, True) and not ctx.breaks(DecisionKind.PLAY, False)
+    assert all(x is ctx.rel[DecisionKind.PLAY][0] for x in asked[1:]) and len(asked) == 3
