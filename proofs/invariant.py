@@ -465,9 +465,9 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                         sv.add(ctx.hypothesis(), *full[1:], *rest)
                         broken = check(sv)
             if broken:
-                where = f"{n} players: a {kind} action breaks it"
+                where = f"a {kind} action breaks it"
                 if not name:
-                    return Outcome("counterexample", where)
+                    return Outcome("counterexample", f"{n} players: {where}")
                 from proofs.search import counterexample
 
                 out = counterexample(
@@ -475,8 +475,7 @@ def prove_invariant(spec: Spec, ruleset: str, prop: Predicate, *, level: str = "
                     title=f"Counterexample to {name}", question=f"Does {name} hold after every action?",
                     comment=(f"Counterexample to the invariant {name} under {ruleset}, found by Z3 from a position\n"
                              "satisfying every proved invariant and replayed by the engine."), out_dir=out_dir,
-                    holds=prop)
-                out.detail = f"{where}; {out.detail}"
+                    holds=prop, where=where)
                 return out
     return Outcome("proved", f"inductive for {', '.join(map(str, counts))} players, {len(ctx.kinds)} action "
                              f"kinds, {ctx.lay.describe()}")

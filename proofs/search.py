@@ -254,7 +254,7 @@ def display_path(path: Path) -> str:
 
 def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, int], Any], *, name: str,
                    title: str, question: str, comment: str, out_dir: Path | None = None,
-                   max_steps: int = 3, holds: Callable[[ZState], Any] | None = None) -> Outcome:
+                   max_steps: int = 3, holds: Callable[[ZState], Any] | None = None, where: str = "") -> Outcome:
     """Turn a failed step check into a scenario the engine replays.
 
     Z3 looks for a short path (at most ``max_steps`` actions) that starts at a play
@@ -268,10 +268,14 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     A counterexample already stored under ``name`` is kept if it still shows the failure
     (so files do not change from run to run); otherwise a new one is searched and written.
 
+    :param where: what the failed step check found (``"a play action breaks it"``), said
+        after the player count at the head of the detail.
+
     :returns: ``counterexample`` with the scenario file, or ``error`` if no short path
         shows the failure, the engine disagrees with Z3, or the scenario is larger than
         palast reads (:class:`ScenarioTooLarge`; nothing written). Where such an error
-        leaves a stored file that no longer shows the failure in place, its detail says so.
+        leaves a stored file in place, its detail says so and why that file was not kept (it
+        does not load, has no actions, no longer replays, or no longer shows the failure).
     :raises Unknown: if a check is undecided.
     """
     ctx = context(spec, ruleset, n, "card")
@@ -292,15 +296,16 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                       s.zone_size(lay.discard) == 0,
                       *[z3.Not(s[f"ks{j}"]) for j in range(len(lay.king_roles))])
 
+    lead = f"{n} players: {where}" if where else f"{n} players"
     folder = out_dir if out_dir is not None else WITNESS_DIR
     stored = folder / f"{name}.yaml"
-    if stored.exists() and _still_shows(spec, ruleset, u, stored, start, bad):
-        return Outcome("counterexample", f"{n} players; the stored counterexample still shows it: its start satisfies "
+    why_not = _why_not_kept(spec, ruleset, u, stored, start, bad) if stored.exists() else None
+    if stored.exists() and why_not is None:
+        return Outcome("counterexample", f"{lead}; the stored counterexample still shows it: its start satisfies "
                                          "every proved invariant, each step is a Z3 step and the engine replays it",
                        (display_path(stored),))
-    # a stored file that no longer shows the failure stays until a new one replaces it
-    stale = (f"; the stored {display_path(stored)} no longer shows the failure and is left as it was"
-             if stored.exists() else "")
+    # a stored file not kept stays until a new one replaces it
+    stale = f"; the stored {display_path(stored)} {why_not} and is left as it was" if why_not is not None else ""
 
     def attempt(begin: Callable[[ZState], Any]) -> Trace | None:
         # the incremental search is fast, but now and then spends its budget on a path it
@@ -312,9 +317,9 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
 
     path = attempt(tidy) or attempt(start)
     if path is None:
-        return Outcome("error", f"{n} players: the check fails, but no path of at most {max_steps} actions from a "
+        return Outcome("error", f"{lead}; the check fails, but no path of at most {max_steps} actions from a "
                                 f"play decision shows it{stale}")
-    refused = (f"{n} players: the step check fails from a position the engine refuses ({{}}); the strengthening "
+    refused = (f"{lead}; the step check fails from a position the engine refuses ({{}}); the strengthening "
                "does not rule it out, so the claim is neither proved nor refuted (no scenario written)")
     try:  # Z3's position need not be one the engine can even build (a King card out of range)
         state = concrete_state(ctx.lay, path.values[0])
@@ -326,8 +331,8 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     try:
         trial = write_scenario(text, f"{name}.trial", out_dir)
     except ScenarioTooLarge as exc:
-        return Outcome("error", f"Z3's path from a play decision shows the failure, but the scenario {name}.yaml "
-                                f"{exc}{stale}")
+        return Outcome("error", f"{lead}; Z3's path from a play decision shows the failure, but the scenario "
+                                f"{name}.yaml {exc}{stale}")
     try:
         _, final, _ = reload(trial, spec, ruleset)
     except (InputError, IllegalActionError) as exc:  # a position no game reaches
@@ -338,16 +343,19 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
     got = abstract(ctx.lay, final)
     diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
     if diff:
-        return Outcome("error", f"the engine replays the counterexample differently from Z3: {diff}",
+        return Outcome("error", f"{lead}; the engine replays the counterexample differently from Z3: {diff}",
                        (display_path(file),))
-    return Outcome("counterexample", f"{n} players, {len(path.actions)} action(s) from a play; the engine replays it",
+    return Outcome("counterexample", f"{lead}; {len(path.actions)} action(s) from a play, which the engine replays",
                    (display_path(file),))
 
 
-def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Callable[[ZState], Any],
-                 bad: Callable[[Unroller, int], Any]) -> bool:
-    """True if the scenario at ``path`` loads, the engine replays it, its start satisfies
-    ``start``, every step is a step of the Z3 relation and its last step is ``bad``."""
+def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Callable[[ZState], Any],
+                  bad: Callable[[Unroller, int], Any]) -> str | None:
+    """None if the scenario at ``path`` still shows the failure: it loads, the engine
+    replays it, its start satisfies ``start``, every step is a step of the Z3 relation and
+    its last step is ``bad``; else why not, to follow the file's name (``"does not load
+    (...)"``, ``"has no actions"``, ``"no longer replays (...)"``, ``"no longer shows the
+    failure"``)."""
     from palast.formats.notation import parse_action
     from proofs.concrete import label_of, pin_label, pin_state
 
@@ -356,23 +364,28 @@ def _still_shows(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Calla
         game = sc.game(spec, ruleset)
         state = sc.start(game)
         actions = [parse_action(game, text) for text, _ in sc.actions]
+    except (InputError, ValueError) as exc:
+        head = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
+        return f"does not load ({head})"
+    if not actions:
+        return "has no actions"
+    try:
         values = [abstract(u.ctx.lay, state)]
         kinds = []
         for action in actions:
             kinds.append(state.decision.kind)
             state = game.apply(state, action).state
             values.append(abstract(u.ctx.lay, state))
-    except (InputError, ValueError):
-        return False
-    if not actions:
-        return False
+    except (InputError, ValueError) as exc:  # an action the engine now refuses, a position it cannot abstract
+        head = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
+        return f"no longer replays ({head})"
     sv = solver()
     sv.add(start(u.state(0)), *pin_state(u.state(0), values[0]))
     for i, action in enumerate(actions):
         sv.add(u.step(i), *pin_label(u.label(i), label_of(u.ctx.lay, kinds[i], action)),
                *pin_state(u.state(i + 1), values[i + 1]))
     sv.add(bad(u, len(actions) - 1))
-    return check(sv)
+    return None if check(sv) else "no longer shows the failure"
 
 
 __all__ = ["WITNESS_DIR", "ReplayMismatch", "ScenarioTooLarge", "Trace", "Unroller", "find_path", "reload", "replay",

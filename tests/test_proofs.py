@@ -67,20 +67,30 @@ def test_a_counterexample_too_large_to_read_back_is_not_written(spec: Spec, tmp_
     assert proofs.search.write_scenario("é" * 100, "w", tmp_path).stat().st_size == 200
 
 
-def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec, tmp_path: Path,
+@pytest.mark.parametrize("older", ["junk", "witness"])
+def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec, tmp_path: Path, older: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where a stored counterexample no longer shows the failure and the new one cannot be
-    written, the stored file stays as it was and the error says so."""
+    """Where a stored counterexample is not kept and the new one cannot be written, the
+    stored file stays as it was and the error says so, and why it was not kept: a file that
+    does not load as a scenario, or a game that loads but does not show the failure. The
+    player count is said once, with the failing step."""
     import proofs.search
 
     stale = tmp_path / "no-guard.reference.yaml"
-    stale.write_text("title: an older counterexample\n", encoding="utf-8")
+    if older == "junk":
+        text, why = "title: an older counterexample\n", r"does not load \(.+\)"
+    else:
+        q = next(q for q in witness_questions(spec) if q.name == "banned-jesters-only")
+        text, why = witness_file(q).read_text(encoding="utf-8"), "no longer shows the failure"
+    stale.write_text(text, encoding="utf-8")
     monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
     out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
     assert out.result == "error", out.detail
+    assert re.match(r"3 players: a [a-z-]+ action breaks it; Z3's path ", out.detail), out.detail
+    assert out.detail.count("3 players") == 1, out.detail
     assert "has not replayed it; the stored " in out.detail, out.detail
-    assert out.detail.endswith("no-guard.reference.yaml no longer shows the failure and is left as it was"), out.detail
-    assert stale.read_text(encoding="utf-8") == "title: an older counterexample\n"
+    assert re.search(rf"no-guard\.reference\.yaml {why} and is left as it was$", out.detail), out.detail
+    assert stale.read_text(encoding="utf-8") == text
     assert [p.name for p in tmp_path.iterdir()] == [stale.name]
 
 

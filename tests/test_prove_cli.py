@@ -702,7 +702,8 @@ def test_a_false_colours_part_of_a_lemma_fails_its_card_level_obligation(tmp_pat
                                     "-r", "reference", "--out", str(tmp_path / "out"), "-v"])
     assert res.exit_code == 1, res.output
     assert re.search(r"decisions-well-formed.colours +reference +counterexample", res.output), res.output
-    assert "the engine replays it" in res.output
+    assert re.search(r"3 players: a [a-z-]+ action breaks it; \d action\(s\) from a play, which the engine replays",
+                     res.output), res.output
 
 
 def test_explain_of_a_reachability_question_gives_its_declared_answer(spec: Spec) -> None:
