@@ -326,7 +326,8 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
     """The conjuncts every inductive proof under ``lay``'s ruleset assumes, each with the
     obligation proving it: those of :data:`STRENGTHENING`, except those
     :func:`not_assumed` under the ruleset (round-is-bounded under house-guard, which its
-    ``prove`` list expects to end in a counterexample)."""
+    ``prove`` list expects to end in a counterexample), each reading and rule module as the
+    layout reads it (:meth:`~proofs.encoding.Layout.point_reading`)."""
     from proofs.conservation import conserved
     from proofs.displays import below_six, no_repeat
     from proofs.hand_display import after_deal
@@ -344,11 +345,11 @@ def strengthening(lay: Layout) -> list[tuple[str, Predicate]]:
         ("round-is-bounded", plays_bounded),
         ("deck-reserve", deck_reserve),
     ]
-    gone = not_assumed(lay.game.spec, lay.game.ruleset)
+    gone = not_assumed(lay.game.spec, lay.game.ruleset, lay.point_reading)
     return [(name, p) for name, p in conjuncts if name not in gone]
 
 
-def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
+def not_assumed(spec: Spec, ruleset: str, reading_of: Callable[[str], str] | None = None) -> frozenset[str]:
     """The conjuncts of :data:`STRENGTHENING` no proof under ``ruleset`` assumes: those
     :func:`~proofs.obligation.refuted` there, and under a ruleset with a prove list (a
     named house ruleset's, or one it derives from) every one the list does not expect
@@ -357,12 +358,13 @@ def not_assumed(spec: Spec, ruleset: str) -> frozenset[str]:
     whose ``colours`` part is proved by an obligation of its own (``LEMMA.colours``, which
     also proves the cards a pending decision keeps, card by card) is left out where that
     obligation is refuted or not expected proved: the card level's strengthening holds
-    that part."""
+    that part. With ``reading_of`` (variation point id → reading id), the readings and rule
+    modules are those it gives (:func:`~proofs.obligation.refuted`)."""
     from palast.lang.invariant_exprs import declared
     from proofs.obligation import house_prove_lists
 
     listed = house_prove_lists(spec).get(ruleset)
-    wrong = set(refuted(spec, ruleset))
+    wrong = set(refuted(spec, ruleset, reading_of))
     gone = set(wrong)
     if listed is not None:
         gone |= {name for name in STRENGTHENING if listed.get(name) != "proved"}

@@ -95,11 +95,15 @@ def declared_breaks(spec: Any) -> list[Breaks]:
     return out
 
 
-def broken_by_readings(spec: Any, ruleset: str) -> dict[str, list[Breaks]]:
-    """Obligation → the ``breaks`` entries of the readings ``ruleset`` takes that name it."""
+def broken_by_readings(spec: Any, ruleset: str,
+                       reading_of: Callable[[str], str] | None = None) -> dict[str, list[Breaks]]:
+    """Obligation → the ``breaks`` entries of the readings ``ruleset`` takes that name it;
+    with ``reading_of`` (variation point id → reading id), of the readings it gives
+    instead (a proof layout's, :meth:`proofs.encoding.Layout.point_reading`)."""
     out: dict[str, list[Breaks]] = {}
     for b in declared_breaks(spec):
-        if spec.variation_points[b.point].choices.get(ruleset) == b.reading:
+        taken = spec.variation_points[b.point].choices.get(ruleset) if reading_of is None else reading_of(b.point)
+        if taken == b.reading:
             out.setdefault(b.obligation, []).append(b)
     return out
 
@@ -174,24 +178,29 @@ def apply_breaks(spec: Any, obligations: list[Obligation]) -> list[Obligation]:
     return out
 
 
-def refuted(spec: Any, ruleset: str) -> frozenset[str]:
+def refuted(spec: Any, ruleset: str, reading_of: Callable[[str], str] | None = None) -> frozenset[str]:
     """The obligations expected to end in a counterexample under ``ruleset`` by its
     ``prove`` list (a named house ruleset's, :func:`house_prove_lists`), by a reading it
     takes (a ``breaks`` entry, :func:`broken_by_readings`) or by a rule module it switches
     on (:func:`broken_by_modules`): the invariants they establish do
     not hold under it, so no proof under it may assume them. Empty for a ruleset with
-    neither."""
+    neither. With ``reading_of`` (variation point id → reading id), the readings and
+    modules are those it gives, the prove list still the ruleset's."""
     listed = {n for n, e in house_prove_lists(spec).get(ruleset, {}).items() if e == "counterexample"}
-    return frozenset(listed | set(broken_by_readings(spec, ruleset)) | broken_by_modules(spec, ruleset))
+    return frozenset(listed | set(broken_by_readings(spec, ruleset, reading_of))
+                     | broken_by_modules(spec, ruleset, reading_of))
 
 
-def broken_by_modules(spec: Any, ruleset: str) -> set[str]:
-    """The invariants a rule module that ``ruleset`` switches on declares broken (its
+def broken_by_modules(spec: Any, ruleset: str, reading_of: Callable[[str], str] | None = None) -> set[str]:
+    """The invariants a rule module that ``ruleset`` switches on (or, with ``reading_of``,
+    that the reading it gives of the module's point switches on) declares broken (its
     ``breaks``, shown by the module's obligations, :mod:`proofs.modules`)."""
     out: set[str] = set()
     for m in spec.modules.values():
         vp = spec.variation_points.get(m.point)
-        if vp is not None and vp.choices.get(ruleset) == m.reading:
+        if vp is None:
+            continue
+        if (vp.choices.get(ruleset) if reading_of is None else reading_of(m.point)) == m.reading:
             out.update(b.invariant for b in m.breaks)
     return out
 

@@ -113,3 +113,24 @@ def test_declared_invariants_follow_the_layouts_readings(spec: Spec) -> None:
     new = Layout(game, "card")
     changed = declared(ZState.fresh(new, "a"), "next-player", ZState.fresh(new, "b"))
     assert not changed.eq(before)
+
+
+def test_the_strengthening_follows_the_layouts_readings(spec: Spec) -> None:
+    """The lemmas a proof context assumes (:func:`proofs.invariant.strengthening`) leave out
+    those the layout's readings break, not those of the ruleset's name: a reference game
+    with the fan module switched on in its table assumes none the module declares broken
+    (spec/modules, ``breaks``); the reference's own table assumes them. (The named ruleset
+    ``fan`` leaves out more: its prove list does not expect some of the others proved.)"""
+    from palast.engine.params import Setting
+    from proofs.encoding import Layout
+    from proofs.invariant import STRENGTHENING, strengthening
+
+    broken = {b.invariant for m in spec.modules.values() for b in m.breaks}
+    assert broken & set(STRENGTHENING)  # else this test shows nothing
+    game = Game(spec, "reference", list(spec.player_colours[:3]))
+    plain = {name for name, _ in strengthening(Layout(game, "role"))}
+    assert plain == set(STRENGTHENING)
+    point = game.params["fan-expansion"].point
+    game.params = {**game.params, "fan-expansion": Setting("on", point)}
+    switched = {name for name, _ in strengthening(Layout(game, "role"))}
+    assert switched == set(STRENGTHENING) - broken, switched
