@@ -115,7 +115,8 @@ def site_of(lay: Layout, state: State) -> int:
     """The number of the statement the pending decision of ``state`` waits at among the
     layout's sites of its decision (:attr:`~proofs.encoding.Layout.sites`), or -1 where its
     decision has one: from the statement the engine recorded (``Decision.rule``), or for a
-    decision made outside the engine, the one the engine finds by applying its step again.
+    decision made outside the engine, the one the engine finds by applying its step again
+    under the layout's readings (:meth:`~proofs.encoding.Layout.engine_runner`).
 
     :raises ValueError: where the decision names a statement that is not one of the sites,
         or the engine finds none.
@@ -129,7 +130,7 @@ def site_of(lay: Layout, state: State) -> int:
         if (owner, path) in listed:
             return listed.index((owner, path))
         raise ValueError(f"the {d.kind} decision waits at {owner} {path}, no statement the encoding knows")
-    found = lay.game.runner.resume_of(d, state)
+    found = lay.engine_runner().resume_of(d, state)
     at = [i for i, (owner, _) in enumerate(listed) if found is not None and owner == found.rule]
     if len(at) != 1:
         raise ValueError(f"the engine finds no one statement the {d.kind} decision waits at")

@@ -110,6 +110,7 @@ class Layout:
         #: layout built after it, never half in this one (whose terms and memos follow
         #: these readings)
         self.readings: Readings = Readings(game.params)
+        self._runner: Any = None  # the engine's rules under these readings, where the game's are not
         self.level = level
         #: at the role level, the roles whose cards are still told apart by colour (a kind
         #: per card, as at the card level): those whose colour a rule reads
@@ -230,6 +231,18 @@ class Layout:
             if setting.point == point:
                 return str(setting.value)
         return str(self.game.spec.reading(self.game.ruleset, point))
+
+    def engine_runner(self) -> Any:
+        """The engine's compiled rules (:class:`palast.engine.blocks.Runner`) under
+        :attr:`readings`: the game's own while its table reads the same, else those of a
+        game seated alike under the same ruleset with these readings (built once)."""
+        if dict(self.game.params) == dict(self.readings):
+            return self.game.runner
+        if self._runner is None:
+            twin = Game(self.game.spec, self.game.ruleset, list(self.game.seats), check=False)
+            twin.params = self.readings
+            self._runner = twin.runner
+        return self._runner
 
     def point_code(self, parameter: str) -> int:
         """The number of the variation point that sets engine ``parameter``."""

@@ -134,3 +134,40 @@ def test_the_strengthening_follows_the_layouts_readings(spec: Spec) -> None:
     game.params = {**game.params, "fan-expansion": Setting("on", point)}
     switched = {name for name, _ in strengthening(Layout(game, "role"))}
     assert switched == set(STRENGTHENING) - broken, switched
+
+
+def test_the_site_of_a_decision_follows_the_layouts_readings(spec: Spec) -> None:
+    """Where a pending decision names no statement (a position built outside the engine),
+    the statement it waits at is found by the engine's rules under the layout's readings
+    (:meth:`proofs.encoding.Layout.engine_runner`), not under a table assigned to
+    ``game.params`` later: a fan Dwarf's or Goblin's choice keeps its site after the module
+    is switched off on the game (the engine then found no statement waiting for it)."""
+    import dataclasses
+    import random
+
+    from palast.engine.params import Setting
+    from palast.engine.state import State
+    from palast.formats.house import resolve
+    from proofs.concrete import site_of
+    from proofs.encoding import Layout
+
+    fan = resolve(spec, "fan", None)
+    game = Game(fan, "fan", list(fan.player_colours[:4]), check=False)
+    lay = Layout(game, "card")
+    assert len(lay.sites["choice"]) > 1
+    rng = random.Random(7)
+    found: list[tuple[State, int]] = []
+    for _ in range(40):
+        s = game.initial_state()
+        while not s.is_terminal and len(found) < 3:
+            if s.decision.kind == "choice":
+                unnamed = dataclasses.replace(s, decision=dataclasses.replace(s.decision, rule=""))
+                found.append((unnamed, site_of(lay, s)))
+                assert site_of(lay, unnamed) == found[-1][1]
+            legal = game.legal_actions(s)
+            s = game.apply(s, rng.choice(legal) if legal else game.sample_chance(s, rng)).state
+    assert found, "no choice decision met"
+    point = game.params["fan-expansion"].point
+    game.params = {**game.params, "fan-expansion": Setting("off", point)}
+    for unnamed, site in found:
+        assert site_of(lay, unnamed) == site
