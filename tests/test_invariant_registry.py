@@ -199,3 +199,30 @@ def test_a_broken_lemma_leaves_its_invariant_checked(spec: Spec, tmp_path: Path)
     assert suspended_by_readings(s, lambda point: str(s.reading("reference", point))) == frozenset()
     assert readings_that_break(s, "turn-is-bounded") == [("cupbearer-actor-duplicate", "whisper")]
     assert readings_that_break(s, "hand-plus-display") == []  # its lemma deck-reserve alone
+
+
+def test_check_mode_reads_the_points_as_the_game_reads_them_now(spec: Spec) -> None:
+    """A rule module's switch sets no ``parameter`` of its own (the engine parameter has the
+    point's name): a reference game whose table switches the fan module on leaves out the
+    invariants the module breaks, as the engine then plays its rules; assigning the
+    reference's table again checks them again, as does changing a table in place."""
+    from palast.engine.params import Setting
+    from palast.invariants.declared import checks, game_reading
+
+    broken = {b.invariant for m in spec.modules.values() for b in m.breaks}
+    game = Game(spec, "reference", list(spec.player_colours[:3]), check=True)
+    as_built = game.params
+    assert spec.variation_points["fan-expansion"].parameter is None
+    assert game_reading(game, "fan-expansion") == "off"
+    assert not broken & checks(game).suspended
+    point = game.params["fan-expansion"].point
+    table = {**as_built, "fan-expansion": Setting("on", point)}
+    game.params = table
+    assert game_reading(game, "fan-expansion") == "on"
+    assert broken <= checks(game).suspended
+    game.params = as_built
+    assert not broken & checks(game).suspended
+    game.params = table
+    assert broken <= checks(game).suspended
+    table["fan-expansion"] = Setting("off", point)  # the same table, changed in place
+    assert not broken & checks(game).suspended

@@ -68,8 +68,9 @@ def state_problems(game: Game, s: State, *, lemmas: bool = False) -> list[tuple[
     if rep:
         out.append(("card-conservation", rep))
     c = checks(game)
+    suspended = c.suspended
     for prop in c.props:
-        if prop.invariant in c.suspended or prop.id in c.suspended:
+        if prop.invariant in suspended or prop.id in suspended:
             continue
         if not prop.step and (lemmas or not prop.lemma) and not c.fns[prop.id](s):
             out.append((prop.id, c.why(prop, s)))
@@ -83,8 +84,9 @@ def step_problems(game: Game, before: State, action: Action, after: State,
     :func:`state_problems`.)"""
     out = state_problems(game, after)
     c = checks(game)
+    suspended = c.suspended
     for prop in c.props:
-        if prop.step and prop.invariant not in c.suspended and prop.id not in c.suspended \
+        if prop.step and prop.invariant not in suspended and prop.id not in suspended \
                 and not c.fns[prop.id](after, before):
             out.append((prop.id, c.why(prop, after, before)))
     return out

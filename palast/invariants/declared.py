@@ -13,6 +13,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from palast.engine.params import Readings
 from palast.engine.state import State
 from palast.lang.compiler import Compiler
 from palast.lang.invariant_exprs import Declared, constant_kinds, constant_values, declared
@@ -27,12 +28,16 @@ if TYPE_CHECKING:
 
 def game_reading(game: Any, point: str) -> str:
     """How ``game`` reads variation point ``point``: the value of the engine parameter the
-    point sets (which a test may override), else the reading its ruleset takes."""
-    vp = game.spec.variation_points[point]
-    if vp.parameter and vp.parameter in game.params:
-        # read past a consult log (palast.engine.params.ConsultLog): an invariant's check is
-        # no part of what an answer depends on
-        return str(dict.__getitem__(game.params, vp.parameter).value)
+    point sets (its ``parameter``, or for a point without one that rules read, such as a
+    rule module's switch, the parameter of the point's own name:
+    :func:`palast.lang.logic.parameter_table`; a test may assign another table), else the
+    reading its ruleset takes."""
+    name = game.spec.variation_points[point].parameter or point
+    # read past a consult log (palast.engine.params.ConsultLog): an invariant's check is no
+    # part of what an answer depends on
+    setting = dict.get(game.params, name)
+    if setting is not None and setting.point == point:
+        return str(setting.value)
     return str(game.spec.reading(game.ruleset, point))
 
 
@@ -108,12 +113,29 @@ class _Checks:
         for pid in self._branched:
             self.fns[pid] = self._dispatch(pid)
         self.by_id = {p.id: p for p in self.props}
-        #: the invariants a rule module in play breaks (spec/modules/, ``breaks``) or a
-        #: reading the game takes breaks (spec/variation_points.yaml, ``breaks``): not
-        #: checked in this game, their lemmas neither; and the lemmas such a reading breaks
-        self.suspended: frozenset[str] = frozenset(
-            {b.invariant for m in modules_in_play(spec, lambda point: game_reading(game, point)) for b in m.breaks}
-            | suspended_by_readings(spec, lambda point: game_reading(game, point)))
+        self._suspended: tuple[Any, tuple[Any, ...], frozenset[str]] = (None, (), frozenset())
+
+    @property
+    def suspended(self) -> frozenset[str]:
+        """The invariants a rule module in play breaks (spec/modules/, ``breaks``) or a
+        reading the game takes breaks (spec/variation_points.yaml, ``breaks``): not checked
+        in this game, their lemmas neither; and the lemmas such a reading breaks. As the
+        game reads its points now (:func:`game_reading`): found again once another table is
+        assigned to ``game.params`` or the table changes."""
+        game = self.game
+        params = game.params
+        table, key, got = self._suspended
+        if params is table and type(params) is Readings:  # a table as built cannot change
+            return got
+        now = tuple(dict.items(params))
+        if table is None or now != key:
+            def read(point: str) -> str:
+                return game_reading(game, point)
+
+            got = frozenset({b.invariant for m in modules_in_play(game.spec, read) for b in m.breaks}
+                            | suspended_by_readings(game.spec, read))
+        self._suspended = (params, now, got)
+        return got
 
     def _dispatch(self, pid: str) -> Callable[..., Any]:
         point, table = self._branched[pid]
