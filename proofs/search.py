@@ -349,6 +349,11 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                    (display_path(file),))
 
 
+def _first_line(exc: Exception) -> str:
+    """The first line of what ``exc`` says (an input error as rendered, with its place)."""
+    return (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
+
+
 def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Callable[[ZState], Any],
                   bad: Callable[[Unroller, int], Any]) -> str | None:
     """None if the scenario at ``path`` still shows the failure: it loads, the engine
@@ -365,8 +370,7 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
         state = sc.start(game)
         actions = [parse_action(game, text) for text, _ in sc.actions]
     except (InputError, ValueError) as exc:
-        head = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
-        return f"does not load ({head})"
+        return f"does not load ({_first_line(exc)})"
     if not actions:
         return "has no actions"
     try:
@@ -377,8 +381,7 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
             state = game.apply(state, action).state
             values.append(abstract(u.ctx.lay, state))
     except (InputError, ValueError) as exc:  # an action the engine now refuses, a position it cannot abstract
-        head = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
-        return f"no longer replays ({head})"
+        return f"no longer replays ({_first_line(exc)})"
     sv = solver()
     sv.add(start(u.state(0)), *pin_state(u.state(0), values[0]))
     for i, action in enumerate(actions):
