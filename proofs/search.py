@@ -273,9 +273,11 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
 
     :returns: ``counterexample`` with the scenario file, or ``error`` if no short path
         shows the failure, the engine disagrees with Z3, or the scenario is larger than
-        palast reads (:class:`ScenarioTooLarge`; nothing written). Where such an error
-        leaves a stored file in place, its detail says so and why that file was not kept (it
-        does not load, has no actions, no longer replays, or no longer shows the failure).
+        palast reads (:class:`ScenarioTooLarge`), or the engine replays it otherwise than
+        Z3 predicts (nothing written in these cases either). Where such an error leaves a
+        stored file in place, its detail says so and why that file was not kept (it does not
+        load, is a game of another player count, has no actions, does not replay, or does
+        not show the failure); where a new counterexample replaces one, the detail says why.
     :raises Unknown: if a check is undecided.
     """
     ctx = context(spec, ruleset, n, "card")
@@ -339,14 +341,16 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         trial.unlink()
         head, *rest = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()
         return Outcome("error", refused.format(f"{head} {rest[0].strip()}" if rest else head) + stale)
-    file = trial.replace(trial.with_name(f"{name}.yaml"))
     got = abstract(ctx.lay, final)
     diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
     if diff:
-        return Outcome("error", f"{lead}; the engine replays the counterexample differently from Z3: {diff}",
-                       (display_path(file),))
-    return Outcome("counterexample", f"{lead}; {len(path.actions)} action(s) from a play, which the engine replays",
-                   (display_path(file),))
+        trial.unlink()
+        return Outcome("error", f"{lead}; the engine replays Z3's counterexample differently from Z3: {diff} (no "
+                                f"scenario written){stale}")
+    file = trial.replace(trial.with_name(f"{name}.yaml"))
+    replaced = f"; it replaces the stored file, which {why_not}" if why_not is not None else ""
+    return Outcome("counterexample", f"{lead}; {len(path.actions)} action(s) from a play, which the engine replays"
+                                     f"{replaced}", (display_path(file),))
 
 
 def _first_line(exc: Exception) -> str:
@@ -359,8 +363,8 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
     """None if the scenario at ``path`` still shows the failure: it loads, the engine
     replays it, its start satisfies ``start``, every step is a step of the Z3 relation and
     its last step is ``bad``; else why not, to follow the file's name (``"does not load
-    (...)"``, ``"has no actions"``, ``"no longer replays (...)"``, ``"no longer shows the
-    failure"``)."""
+    (...)"``, ``"is a game of 5 players, not 3"``, ``"has no actions"``, ``"does not replay
+    (...)"``, ``"does not show the failure"``)."""
     from palast.formats.notation import parse_action
     from proofs.concrete import label_of, pin_label, pin_state
 
@@ -371,6 +375,8 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
         actions = [parse_action(game, text) for text, _ in sc.actions]
     except (InputError, ValueError) as exc:
         return f"does not load ({_first_line(exc)})"
+    if game.n != u.ctx.lay.n:
+        return f"is a game of {game.n} players, not {u.ctx.lay.n}"
     if not actions:
         return "has no actions"
     try:
@@ -381,14 +387,14 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
             state = game.apply(state, action).state
             values.append(abstract(u.ctx.lay, state))
     except (InputError, ValueError) as exc:  # an action the engine now refuses, a position it cannot abstract
-        return f"no longer replays ({_first_line(exc)})"
+        return f"does not replay ({_first_line(exc)})"
     sv = solver()
     sv.add(start(u.state(0)), *pin_state(u.state(0), values[0]))
     for i, action in enumerate(actions):
         sv.add(u.step(i), *pin_label(u.label(i), label_of(u.ctx.lay, kinds[i], action)),
                *pin_state(u.state(i + 1), values[i + 1]))
     sv.add(bad(u, len(actions) - 1))
-    return None if check(sv) else "no longer shows the failure"
+    return None if check(sv) else "does not show the failure"
 
 
 __all__ = ["WITNESS_DIR", "ReplayMismatch", "ScenarioTooLarge", "Trace", "Unroller", "find_path", "reload", "replay",

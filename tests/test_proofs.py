@@ -81,7 +81,7 @@ def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec,
         text, why = "title: an older counterexample\n", r"does not load \(.+\)"
     else:
         q = next(q for q in witness_questions(spec) if q.name == "banned-jesters-only")
-        text, why = witness_file(q).read_text(encoding="utf-8"), "no longer shows the failure"
+        text, why = witness_file(q).read_text(encoding="utf-8"), "does not show the failure"
     stale.write_text(text, encoding="utf-8")
     monkeypatch.setattr(proofs.search, "MAX_BYTES", 200)
     out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
@@ -91,6 +91,31 @@ def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec,
     assert "has not replayed it; the stored " in out.detail, out.detail
     assert re.search(rf"no-guard\.reference\.yaml {why} and is left as it was$", out.detail), out.detail
     assert stale.read_text(encoding="utf-8") == text
+    assert [p.name for p in tmp_path.iterdir()] == [stale.name]
+
+
+def test_a_counterexample_the_engine_replays_otherwise_is_not_written(spec: Spec, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the engine replays Z3's path to another position than Z3 predicts, the error
+    says so, nothing is written, and a stored file stays as it was (it was replaced before
+    the comparison)."""
+    import proofs.search
+
+    stale = tmp_path / "no-guard.reference.yaml"
+    stale.write_text("junk: 1\n", encoding="utf-8")
+    real = proofs.search.reload
+
+    def at_the_start(path: Path, spec: Spec, ruleset: str) -> tuple[object, object, list[object]]:
+        game, _, steps = real(path, spec, ruleset)
+        return game, load_scenario(path, spec).start(game), steps  # as if no action had been played
+
+    monkeypatch.setattr(proofs.search, "reload", at_the_start)
+    out = prove_invariant(spec, "reference", _no_guard_displayed, counts=(3,), name="no-guard", out_dir=tmp_path)
+    assert out.result == "error" and not out.files, out
+    assert re.match(r"3 players: a [a-z-]+ action breaks it; the engine replays Z3's counterexample differently "
+                    r"from Z3: \{.+\} \(no scenario written\); the stored .+no-guard\.reference\.yaml does not "
+                    r"load \(.+\) and is left as it was$", out.detail), out.detail
+    assert stale.read_text(encoding="utf-8") == "junk: 1\n"
     assert [p.name for p in tmp_path.iterdir()] == [stale.name]
 
 
@@ -348,7 +373,9 @@ def test_stale_counterexample_is_replaced(spec: Spec, tmp_path: Path) -> None:
     stale.write_text(witness_file(q).read_text(encoding="utf-8"), encoding="utf-8")
     ob = next(ob for ob in all_obligations(spec) if ob.key == "cupbearer-actor-repeat@source-b")
     line = run_one(spec, ob, Options(out_dir=tmp_path))
-    assert line.passed and "stored" not in line.detail, line.detail
+    assert line.passed and "still shows" not in line.detail, line.detail
+    assert re.search(r"; it replaces the stored file, which (is a game of \d players, not 3|does not show the "
+                     r"failure)$", line.detail), line.detail
     assert "swap" in stale.read_text(encoding="utf-8")
 
 
