@@ -17,18 +17,12 @@ Clauses: A.role.courtesan, B.role.mundschenk, B.end.whisper.
 
 from __future__ import annotations
 
-import textwrap
 from functools import partial
-from typing import Any
-
-import z3
 
 from palast.spec.load import Spec
-from proofs.declared_z3 import declared
 from proofs.invariant import STRENGTHENING
-from proofs.obligation import Obligation, Options, Outcome, broken_by_readings
-from proofs.search import Unroller, counterexample
-from proofs.step import prove_declared_step
+from proofs.obligation import Obligation, Options, Outcome
+from proofs.step import declared_step_counterexample, prove_declared_step
 
 FAMILY = "cupbearer"
 #: This family's invariants (spec/invariants.yaml), each proved by the obligation of its
@@ -44,21 +38,7 @@ def _run(spec: Spec, opts: Options, ruleset: str, invariant: str) -> Outcome:
     summary = INVARIANTS[invariant]
     if ok:
         return Outcome("proved", f"{summary}: every action ({where})")
-    n = int(where.split()[0])
-
-    def bad(u: Unroller, i: int) -> Any:
-        return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
-
-    why = "".join(f" Reading {b.reading} of {b.point} declares that it breaks {invariant}: "
-                  f"{' '.join(b.because.split())}" for b in broken_by_readings(spec, ruleset).get(invariant, ()))
-    return counterexample(
-        spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=opts.out_dir,
-        title=f"Counterexample to {invariant}",
-        question=f"Does {invariant} hold after every action?",
-        comment="\n".join(textwrap.wrap(
-            f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset}, found by Z3 from a "
-            f"position satisfying every proved invariant and replayed by the engine.{why} "
-            f"Clauses: {spec.cite(spec.invariants[invariant].clauses)}.")))
+    return declared_step_counterexample(spec, ruleset, invariant, where, summary, opts.out_dir)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

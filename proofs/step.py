@@ -8,12 +8,14 @@ action kind by action kind at every player count in the proof contexts of
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import z3
 
 from palast.spec.load import Spec
 from proofs.invariant import Context, context, player_counts
+from proofs.obligation import Outcome
 
 
 class NotFromAssumed(Exception):
@@ -76,3 +78,40 @@ def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[s
 
     return prove_step(spec, ruleset, kinds, lambda ctx, kind: declared(ctx.t, invariant, ctx.s), level=level,
                       assumes=assumes)
+
+
+def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where: str, summary: str,
+                                 out_dir: Path | None) -> Outcome:
+    """The counterexample to the declared step invariant ``invariant`` that
+    :func:`prove_declared_step` found failing at ``where`` (``"3 players, take-back"``):
+    searched by Z3 at that player count, replayed by the engine and written as the
+    scenario ``INVARIANT.RULESET.yaml`` in ``out_dir`` (:func:`proofs.search.counterexample`,
+    which keeps a stored one that still shows it). Its comment names ``summary`` and the
+    reasons of the readings the ruleset takes that declare they break it.
+
+    :returns: ``counterexample`` with the scenario file, or ``error`` as
+        :func:`proofs.search.counterexample` gives it.
+    :raises Unknown: if a check is undecided.
+    """
+    import textwrap
+
+    from proofs.declared_z3 import declared
+    from proofs.obligation import broken_by_readings
+    from proofs.search import Unroller, counterexample
+
+    n = int(where.split()[0])
+
+    def bad(u: Unroller, i: int) -> Any:
+        return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
+
+    why = "".join(f" Reading {b.reading} of {b.point} declares that it breaks {invariant}: "
+                  f"{' '.join(b.because.split())}" for b in broken_by_readings(spec, ruleset).get(invariant, ()))
+    return counterexample(
+        spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=out_dir,
+        title=f"Counterexample to {invariant}",
+        question=f"Does {invariant} hold after every action?",
+        comment="\n".join(textwrap.wrap(
+            f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset}, found by Z3 from a "
+            f"position satisfying every proved invariant and replayed by the engine.{why} "
+            f"Clauses: {spec.cite(spec.invariants[invariant].clauses)}.")),
+        where=f"a {where.split(', ', 1)[1]} action breaks it" if ", " in where else "")
