@@ -33,32 +33,40 @@ FAMILY = "modules"
 PREFIX = "module:"
 
 
-def ruleset_of(spec: Spec, m: Module) -> str | None:
-    """A ruleset that switches module ``m`` on: one of the spec's rulesets that reads its
-    switch point as its switch reading, else the first named house ruleset whose readings
-    do; ``None`` when no ruleset does."""
-    for rs in spec.rulesets:
-        if spec.reading(rs, m.point) == m.reading:
-            return rs
+def rulesets_of(spec: Spec, m: Module) -> list[str]:
+    """The rulesets that switch module ``m`` on and under which its checks run: those of the
+    spec's rulesets that read its switch point as its switch reading (a ruleset derived
+    from a named house ruleset by house rules given on the command line included), else the
+    first named house ruleset whose readings do; empty when no ruleset does."""
+    own = [rs for rs in spec.rulesets if spec.reading(rs, m.point) == m.reading]
+    if own:
+        return own
     for hid, entry in spec.house_rulesets.items():
         if dict(entry.get("readings") or {}).get(m.point) == m.reading:
-            return hid
-    return None
+            return [hid]
+    return []
 
 
-def check_break(spec: Spec, module: str, invariant: str) -> Outcome:
-    """Replay the witness ruling of ``module``'s break of ``invariant`` under a ruleset that
-    switches the module on.
+def ruleset_of(spec: Spec, m: Module) -> str | None:
+    """The first of :func:`rulesets_of`, or ``None``."""
+    return next(iter(rulesets_of(spec, m)), None)
+
+
+def check_break(spec: Spec, module: str, invariant: str, ruleset: str | None = None) -> Outcome:
+    """Replay the witness ruling of ``module``'s break of ``invariant`` under ``ruleset``
+    (default: the first that switches the module on, :func:`ruleset_of`).
 
     :returns: ``counterexample`` when the invariant held before the ruling's action and is
         false after it; ``no-such-state`` when the witness does not break it; ``error`` when
-        no ruleset switches the module on or the witness cannot be replayed.
+        the ruleset does not switch the module on (or none does) or the witness cannot be
+        replayed.
     """
     m = spec.modules[module]
     b = next(x for x in m.breaks if x.invariant == invariant)
-    ruleset = ruleset_of(spec, m)
-    if ruleset is None:
-        return Outcome("error", f"no ruleset reads {m.point} as {m.reading}, so module {module} is never in play")
+    ruleset = ruleset if ruleset is not None else ruleset_of(spec, m)
+    if ruleset is None or ruleset not in rulesets_of(spec, m):
+        return Outcome("error", f"{'no ruleset' if ruleset is None else ruleset} reads {m.point} as {m.reading}, so "
+                                f"module {module} is not in play there")
     rel = f"spec/rulings/{b.witness}.yaml"
     try:
         rspec = resolve(spec, ruleset, None)
@@ -100,19 +108,19 @@ def not_proved(spec: Spec, m: Module) -> list[str]:
 
 
 def obligations(spec: Spec) -> list[Obligation]:
-    """One obligation per invariant each module declares broken, under a ruleset that
-    switches the module on (or the default ruleset, where none does: the obligation then
-    ends in ``error``)."""
+    """One obligation per invariant each module declares broken, under each ruleset that
+    switches the module on (:func:`rulesets_of`; or the default ruleset, where none does:
+    the obligation then ends in ``error``)."""
     out: list[Obligation] = []
     for m in spec.modules.values():
-        ruleset = ruleset_of(spec, m) or spec.default_ruleset
-        for b in m.breaks:
-            out.append(Obligation(
-                f"{PREFIX}{m.id}:{b.invariant}", ruleset, "counterexample",
-                f"with module {m.id} in play, {b.invariant} does not hold: the ruling {b.witness} breaks it",
-                partial(_run, module=m.id, invariant=b.invariant), FAMILY, (), cost=0.1))
+        for ruleset in rulesets_of(spec, m) or [spec.default_ruleset]:
+            for b in m.breaks:
+                out.append(Obligation(
+                    f"{PREFIX}{m.id}:{b.invariant}", ruleset, "counterexample",
+                    f"with module {m.id} in play, {b.invariant} does not hold: the ruling {b.witness} breaks it",
+                    partial(_run, module=m.id, invariant=b.invariant, ruleset=ruleset), FAMILY, (), cost=0.1))
     return out
 
 
-def _run(spec: Spec, opts: Options, module: str, invariant: str) -> Outcome:
-    return check_break(spec, module, invariant)
+def _run(spec: Spec, opts: Options, module: str, invariant: str, ruleset: str) -> Outcome:
+    return check_break(spec, module, invariant, ruleset)

@@ -811,3 +811,24 @@ def test_explain_names_what_the_obligation_assumes_through_its_assumptions(spec:
     # card level, assumes the whole strengthening and the colours part already
     res = CliRunner().invoke(main, ["prove", "--explain", "card-conservation", "-r", "reference"])
     assert res.exit_code == 0 and "and through those" not in res.output, res.output
+
+
+def test_a_modules_checks_run_under_house_rules_on_top_of_the_ruleset_switching_it_on(spec: Spec) -> None:
+    """House rules on top of ``fan`` (a reading, or a ruleset file based on it) keep the
+    module in play, so its checks of the invariants it declares broken run under the
+    derived ruleset too (they were left out: only the named ruleset had them); with the
+    module switched off there, none runs."""
+    derived = "fan+neutral-tie=seat-order"
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan", "--reading", "neutral-tie=seat-order"])
+    assert res.exit_code == 0, res.output
+    breaks = {b.invariant for b in spec.modules["fan"].breaks}
+    listed = {line.split()[0] for line in res.output.splitlines() if line.startswith("module:fan:")}
+    assert listed == {f"module:fan:{i}" for i in breaks}, res.output
+    assert all(line.split()[1] == derived for line in res.output.splitlines() if line.startswith("module:")), res.output
+    one = f"module:fan:{sorted(breaks)[0]}"
+    res = CliRunner().invoke(main, ["prove", "-r", "fan", "--reading", "neutral-tie=seat-order", "--only", one, "-v"])
+    assert res.exit_code == 0, res.output
+    assert re.search(rf"{re.escape(one)} +{re.escape(derived)} +counterexample", res.output), res.output
+    assert f"under {derived}, " in res.output, res.output
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan", "--reading", "fan-expansion=off"])
+    assert res.exit_code == 0 and "module:" not in res.output, res.output
