@@ -832,3 +832,19 @@ def test_a_modules_checks_run_under_house_rules_on_top_of_the_ruleset_switching_
     assert f"under {derived}, " in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan", "--reading", "fan-expansion=off"])
     assert res.exit_code == 0 and "module:" not in res.output, res.output
+
+
+def test_round_progress_failing_under_house_rules_ends_in_a_replayed_counterexample(tmp_path: Path) -> None:
+    """Where round-progress fails (a Guard may take itself back, which no reading declares
+    breaks it), Z3's counterexample is searched, replayed by the engine and written
+    (proofs.step.declared_step_counterexample), not only named."""
+    derived = "reference+guard-other-card=itself-too"
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["prove", "-r", "reference", "--reading", "guard-other-card=itself-too",
+                                    "--only", "round-progress", "--out", str(out), "-v"])
+    assert res.exit_code == 1, res.output
+    assert re.search(rf"round-progress +{re.escape(derived)} +counterexample .*FAILED \(expected proved\)",
+                     res.output), res.output
+    assert re.search(r"3 players: a take-back action breaks it; \d action\(s\) from a play, which the engine replays",
+                     res.output), res.output
+    assert [p.name for p in out.iterdir()] == [f"round-progress.{derived}.yaml"]
