@@ -185,6 +185,12 @@ BROKEN = {  # ruling file -> (text, replacement, what the message must say)
                              "(expect.reference.violates): unknown invariant 'round-is-endless'"),
     "fan-ranger-six-cards": ("    round_end: whisper\n", "    round_end: whisper\n    violates: round-is-bounded\n",
                              "holds nothing else but a note (found events, round_end)"),
+    # an expected legal action or chance outcome is read as notation (it was only compared)
+    "banned-jester-and-duplicate": ("legal_actions: [play maid/grey]", "legal_actions: [play maid/gray]",
+                                    "(expect.source-a.legal_actions[0]): in action 'play maid/gray': unknown "
+                                    "colour 'gray'"),
+    "marshal-empty-king-deck": ("reveal wizard: 1/6", "reveal wizzard: 1/6",
+                                "(expect.source-a.probabilities.reveal wizzard): in action 'reveal wizzard'"),
 }
 
 

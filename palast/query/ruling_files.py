@@ -194,6 +194,14 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                         cards.parse_card(text)
                     except NotationError as exc:
                         err(base + [key, who, i], exc.message)
+        from palast.formats.notation import parse_action
+
+        for key in ("legal_actions", "probabilities"):
+            for i, text in enumerate(exp.get(key) or []):
+                try:
+                    parse_action(game, text)
+                except NotationError as exc:
+                    err(base + [key, i if key == "legal_actions" else text], exc.message)
         if "views" in exp:
             view_problems(game, exp["views"], base + ["views"], err)
         if "decision" in exp and exp["decision"] not in spec.flow.decisions:
