@@ -276,8 +276,9 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         palast reads (:class:`ScenarioTooLarge`), or the engine replays it otherwise than
         Z3 predicts (nothing written in these cases either). Where such an error leaves a
         stored file in place, its detail says so and why that file was not kept (it does not
-        load, is a game of another player count, has no actions, does not replay, or does
-        not show the failure); where a new counterexample replaces one, the detail says why.
+        load, is a game of another player count, asks about other rulesets, has no actions,
+        does not replay, or does not show the failure); where a new counterexample replaces
+        one, the detail says why.
     :raises Unknown: if a check is undecided.
     """
     ctx = context(spec, ruleset, n, "card")
@@ -307,6 +308,7 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
                                          "every proved invariant, each step is a Z3 step and the engine replays it",
                        (display_path(stored),))
     # a stored file not kept stays until a new one replaces it
+    # (a reason that ends in a number or a list ends in a comma: "a game of 4 players, not 3, and is left")
     stale = f"; the stored {display_path(stored)} {why_not} and is left as it was" if why_not is not None else ""
 
     def attempt(begin: Callable[[ZState], Any]) -> Trace | None:
@@ -336,26 +338,28 @@ def counterexample(spec: Spec, ruleset: str, n: int, bad: Callable[[Unroller, in
         return Outcome("error", f"{lead}; Z3's path from a play decision shows the failure, but the scenario "
                                 f"{name}.yaml {exc}{stale}")
     try:
-        _, final, _ = reload(trial, spec, ruleset)
-    except (InputError, IllegalActionError) as exc:  # a position no game reaches
-        trial.unlink()
-        head, *rest = (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()
-        return Outcome("error", refused.format(f"{head} {rest[0].strip()}" if rest else head) + stale)
-    got = abstract(ctx.lay, final)
-    diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
-    if diff:
-        trial.unlink()
-        return Outcome("error", f"{lead}; the engine replays Z3's counterexample differently from Z3: {diff} (no "
-                                f"scenario written){stale}")
-    file = trial.replace(trial.with_name(f"{name}.yaml"))
-    replaced = f"; it replaces the stored file, which {why_not}" if why_not is not None else ""
+        try:
+            _, final, _ = reload(trial, spec, ruleset)
+        except (InputError, IllegalActionError) as exc:  # a position no game reaches
+            said = _said(exc).replace(str(trial), "the scenario")  # the trial file is gone
+            return Outcome("error", refused.format(said) + stale)
+        got = abstract(ctx.lay, final)
+        diff = {k: (got[k], v) for k, v in path.values[-1].items() if got[k] != v}
+        if diff:
+            return Outcome("error", f"{lead}; the engine replays Z3's counterexample to another position than Z3 "
+                                    f"predicts (fields of the encoding, engine and Z3: {diff}; no scenario "
+                                    f"written){stale}")
+        file = trial.replace(trial.with_name(f"{name}.yaml"))
+    finally:  # whatever went wrong, no trial file is left behind
+        trial.unlink(missing_ok=True)
+    replaced = f"; it replaces the stored file, which {why_not.rstrip(',')}" if why_not is not None else ""
     return Outcome("counterexample", f"{lead}; {len(path.actions)} action(s) from a play, which the engine replays"
                                      f"{replaced}", (display_path(file),))
 
 
-def _first_line(exc: Exception) -> str:
-    """The first line of what ``exc`` says (an input error as rendered, with its place)."""
-    return (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines()[0]
+def _said(exc: Exception) -> str:
+    """What ``exc`` says (an input error as rendered, with its place), on one line."""
+    return " ".join(x.strip() for x in (exc.render() if isinstance(exc, InputError) else str(exc)).splitlines())
 
 
 def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Callable[[ZState], Any],
@@ -363,8 +367,8 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
     """None if the scenario at ``path`` still shows the failure: it loads, the engine
     replays it, its start satisfies ``start``, every step is a step of the Z3 relation and
     its last step is ``bad``; else why not, to follow the file's name (``"does not load
-    (...)"``, ``"is a game of 5 players, not 3"``, ``"has no actions"``, ``"does not replay
-    (...)"``, ``"does not show the failure"``)."""
+    (...)"``, ``"is a game of 5 players, not 3,"``, ``"asks about source-a, not source-b,"``,
+    ``"has no actions"``, ``"does not replay (...)"``, ``"does not show the failure"``)."""
     from palast.formats.notation import parse_action
     from proofs.concrete import label_of, pin_label, pin_state
 
@@ -374,9 +378,11 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
         state = sc.start(game)
         actions = [parse_action(game, text) for text, _ in sc.actions]
     except (InputError, ValueError) as exc:
-        return f"does not load ({_first_line(exc)})"
+        return f"does not load ({_said(exc)})"
     if game.n != u.ctx.lay.n:
-        return f"is a game of {game.n} players, not {u.ctx.lay.n}"
+        return f"is a game of {game.n} players, not {u.ctx.lay.n},"
+    if ruleset not in sc.rulesets:
+        return f"asks about {', '.join(sc.rulesets)}, not {ruleset},"
     if not actions:
         return "has no actions"
     try:
@@ -387,7 +393,7 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
             state = game.apply(state, action).state
             values.append(abstract(u.ctx.lay, state))
     except (InputError, ValueError) as exc:  # an action the engine now refuses, a position it cannot abstract
-        return f"does not replay ({_first_line(exc)})"
+        return f"does not replay ({_said(exc)})"
     sv = solver()
     sv.add(start(u.state(0)), *pin_state(u.state(0), values[0]))
     for i, action in enumerate(actions):
