@@ -64,9 +64,11 @@ def check_break(spec: Spec, module: str, invariant: str, ruleset: str | None = N
     m = spec.modules[module]
     b = next(x for x in m.breaks if x.invariant == invariant)
     ruleset = ruleset if ruleset is not None else ruleset_of(spec, m)
-    if ruleset is None or ruleset not in rulesets_of(spec, m):
-        return Outcome("error", f"{'no ruleset' if ruleset is None else ruleset} reads {m.point} as {m.reading}, so "
-                                f"module {module} is not in play there")
+    if ruleset is None or not rulesets_of(spec, m):
+        return Outcome("error", f"no ruleset reads {m.point} as {m.reading}, so module {module} is never in play")
+    if ruleset not in rulesets_of(spec, m):
+        return Outcome("error", f"{ruleset} does not read {m.point} as {m.reading}, so module {module} is not in "
+                                "play there")
     rel = f"spec/rulings/{b.witness}.yaml"
     try:
         rspec = resolve(spec, ruleset, None)
@@ -92,17 +94,18 @@ def check_break(spec: Spec, module: str, invariant: str, ruleset: str | None = N
     return Outcome("counterexample", f"under {ruleset}, {ruling.action} in {rel}: {why}", (rel,))
 
 
-def not_proved(spec: Spec, m: Module) -> list[str]:
-    """The invariants module ``m`` does not declare broken and that the prove list of the
-    ruleset switching it on (:func:`ruleset_of`, a named house ruleset's ``prove``) does
-    not expect proved, neither by their own name nor by an obligation that establishes
-    them (``established_by.proved_by``: round-actions-bounded proves turn-is-bounded):
-    they may hold with the module, but nothing proves them with it."""
+def not_proved(spec: Spec, m: Module, ruleset: str | None = None) -> list[str]:
+    """The invariants module ``m`` does not declare broken and that the prove list of
+    ``ruleset`` (default: the first switching the module on, :func:`ruleset_of`; a named
+    house ruleset's ``prove``, or the one a ruleset derived from it takes) does not expect
+    proved, neither by their own name nor by an obligation that establishes them
+    (``established_by.proved_by``: round-actions-bounded proves turn-is-bounded): they may
+    hold with the module, but nothing proves them with it."""
     from palast.invariants.declared import established
     from proofs.obligation import house_prove_lists
 
     broken = {b.invariant for b in m.breaks}
-    listed = house_prove_lists(spec).get(ruleset_of(spec, m) or "", {})
+    listed = house_prove_lists(spec).get((ruleset if ruleset is not None else ruleset_of(spec, m)) or "", {})
     proved = established(spec, {name for name, result in listed.items() if result == "proved"})
     return [i for i in spec.invariants if i not in broken and i not in proved]
 

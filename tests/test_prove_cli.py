@@ -541,6 +541,11 @@ def test_a_module_s_reading_is_refused_and_a_compiled_step_s_is_not(spec: Spec) 
     assert res.exit_code == 0 and re.search(r"^differential +fan\+game-end-tiebreak", res.output, re.M), res.output
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan-b"])
     assert res.exit_code == 2 and "a reading of a rule module's" in res.output, res.output
+    # a ruleset taking the list of a named house ruleset that does not switch the module on
+    # is refused too (house-guard's list expects proved what the module breaks)
+    res = CliRunner().invoke(main, ["prove", "--list", "-r", "house-guard", "--reading", "fan-expansion=on"])
+    assert res.exit_code == 2 and "house-guard+fan-expansion=on reads fan-expansion as on, a reading of a rule " \
+        "module's" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "--reading", "neutral-count-zone=cards-in-hand"])
     assert res.exit_code == 0 and "reference+neutral-count-zone=cards-in-hand" in res.output, res.output
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan"])
@@ -830,6 +835,14 @@ def test_a_modules_checks_run_under_house_rules_on_top_of_the_ruleset_switching_
     assert res.exit_code == 0, res.output
     assert re.search(rf"{re.escape(one)} +{re.escape(derived)} +counterexample", res.output), res.output
     assert f"under {derived}, " in res.output, res.output
+    assert f"module fan ({derived}): breaks " in res.output, res.output  # the ruleset it ran under
+    doc = json.loads(CliRunner().invoke(main, ["prove", "-r", "fan", "--reading", "neutral-tie=seat-order",
+                                               "--only", one, "--json"]).stdout)
+    assert [m["ruleset"] for m in doc["modules"]] == [derived], doc["modules"]
+    from proofs.modules import check_break
+
+    out = check_break(spec, "fan", sorted(breaks)[0], "reference")
+    assert out.result == "error" and "reference does not read fan-expansion as on" in out.detail, out.detail
     res = CliRunner().invoke(main, ["prove", "--list", "-r", "fan", "--reading", "fan-expansion=off"])
     assert res.exit_code == 0 and "module:" not in res.output, res.output
 

@@ -132,7 +132,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         doc: dict[str, Any] = {"obligations": [as_dict(line) for line in lines], "passed": not failed,
                                "seconds": round(seconds, 1)}
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
-            doc["modules"] = module_facts(spec)
+            doc["modules"] = module_facts(spec, _module_rulesets(selected))
         if unrun:  # what the run's proofs assume and --only left out
             doc["assumed_not_run"] = [{"name": n, "ruleset": r, "by": by} for (n, r), by in unrun.items()]
         if explain_name is not None:  # the explanation's lines, per ruleset, as printed without --json
@@ -159,7 +159,7 @@ def prove(ctx: click.Context, as_json: bool, only: tuple[str, ...], rulesets: tu
         for row in coverage_table(lines, spec):
             click.echo(row)
         if any(ob.family == "modules" for ob in selected):  # a module's breaks were checked
-            for row in module_summary(spec):
+            for row in module_summary(spec, _module_rulesets(selected)):
                 click.echo(row)
         for row in assumed_lines(unrun):
             click.echo(row)
@@ -182,21 +182,33 @@ def assumed_lines(unrun: dict[tuple[str, str], list[str]]) -> list[str]:
             *(f"  {ruleset}: {', '.join(names)}" for ruleset, names in by_ruleset.items())]
 
 
-def module_facts(spec: Any) -> list[dict[str, Any]]:
-    """For each rule module of ``spec``: ``module`` (its id), ``ruleset`` (the ruleset
-    switching it on, or None), ``breaks`` (the invariants it declares broken, each an
-    obligation of family ``modules``) and ``not_proved`` (those it leaves standing that the
-    prove list of that ruleset does not list, ``proofs.modules.not_proved``)."""
-    from proofs.modules import not_proved, ruleset_of
-
-    return [{"module": m.id, "ruleset": ruleset_of(spec, m), "breaks": [b.invariant for b in m.breaks],
-             "not_proved": not_proved(spec, m)} for m in spec.modules.values()]
+def _module_rulesets(selected: Sequence[Any]) -> list[str]:
+    """The rulesets of the rule modules' obligations among ``selected``, in order."""
+    return list(dict.fromkeys(ob.ruleset for ob in selected if ob.family == "modules"))
 
 
-def module_summary(spec: Any) -> list[str]:
-    """:func:`module_facts` as one line per module."""
+def module_facts(spec: Any, rulesets: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """For each rule module of ``spec`` and each ruleset its checks ran under (of
+    ``rulesets``, the rulesets of the module obligations run; default: the first ruleset
+    switching it on, or None): ``module`` (its id), ``ruleset``, ``breaks`` (the invariants
+    it declares broken, each an obligation of family ``modules``) and ``not_proved`` (those
+    it leaves standing that the prove list of that ruleset does not list,
+    ``proofs.modules.not_proved``)."""
+    from proofs.modules import not_proved, ruleset_of, rulesets_of
+
     out = []
-    for m in module_facts(spec):
+    for m in spec.modules.values():
+        under = ([ruleset_of(spec, m)] if rulesets is None
+                 else [r for r in rulesets_of(spec, m) if r in rulesets])
+        out += [{"module": m.id, "ruleset": r, "breaks": [b.invariant for b in m.breaks],
+                 "not_proved": not_proved(spec, m, r)} for r in under]
+    return out
+
+
+def module_summary(spec: Any, rulesets: Sequence[str] | None = None) -> list[str]:
+    """:func:`module_facts` as one line per module and ruleset."""
+    out = []
+    for m in module_facts(spec, rulesets):
         unproved = m["not_proved"]
         rest = (f"not proved with the module (its ruleset's prove list does not list them): {', '.join(unproved)}"
                 if unproved else "every other invariant is on its ruleset's prove list, with the obligations "
@@ -296,6 +308,15 @@ def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: A
                        err=True)
 
 
+def _list_reads(spec: Any, ruleset: str, point: str) -> str | None:
+    """How the named house ruleset whose prove list ``ruleset`` takes (itself, or the
+    nearest one it derives from, :func:`palast.formats.house.lineage`) reads ``point``."""
+    from palast.formats.house import lineage
+
+    owner = next((r for r in lineage(spec, ruleset) if (spec.house_rulesets.get(r) or {}).get("prove")), None)
+    return None if owner is None or owner not in spec.rulesets else str(spec.reading(owner, point))
+
+
 def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Sequence[str],
                                               given: Sequence[str] = (), ruleset_file: str | None = None) -> None:
     """The Z3 model in proofs/ is still written by hand for the readings that engine
@@ -326,10 +347,12 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
                      if name == point and point not in modelled]
     unordered = unordered_readings(spec)
     for rs in chosen:
-        for point in [] if rs in listed else declared_only:
+        for point in declared_only:
             reading = spec.reading(rs, point)
             if any(base.reading(own, point) == reading for own in base.rulesets):
                 continue  # a reading the spec's own rulesets take
+            if rs in listed and (point not in of_modules or _list_reads(spec, rs, point) == reading):
+                continue  # its prove list says what runs, and a module it switches on is the list's own
             if point in of_modules:
                 raise InputError(f"{rs} reads {point} as {reading}, a reading of a rule module's; palast prove "
                                  "checks a rule module only under a named house ruleset that lists what to prove "
