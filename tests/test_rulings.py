@@ -274,3 +274,24 @@ def test_a_violation_check_mode_does_not_check_is_refused(tmp_path: Path, old: s
     assert r.exit_code == 2, r.output
     assert place in r.stderr and "check mode does not check round-is-bounded" in r.stderr, r.stderr
     assert "Traceback" not in r.output
+
+
+def test_an_expected_action_written_twice_two_ways_is_malformed(tmp_path: Path) -> None:
+    """Two spellings of one action among a ruling's expected legal actions or chance
+    outcomes are read alike, so the second is reported where it is written (the
+    probabilities kept only the last, so a wrong one went unnoticed)."""
+    spec_dir = _copy_spec(tmp_path)
+    for name, old, new in (("banned-jester-and-duplicate", "legal_actions: [play maid/grey]",
+                            "legal_actions: [play maid/grey, Play Maid/Grey]"),
+                           ("marshal-empty-king-deck", "      reveal wizard: 1/6\n",
+                            "      reveal wizard: 1/6\n      Reveal WIZARD: 1/2\n")):
+        f = spec_dir / "rulings" / f"{name}.yaml"
+        text = f.read_text(encoding="utf-8")
+        assert old in text, name
+        f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    r = run("--spec", str(spec_dir), "rulings")
+    assert r.exit_code == 2, r.output
+    assert "(expect.source-a.legal_actions[1]): 'Play Maid/Grey' is the action 'play maid/grey' given before" \
+        in r.stderr, r.stderr
+    assert "(expect.source-a.probabilities.Reveal WIZARD): 'Reveal WIZARD' is the action 'reveal wizard' given " \
+        "before" in r.stderr, r.stderr

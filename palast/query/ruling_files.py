@@ -194,14 +194,20 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                         cards.parse_card(text)
                     except NotationError as exc:
                         err(base + [key, who, i], exc.message)
-        from palast.formats.notation import parse_action
+        from palast.formats.notation import format_action, parse_action
 
         for key in ("legal_actions", "probabilities"):
-            for i, text in enumerate(exp.get(key) or []):
+            seen: dict[str, str] = {}  # each action as palast writes it -> as the ruling writes it
+            for i, text in enumerate(doc.data["expect"][rs].get(key) or []):  # as written: read alike, two merge
+                where = base + [key, i if key == "legal_actions" else text]
                 try:
-                    parse_action(game, text)
+                    written = format_action(game, parse_action(game, text))
                 except NotationError as exc:
-                    err(base + [key, i if key == "legal_actions" else text], exc.message)
+                    err(where, exc.message)
+                    continue
+                if written in seen:
+                    err(where, f"{text!r} is the action {seen[written]!r} given before ({written})")
+                seen[written] = text
         if "views" in exp:
             view_problems(game, exp["views"], base + ["views"], err)
         if "decision" in exp and exp["decision"] not in spec.flow.decisions:
