@@ -194,13 +194,18 @@ BROKEN = {  # ruling file -> (text, replacement, what the message must say)
 }
 
 
-def test_palast_rulings_exits_2_naming_every_malformed_ruling(tmp_path: Path) -> None:
-    spec_dir = _copy_spec(tmp_path)
-    for name, (old, new, _) in BROKEN.items():
+def _edit_rulings(spec_dir: Path, edits: list[tuple[str, str, str]]) -> None:
+    """Replace, in each ruling file ``name`` of ``spec_dir``, the first ``old`` by ``new``."""
+    for name, old, new in edits:
         f = spec_dir / "rulings" / f"{name}.yaml"
         text = f.read_text(encoding="utf-8")
         assert old in text, name
         f.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_palast_rulings_exits_2_naming_every_malformed_ruling(tmp_path: Path) -> None:
+    spec_dir = _copy_spec(tmp_path)
+    _edit_rulings(spec_dir, [(name, old, new) for name, (old, new, _) in BROKEN.items()])
     r = run("--spec", str(spec_dir), "rulings")
     assert r.exit_code == 2, r.output
     assert f"{len(BROKEN)} malformed ruling files" in r.stderr
@@ -281,14 +286,10 @@ def test_an_expected_action_written_twice_two_ways_is_malformed(tmp_path: Path) 
     outcomes are read alike, so the second is reported where it is written (the
     probabilities kept only the last, so a wrong one went unnoticed)."""
     spec_dir = _copy_spec(tmp_path)
-    for name, old, new in (("banned-jester-and-duplicate", "legal_actions: [play maid/grey]",
-                            "legal_actions: [play maid/grey, Play Maid/Grey]"),
-                           ("marshal-empty-king-deck", "      reveal wizard: 1/6\n",
-                            "      reveal wizard: 1/6\n      Reveal WIZARD: 1/2\n")):
-        f = spec_dir / "rulings" / f"{name}.yaml"
-        text = f.read_text(encoding="utf-8")
-        assert old in text, name
-        f.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _edit_rulings(spec_dir, [("banned-jester-and-duplicate", "legal_actions: [play maid/grey]",
+                              "legal_actions: [play maid/grey, Play Maid/Grey]"),
+                             ("marshal-empty-king-deck", "      reveal wizard: 1/6\n",
+                              "      reveal wizard: 1/6\n      Reveal WIZARD: 1/2\n")])
     r = run("--spec", str(spec_dir), "rulings")
     assert r.exit_code == 2, r.output
     assert "(expect.source-a.legal_actions[1]): 'Play Maid/Grey' is the action 'play maid/grey' given before" \
