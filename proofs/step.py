@@ -56,10 +56,26 @@ def prove_step(spec: Spec, ruleset: str, kinds: tuple[str, ...] | None,
             if ctx.breaks(kind, broken, hard=hard, only=assumes):
                 if assumes is not None and not ctx.breaks(kind, broken):
                     raise NotFromAssumed(
-                        f"{n} players, {kind}: the claim follows from the whole strengthening but not from what "
+                        f"{failed_at(n, kind)}: the claim follows from the whole strengthening but not from what "
                         f"{', '.join(assumes)} prove(s), which is all the proof assumes: assume more")
-                return False, f"{n} players, {kind}"
+                return False, failed_at(n, kind)
     return True, f"{', '.join(map(str, player_counts(spec)))} players, {'; '.join(levels)}"
+
+
+def failed_at(n: int, kind: str) -> str:
+    """Where :func:`prove_step` says a claim fails: ``"5 players, play"``."""
+    return f"{n} players, {kind}"
+
+
+def failing_step(where: str) -> tuple[int, str]:
+    """The player count and action kind of a :func:`failed_at` text.
+
+    :raises ValueError: for a text :func:`failed_at` did not write.
+    """
+    players, sep, kind = where.partition(" players, ")
+    if not sep or not players.isdigit() or not kind:
+        raise ValueError(f"not where a step claim fails: {where!r}")
+    return int(players), kind
 
 
 def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[str, ...] | None = None,
@@ -83,7 +99,8 @@ def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[s
 def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where: str, summary: str,
                                  out_dir: Path | None) -> Outcome:
     """The counterexample to the declared step invariant ``invariant`` that
-    :func:`prove_declared_step` found failing at ``where`` (``"3 players, take-back"``):
+    :func:`prove_declared_step` found failing at ``where`` (:func:`failed_at`: ``"3 players,
+    take-back"``):
     searched by Z3 at that player count, replayed by the engine and written as the
     scenario ``INVARIANT.RULESET.yaml`` in ``out_dir`` (:func:`proofs.search.counterexample`,
     which keeps a stored one that still shows it). Its comment names ``summary`` and the
@@ -99,7 +116,7 @@ def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where
     from proofs.obligation import broken_by_readings
     from proofs.search import Unroller, counterexample
 
-    n = int(where.split()[0])
+    n, kind = failing_step(where)
 
     def bad(u: Unroller, i: int) -> Any:
         return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
@@ -114,4 +131,4 @@ def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where
             f"Counterexample to the step invariant {invariant} ({summary}) under {ruleset}, found by Z3 from a "
             f"position satisfying every proved invariant and replayed by the engine.{why} "
             f"Clauses: {spec.cite(spec.invariants[invariant].clauses)}.")),
-        where=f"a {where.split(', ', 1)[1]} action breaks it" if ", " in where else "")
+        where=f"a {kind} action breaks it")

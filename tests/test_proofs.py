@@ -1016,3 +1016,14 @@ def test_a_check_is_asked_over_the_fields_its_claims_mention(spec: Spec, monkeyp
     assert asked == [rel]
     assert ctx.breaks(DecisionKind.PLAY, True) and not ctx.breaks(DecisionKind.PLAY, False)
     assert all(x is ctx.rel[DecisionKind.PLAY][0] for x in asked[1:]) and len(asked) == 3
+
+
+def test_where_a_step_claim_fails_reads_back() -> None:
+    """The player count and kind a step claim fails at are read from the text prove_step
+    writes, and a text it did not write is refused."""
+    from proofs.step import failed_at, failing_step
+
+    assert failing_step(failed_at(5, "take-back")) == (5, "take-back")
+    for text in ("3, 4, 5 players, role level", "five players, play", "5 players, "):
+        with pytest.raises(ValueError, match="not where a step claim fails"):
+            failing_step(text)

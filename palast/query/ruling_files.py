@@ -148,6 +148,8 @@ def _suspended_violations(spec: Spec, scenario: Scenario, expect: dict[str, dict
 
 def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """Validate ``expect`` beyond its schema and resolve ``same_as``."""
+    from palast.formats.notation import format_action, parse_action
+
     raw = {rs: _written(game, exp) for rs, exp in doc.data["expect"].items()}
     colours = {game.colour_name(s) for s in range(game.n)}
     cards = game.cards
@@ -194,8 +196,6 @@ def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict
                         cards.parse_card(text)
                     except NotationError as exc:
                         err(base + [key, who, i], exc.message)
-        from palast.formats.notation import format_action, parse_action
-
         for key in ("legal_actions", "probabilities"):
             seen: dict[str, str] = {}  # each action as palast writes it -> as the ruling writes it
             for i, text in enumerate(doc.data["expect"][rs].get(key) or []):  # as written: read alike, two merge
