@@ -320,7 +320,7 @@ def random_positions(game: Game, count: int, rng: random.Random) -> list[tuple[S
 
 def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> list[tuple[Game, State, Action | None]]:
     """Every position of the stored scenarios in ``folder`` that name ``ruleset`` or a
-    ruleset it is derived from (:func:`palast.formats.house.lineage`: a house ruleset's own
+    ruleset it is derived from (:func:`palast.spec.house_rulesets.lineage`: a house ruleset's own
     readings may take the scenario elsewhere, so it is played under ``ruleset``), up to
     their end or their first action the engine rejects (the witness's own obligation
     reports that), each with its game and, at a deal, the deal played there."""
@@ -347,7 +347,7 @@ def stored_positions(spec: Spec, ruleset: str, folder: Path = WITNESS_DIR) -> li
 
 def ruling_positions(spec: Spec, ruleset: str) -> list[tuple[Game, State, Action | None]]:
     """The position of every ruling (``spec/rulings/``) that states a result under
-    ``ruleset`` or a ruleset it is derived from (:func:`palast.formats.house.lineage`),
+    ``ruleset`` or a ruleset it is derived from (:func:`palast.spec.house_rulesets.lineage`),
     played under ``ruleset``: rulings are written for the edge cases random play seldom
     reaches (a Maid on an empty draw deck, a Wizard with an empty hand), many of them
     constructed. A position at a deal, or one that has ended, is left out (the engine

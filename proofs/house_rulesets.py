@@ -11,8 +11,9 @@ An expected **counterexample** must be more than Z3's: the solver must refute th
 obligation under the house ruleset, and the engine must replay the counterexample, stored
 as the scenario ``proofs/witnesses/<obligation>.<house ruleset>.yaml``: a position right
 after a real deal and legal actions after it, after the last of which the invariants the
-engine's check mode evaluates (:func:`palast.invariants.check.step_problems`) report the
-obligation's invariant broken, and not before it. The obligation fails (result ``error``)
+engine's check mode evaluates (:func:`palast.invariants.check.step_problems`, here with
+those the list expects refuted, which play leaves out) report the obligation's invariant
+broken, and not before it. The obligation fails (result ``error``)
 when the replay does not trip that check, and (result ``proved``) when Z3 proves it.
 
 **Derived rulesets.** A ruleset derived from a named house ruleset (house rules given on
@@ -195,8 +196,8 @@ def _run(spec: Spec, opts: Options, house: str, name: str, expect: str, stated: 
 def _z3_replays(spec: Spec, ruleset: str, invariant: str, path: Path) -> str | None:
     """Check the stored counterexample in Z3: every step is a step of the transition
     relation (:func:`proofs.witness.z3_admits`), the invariant's Z3 form (its declaration,
-    or :func:`proofs.nonvacuous.z3_form`) is false after the last action, and true after
-    the one before."""
+    or :func:`proofs.nonvacuous.z3_form`) is false after the last action (for a step
+    invariant: of the last action), and true after the one before."""
     import z3
 
     from palast.formats.notation import parse_action
@@ -211,19 +212,24 @@ def _z3_replays(spec: Spec, ruleset: str, invariant: str, path: Path) -> str | N
     if tuple(game.colour_name(i) for i in range(n)) != tuple(spec.player_colours[:n]):
         return f"{shown(path)} must seat the players in the spec's colour order ({', '.join(spec.player_colours[:n])})"
     if invariant in spec.invariants and spec.invariants[invariant].holds is not None:
-        def holds(s: Any) -> Any:
-            return z3_declared(s, invariant)
+        step = spec.invariants[invariant].kind == "step"
+
+        def broken(u: Any, i: int) -> Any:
+            return z3.Not(z3_declared(u.state(i + 1), invariant, before=u.state(i) if step else None))
     else:
         form = z3_form(invariant, spec)
         if form is None or form[0] != "state":
             return f"{invariant} has no Z3 form of a position"
         holds = form[1]
+
+        def broken(u: Any, i: int) -> Any:
+            return z3.Not(holds(u.state(i + 1)))
     start = sc.start(game)
     actions: list[Action] = [Deal(start.hands, None), *(parse_action(game, t) for t, _ in sc.actions)]
-    problem = z3_admits(spec, ruleset, n, actions, lambda u, i: z3.Not(holds(u.state(i + 1))))
+    problem = z3_admits(spec, ruleset, n, actions, broken)
     if problem is not None:
         return f"in Z3: {problem}"
-    if z3_admits(spec, ruleset, n, actions[:-1], lambda u, i: z3.Not(holds(u.state(i + 1)))) is None:
+    if z3_admits(spec, ruleset, n, actions[:-1], broken) is None:
         return f"in Z3: {invariant} is false already before the last action"
     return None
 
@@ -262,7 +268,7 @@ def replay_counterexample(spec: Spec, ruleset: str, invariant: str, path: Path) 
             step = game.apply(state, action)
         except (NotationError, IllegalActionError) as exc:
             return f"action {i} ({text}) is not legal: {exc}", ""
-        names = [n for n, _ in step_problems(game, state, action, step.state, step.events)]
+        names = [n for n, _ in step_problems(game, state, action, step.state, step.events, refuted=True)]
         for n in names:
             others.setdefault(n, i)
         state = step.state

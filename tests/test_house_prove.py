@@ -35,11 +35,12 @@ HOUSE = "house-guard"
 WITNESS = witness_path("round-is-bounded", HOUSE)
 
 
-#: What house-guard's prove list declares: round termination refuted, the rest of the
-#: strengthening, the no-such-state obligations the differential check's coverage rests on,
-#: and the differential check.
-LISTED = {"round-is-bounded": "counterexample", "card-conservation": "proved", "banned-role": "proved",
-          "hand-plus-display": "proved", "no-repeated-role": "proved", "display-below-six": "proved",
+#: What house-guard's prove list declares: round termination and its measure refuted, the
+#: rest of the strengthening, the no-such-state obligations the differential check's
+#: coverage rests on, and the differential check.
+LISTED = {"round-is-bounded": "counterexample", "round-progress": "counterexample", "card-conservation": "proved",
+          "banned-role": "proved", "hand-plus-display": "proved", "no-repeated-role": "proved",
+          "display-below-six": "proved",
           "round-end-cause": "proved", "decisions-well-formed": "proved", "decisions-well-formed.colours": "proved",
           "deck-reserve": "proved",
           "maid-empty-deck": "no-such-state",
@@ -102,6 +103,56 @@ def test_house_guard_round_termination_ends_in_a_replayed_counterexample(spec: S
     assert "Z3 transition admits every step" in out.detail
 
 
+def test_house_guard_round_progress_ends_in_a_replayed_counterexample(spec: Spec) -> None:
+    """The step invariant round-progress too: a stored counterexample of two actions after
+    a real deal, replayed by the engine's check mode with the invariants the list expects
+    refuted, and admitted by the Z3 transition with the declaration false of its last step."""
+    ob = next(ob for ob in all_obligations(spec) if ob.key == "round-progress@house-guard")
+    out = ob.run(spec, Options())
+    assert out.result == "counterexample", out.detail
+    assert out.files == ("proofs/witnesses/round-progress.house-guard.yaml",)
+    assert "2 legal actions after a real deal" in out.detail
+    assert "round-progress broken after the last" in out.detail
+    assert "round-progress is false at its end, not before" in out.detail
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_house_guard_games_play_on_past_a_guard_taken_back(spec: Spec, n: int) -> None:
+    """Check mode under house-guard leaves out what its prove list expects refuted
+    (round-is-bounded, with its lemma, and round-progress), and nothing else, so seeded games in
+    check mode play to the end; before, each stopped at the first Guard taken back. In
+    some of them a Guard is taken back and round-progress really is broken (it is evaluated
+    as the replay of a counterexample evaluates it), so the check leaves out something false."""
+    from palast.invariants.check import step_problems
+    from palast.invariants.declared import checks
+    from palast.sim.play import play_moves
+
+    rspec = resolve(spec, HOUSE)
+    game = Game(rspec, HOUSE, list(rspec.player_colours[:n]), check=True)
+    assert checks(game).suspended == {"round-is-bounded", "round-progress"}
+    assert checks(Game(rspec, "reference", list(rspec.player_colours[:n]))).suspended == set()
+    broken = ended = 0
+    for seed in range(6):
+        moves = list(play_moves(game, seed))  # check mode raises on any other invariant
+        ended += moves[-1].step.state.decision.kind == "game-over"
+        broken += sum("round-progress" in dict(step_problems(game, m.before, m.action, m.step.state, m.step.events,
+                                                             refuted=True))
+                      for m in moves)
+    assert ended == 6 and broken > 0
+
+
+def test_house_rules_on_top_of_house_guard_take_its_list_into_check_mode(spec: Spec) -> None:
+    """A ruleset derived from house-guard leaves out what house-guard's list expects refuted;
+    the same house reading given on the reference, with no prove list, is checked in full
+    (README: play stops there with check failed)."""
+    from palast.invariants.declared import checks
+
+    for name, left_out in ((f"{HOUSE}+neutral-tie=seat-order", {"round-is-bounded", "round-progress"}),
+                           ("reference+guard-other-card=itself-too", set())):
+        rspec = resolve(spec, name)
+        assert checks(Game(rspec, name, ["red", "blue", "green"])).suspended == left_out, name
+
+
 def _cut(tmp_path: Path, drop: int) -> Path:
     doc = yaml.safe_load(WITNESS.read_text(encoding="utf-8"))
     doc["actions"] = doc["actions"][:len(doc["actions"]) - drop]
@@ -155,18 +206,20 @@ def test_the_obligation_fails_when_z3_proves_it(harmless_spec: Spec) -> None:
 
 
 def test_a_refuted_invariant_is_assumed_by_no_proof_under_the_house_ruleset(spec: Spec) -> None:
-    """round-is-bounded, which house-guard's list expects to end in a counterexample, leaves
-    the strengthening of every proof under house-guard and no obligation there needs it;
-    under the reference the strengthening is whole."""
+    """round-is-bounded and round-progress, which house-guard's list expects to end in a
+    counterexample, leave the strengthening of every proof under house-guard and no
+    obligation there needs them; under the reference the strengthening is whole."""
     rspec = resolve(spec, HOUSE)
-    assert refuted(rspec, HOUSE) == {"round-is-bounded"} and refuted(rspec, "reference") == frozenset()
+    gone = {"round-is-bounded", "round-progress"}
+    assert refuted(rspec, HOUSE) == gone and refuted(rspec, "reference") == frozenset()
     for rs in (HOUSE, "reference"):
         names = [n for n, _ in strengthening(Layout(make_game(rspec, rs, 3), "role"))]
-        want = [n for n in STRENGTHENING if rs == "reference" or n != "round-is-bounded"]
+        want = [n for n in STRENGTHENING if rs == "reference" or n not in gone]
         assert names == want, rs
+    assert "round-is-bounded" in STRENGTHENING
     for ob in all_obligations(rspec):
         if ob.ruleset == HOUSE:
-            assert "round-is-bounded" not in ob.needs, ob.key
+            assert not gone & set(ob.needs), ob.key
 
 
 def test_an_obligation_whose_strengthening_is_not_listed_assumes_none_of_it(spec: Spec, tmp_path: Path) -> None:

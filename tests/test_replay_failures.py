@@ -16,10 +16,14 @@ from palast.query.replay import Status, replay
 from palast.sim.play import Move
 from palast.spec.load import Spec
 
-#: house-guard (a Guard may take itself back): blue plays its own Guard and takes it back at
-#: once, which check mode reports (proofs/witnesses/round-is-bounded.house-guard.yaml)
+#: The house reading guard-other-card=itself-too on the reference, given without the prove
+#: list of the named house ruleset house-guard (which check mode would follow, leaving
+#: round-progress out): blue plays its own Guard and takes it back at once, which check
+#: mode reports (proofs/witnesses/round-progress.house-guard.yaml plays the same)
 GUARD_RECORD: list[dict[str, object]] = [
-    {"format": "palast-record", "version": 1, "players": ["blue", "green", "red"], "ruleset": "house-guard"},
+    {"format": "palast-record", "version": 1, "players": ["blue", "green", "red"],
+     "ruleset": "reference+guard-other-card=itself-too", "base": "reference",
+     "readings": {"guard-other-card": "itself-too"}},
     {"action": "deal blue:maid/blue,guard/blue,jester/blue,treasurer/green,marshal/red,wizard/grey "
                "green:cupbearer/blue,wizard/green,maid/green,guard/green,treasurer/red,jester/grey "
                "red:treasurer/blue,wizard/red,maid/red,guard/red,jester/red,marshal/grey", "by": "chance"},

@@ -89,8 +89,9 @@ class PalastGroup(click.Group):
             if not isinstance(exc, InvariantViolation):
                 raise
             click.echo(f"palast: check failed: {exc} (under the ruleset played; check mode leaves out only "
-                       "the invariants a reading taken or a rule module in play declares it breaks, so a "
-                       "house reading that breaks one without saying so fails here)", err=True)
+                       "the invariants a reading taken or a rule module in play declares it breaks, and those "
+                       "a named house ruleset's prove list expects refuted, so a house reading that breaks one "
+                       "without saying so fails here)", err=True)
             sys.exit(1)
 
 

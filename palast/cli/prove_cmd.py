@@ -310,7 +310,7 @@ def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: A
 
 def _list_reads(spec: Any, ruleset: str, point: str) -> str | None:
     """How the named house ruleset whose prove list ``ruleset`` takes (itself, or the
-    nearest one it derives from, :func:`palast.formats.house.lineage`) reads ``point``."""
+    nearest one it derives from, :func:`palast.spec.house_rulesets.lineage`) reads ``point``."""
     from palast.formats.house import lineage
 
     owner = next((r for r in lineage(spec, ruleset) if (spec.house_rulesets.get(r) or {}).get("prove")), None)

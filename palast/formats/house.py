@@ -36,11 +36,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from palast.errors import InputError
+from palast.spec.house_rulesets import JOIN as JOIN
+from palast.spec.house_rulesets import lineage as lineage
 from palast.spec.load import OPEN, Spec
 from palast.spec.yamlio import Document, read_yaml
 
-#: Joins the base and the readings in a derived ruleset's name.
-JOIN = "+"
 #: Joins a point and its reading.
 SET = "="
 #: The schema of a ruleset file.
@@ -96,24 +96,6 @@ def house_readings(spec: Spec, ruleset: str) -> tuple[str | None, dict[str, str]
     entry = spec.rulesets[ruleset]
     base = entry.get("base")
     return (str(base), dict(entry.get("readings", {}))) if base is not None else (None, {})
-
-
-def lineage(spec: Spec, ruleset: str) -> tuple[str, ...]:
-    """``ruleset`` and every ruleset it is derived from, nearest first: the one its name is
-    built on (``house-guard`` for ``house-guard+neutral-tie=seat-order``), the one it was
-    derived from (a ruleset file's ``base``, which may be a house ruleset; entry key
-    ``derived_from``) and its declared ``base``, then theirs in turn. A ruleset of the spec
-    itself has only itself."""
-    out = [ruleset]
-    i = 0
-    while i < len(out):
-        r = out[i]
-        entry = spec.rulesets.get(r, {})
-        for nxt in (r.partition(JOIN)[0], entry.get("derived_from"), entry.get("base")):
-            if nxt and nxt not in out:
-                out.append(str(nxt))
-        i += 1
-    return tuple(out)
 
 
 def known(spec: Spec) -> list[str]:

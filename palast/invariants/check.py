@@ -53,14 +53,18 @@ def representation_problem(game: Game, s: State) -> str | None:
     return None
 
 
-def state_problems(game: Game, s: State, *, lemmas: bool = False) -> list[tuple[str, str]]:
+def state_problems(game: Game, s: State, *, lemmas: bool = False, refuted: bool = False) -> list[tuple[str, str]]:
     """Evaluate every declared state invariant on ``s`` (and, with ``lemmas``, every
     strengthening lemma after them), but those a rule module in play or a reading the game
-    takes declares it breaks. Lemmas are not checked by default: a lemma holds in
-    every position reachable from a deal (the proofs show it), but a constructed position
-    need satisfy only the invariants (a scenario may say a player played more cards this
-    round than their display shows).
+    takes declares it breaks, and those the prove list of the game's house ruleset expects
+    refuted (:func:`palast.invariants.declared.refuted_by_house`). Lemmas are not checked
+    by default: a lemma holds in every position reachable from a deal (the proofs show it),
+    but a constructed position need satisfy only the invariants (a scenario may say a
+    player played more cards this round than their display shows).
 
+    :param refuted: evaluate also what the house ruleset's prove list expects refuted, to
+        replay a stored counterexample that shows one broken
+        (``proofs.house_rulesets.replay_counterexample``).
     :returns: ``(id, message)`` for each failure; an invariant's id, or a lemma's.
     """
     out = []
@@ -68,7 +72,7 @@ def state_problems(game: Game, s: State, *, lemmas: bool = False) -> list[tuple[
     if rep:
         out.append(("card-conservation", rep))
     c = checks(game)
-    suspended = c.suspended
+    suspended = c.broken if refuted else c.suspended
     for prop in c.props:
         if prop.invariant in suspended or prop.id in suspended:
             continue
@@ -78,13 +82,13 @@ def state_problems(game: Game, s: State, *, lemmas: bool = False) -> list[tuple[
 
 
 def step_problems(game: Game, before: State, action: Action, after: State,
-                  events: Sequence[Event]) -> list[tuple[str, str]]:
+                  events: Sequence[Event], *, refuted: bool = False) -> list[tuple[str, str]]:
     """Evaluate every invariant on one action: the state invariants on ``after``, then the
-    step invariants; return ``(id, message)`` for each failure. (Lemmas: see
-    :func:`state_problems`.)"""
-    out = state_problems(game, after)
+    step invariants; return ``(id, message)`` for each failure. (Lemmas and ``refuted``:
+    see :func:`state_problems`.)"""
+    out = state_problems(game, after, refuted=refuted)
     c = checks(game)
-    suspended = c.suspended
+    suspended = c.broken if refuted else c.suspended
     for prop in c.props:
         if prop.step and prop.invariant not in suspended and prop.id not in suspended \
                 and not c.fns[prop.id](after, before):

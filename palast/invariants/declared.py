@@ -70,6 +70,24 @@ def suspended_by_readings(spec: Any, read: Callable[[str], str]) -> frozenset[st
                           if r.id == read(vp.id) for obligation, _ in r.breaks})
 
 
+def refuted_by_house(spec: Any, ruleset: str) -> frozenset[str]:
+    """The invariants and lemmas that check mode leaves out under ``ruleset`` because the
+    named house ruleset it is or derives from expects their obligation to end in a
+    counterexample (``prove`` in spec/rulesets.yaml, :func:`palast.spec.house_rulesets.prove_lists`;
+    :func:`established`): under ``house-guard`` a Guard may take itself back forever, so
+    round-is-bounded and round-progress do not hold there, and playing it would otherwise
+    stop at the first such Guard. House rules given without such a list are checked in full.
+
+    :param spec: the spec, with ``ruleset`` among its rulesets or named house rulesets.
+    :param ruleset: the ruleset played.
+    :returns: invariant and lemma ids (empty where no prove list applies).
+    """
+    from palast.spec.house_rulesets import prove_lists
+
+    listed = prove_lists(spec).get(ruleset, {})
+    return established(spec, {ob for ob, result in listed.items() if result == "counterexample"})
+
+
 def readings_that_break(spec: Any, prop_id: str) -> list[tuple[str, str]]:
     """``(point, reading)`` of every reading under which check mode leaves out the invariant
     or lemma ``prop_id`` (:func:`suspended_by_readings`), for the rulebook."""
@@ -113,18 +131,27 @@ class _Checks:
         for pid in self._branched:
             self.fns[pid] = self._dispatch(pid)
         self.by_id = {p.id: p for p in self.props}
-        self._suspended: tuple[Any, tuple[Any, ...], frozenset[str]] = (None, (), frozenset())
+        self._broken: tuple[Any, tuple[Any, ...], frozenset[str]] = (None, (), frozenset())
+        #: what the prove list of the game's house ruleset expects refuted
+        #: (:func:`refuted_by_house`; the ruleset of a game does not change)
+        self.refuted_by_house = refuted_by_house(spec, game.ruleset)
 
     @property
     def suspended(self) -> frozenset[str]:
+        """What check mode leaves out in this game: :attr:`broken`, and what the prove list
+        of the game's house ruleset expects refuted (:attr:`refuted_by_house`)."""
+        return self.broken | self.refuted_by_house
+
+    @property
+    def broken(self) -> frozenset[str]:
         """The invariants a rule module in play breaks (spec/modules/, ``breaks``) or a
-        reading the game takes breaks (spec/variation_points.yaml, ``breaks``): not checked
-        in this game, their lemmas neither; and the lemmas such a reading breaks. As the
-        game reads its points now (:func:`game_reading`): found again once another table is
-        assigned to ``game.params`` or the table changes."""
+        reading the game takes breaks (spec/variation_points.yaml, ``breaks``), their
+        lemmas with them; and the lemmas such a reading breaks. As the game reads its points
+        now (:func:`game_reading`): found again once another table is assigned to
+        ``game.params`` or the table changes."""
         game = self.game
         params = game.params
-        table, key, got = self._suspended
+        table, key, got = self._broken
         if params is table and type(params) is Readings:  # a table as built cannot change
             return got
         now = tuple(dict.items(params))
@@ -134,7 +161,7 @@ class _Checks:
 
             got = frozenset({b.invariant for m in modules_in_play(game.spec, read) for b in m.breaks}
                             | suspended_by_readings(game.spec, read))
-        self._suspended = (params, now, got)
+        self._broken = (params, now, got)
         return got
 
     def _dispatch(self, pid: str) -> Callable[..., Any]:

@@ -131,8 +131,9 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
 def _suspended_violations(spec: Spec, scenario: Scenario, expect: dict[str, dict[str, Any]], same_as: dict[str, str],
                           err: Any) -> None:
     """Refuse a ``violates`` expectation naming an invariant that check mode does not check
-    under its ruleset (a rule module in play or a reading taken declares it broken): it
-    could never hold. Reported at ``violates``, or at the ``same_as`` that copies it."""
+    under its ruleset (a rule module in play or a reading taken declares it broken, or the
+    prove list of its house ruleset expects it refuted): it could never hold. Reported at
+    ``violates``, or at the ``same_as`` that copies it."""
     from palast.formats.house import resolve
     from palast.invariants.declared import checks
 
@@ -143,7 +144,8 @@ def _suspended_violations(spec: Spec, scenario: Scenario, expect: dict[str, dict
         if exp["violates"] in checks(game).suspended:
             err(["expect", rs, "same_as" if rs in same_as else "violates"],
                 f"under {rs} check mode does not check {exp['violates']} (a rule module in play or a reading "
-                "declares it broken), so the action cannot be found to violate it")
+                "declares it broken, or a house ruleset's prove list expects it refuted), so the action "
+                "cannot be found to violate it")
 
 
 def _expectations(doc: Document, spec: Spec, game: Game, err: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:

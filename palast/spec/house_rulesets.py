@@ -1,5 +1,7 @@
-"""Named house rulesets declared in ``spec/rulesets.yaml`` (key ``house``): reading them
-and the cross-checks their schema cannot state.
+"""Named house rulesets declared in ``spec/rulesets.yaml`` (key ``house``): reading them,
+the cross-checks their schema cannot state, which rulesets a ruleset derives from
+(:func:`lineage`) and the house rulesets' prove lists (:func:`prove_lists`, which check
+mode reads as well as the proofs).
 
 A named house ruleset is a ruleset of the spec's own (its **base**) with some variation
 points read otherwise, with a title and a description. It is not one of the spec's
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 KEY = "house"
 #: The reading that leaves a point open (as :data:`palast.spec.load.OPEN`).
 _OPEN = "open"
+#: Joins the base and the readings in a derived ruleset's name.
+JOIN = "+"
 
 
 def read_house_rulesets(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -74,4 +78,47 @@ def house_problems(spec: Spec) -> list[str]:
                 at(doc.place([*where, "readings", point]),
                    f"house ruleset {hid}: {point} has no reading {reading!r}{_hint(str(reading), [*ids, _OPEN])} "
                    f"(its readings: {', '.join(ids)}; or {_OPEN})")
+    return out
+
+
+def lineage(spec: Spec, ruleset: str) -> tuple[str, ...]:
+    """``ruleset`` and every ruleset it is derived from, nearest first: the one its name is
+    built on (``house-guard`` for ``house-guard+neutral-tie=seat-order``), the one it was
+    derived from (a ruleset file's ``base``, which may be a house ruleset; entry key
+    ``derived_from``) and its declared ``base``, then theirs in turn. A ruleset of the spec
+    itself has only itself."""
+    out = [ruleset]
+    i = 0
+    while i < len(out):
+        r = out[i]
+        entry = spec.rulesets.get(r, {})
+        for nxt in (r.partition(JOIN)[0], entry.get("derived_from"), entry.get("base")):
+            if nxt and nxt not in out:
+                out.append(str(nxt))
+        i += 1
+    return tuple(out)
+
+
+def prove_lists(spec: Spec) -> dict[str, dict[str, str]]:
+    """House ruleset → obligation → expected result, as the named house rulesets of
+    ``spec/rulesets.yaml`` list them (key ``prove``; ``proofs.house_rulesets`` runs them,
+    and check mode leaves out what a list expects refuted:
+    :func:`palast.invariants.declared.refuted_by_house`). A ruleset of ``spec`` derived
+    from one of them (``house-guard+neutral-tie=seat-order``, a ruleset file based on
+    ``house-guard``: :func:`lineage`) takes the list of the nearest one it derives from: its
+    authors' expectations, which the further readings may well break (the proofs then say
+    so).
+
+    :param spec: the spec (with any derived rulesets added).
+    :returns: a new dict per call, with a list for each named house ruleset that has one
+        and each ruleset of ``spec`` derived from one.
+    """
+    own = {hid: {str(k): str(v) for k, v in (h.get("prove") or {}).items()}
+           for hid, h in spec.house_rulesets.items() if h.get("prove")}
+    out = dict(own)
+    for r in spec.rulesets:
+        if r not in out:
+            nearest = next((own[x] for x in lineage(spec, r) if x in own), None)
+            if nearest is not None:
+                out[r] = nearest
     return out
