@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,18 +57,26 @@ def _time_contexts(log: Path) -> None:
 
 
 def _one_run(jobs: int) -> None:
-    """Run every obligation with ``jobs`` workers; print one JSON document on stdout."""
+    """Run every obligation with ``jobs`` workers; print one JSON document on stdout.
+
+    The output directory is a copy of ``proofs/witnesses``, so the run finds the stored
+    counterexamples as ``palast prove`` does (each obligation whose stored file still shows
+    its failure keeps it instead of searching anew: cupbearer-actor-repeat under source B
+    took 9.3 cpu s with an empty directory, 0.4 s with the stored file), and writes nothing
+    into the checkout."""
     from palast.spec.load import load_spec
     from proofs.obligation import Options
-    from proofs.runner import all_obligations, run
+    from proofs.runner import all_obligations, default_out_dir, run
 
     spec = load_spec()
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "contexts.jsonl"
         _time_contexts(log)
+        out = Path(tmp) / "witnesses"
+        shutil.copytree(default_out_dir(), out)
         obligations = all_obligations(spec)
         start = time.perf_counter()
-        lines = run(spec, obligations, Options(out_dir=Path(tmp)), jobs=jobs)
+        lines = run(spec, obligations, Options(out_dir=out), jobs=jobs)
         wall = time.perf_counter() - start
         contexts = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     print(json.dumps({"wall": wall, "contexts": contexts, "lines": [
