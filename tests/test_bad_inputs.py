@@ -322,3 +322,22 @@ def test_spec_directory_with_a_broken_schema_file(tmp_path: Path) -> None:
     (copy / "schema" / "game.schema.json").write_text('{"type": 7}', encoding="utf-8")
     with pytest.raises(InputError, match=r"game.schema.json: type: not a valid JSON Schema"):
         load_spec(copy)
+
+
+@pytest.mark.parametrize(("value", "said"), [("1e9999", "found .inf"), ("'three'", 'found "three"'),
+                                             ("2.5", "found 2.5")])
+def test_a_value_of_the_wrong_type_gets_one_message(spec: Spec, tmp_path: Path, value: str, said: str) -> None:
+    """A round that is no whole number is reported once, as of the wrong type: the schema's
+    bounds on a whole number say nothing more of it (before, ``.inf`` also got "inf is
+    greater than the maximum of 1000")."""
+    f = tmp_path / "s.yaml"
+    f.write_text(f"players: [red, blue, green]\nround: {value}\nto_move: red\n", encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        load_scenario(f, spec)
+    text = got.value.render()
+    assert text.count("(round)") == 1 and said in text and "expected a whole number" in text, text
+    # a whole number out of bounds still says so
+    f.write_text("players: [red, blue, green]\nround: 5000\nto_move: red\n", encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        load_scenario(f, spec)
+    assert "greater than the maximum of 1000" in got.value.render()

@@ -267,7 +267,7 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
         if broken is None:
             raise
         raise broken from None
-    errors = [e for err in errors for e in _deepest(err)]
+    errors = _one_per_value([e for err in errors for e in _deepest(err)])
     for err in errors:
         path = [*base, *err.absolute_path]
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
@@ -284,6 +284,14 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
                 continue
         out.append(f"{doc.file}: {doc.place(path)}: {friendly_message(err)}")
     return sorted(out, key=_line_order)
+
+
+def _one_per_value(errors: list[Any]) -> list[Any]:
+    """``errors`` without those about a value whose type is already wrong: the bounds and
+    patterns of a whole number say nothing more of ``.inf`` (``round: 1e9999``), so its
+    place gets one message, the type's."""
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    return [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
 
 
 def _deepest(err: Any) -> list[Any]:
