@@ -377,8 +377,8 @@ def _why_not_kept(spec: Spec, ruleset: str, u: Unroller, path: Path, start: Call
         game = sc.game(spec, ruleset)
         state = sc.start(game)
         actions = [parse_action(game, text) for text, _ in sc.actions]
-    except (InputError, ValueError) as exc:
-        return f"does not load ({_said(exc)})"
+    except (InputError, ValueError) as exc:  # the loader names the file, which the reason follows
+        return f"does not load ({_said(exc).replace(f'{path}: ', '')})"
     if game.n != u.ctx.lay.n:
         return f"is a game of {game.n} players, not {u.ctx.lay.n},"
     if ruleset not in sc.rulesets:

@@ -73,9 +73,9 @@ def _run_plays(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     ok, where = prove_step(spec, ruleset, (K.PLAY,), lambda ctx, kind: z3.Implies(
         z3.And(in_round(ctx.s), plays_bounded(ctx.s)), plays(ctx.s) <= ctx.lay.six * ctx.lay.n))
     if not ok:
-        return Outcome("counterexample", f"progress exceeds six x players: {where}")
+        return Outcome("counterexample", f"progress exceeds six × players: {where}")
     bounds = ", ".join(f"{n} players: {play_bound(n, spec.six)}" for n in player_counts(spec))
-    return Outcome("proved", f"plays per round <= six x players + 1 ({bounds})")
+    return Outcome("proved", f"plays per round <= six × players + 1 ({bounds})")
 
 
 def _run_actions(spec: Spec, opts: Options, ruleset: str) -> Outcome:
@@ -101,7 +101,7 @@ def obligations(spec: Spec) -> list[Obligation]:
     out = []
     for r in spec.rulesets:
         out.append(Obligation("round-is-bounded", r, "proved",
-                              "a round ends after at most six x players + 1 plays (ranking: cards + Guards displayed)",
+                              "a round ends after at most six × players + 1 plays (ranking: cards + Guards displayed)",
                               partial(_run_plays, ruleset=r), FAMILY, ("round-is-bounded",),
                               needs=STRENGTHENING))
         out.append(Obligation("round-progress", r, "proved", PROGRESS,

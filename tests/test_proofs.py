@@ -90,6 +90,7 @@ def test_an_error_names_the_stored_counterexample_it_leaves_in_place(spec: Spec,
     assert out.detail.count("3 players") == 1, out.detail
     assert "has not replayed it; the stored " in out.detail, out.detail
     assert re.search(rf"no-guard\.reference\.yaml {why} and is left as it was$", out.detail), out.detail
+    assert out.detail.count(str(stale)) == 1, out.detail  # not again in the loader's message
     assert stale.read_text(encoding="utf-8") == text
     assert [p.name for p in tmp_path.iterdir()] == [stale.name]
 
