@@ -109,6 +109,7 @@ def test_a_short_handed_position_is_answered_with_a_warning(spec: Spec) -> None:
     warnings = ask(spec, sc)["warnings"]
     assert [w.split()[0] for w in warnings] == ["blue", "green"]
     assert all("hand-plus-display" in w for w in warnings)
+    assert all(w.endswith("play cannot reach") for w in warnings)  # every ruleset asked keeps it
     for path in sorted(EXAMPLES.glob("*.yaml")):
         assert ask(spec, load_scenario(path, spec))["warnings"] == [], path.name
 
@@ -127,3 +128,12 @@ def test_no_short_handed_warning_where_a_rule_module_breaks_hand_plus_display(sp
     assert ask(fan, sc, ["fan"])["warnings"] == []
     short = [w for w in ask(fan, sc, ["fan", "reference"])["warnings"] if "hand-plus-display" in w]
     assert [w.split()[0] for w in short] == ["blue", "green"]
+    # the warning says which of the rulesets asked it is about
+    assert all(w.endswith("play cannot reach under reference (the others asked break the invariant)")
+               for w in short), short
+    both = resolve_all(spec, ["fan", "fan-b"])
+    short = [w for w in ask(both, sc, ["fan", "fan-b", "reference", "source-a"])["warnings"]
+             if "hand-plus-display" in w]
+    assert short and all(w.endswith("under reference and source-a (the others asked break the invariant)")
+                         for w in short), short
+

@@ -30,7 +30,7 @@ from palast.formats.position import answer_position
 from palast.formats.scenario import Scenario
 from palast.query.ask_compare import disagreements
 from palast.query.describe import describe_decision, describe_position, event_dict
-from palast.spec.event_text import counted
+from palast.spec.event_text import counted, listed
 from palast.spec.load import Spec
 
 __all__ = [
@@ -369,7 +369,8 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
     hand-plus-display; scenarios may leave cards out, so this is a warning, not an error).
     Under a ruleset whose rule modules break that invariant (a module's ``breaks``) such a
     position can be reached, so there is no warning when every game asked (``games``, else
-    ``game`` alone) is of such a ruleset.
+    ``game`` alone) is of such a ruleset, and where only some are, the warning names the
+    rulesets it is about.
 
     :returns: one sentence per such player (empty when every player holds the hand size,
         the position is between rounds, or no game asked keeps the invariant).
@@ -379,8 +380,11 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
     k = state.decision.kind
     if k == K.DEAL or k == K.GAME_OVER:
         return []
-    if all(HAND_PLUS_DISPLAY in checks(g).suspended for g in (games or [game])):
+    asked = games or [game]
+    keeping = [g.ruleset for g in asked if HAND_PLUS_DISPLAY not in checks(g).suspended]
+    if not keeping:
         return []
+    under = f" under {listed(keeping)} (the others asked break the invariant)" if len(keeping) < len(asked) else ""
     out = []
     for s in range(game.n):
         held = len(state.hands[s]) + len(state.displays[s])
@@ -388,8 +392,9 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
             out.append(f"{game.colour_name(s)} holds {counted(len(state.hands[s]))} in hand and displays "
                        f"{len(state.displays[s])}: in a round that began with a real deal, hand and display "
                        f"always hold {game.hand_size} together (invariant hand-plus-display), so the answer is "
-                       "about a position play cannot reach")
+                       f"about a position play cannot reach{under}")
     return out
+
 
 
 def render_text(answer: dict[str, Any], *, clauses: bool = True, full: bool = False, width: int | None = None) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from palast.engine.state import DecisionKind
 from palast.query.describe import event_words
+from palast.spec.event_text import listed
 from palast.spec.load import Spec
 
 K = DecisionKind
@@ -117,7 +118,7 @@ def _said(groups: list[list[str]], words: dict[str, str], sep: str = " | ") -> s
 
 
 def _names(rulesets: list[str]) -> str:
-    return " and ".join([", ".join(rulesets[:-1]), rulesets[-1]]) if len(rulesets) > 1 else rulesets[0]
+    return listed(rulesets)
 
 
 def stop_words(stop: dict[str, Any] | None, n_actions: int, *, clauses: bool = True) -> str:

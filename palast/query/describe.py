@@ -11,17 +11,14 @@ from typing import Any
 from palast.engine.events import Event
 from palast.engine.game import Game
 from palast.engine.state import THEN, DecisionKind, State
-from palast.spec.event_text import NUMBER_WORDS, counted
+from palast.spec.event_text import NUMBER_WORDS, counted, listed
 from palast.spec.load import Spec
 
 K = DecisionKind
 
 
 def _names(game: Game, seats: tuple[int, ...]) -> str:
-    names = [game.colour_name(s) for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return listed([game.colour_name(s) for s in seats])
 
 
 

@@ -18,6 +18,7 @@ from palast.formats.house import known, resolve_all
 from palast.formats.scenario import Scenario
 from palast.lang.blocks import program
 from palast.lang.statements import Stmt, walk
+from palast.spec.event_text import listed
 from palast.spec.load import Spec
 from palast.spec.modules import Module
 
@@ -41,10 +42,6 @@ def dealing_modules(spec: Spec) -> tuple[Module, ...]:
                    for rid in m.rules for s in statements(rid))
 
     return tuple(m for m in spec.modules.values() if deals(m))
-
-
-def _and(names: Sequence[str], word: str = "and") -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} " + names[-1]
 
 
 def marks_warnings(spec: Spec, scenario: Scenario, rulesets: Sequence[str]) -> list[str]:
@@ -73,15 +70,15 @@ def marks_warnings(spec: Spec, scenario: Scenario, rulesets: Sequence[str]) -> l
     which = f"({', '.join(m.id for m in modules)})" if modules else "(the spec has none)"
     if len(ignored) < len(rulesets):
         in_play = [r for r in rulesets if r not in ignored]
-        return [f"{place}: the character cards are ignored under {_and(ignored)}, which switch"
+        return [f"{place}: the character cards are ignored under {listed(ignored)}, which switch"
                 f"{'es' if len(ignored) == 1 else ''} on no rule module that deals them {which}; they are in play "
-                f"under {_and(in_play)}"]
+                f"under {listed(in_play)}"]
     verb = "does" if len(ignored) == 1 else "do"
     names = [n for n in known(spec) if n not in rulesets]
     others = resolve_all(spec, [n for n in names if n not in spec.rulesets])
     dealing = [n for n in names if any(others.variation_points[m.point].choices.get(n) == m.reading
                                        for m in modules)]
     ways = [f"-r {n}" for n in dealing] + [f"--reading {m.point}={m.reading}" for m in modules]
-    hint = f"ask under one that does ({_and(ways, 'or')}) or leave the marks out" if ways else "leave them out"
+    hint = f"ask under one that does ({listed(ways, 'or')}) or leave the marks out" if ways else "leave them out"
     raise ScenarioError(f"no ruleset asked switches on a rule module that deals character cards {which}; "
-                        f"{_and(ignored)} {verb} not, so the marks would be ignored: {hint}", scenario.file, place)
+                        f"{listed(ignored)} {verb} not, so the marks would be ignored: {hint}", scenario.file, place)

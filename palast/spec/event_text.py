@@ -11,7 +11,7 @@ card", "2 cards"); after ``seats`` it says the players with the verb that fits t
 from __future__ import annotations
 
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 #: The fields a sentence may name: the event's seats, cards, role, number and detail; the
@@ -30,6 +30,14 @@ def counted(n: int, one: str = "card", many: str = "cards") -> str:
     """``n`` with the noun that fits it, as the format spec ``one|many`` says it: "1 card",
     "2 cards"."""
     return f"{n} {one if n == 1 else many}"
+
+
+def listed(names: Sequence[str], word: str = "and") -> str:
+    """``names`` joined as a sentence lists them: "a", "a and b", "a, b and c" (``word``
+    instead of "and": "a or b"); "" for none."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def template_problems(template: str, fields: tuple[str, ...] = TEXT_FIELDS,
