@@ -38,7 +38,7 @@ def _run(spec: Spec, opts: Options, ruleset: str, invariant: str) -> Outcome:
     summary = INVARIANTS[invariant]
     if ok:
         return Outcome("proved", f"{summary}: every action ({where})")
-    return declared_step_counterexample(spec, ruleset, invariant, where, summary, opts.out_dir)
+    return declared_step_counterexample(spec, ruleset, invariant, where, summary, opts)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

@@ -256,7 +256,11 @@ def replay_counterexample(spec: Spec, ruleset: str, invariant: str, path: Path) 
         return f"{shown(path)} does not name the ruleset {ruleset} (rulesets: {', '.join(sc.rulesets)})", ""
     game = sc.game(spec, ruleset)
     state = sc.start(game)
-    if game.apply(game.initial_state(), Deal(state.hands, None)).state != state:
+    try:
+        dealt = game.apply(game.initial_state(), Deal(state.hands, None)).state
+    except IllegalActionError as exc:  # hands no deal gives
+        return f"{shown(path)} does not start right after a real first deal ({exc})", ""
+    if dealt != state:
         return f"{shown(path)} does not start right after a real first deal", ""
     if not sc.actions:
         return f"{shown(path)} has no actions", ""

@@ -8,14 +8,13 @@ action kind by action kind at every player count in the proof contexts of
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import z3
 
 from palast.spec.load import Spec
 from proofs.invariant import Context, context, player_counts
-from proofs.obligation import Outcome
+from proofs.obligation import Options, Outcome
 
 
 class NotFromAssumed(Exception):
@@ -97,17 +96,20 @@ def prove_declared_step(spec: Spec, ruleset: str, invariant: str, kinds: tuple[s
 
 
 def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where: str, summary: str,
-                                 out_dir: Path | None) -> Outcome:
+                                 opts: Options) -> Outcome:
     """The counterexample to the declared step invariant ``invariant`` that
     :func:`prove_declared_step` found failing at ``where`` (:func:`failed_at`: ``"3 players,
     take-back"``):
     searched by Z3 at that player count, replayed by the engine and written as the
-    scenario ``INVARIANT.RULESET.yaml`` in ``out_dir`` (:func:`proofs.search.counterexample`,
+    scenario ``INVARIANT.RULESET.yaml`` in ``opts.out_dir`` (:func:`proofs.search.counterexample`,
     which keeps a stored one that still shows it). Its comment names ``summary`` and the
-    reasons of the readings the ruleset takes that declare they break it.
+    reasons of the readings the ruleset takes that declare they break it. Where
+    ``opts.stored_counterexample`` says a stored scenario is replayed instead (a named
+    house ruleset's, :mod:`proofs.house_rulesets`), nothing is searched or written.
 
-    :returns: ``counterexample`` with the scenario file, or ``error`` as
-        :func:`proofs.search.counterexample` gives it.
+    :returns: ``counterexample`` with the scenario file (none with
+        ``opts.stored_counterexample``), or ``error`` as :func:`proofs.search.counterexample`
+        gives it.
     :raises Unknown: if a check is undecided.
     """
     import textwrap
@@ -117,6 +119,8 @@ def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where
     from proofs.search import Unroller, counterexample
 
     n, kind = failing_step(where)
+    if opts.stored_counterexample:
+        return Outcome("counterexample", f"{n} players: a {kind} action breaks it")
 
     def bad(u: Unroller, i: int) -> Any:
         return z3.Not(declared(u.state(i + 1), invariant, u.state(i)))
@@ -124,7 +128,7 @@ def declared_step_counterexample(spec: Spec, ruleset: str, invariant: str, where
     why = "".join(f" Reading {b.reading} of {b.point} declares that it breaks {invariant}: "
                   f"{' '.join(b.because.split())}" for b in broken_by_readings(spec, ruleset).get(invariant, ()))
     return counterexample(
-        spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=out_dir,
+        spec, ruleset, n, bad, name=f"{invariant}.{ruleset}", out_dir=opts.out_dir,
         title=f"Counterexample to {invariant}",
         question=f"Does {invariant} hold after every action?",
         comment="\n".join(textwrap.wrap(

@@ -93,7 +93,7 @@ def _run_progress(spec: Spec, opts: Options, ruleset: str) -> Outcome:
     if ok:
         return Outcome("proved", f"every action of every kind ({where})")
     # the measure changes otherwise than declared: Z3's counterexample, replayed by the engine
-    return declared_step_counterexample(spec, ruleset, "round-progress", where, PROGRESS, opts.out_dir)
+    return declared_step_counterexample(spec, ruleset, "round-progress", where, PROGRESS, opts)
 
 
 def obligations(spec: Spec) -> list[Obligation]:

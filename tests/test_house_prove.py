@@ -414,3 +414,34 @@ def test_ctrl_c_while_grouping_stops_the_run(monkeypatch: pytest.MonkeyPatch, in
     with pytest.raises(BaseException) as running:  # a bare KeyboardInterrupt would stop pytest itself
         run(fresh, obs, Options(), jobs=2)
     assert isinstance(running.value, Interrupted)
+
+
+@pytest.mark.parametrize("edit", ["one action", "mid-round"])
+def test_a_broken_stored_step_counterexample_fails_and_nothing_is_written(spec: Spec, tmp_path: Path, edit: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored round-progress counterexample that no longer shows the failure fails the
+    obligation with a message naming the file, and nothing is searched or written: before,
+    the step invariant's counterexample was searched anew into the output directory
+    (proofs/witnesses by default, so the stored file was overwritten by a position in the
+    middle of a round), and a file whose hands no deal gives raised IllegalActionError."""
+    import proofs.house_rulesets
+
+    stored = witness_path("round-progress", HOUSE)
+    doc = yaml.safe_load(stored.read_text(encoding="utf-8"))
+    if edit == "one action":
+        doc["actions"] = doc["actions"][:1]
+    else:
+        doc["hands"] = {c: cards[:3] for c, cards in doc["hands"].items()}
+    broken = tmp_path / "round-progress.house-guard.yaml"
+    broken.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    text = broken.read_text(encoding="utf-8")
+    monkeypatch.setattr(proofs.house_rulesets, "witness_path", lambda name, house: broken)
+    out_dir = tmp_path / "out"
+    ob = next(ob for ob in all_obligations(spec) if ob.key == "round-progress@house-guard")
+    out = ob.run(spec, Options(out_dir=out_dir))
+    assert out.result == "error", out.detail
+    assert out.files == (str(broken),) and "Error" not in out.detail, out
+    want = "holds after all 1 actions" if edit == "one action" else "does not start right after a real first deal ("
+    assert want in out.detail, out.detail
+    assert broken.read_text(encoding="utf-8") == text
+    assert not out_dir.exists() or not any(out_dir.iterdir())
