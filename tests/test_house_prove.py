@@ -445,3 +445,32 @@ def test_a_broken_stored_step_counterexample_fails_and_nothing_is_written(spec: 
     assert want in out.detail, out.detail
     assert broken.read_text(encoding="utf-8") == text
     assert not out_dir.exists() or not any(out_dir.iterdir())
+
+
+def test_a_derived_ruleset_replays_the_named_ones_counterexample_or_searches_its_own(
+        spec: Spec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under house rules on top of house-guard, the counterexample stored for house-guard is
+    replayed where it still shows the failure (nothing written); where it does not, Z3's
+    own is searched and written to the output directory, and the detail says why the stored
+    one was not used."""
+    import proofs.house_rulesets
+
+    derived = f"{HOUSE}+neutral-tie=seat-order"
+    rspec = resolve(spec, derived)
+    ob = next(ob for ob in all_obligations(rspec) if ob.key == f"round-progress@{derived}")
+    out_dir = tmp_path / "out"
+    out = ob.run(rspec, Options(out_dir=out_dir))
+    assert out.result == "counterexample", out.detail
+    assert out.files == ("proofs/witnesses/round-progress.house-guard.yaml",)
+    assert f"(stored for {HOUSE}, replayed under {derived})" in out.detail
+    assert not out_dir.exists()
+    doc = yaml.safe_load(witness_path("round-progress", HOUSE).read_text(encoding="utf-8"))
+    doc["actions"] = doc["actions"][:1]
+    cut = tmp_path / "cut.yaml"
+    cut.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    monkeypatch.setattr(proofs.house_rulesets, "witness_path", lambda name, house: cut)
+    out = ob.run(rspec, Options(out_dir=out_dir))
+    assert out.result == "counterexample", out.detail
+    assert out.files and f"round-progress.{derived}.yaml" in out.files[0], out
+    assert out.detail.endswith(f"the counterexample stored for {HOUSE} does not show it under {derived}: "
+                               "round-progress holds after all 1 actions"), out.detail

@@ -118,7 +118,15 @@ def prove_lists(spec: Spec) -> dict[str, dict[str, str]]:
     out = dict(own)
     for r in spec.rulesets:
         if r not in out:
-            nearest = next((own[x] for x in lineage(spec, r) if x in own), None)
+            nearest = listing_house(spec, r)
             if nearest is not None:
-                out[r] = nearest
+                out[r] = own[nearest]
     return out
+
+
+def listing_house(spec: Spec, ruleset: str) -> str | None:
+    """The named house ruleset whose prove list ``ruleset`` takes (:func:`prove_lists`):
+    ``ruleset`` itself where it is one with a list, else the nearest one it derives from
+    (:func:`lineage`) that has a list; None where there is none."""
+    return next((x for x in lineage(spec, ruleset)
+                 if x in spec.house_rulesets and spec.house_rulesets[x].get("prove")), None)
