@@ -415,3 +415,27 @@ def test_the_readme_ruleset_file_is_valid(spec: Spec, tmp_path: Path) -> None:
     block = section.split("```yaml", 1)[1].split("```", 1)[0]
     rf = load_ruleset_file(house_file(tmp_path, "\n".join(line.strip() for line in block.splitlines())), spec)
     assert (rf.name, rf.base, dict(rf.readings)) == ("tally", "reference", {"game-end-tiebreak": "most-played-total"})
+
+
+@pytest.mark.parametrize("how", ["reading", "file"])
+def test_a_game_on_top_of_house_guard_replays_from_its_record(tmp_path: Path, how: str) -> None:
+    """A record of house rules on top of the named house ruleset house-guard names
+    house-guard as its base, with only the readings given on top, so the replay derives
+    the same ruleset, which follows house-guard's prove list in check mode. Before, the
+    header gave the reference with every reading merged: the replay of ``-r house-guard
+    --reading ...`` was refused (exit 2), and that of a ruleset file based on house-guard
+    stopped with check failed at the first Guard taken back (exit 1)."""
+    rec = tmp_path / "game.jsonl"
+    chosen = (["-r", "house-guard", "--reading", "neutral-tie=seat-order"] if how == "reading" else
+              ["--ruleset-file", house_file(tmp_path, "name: guard-seat\nbase: house-guard\n"
+                                                     "readings: {neutral-tie: seat-order}\n")])
+    took_back = 0
+    for seed in (1, 2, 3):
+        code, out, err = invoke("play", "-q", *chosen, "-n", "5", "-s", str(seed), "--record", str(rec))
+        assert code == 0, out + err
+        header = json.loads(rec.read_text(encoding="utf-8").splitlines()[0])
+        assert (header["base"], header["readings"]) == ("house-guard", {"neutral-tie": "seat-order"}), header
+        took_back += sum('"take-back' in line for line in rec.read_text(encoding="utf-8").splitlines())
+        code, out, err = invoke("replay", str(rec))
+        assert code == 0, out + err
+    assert took_back > 0

@@ -221,7 +221,8 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
     """Build the record of a played game.
 
     :param game: the game the moves were played in (its seats and ruleset go in the header,
-        with the base and readings of a house ruleset).
+        with the base of a house ruleset as it was derived, a named house ruleset such as
+        ``house-guard`` included, and what it reads otherwise than that base).
     :param moves: the moves from the first deal on, as :func:`palast.sim.play.play_moves` yields them.
     :returns: the record, with a result line if the last move ended the game or reached a gap.
     """
@@ -231,8 +232,13 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         by = "chance" if m.chance else game.colour_name(m.before.decision.player)
         actions.append(RecordedAction(format_action(game, m.action), by))
         final = m.step.state
-    entry = game.spec.rulesets[game.ruleset]
-    base = entry.get("base")
+    spec = game.spec
+    entry = spec.rulesets[game.ruleset]
+    # the ruleset it was derived from as given (a named house ruleset, whose prove list
+    # check mode follows, stays named), with what it reads otherwise than that one
+    base = entry.get("derived_from") or entry.get("base")
+    readings = {p: str(vp.choices[game.ruleset]) for p, vp in spec.variation_points.items()
+                if base is not None and vp.choices.get(game.ruleset) != vp.choices.get(str(base))}
     return Record(
         players=tuple(game.colour_name(s) for s in range(game.n)),
         actions=tuple(actions),
@@ -243,7 +249,7 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         result=result_of(game, final) if final is not None else None,
         written_by=written_by,
         base=str(base) if base is not None else None,
-        readings=tuple((str(p), str(r)) for p, r in dict(entry.get("readings", {})).items()) if base else (),
+        readings=tuple(readings.items()),
     )
 
 

@@ -148,6 +148,7 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
             return house.resolve(spec, name, None), name
         if record.base not in spec.rulesets:
             house.parse_name(spec, record.base, None)  # names the closest ruleset
+            spec = house.resolve(spec, record.base, None)  # a named house ruleset, or a derived name
         readings = dict(record.readings)
         for point, reading in readings.items():
             house.check_reading(spec, point, reading)
