@@ -144,11 +144,14 @@ def test_house_guard_games_play_on_past_a_guard_taken_back(spec: Spec, n: int) -
 def test_house_rules_on_top_of_house_guard_take_its_list_into_check_mode(spec: Spec) -> None:
     """A ruleset derived from house-guard leaves out what house-guard's list expects refuted;
     the same house reading given on the reference, with no prove list, is checked in full
-    (README: play stops there with check failed)."""
+    (README: play stops there with check failed), and so is house-guard with its own
+    reading taken back."""
     from palast.invariants.declared import checks
 
     for name, left_out in ((f"{HOUSE}+neutral-tie=seat-order", {"round-is-bounded", "round-progress"}),
-                           ("reference+guard-other-card=itself-too", set())):
+                           ("reference+guard-other-card=itself-too", set()),
+                           # the house reading taken back: round-is-bounded holds again, and is checked
+                           (f"{HOUSE}+guard-other-card=another-own", set())):
         rspec = resolve(spec, name)
         assert checks(Game(rspec, name, ["red", "blue", "green"])).suspended == left_out, name
 

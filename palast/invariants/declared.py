@@ -76,14 +76,23 @@ def refuted_by_house(spec: Any, ruleset: str) -> frozenset[str]:
     counterexample (``prove`` in spec/rulesets.yaml, :func:`palast.spec.house_rulesets.prove_lists`;
     :func:`established`): under ``house-guard`` a Guard may take itself back forever, so
     round-is-bounded and round-progress do not hold there, and playing it would otherwise
-    stop at the first such Guard. House rules given without such a list are checked in full.
+    stop at the first such Guard. Only while ``ruleset`` takes every reading that house
+    ruleset declares (``house-guard+guard-other-card=another-own`` takes the base game's
+    Guard back, so it is checked in full); house rules given without such a list are
+    checked in full too.
 
     :param spec: the spec, with ``ruleset`` among its rulesets or named house rulesets.
     :param ruleset: the ruleset played.
     :returns: invariant and lemma ids (empty where no prove list applies).
     """
-    from palast.spec.house_rulesets import prove_lists
+    from palast.spec.house_rulesets import listing_house, prove_lists
 
+    named = listing_house(spec, ruleset)
+    if named is None:
+        return frozenset()
+    own = dict(spec.house_rulesets[named].get("readings") or {})
+    if any(str(spec.variation_points[p].choices.get(ruleset)) != str(r) for p, r in own.items()):
+        return frozenset()
     listed = prove_lists(spec).get(ruleset, {})
     return established(spec, {ob for ob, result in listed.items() if result == "counterexample"})
 

@@ -11,7 +11,8 @@ from typing import Any, ClassVar
 from docutils import nodes
 from sphinx.util import logging
 
-from palast.invariants.declared import readings_that_break
+from palast.formats.house import resolve
+from palast.invariants.declared import readings_that_break, refuted_by_house
 from palast.lang.syntax import parse, show_lines
 from palast.spec.load import OPEN, Spec, VariationPoint
 from palast.spec.sources import source_notes, sources
@@ -50,13 +51,20 @@ def _reading_lets(spec: Any, point: str, readings: Mapping[str, Any]) -> list[st
 
 def _left_out(spec: Any, inv: Any) -> str:
     """Where check mode leaves ``inv`` out: under the rulesets taking a reading that declares
-    it breaks its obligation (:func:`palast.invariants.declared.readings_that_break`), and
-    with a rule module in play that declares it breaks it; ``""`` where nowhere."""
+    it breaks its obligation (:func:`palast.invariants.declared.readings_that_break`), with
+    a rule module in play that declares it breaks it, and under a named house ruleset whose
+    prove list expects it refuted (:func:`palast.invariants.declared.refuted_by_house`, and
+    house rules on top of it); ``""`` where nowhere."""
     where = [f"under {', '.join(_taking(spec, point, reading)) or 'no ruleset of the spec'} ({point}: {reading})"
              for point, reading in readings_that_break(spec, inv.id)]
     where += [f"with the module {m.id} in play" for m in spec.modules.values()
               if any(b.invariant == inv.id for b in m.breaks)]
-    return f", except {' and '.join(where)}, which declares that it breaks it" if where else ""
+    said = f", except {' and '.join(where)}, which declares that it breaks it" if where else ""
+    houses = [h for h in spec.house_rulesets if inv.id in refuted_by_house(resolve(spec, h, None), h)]
+    if houses:
+        said += (f"{', and' if said else ', except'} under the house ruleset{'s' if len(houses) > 1 else ''} "
+                 f"{', '.join(houses)} (and house rules on top), whose prove list expects it refuted")
+    return said
 
 
 class ClauseIndexDirective(SpecDirective):
