@@ -336,8 +336,9 @@ def test_a_value_of_the_wrong_type_gets_one_message(spec: Spec, tmp_path: Path, 
         load_scenario(f, spec)
     text = got.value.render()
     assert text.count("(round)") == 1 and said in text and "expected a whole number" in text, text
-    # a whole number out of bounds still says so
-    f.write_text("players: [red, blue, green]\nround: 5000\nto_move: red\n", encoding="utf-8")
-    with pytest.raises(InputError) as got:
-        load_scenario(f, spec)
-    assert "greater than the maximum of 1000" in got.value.render()
+    # a number out of bounds still says so, also where it is written with a decimal point
+    for big in ("5000", "1e4", "5000.0"):
+        f.write_text(f"players: [red, blue, green]\nround: {big}\nto_move: red\n", encoding="utf-8")
+        with pytest.raises(InputError) as got:
+            load_scenario(f, spec)
+        assert "greater than the maximum of 1000" in got.value.render(), big

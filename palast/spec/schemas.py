@@ -10,6 +10,7 @@ file and the place (:func:`schema_file_problems`), never as an error inside json
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -287,10 +288,15 @@ def schema_errors(doc: Document, schema_dir: Path, schema_name: str,
 
 
 def _one_per_value(errors: list[Any]) -> list[Any]:
-    """``errors`` without those about a value whose type is already wrong: the bounds and
-    patterns of a whole number say nothing more of ``.inf`` (``round: 1e9999``), so its
-    place gets one message, the type's."""
-    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    """``errors`` without those about a value whose type is wrong and that is no finite
+    number: the bounds of a whole number say nothing more of ``.inf`` (``round: 1e9999``)
+    or of a word, so such a place gets one message, the type's. A finite number of the
+    wrong type keeps its bounds' messages (``round: 1e4`` is written with a decimal point
+    and is above the maximum)."""
+    def finite(x: Any) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type" and not finite(e.instance)}
     return [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
 
 
