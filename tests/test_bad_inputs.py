@@ -327,9 +327,9 @@ def test_spec_directory_with_a_broken_schema_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("value", "said"), [("1e9999", "found .inf"), ("'three'", 'found "three"'),
                                              ("2.5", "found 2.5")])
 def test_a_value_of_the_wrong_type_gets_one_message(spec: Spec, tmp_path: Path, value: str, said: str) -> None:
-    """A round that is no whole number is reported once, as of the wrong type: the schema's
-    bounds on a whole number say nothing more of it (before, ``.inf`` also got "inf is
-    greater than the maximum of 1000")."""
+    """A round that is no whole number and breaks no bound, or is no finite number at all,
+    is reported once, as of the wrong type (before, ``.inf`` also got "inf is greater than
+    the maximum of 1000"); a number above the maximum is said to be, however written."""
     f = tmp_path / "s.yaml"
     f.write_text(f"players: [red, blue, green]\nround: {value}\nto_move: red\n", encoding="utf-8")
     with pytest.raises(InputError) as got:
@@ -341,4 +341,4 @@ def test_a_value_of_the_wrong_type_gets_one_message(spec: Spec, tmp_path: Path, 
         f.write_text(f"players: [red, blue, green]\nround: {big}\nto_move: red\n", encoding="utf-8")
         with pytest.raises(InputError) as got:
             load_scenario(f, spec)
-        assert "greater than the maximum of 1000" in got.value.render(), big
+        assert "must be at most 1000; found" in got.value.render(), big

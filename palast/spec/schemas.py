@@ -174,6 +174,8 @@ def friendly_message(err: Any) -> str:
         return f"expected {expected}; found {shown(err.instance)}"
     if v == "minimum":
         return f"must be at least {err.validator_value}; found {shown(err.instance)}"
+    if v == "maximum":
+        return f"must be at most {err.validator_value}; found {shown(err.instance)}"
     if v == "minItems":
         return f"needs at least {counted(err.validator_value, 'item', 'items')}"
     if v == "const":
