@@ -310,10 +310,10 @@ def _search(spec: Any, only: tuple[str, ...], rulesets: tuple[str, ...], opts: A
 
 def _list_reads(spec: Any, ruleset: str, point: str) -> str | None:
     """How the named house ruleset whose prove list ``ruleset`` takes (itself, or the
-    nearest one it derives from, :func:`palast.spec.house_rulesets.lineage`) reads ``point``."""
-    from palast.formats.house import lineage
+    nearest one it derives from, :func:`palast.spec.house_rulesets.listing_house`) reads ``point``."""
+    from palast.spec.house_rulesets import listing_house
 
-    owner = next((r for r in lineage(spec, ruleset) if (spec.house_rulesets.get(r) or {}).get("prove")), None)
+    owner = listing_house(spec, ruleset)
     return None if owner is None or owner not in spec.rulesets else str(spec.reading(owner, point))
 
 

@@ -396,7 +396,6 @@ def short_handed(game: Game, state: State, games: Sequence[Game] = ()) -> list[s
     return out
 
 
-
 def render_text(answer: dict[str, Any], *, clauses: bool = True, full: bool = False, width: int | None = None) -> str:
     """The answer as text for a terminal (see :mod:`palast.query.ask_render`): grouped by what
     the rulesets agree on and what differs, wrapped to ``width`` columns (the terminal's
