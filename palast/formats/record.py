@@ -221,8 +221,7 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
     """Build the record of a played game.
 
     :param game: the game the moves were played in (its seats and ruleset go in the header,
-        with the base of a house ruleset as it was derived, a named house ruleset such as
-        ``house-guard`` included, and what it reads otherwise than that base).
+        with the base and readings of house rules, :func:`header_base`).
     :param moves: the moves from the first deal on, as :func:`palast.sim.play.play_moves` yields them.
     :returns: the record, with a result line if the last move ended the game or reached a gap.
     """
@@ -232,13 +231,7 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         by = "chance" if m.chance else game.colour_name(m.before.decision.player)
         actions.append(RecordedAction(format_action(game, m.action), by))
         final = m.step.state
-    spec = game.spec
-    entry = spec.rulesets[game.ruleset]
-    # the ruleset it was derived from as given (a named house ruleset, whose prove list
-    # check mode follows, stays named), with what it reads otherwise than that one
-    base = entry.get("derived_from") or entry.get("base")
-    readings = {p: str(vp.choices[game.ruleset]) for p, vp in spec.variation_points.items()
-                if base is not None and vp.choices.get(game.ruleset) != vp.choices.get(str(base))}
+    base, readings = header_base(game.spec, game.ruleset)
     return Record(
         players=tuple(game.colour_name(s) for s in range(game.n)),
         actions=tuple(actions),
@@ -248,9 +241,31 @@ def record_game(game: Game, moves: Iterable[Move], *, seed: int | None = None, p
         spec_digest=spec_digest(game.spec),
         result=result_of(game, final) if final is not None else None,
         written_by=written_by,
-        base=str(base) if base is not None else None,
+        base=base,
         readings=tuple(readings.items()),
     )
+
+
+def header_base(spec: Spec, ruleset: str) -> tuple[str | None, dict[str, str]]:
+    """The ``base`` and ``readings`` a record's header gives for ``ruleset``: ``(None, {})``
+    for a ruleset of the spec; for house rules on top of a named house ruleset (the
+    nearest one ``ruleset`` derives from, :func:`palast.spec.house_rulesets.lineage`), that
+    one, so that the replay derives from it too (check mode follows its prove list), with
+    what ``ruleset`` reads otherwise than it (its own readings where nothing differs); for
+    other house rules, the ruleset of the spec they rest on and every reading they take
+    otherwise (:func:`palast.formats.house.derive`)."""
+    from palast.spec.house_rulesets import lineage
+
+    entry = spec.rulesets[ruleset]
+    root = entry.get("base")
+    if root is None:
+        return None, {}
+    named = next((x for x in lineage(spec, ruleset)[1:] if x in spec.house_rulesets and x in spec.rulesets), None)
+    if named is None:
+        return str(root), {str(p): str(r) for p, r in dict(entry.get("readings", {})).items()}
+    other = {p: str(vp.choices[ruleset]) for p, vp in spec.variation_points.items()
+             if vp.choices.get(ruleset) != vp.choices.get(named)}
+    return named, other or {str(p): str(r) for p, r in dict(spec.house_rulesets[named].get("readings") or {}).items()}
 
 
 # ---------------------------------------------------------------------- text

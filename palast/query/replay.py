@@ -7,6 +7,7 @@ the ``--json`` document and :func:`render_text` into lines for a terminal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -163,9 +164,13 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
         if name in spec.rulesets and house.house_readings(spec, name)[0] is None:
             raise bad(f"\"ruleset\": {name!r} is a ruleset of the spec, but the header gives readings of house "
                       f"rules; name the house ruleset (e.g. {house.derived_name(spec, record.base, readings)!r})")
-        if house.JOIN in name:
+        first = name.partition(house.JOIN)[0]
+        if house.JOIN in name and (first in spec.rulesets or first in spec.house_rulesets):
+            # the name built on a ruleset the spec knows says what it reads (house rules on a
+            # ruleset file's name cannot be checked so); read alike, base and readings may
+            # say it otherwise (reference with guard-other-card=itself-too is house-guard)
             said = house.parse_name(spec, name, None)
-            if said != (record.base, readings):
+            if _reads(spec, *said) != _reads(spec, record.base, readings):
                 raise bad(f"\"ruleset\": {name!r} says other readings than \"base\" and \"readings\" "
                           f"({house.derived_name(spec, record.base, readings)})")
         if name in spec.rulesets:
@@ -175,6 +180,16 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
         raise
     except InputError as exc:
         raise bad(exc.message) from None
+
+
+def _reads(spec: Spec, base: str, readings: Mapping[str, str]) -> dict[str, str]:
+    """How ``base`` with ``readings`` reads every variation point (a named house ruleset or
+    a derived name as ``base`` is resolved first)."""
+    from palast.formats import house
+
+    if base not in spec.rulesets:
+        spec = house.resolve(spec, base, None)
+    return {p: str(readings.get(p, vp.choices[base])) for p, vp in spec.variation_points.items()}
 
 
 def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> Game:

@@ -54,7 +54,7 @@ def _left_out(spec: Any, inv: Any) -> str:
     it breaks its obligation (:func:`palast.invariants.declared.readings_that_break`), with
     a rule module in play that declares it breaks it, and under a named house ruleset whose
     prove list expects it refuted (:func:`palast.invariants.declared.refuted_by_house`, and
-    house rules on top of it); ``""`` where nowhere."""
+    house rules on top of it that keep its readings); ``""`` where nowhere."""
     where = [f"under {', '.join(_taking(spec, point, reading)) or 'no ruleset of the spec'} ({point}: {reading})"
              for point, reading in readings_that_break(spec, inv.id)]
     where += [f"with the module {m.id} in play" for m in spec.modules.values()
@@ -63,7 +63,8 @@ def _left_out(spec: Any, inv: Any) -> str:
     houses = [h for h in spec.house_rulesets if inv.id in refuted_by_house(resolve(spec, h, None), h)]
     if houses:
         said += (f"{', and' if said else ', except'} under the house ruleset{'s' if len(houses) > 1 else ''} "
-                 f"{', '.join(houses)} (and house rules on top), whose prove list expects it refuted")
+                 f"{', '.join(houses)} (and house rules on top that keep its readings), whose prove list expects it "
+                  "refuted")
     return said
 
 
