@@ -335,6 +335,7 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
     """
     from palast.errors import InputError
     from palast.lang.logic import parameter_table
+    from palast.spec.house_rulesets import listing_house
     from proofs.legality import modelled_points, module_points
     from proofs.obligation import house_prove_lists
     from proofs.places_z3 import unordered_readings
@@ -354,10 +355,13 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
             if rs in listed and (point not in of_modules or _list_reads(spec, rs, point) == reading):
                 continue  # its prove list says what runs, and a module it switches on is the list's own
             if point in of_modules:
+                owner = listing_house(spec, rs)
+                whose = (f"; the list {rs} takes, {owner}'s, is for {owner} as it reads {point}, "
+                         f"{_list_reads(spec, rs, point)}" if owner is not None else "")
                 raise InputError(f"{rs} reads {point} as {reading}, a reading of a rule module's; palast prove "
                                  "checks a rule module only under a named house ruleset that lists what to prove "
-                                 "with it (prove: in spec/rulesets.yaml, e.g. -r fan), or one derived from it",
-                                 *_given_at(point, given, ruleset_file))
+                                 "with it (prove: in spec/rulesets.yaml, e.g. -r fan), or one derived from it"
+                                 + whose, *_given_at(point, given, ruleset_file))
             raise InputError(f"{rs} reads {point} as {reading}, which only the rule language declares; the "
                              "proofs' model of the rules (proofs/) does not have it yet, so palast prove "
                              "cannot check it (palast play, replay, ask and simulate can)",
