@@ -311,7 +311,7 @@ def replay_counterexample(spec: Spec, ruleset: str, invariant: str, path: Path,
         if invariant in names and i < last:
             return f"{invariant} is broken already after action {i} of {last} ({text})", ""
     if invariant not in others or others[invariant] != last:
-        return f"{invariant} holds after all {last} actions", ""
+        return f"{invariant} holds after {'its only action' if last == 1 else f'all {last} actions'}", ""
     also = "; ".join(f"{n} first after action {i}" for n, i in others.items() if n != invariant)
     return None, (f"{shown(path)}: {last} legal actions after a real deal; the check mode's invariants report "
                   f"{invariant} broken after the last" + (f" (also broken: {also})" if also else ""))

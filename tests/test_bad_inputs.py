@@ -337,8 +337,9 @@ def test_a_value_of_the_wrong_type_gets_one_message(spec: Spec, tmp_path: Path, 
     text = got.value.render()
     assert text.count("(round)") == 1 and said in text and "expected a whole number" in text, text
     # a number out of bounds still says so, also where it is written with a decimal point
-    for big in ("5000", "1e4", "5000.0"):
+    for big in ("5000", "1e4", "5000.0", "1e300"):
         f.write_text(f"players: [red, blue, green]\nround: {big}\nto_move: red\n", encoding="utf-8")
         with pytest.raises(InputError) as got:
             load_scenario(f, spec)
-        assert "must be at most 1000; found" in got.value.render(), big
+        text = got.value.render()
+        assert "must be at most 1000; found" in text and len(text) < 400, text  # no 301-digit number to write

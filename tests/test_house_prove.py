@@ -437,7 +437,7 @@ def test_a_broken_stored_step_counterexample_fails_and_nothing_is_written(spec: 
     out = ob.run(spec, Options(out_dir=out_dir))
     assert out.result == "error", out.detail
     assert out.files == (str(broken),) and "Error" not in out.detail, out
-    want = "holds after all 1 actions" if edit == "one action" else "does not start right after a real first deal ("
+    want = "holds after its only action" if edit == "one action" else "does not start right after a real first deal ("
     assert want in out.detail, out.detail
     assert broken.read_text(encoding="utf-8") == text
     assert not out_dir.exists() or not any(out_dir.iterdir())
@@ -469,4 +469,4 @@ def test_a_derived_ruleset_replays_the_named_ones_counterexample_or_searches_its
     assert out.result == "counterexample", out.detail
     assert out.files and f"round-progress.{derived}.yaml" in out.files[0], out
     assert out.detail.endswith(f"the counterexample stored for {HOUSE} does not show it under {derived}: "
-                               "round-progress holds after all 1 actions"), out.detail
+                               "round-progress holds after its only action"), out.detail

@@ -156,9 +156,9 @@ def friendly_message(err: Any) -> str:
         return f"missing key {missing!r}" + (f": add {missing}: {what}" if what else "")
     if v == "type" and _is_integer_type(schema.get("type")) and isinstance(err.instance, float):
         expected = desc if desc and "whole number" in desc else "a whole number" + (f" ({desc})" if desc else "")
-        if err.instance.is_integer():
-            return (f"expected {expected}, written without a decimal point; found {shown(err.instance)} "
-                    f"(write {int(err.instance)})")
+        if err.instance.is_integer():  # the whole number to write, where it is short enough to read
+            write = f" (write {int(err.instance)})" if abs(err.instance) < 1e15 else ""
+            return f"expected {expected}, written without a decimal point; found {shown(err.instance)}{write}"
         return f"expected {expected}; found {shown(err.instance)}"
     if v == "type":
         t = schema.get("type")
