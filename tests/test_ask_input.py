@@ -53,6 +53,22 @@ def test_json_bad_input_is_one_error_document(tmp_path: Path) -> None:
         assert set(doc["error"]) >= {"file", "line", "column", "message"}
 
 
+def test_json_error_document_of_a_bad_ruling_file(tmp_path: Path) -> None:
+    """A ruling file asked about is bad input like a scenario: its error document gives the
+    file, line and column apart (they were all null, everything in the message), one
+    problem or several."""
+    ruling = (ROOT / "spec" / "rulings" / "guard-alone.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "mine.yaml"
+    path.write_text(ruling, encoding="utf-8")  # its id is not the file's name
+    err = json.loads(palast_run("ask", "--json", str(path)).stdout)["error"]
+    assert (err["file"], err["line"], err["column"], err["place"]) == (str(path), 1, 5, "line 1, column 5 (id)"), err
+    assert err["message"] == "the id must be the file name, 'mine'"
+    path.write_text(ruling.replace("clauses: [", "clauses: [A.nope.x, ", 1), encoding="utf-8")
+    err = json.loads(palast_run("ask", "--json", str(path)).stdout)["error"]
+    assert (err["file"], err["line"], err["column"]) == (str(path), 1, 5), err
+    assert err["message"].startswith("2 problems:\n  - line 1, column 5 (id): "), err
+
+
 def test_error_document_places() -> None:
     from palast.errors import InputError
     from palast.query.ask import error_document

@@ -225,7 +225,7 @@ def scenario_from_document(doc: Document, spec: Spec, base: tuple[PathPart, ...]
         problems = [f"{p} (one of the players: {', '.join(players)})" if "missing key 'to_move'" in p else p
                     for p in problems]
     if problems:
-        raise ScenarioError(_join(problems), doc.file)
+        raise ScenarioError(join_problems(problems), doc.file)
     return _Builder(doc, spec, data, base).build()
 
 
@@ -244,7 +244,10 @@ def _first_card(text: str) -> str:
 MAX_SHOWN = 30
 
 
-def _join(problems: list[str]) -> str:
+def join_problems(problems: list[str]) -> str:
+    """``problems`` (each ``place: problem``, without the file) as one message: the one
+    problem, or ``N problems:`` and one indented line each (at most :data:`MAX_SHOWN`, the
+    rest counted); the error that carries it names the file."""
     if len(problems) == 1:
         return problems[0]
     shown = problems[:MAX_SHOWN]
@@ -474,7 +477,7 @@ class _Builder:
                         for i, a in enumerate(data.get("actions") or []))
         self.check_split_actions([str(a) for a in data.get("actions") or []])
         if self.problems:
-            raise ScenarioError(_join(self.problems), self.doc.file)
+            raise ScenarioError(join_problems(self.problems), self.doc.file)
         assert to_move is not None
         return Scenario(
             file=self.doc.file, players=tuple(players), rulesets=rulesets, to_move=seats[to_move],

@@ -13,7 +13,7 @@ from typing import Any
 from palast.engine.game import Game
 from palast.engine.state import DecisionKind
 from palast.errors import InputError, NotationError, ScenarioError, SpecError
-from palast.formats.scenario import Scenario, scenario_from_document
+from palast.formats.scenario import Scenario, join_problems, scenario_from_document
 from palast.query.ruling_views import view_problems
 from palast.query.rulings import Ruling
 from palast.spec.load import Spec
@@ -54,7 +54,7 @@ def load_rulings(spec: Spec, ids: Sequence[str] | None = None) -> list[Ruling]:
         try:
             out.append(load_ruling(p, spec))
         except InputError as exc:
-            problems.append(exc.render())
+            problems.append(exc.render().replace("\n", "\n    "))  # a file's own problems indented under it
     if problems:
         n = len(problems)
         raise SpecError(f"{n} malformed ruling file{'s' if n != 1 else ''}:\n  - " + "\n  - ".join(problems))
@@ -71,15 +71,15 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
     doc = read_yaml(path)
     if not isinstance(doc.data, dict):
         raise SpecError("a ruling must be a mapping", doc.file, "top level")
-    problems = schema_errors(doc, spec.root / "schema", "ruling.schema.json")
-    if problems:
-        raise SpecError(_join(problems))
+    problems = [p.removeprefix(f"{doc.file}: ") for p in schema_errors(doc, spec.root / "schema", "ruling.schema.json")]
+    if problems:  # the file apart from the places, as a scenario's (palast ask --json gives it apart)
+        raise SpecError(join_problems(problems), doc.file)
     data: dict[str, Any] = doc.data
     scenario = scenario_from_document(doc, spec, base=("scenario",))
     bad: list[str] = []
 
     def err(where: list[str | int], message: str) -> None:
-        bad.append(f"{doc.file}: {doc.place(where)}: {message}")
+        bad.append(f"{doc.place(where)}: {message}")
 
     stem = Path(doc.file).stem
     if data["id"] != stem:
@@ -120,7 +120,7 @@ def load_ruling(path: Path | str, spec: Spec) -> Ruling:
                                        f"result for switches on a rule module that deals them ({modules}): state "
                                        "a result under one that does, or leave the marks out")
     if bad:
-        raise SpecError(_join(bad))
+        raise SpecError(join_problems(bad), doc.file)
     return Ruling(
         id=data["id"], file=doc.file, title=data["title"], question=data["question"], answer=data["answer"],
         clauses=tuple(data["clauses"]), variation_points=tuple(data.get("variation_points") or ()),
@@ -286,10 +286,6 @@ def _written(game: Game, exp: Any) -> Any:
     if isinstance(out.get("probabilities"), dict):
         out["probabilities"] = {action(a): p for a, p in out["probabilities"].items()}
     return out
-
-
-def _join(problems: list[str]) -> str:
-    return problems[0] if len(problems) == 1 else f"{len(problems)} problems:\n    " + "\n    ".join(problems)
 
 
 def is_ruling_file(path: str) -> bool:
