@@ -67,6 +67,11 @@ def test_json_error_document_of_a_bad_ruling_file(tmp_path: Path) -> None:
     err = json.loads(palast_run("ask", "--json", str(path)).stdout)["error"]
     assert (err["file"], err["line"], err["column"]) == (str(path), 1, 5), err
     assert err["message"].startswith("2 problems:\n  - line 1, column 5 (id): "), err
+    # an unknown ruleset under expect: at its place, with the closest name, beside the other problems
+    path.write_text(ruling.replace("\n  reference:", "\n  referense:", 1), encoding="utf-8")
+    err = json.loads(palast_run("ask", "--json", str(path)).stdout)["error"]
+    assert err["file"] == str(path) and "(expect.referense): unknown ruleset 'referense'; did you mean " \
+        "'reference'?" in err["message"] and "(id): the id must be the file name" in err["message"], err
 
 
 def test_error_document_places() -> None:

@@ -452,3 +452,34 @@ def test_a_game_of_house_rules_replays_from_its_record(tmp_path: Path, args: lis
         code, out, err = invoke("replay", str(rec))
         assert code == 0, out + err
     assert took_back > 0 or not guards
+
+
+@pytest.mark.parametrize(("ruleset", "base", "readings", "code"), [
+    ("house-guard", "house-guard", {"guard-other-card": "another-own"}, 2),
+    ("house-guard", "house-guard", {"final-tie": "shared"}, 2),
+    ("house-guard", "reference", {"guard-other-card": "another-own"}, 2),
+    ("house-guard", "house-guard", {"guard-other-card": "itself-too"}, 0),
+    ("house-guard", "reference", {"guard-other-card": "itself-too", "final-tie": "cascade"}, 0),
+    ("house-guard+final-tie=shared", "reference", {"guard-other-card": "itself-too", "final-tie": "shared"}, 0),
+    ("house-guard+final-tie=shared", "house-guard", {"final-tie": "cascade"}, 2),
+])
+def test_a_record_header_is_read_by_what_it_reads(tmp_path: Path, ruleset: str, base: str, readings: dict[str, str],
+                                                  code: int) -> None:
+    """A header naming a named house ruleset or a derived name replays where its base and
+    readings read as that name does, however written, and is refused at line 1 where they
+    read otherwise. Before, a header whose base was the named house ruleset itself had its
+    readings ignored (and a real game failed its replay), and one that gave the reference's
+    own reading again was refused."""
+    rec = tmp_path / "game.jsonl"
+    extra = ["--reading", "final-tie=shared"] if "+" in ruleset else []
+    code0, out, err = invoke("play", "-q", "-r", "house-guard", *extra, "-n", "3", "-s", "4", "--record", str(rec))
+    assert code0 == 0, out + err
+    lines = rec.read_text(encoding="utf-8").splitlines()
+    header = {**json.loads(lines[0]), "ruleset": ruleset, "base": base, "readings": readings}
+    rec.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    got, out, err = invoke("replay", str(rec))
+    assert got == code, out + err
+    if code == 2:
+        assert "line 1: header:" in err and "Traceback" not in out + err, err
+    else:
+        assert "the record's result line matches" in out, out

@@ -155,8 +155,8 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
             house.check_reading(spec, point, reading)
         name = record.ruleset or house.derived_name(spec, record.base, readings)
         declared = spec.house_rulesets.get(name)
-        if declared is not None and name not in spec.rulesets:
-            if (str(declared["base"]), dict(declared["readings"])) != (record.base, readings):
+        if declared is not None:  # read alike, base and readings may say it otherwise (as a derived name, below)
+            if _reads(spec, str(declared["base"]), dict(declared["readings"])) != _reads(spec, record.base, readings):
                 raise bad(f"\"ruleset\": {name!r} is a house ruleset of spec/rulesets.yaml, {declared['base']} with "
                           + ", ".join(f"{p}={r}" for p, r in declared["readings"].items())
                           + ", but the header gives other readings")
@@ -173,7 +173,9 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
             if _reads(spec, *said) != _reads(spec, record.base, readings):
                 raise bad(f"\"ruleset\": {name!r} says other readings than \"base\" and \"readings\" "
                           f"({house.derived_name(spec, record.base, readings)})")
-        if name in spec.rulesets:
+        if name in spec.rulesets:  # house rules the spec given has already (a ruleset file's, say)
+            if _reads(spec, name, {}) != _reads(spec, record.base, readings):
+                raise bad(f"\"ruleset\": {name!r} reads otherwise than \"base\" and \"readings\" say")
             return spec, name
         return house.derive(spec, name, record.base, readings), name
     except RecordError:
