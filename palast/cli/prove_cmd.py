@@ -356,8 +356,8 @@ def _refuse_readings_the_proofs_do_not_model(base: Any, spec: Any, chosen: Seque
                 continue  # its prove list says what runs, and a module it switches on is the list's own
             if point in of_modules:
                 owner = listing_house(spec, rs)
-                whose = (f"; the list {rs} takes, {owner}'s, is for {owner} as it reads {point}, "
-                         f"{_list_reads(spec, rs, point)}" if owner is not None else "")
+                whose = (f"; {owner}'s prove list, which {rs} takes, is for {point}={_list_reads(spec, rs, point)}"
+                         if owner is not None else "")
                 raise InputError(f"{rs} reads {point} as {reading}, a reading of a rule module's; palast prove "
                                  "checks a rule module only under a named house ruleset that lists what to prove "
                                  "with it (prove: in spec/rulesets.yaml, e.g. -r fan), or one derived from it"
