@@ -78,13 +78,20 @@ def derive(spec: Spec, ruleset_id: str, base: str, readings: Mapping[str, str], 
     root = root or base
     merged = {**before, **readings}
     ordered = {p: merged[p] for p in spec.variation_points if p in merged}
-    vps = {vid: replace(vp, choices={**vp.choices, ruleset_id: readings.get(vid, vp.choices[base])})
-           for vid, vp in spec.variation_points.items()}
+    read = reads(spec, base, readings)
+    vps = {vid: replace(vp, choices={**vp.choices, ruleset_id: read[vid]}) for vid, vp in spec.variation_points.items()}
     shown = ", ".join(f"{p}={r}" for p, r in ordered.items()) or "no other reading"
     entry = {"id": ruleset_id, "title": title or f"{root} with house rules",
              "description": description or f"House rules: {root} with {shown}.", "base": root, "derived_from": base,
              "readings": ordered}
     return replace(spec, variation_points=vps, rulesets={**spec.rulesets, ruleset_id: entry})
+
+
+def reads(spec: Spec, base: str, readings: Mapping[str, str]) -> dict[str, str]:
+    """How ``base`` (a ruleset of ``spec``) with ``readings`` on top reads every variation
+    point: point id -> reading id (or ``open``), in spec order; what :func:`derive` gives
+    the ruleset it adds."""
+    return {vid: str(readings.get(vid, vp.choices[base])) for vid, vp in spec.variation_points.items()}
 
 
 def house_readings(spec: Spec, ruleset: str) -> tuple[str | None, dict[str, str]]:

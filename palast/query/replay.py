@@ -185,13 +185,11 @@ def record_ruleset(spec: Spec, record: Record) -> tuple[Spec, str]:
 
 
 def _reads(spec: Spec, base: str, readings: Mapping[str, str]) -> dict[str, str]:
-    """How ``base`` with ``readings`` reads every variation point (a named house ruleset or
-    a derived name as ``base`` is resolved first)."""
+    """:func:`palast.formats.house.reads`, a named house ruleset or a derived name as
+    ``base`` resolved first."""
     from palast.formats import house
 
-    if base not in spec.rulesets:
-        spec = house.resolve(spec, base, None)
-    return {p: str(readings.get(p, vp.choices[base])) for p, vp in spec.variation_points.items()}
+    return house.reads(spec if base in spec.rulesets else house.resolve(spec, base, None), base, readings)
 
 
 def record_game_for(spec: Spec, record: Record, ruleset: str | None = None) -> Game:
